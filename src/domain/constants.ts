@@ -1,0 +1,116 @@
+/** Business constants and limits of spec §9, and the enumerations of spec §3–§4. */
+
+export const TASK_STATUSES = ['todo', 'in_progress', 'review', 'completed'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export const TASK_STATUS_LABELS: Record<TaskStatus, string> = {
+  todo: 'To Do',
+  in_progress: 'In Progress',
+  review: 'Review',
+  completed: 'Completed',
+};
+
+export const TASK_PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+export type TaskPriority = (typeof TASK_PRIORITIES)[number];
+
+export const TASK_PRIORITY_LABELS: Record<TaskPriority, string> = {
+  low: 'Low',
+  medium: 'Medium',
+  high: 'High',
+  urgent: 'Urgent',
+};
+
+/** Priority badge colours (spec §9): urgent danger, high warning, medium primary, low or other secondary. */
+export type BadgeTone = 'danger' | 'warning' | 'primary' | 'secondary' | 'success' | 'info';
+export function priorityTone(priority: string): BadgeTone {
+  switch (priority) {
+    case 'urgent':
+      return 'danger';
+    case 'high':
+      return 'warning';
+    case 'medium':
+      return 'primary';
+    default:
+      return 'secondary';
+  }
+}
+
+export const PROJECT_STATUSES = ['planning', 'active', 'on_hold', 'completed', 'archived'] as const;
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+
+export const PROJECT_STATUS_LABELS: Record<ProjectStatus, string> = {
+  planning: 'Planning',
+  active: 'Active',
+  on_hold: 'On Hold',
+  completed: 'Completed',
+  archived: 'Archived',
+};
+
+/** The project status filter tiles omit archived (spec §4). */
+export const PROJECT_STATUS_TILES = ['active', 'planning', 'on_hold', 'completed'] as const;
+
+export const TEAM_ROLES = ['owner', 'admin', 'member'] as const;
+export type TeamRole = (typeof TEAM_ROLES)[number];
+
+export const INVITATION_ROLES = ['member', 'admin'] as const;
+export type InvitationRole = (typeof INVITATION_ROLES)[number];
+
+export const TEAM_ROLE_LABELS: Record<TeamRole, string> = {
+  owner: 'Owner',
+  admin: 'Admin',
+  member: 'Member',
+};
+
+export const INVITATION_STATUSES = ['pending', 'accepted', 'declined'] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+
+export const SYSTEM_ROLES = ['team_member', 'super_admin'] as const;
+export type SystemRole = (typeof SYSTEM_ROLES)[number];
+export const DEFAULT_SYSTEM_ROLE: SystemRole = 'team_member';
+
+export const NOTIFICATION_TYPES = ['task_assigned', 'task_completed', 'project_updated', 'team_invite'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export const LIMITS = {
+  loginPasswordMin: 6,
+  signupPasswordMin: 8,
+  passwordMax: 128,
+  fullNameMin: 2,
+  fullNameMax: 100,
+  teamNameMin: 2,
+  nameMax: 120,
+  descriptionMax: 5000,
+  emailMax: 254,
+  tagMax: 40,
+  tagsMax: 20,
+  notificationDropdown: 5,
+  cardTags: 3,
+  teamCardAvatars: 4,
+  dashboardList: 5,
+  toastMs: 4000,
+  refetchAfterCreateMs: 1000,
+  sidebarBreakpointPx: 1024,
+  sidebarNavDelayMs: 150,
+} as const;
+
+export const AUTH_REFRESH = {
+  tickMs: 30_000,
+  thresholdTicks: 3,
+  backoffBaseMs: 200,
+  budgetMs: 30_000,
+  retryableStatuses: [502, 503, 504],
+} as const;
+
+export const STORAGE_KEYS = {
+  auth: 'auth-storage',
+  theme: 'theme-storage',
+  sidebar: 'sidebar-storage',
+} as const;
+
+export const THEMES = ['light', 'dark', 'system'] as const;
+export type Theme = (typeof THEMES)[number];
+
+/** Replace underscores with spaces, as the user menu shows roles (spec §2). */
+export function humanizeRole(role: string): string {
+  return role.replace(/_/g, ' ');
+}

@@ -1,0 +1,33 @@
+/** Who may do what inside a team (spec §6, DESIGN.md "Authorization"). Pure rules, used by server and client. */
+import type { TeamRole } from './constants';
+
+export type MemberRole = TeamRole | null | undefined;
+
+export const isManager = (role: MemberRole): boolean => role === 'owner' || role === 'admin';
+
+/** Edit or delete a project: the team's owner or admins. */
+export const canEditProject = isManager;
+/** Edit a team's name and description, or delete the team: only the owner. */
+export const canEditTeam = (role: MemberRole): boolean => role === 'owner';
+/** Invite, cancel invitations, remove members, change roles: owner and admins. */
+export const canManageMembers = isManager;
+
+/**
+ * May `actor` (with role `actorRole`) remove or change the role of `target`?
+ * Nobody acts on themselves; the owner's membership is untouchable.
+ */
+export function canActOnMember(
+  actorRole: MemberRole,
+  actorUserId: string,
+  target: { userId: string; role: TeamRole },
+): boolean {
+  if (!canManageMembers(actorRole)) return false;
+  if (target.userId === actorUserId) return false;
+  if (target.role === 'owner') return false;
+  return true;
+}
+
+/** Delete a task: its creator or the team's owner/admins. */
+export function canDeleteTask(role: MemberRole, userId: string, task: { creatorId: string }): boolean {
+  return task.creatorId === userId || isManager(role);
+}

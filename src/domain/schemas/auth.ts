@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { LIMITS, SYSTEM_ROLES } from '../constants';
+import { MSG } from '../messages';
+import { emailInput, uuid } from './common';
+
+const password = z
+  .string({ error: MSG.passwordRequired })
+  .min(1, MSG.passwordRequired)
+  .max(LIMITS.passwordMax, MSG.passwordTooLong);
+
+export const signupInput = z
+  .object({
+    email: emailInput,
+    password: password.min(LIMITS.loginPasswordMin, MSG.passwordMin6),
+    fullName: z
+      .string({ error: MSG.fullNameRequired })
+      .trim()
+      .min(1, MSG.fullNameRequired)
+      .min(LIMITS.fullNameMin, MSG.fullNameMin)
+      .max(LIMITS.fullNameMax),
+  })
+  .strict();
+export type SignupInput = z.infer<typeof signupInput>;
+
+export const passwordGrantInput = z.object({ email: emailInput, password }).strict();
+export type PasswordGrantInput = z.infer<typeof passwordGrantInput>;
+
+export const refreshGrantInput = z.object({ refresh_token: z.string().min(1).max(200) }).strict();
+export type RefreshGrantInput = z.infer<typeof refreshGrantInput>;
+
+export const tokenQuery = z.object({ grant_type: z.enum(['password', 'refresh_token']) });
+
+/** Client-side user (spec §3). */
+export const userDto = z.object({
+  id: uuid,
+  email: z.string(),
+  fullName: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  role: z.enum(SYSTEM_ROLES),
+  avatar: z.string().nullable(),
+  createdAt: z.string(),
+  isActive: z.boolean(),
+});
+export type UserDto = z.infer<typeof userDto>;
+
+/** Auth session (spec §3). */
+export const sessionDto = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  expires_in: z.number().int(),
+  expires_at: z.number().int(),
+  token_type: z.literal('bearer'),
+  user: userDto,
+});
+export type SessionDto = z.infer<typeof sessionDto>;
+
+export const signupResponse = z.object({ user: userDto });
+export const healthResponse = z.object({ status: z.literal('ok') });
+export const setRoleInput = z.object({ email: emailInput, role: z.enum(SYSTEM_ROLES) }).strict();

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { PROJECT_STATUSES, TASK_PRIORITIES, TASK_STATUSES } from '../constants';
+import { isoDate, isoDateTime, uuid } from './common';
+
+export const activityItem = z.object({
+  id: z.string(),
+  entity: z.enum(['task', 'project', 'team']),
+  action: z.enum(['completed', 'updated', 'created']),
+  title: z.string(),
+  at: isoDateTime,
+});
+export type ActivityItem = z.infer<typeof activityItem>;
+
+export const dashboardDto = z.object({
+  stats: z.object({
+    completedTasks: z.number().int(),
+    activeProjects: z.number().int(),
+    teamMembers: z.number().int(),
+    tasksInProgress: z.number().int(),
+    totalTasks: z.number().int(),
+    completionRate: z.number().int(),
+    activeTeams: z.number().int(),
+  }),
+  recentActivity: z.array(activityItem),
+  projectProgress: z.array(
+    z.object({ id: uuid, name: z.string(), progress: z.number().int(), status: z.enum(PROJECT_STATUSES) }),
+  ),
+  upcomingDeadlines: z.array(
+    z.object({
+      id: uuid,
+      title: z.string(),
+      dueDate: isoDate,
+      priority: z.enum(TASK_PRIORITIES),
+      status: z.enum(TASK_STATUSES),
+      projectId: uuid,
+      projectName: z.string(),
+    }),
+  ),
+});
+export type DashboardDto = z.infer<typeof dashboardDto>;

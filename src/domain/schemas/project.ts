@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { LIMITS, PROJECT_STATUSES } from '../constants';
+import { MSG } from '../messages';
+import { isoDate, isoDateTime, optionalText, uuid, versionField } from './common';
+
+/** True when both dates are set and the end is not after the start (spec §5). */
+export function endNotAfterStart(startDate?: string | null, endDate?: string | null): boolean {
+  return Boolean(startDate && endDate && endDate <= startDate);
+}
+
+const projectFields = {
+  name: z
+    .string({ error: MSG.projectNameRequired })
+    .trim()
+    .min(1, MSG.projectNameRequired)
+    .max(LIMITS.nameMax),
+  description: optionalText(LIMITS.descriptionMax),
+  status: z.enum(PROJECT_STATUSES).default('planning'),
+  teamId: uuid,
+  startDate: isoDate.nullish().transform((v) => v ?? null),
+  endDate: isoDate.nullish().transform((v) => v ?? null),
+};
+
+const datesInOrder = (v: { startDate: string | null; endDate: string | null }) =>
+  !endNotAfterStart(v.startDate, v.endDate);
+const datesIssue = { message: MSG.endAfterStart, path: ['endDate'] };
+
+export const createProjectInput = z.object(projectFields).strict().refine(datesInOrder, datesIssue);
+export type CreateProjectInput = z.infer<typeof createProjectInput>;
+
+export const updateProjectInput = z
+  .object({ ...projectFields, version: versionField })
+  .strict()
+  .refine(datesInOrder, datesIssue);
+export type UpdateProjectInput = z.infer<typeof updateProjectInput>;
+
+export const listProjectsQuery = z.object({
+  teamId: uuid.optional(),
+  status: z.enum(PROJECT_STATUSES).optional(),
+  q: z.string().max(200).optional(),
+});
+export type ListProjectsQuery = z.infer<typeof listProjectsQuery>;
+
+export const projectDto = z.object({
+  id: uuid,
+  name: z.string(),
+  description: z.string().nullable(),
+  status: z.enum(PROJECT_STATUSES),
+  ownerId: uuid,
+  teamId: uuid,
+  teamName: z.string(),
+  teamMemberCount: z.number().int(),
+  startDate: isoDate.nullable(),
+  endDate: isoDate.nullable(),
+  progress: z.number().int().min(0).max(100),
+  taskCount: z.number().int(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+  version: z.number().int(),
+  /** Whether the caller may edit it (owner or admin of its team). */
+  canEdit: z.boolean(),
+});
+export type ProjectDto = z.infer<typeof projectDto>;

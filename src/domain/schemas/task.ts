@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { LIMITS, TASK_PRIORITIES, TASK_STATUSES } from '../constants';
+import { MSG } from '../messages';
+import { isoDate, isoDateTime, optionalText, userSummary, uuid, versionField } from './common';
+
+export const DUE_FILTERS = ['overdue', 'today', 'this_week', 'next_week'] as const;
+export type DueFilter = (typeof DUE_FILTERS)[number];
+
+export const DUE_FILTER_LABELS: Record<DueFilter, string> = {
+  overdue: 'Overdue',
+  today: 'Due Today',
+  this_week: 'This Week',
+  next_week: 'Next Week',
+};
+
+const tags = z
+  .array(z.string().trim().min(1).max(LIMITS.tagMax))
+  .max(LIMITS.tagsMax)
+  .default([]);
+
+const taskFields = {
+  title: z
+    .string({ error: MSG.taskTitleRequired })
+    .trim()
+    .min(1, MSG.taskTitleRequired)
+    .max(200),
+  description: optionalText(LIMITS.descriptionMax),
+  status: z.enum(TASK_STATUSES).default('todo'),
+  priority: z.enum(TASK_PRIORITIES).default('medium'),
+  projectId: uuid.or(z.literal('').transform(() => undefined)).pipe(uuid.optional()),
+  assigneeId: uuid.nullish().transform((v) => v ?? null),
+  dueDate: isoDate.nullish().transform((v) => v ?? null),
+  tags,
+};
+
+export const createTaskInput = z
+  .object({ ...taskFields, projectId: z.uuid({ error: MSG.projectRequired }) })
+  .strict();
+export type CreateTaskInput = z.infer<typeof createTaskInput>;
+
+export const updateTaskInput = z
+  .object({
+    title: taskFields.title.optional(),
+    description: taskFields.description,
+    status: z.enum(TASK_STATUSES).optional(),
+    priority: z.enum(TASK_PRIORITIES).optional(),
+    assigneeId: uuid.nullish(),
+    dueDate: isoDate.nullish(),
+    tags: z.array(z.string().trim().min(1).max(LIMITS.tagMax)).max(LIMITS.tagsMax).optional(),
+    version: versionField,
+  })
+  .strict();
+export type UpdateTaskInput = z.infer<typeof updateTaskInput>;
+
+export const moveTaskInput = z.object({ status: z.enum(TASK_STATUSES) }).strict();
+export type MoveTaskInput = z.infer<typeof moveTaskInput>;
+
+export const listTasksQuery = z.object({
+  projectId: uuid.optional(),
+  status: z.enum(TASK_STATUSES).optional(),
+  priority: z.enum(TASK_PRIORITIES).optional(),
+  /** A user id, or 'unassigned'. */
+  assigneeId: uuid.or(z.literal('unassigned')).optional(),
+  due: z.enum(DUE_FILTERS).optional(),
+  /** The caller's local date, for the due-date buckets. */
+  today: isoDate.optional(),
+  q: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+});
+export type ListTasksQuery = z.infer<typeof listTasksQuery>;
+
+export const taskDto = z.object({
+  id: uuid,
+  title: z.string(),
+  description: z.string().nullable(),
+  status: z.enum(TASK_STATUSES),
+  priority: z.enum(TASK_PRIORITIES),
+  assigneeId: uuid.nullable(),
+  assignee: userSummary.nullable(),
+  projectId: uuid,
+  projectName: z.string(),
+  creatorId: uuid,
+  dueDate: isoDate.nullable(),
+  tags: z.array(z.string()),
+  commentCount: z.number().int(),
+  attachmentCount: z.number().int(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+  version: z.number().int(),
+});
+export type TaskDto = z.infer<typeof taskDto>;
+
+export const taskListDto = z.object({
+  tasks: z.array(taskDto),
+  /** Exact counts per status for the current filters, whatever the page size. */
+  counts: z.record(z.enum(TASK_STATUSES), z.number().int()),
+  total: z.number().int(),
+});
+export type TaskListDto = z.infer<typeof taskListDto>;
+
+/** Tags are entered comma-separated, trimmed, empty ones dropped (spec §5). */
+export function parseTags(input: string): string[] {
+  return input
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0);
+}

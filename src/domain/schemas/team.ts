@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { INVITATION_ROLES, INVITATION_STATUSES, LIMITS, TEAM_ROLES } from '../constants';
+import { MSG } from '../messages';
+import { emailInput, isoDateTime, optionalText, userSummary, uuid, versionField } from './common';
+
+export const teamName = z
+  .string({ error: MSG.teamNameRequired })
+  .trim()
+  .min(1, MSG.teamNameRequired)
+  .min(LIMITS.teamNameMin, MSG.teamNameMin)
+  .max(LIMITS.nameMax);
+
+export const createTeamInput = z
+  .object({ name: teamName, description: optionalText(LIMITS.descriptionMax) })
+  .strict();
+export type CreateTeamInput = z.infer<typeof createTeamInput>;
+
+export const updateTeamInput = z
+  .object({ name: teamName, description: optionalText(LIMITS.descriptionMax), version: versionField })
+  .strict();
+export type UpdateTeamInput = z.infer<typeof updateTeamInput>;
+
+export const teamMemberDto = z.object({
+  id: uuid,
+  userId: uuid,
+  role: z.enum(TEAM_ROLES),
+  status: z.literal('active'),
+  joinedAt: isoDateTime,
+  user: userSummary,
+});
+export type TeamMemberDto = z.infer<typeof teamMemberDto>;
+
+export const teamDto = z.object({
+  id: uuid,
+  name: z.string(),
+  description: z.string().nullable(),
+  ownerId: uuid,
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+  version: z.number().int(),
+  /** The caller's role in this team. */
+  myRole: z.enum(TEAM_ROLES),
+  members: z.array(teamMemberDto),
+});
+export type TeamDto = z.infer<typeof teamDto>;
+
+export const listTeamsQuery = z.object({ q: z.string().max(200).optional() });
+
+export const inviteInput = z
+  .object({ email: emailInput, role: z.enum(INVITATION_ROLES).default('member') })
+  .strict();
+export type InviteInput = z.infer<typeof inviteInput>;
+
+export const changeRoleInput = z.object({ role: z.enum(INVITATION_ROLES) }).strict();
+export type ChangeRoleInput = z.infer<typeof changeRoleInput>;
+
+export const invitationDto = z.object({
+  id: uuid,
+  teamId: uuid,
+  teamName: z.string(),
+  email: z.string(),
+  role: z.enum(INVITATION_ROLES),
+  status: z.enum(INVITATION_STATUSES),
+  invitedBy: uuid,
+  inviterName: z.string(),
+  inviterEmail: z.string(),
+  invitedAt: isoDateTime,
+  respondedAt: isoDateTime.nullable(),
+});
+export type InvitationDto = z.infer<typeof invitationDto>;
+
+export const respondInvitationInput = z.object({ accept: z.boolean() }).strict();
+export type RespondInvitationInput = z.infer<typeof respondInvitationInput>;
+
+export const teamMemberParams = z.object({ id: uuid, memberId: uuid });

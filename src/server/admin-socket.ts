@@ -1,0 +1,47 @@
+import { chmodSync, existsSync, unlinkSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { setRoleInput } from '../domain/schemas/auth';
+import type { Db } from './db/client';
+import { setRoleByEmail } from './modules/users/users.repo';
+
+export const adminSocketPath = (dataDir: string) => join(dataDir, 'cli.sock');
+
+/**
+ * PGlite admits one process, so while the server runs the CLI reaches the database through
+ * this socket in DATA_DIR, which only the owner can open (mode 0600).
+ */
+export async function startAdminSocket(db: Db, dataDir: string): Promise<Server> {
+  const path = adminSocketPath(dataDir);
+  if (existsSync(path)) unlinkSync(path);
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      body += chunk;
+      if (body.length > 10_000) req.destroy();
+    });
+    req.on('end', async () => {
+      const reply = (status: number, payload: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(payload));
+      };
+      try {
+        if (req.method !== 'POST' || req.url !== '/set-role') return reply(404, { error: 'not found' });
+        const parsed = setRoleInput.safeParse(JSON.parse(body));
+        if (!parsed.success) return reply(400, { error: parsed.error.issues[0]?.message ?? 'invalid input' });
+        const user = await setRoleByEmail(db, parsed.data.email, parsed.data.role);
+        if (!user) return reply(404, { error: `no user with email ${parsed.data.email}` });
+        return reply(200, { email: user.email, role: user.role });
+      } catch (error) {
+        return reply(500, { error: (error as Error).message });
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => resolve());
+  });
+  chmodSync(path, 0o600);
+  return server;
+}

@@ -1,0 +1,223 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyCompress from '@fastify/compress';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { healthResponse } from '../domain/schemas/auth';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { AppError, pgCode } from './lib/errors';
+import { typed, type RouteAuth } from './lib/http';
+import { RateLimiter, type RateLimitRule } from './lib/rate-limit';
+import { TokenService } from './lib/tokens';
+import { authRoutes } from './modules/auth/auth.routes';
+import { AuthService } from './modules/auth/auth.service';
+import { touchLastSeen } from './modules/users/users.repo';
+import { registerModules } from './modules';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    rateLimit?: RateLimitRule;
+  }
+  interface FastifyInstance {
+    deps: AppServices;
+  }
+}
+
+export interface AppServices {
+  config: Config;
+  database: Database;
+  tokens: TokenService;
+  auth: AuthService;
+  rateLimiter: RateLimiter;
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Connection-level database failures: answered 503, never 500. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '53300']);
+function isDatabaseUnavailable(error: unknown): boolean {
+  const code = pgCode(error) ?? (error as { code?: string })?.code;
+  if (code && UNAVAILABLE_CODES.has(code)) return true;
+  const message = String((error as Error)?.message ?? '');
+  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(message);
+}
+
+function errorBody(code: string, message: string, fields?: Record<string, string>) {
+  return { error: fields ? { code, message, fields } : { code, message } };
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.trustProxy,
+    genReqId: () => crypto.randomUUID(),
+  });
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const tokens = new TokenService(config.authSecret, config.accessTokenTtl);
+  const auth = new AuthService(database.db, tokens);
+  const rateLimiter = new RateLimiter(database.db, config.rateLimitEnabled);
+  app.decorate('deps', { config, database, tokens, auth, rateLimiter });
+  app.decorateRequest('auth', null);
+
+  // Every API route must declare who may call it.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api') && !route.config?.auth) {
+      throw new Error(`route ${route.method} ${route.url} does not declare config.auth`);
+    }
+  });
+
+  app.addHook('onRequest', async (req) => {
+    const mode: RouteAuth | undefined = req.routeOptions.config?.auth;
+    if (!mode) return;
+    const rule = req.routeOptions.config?.rateLimit;
+    if (rule) await rateLimiter.consume(rule, req.ip, (req.query as { grant_type?: string } | undefined)?.grant_type);
+    const header = req.headers.authorization;
+    const bearer = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
+    if (mode === 'public') return;
+    if (!bearer) throw new AppError('unauthenticated', 'Authentication required');
+    const found = await auth.authenticate(bearer);
+    if (!found) throw new AppError('unauthenticated', 'Invalid or expired session');
+    const role = found.user.role as 'team_member' | 'super_admin';
+    req.auth = { userId: found.user.id, sessionId: found.sessionId, user: found.user, role };
+    if (mode === 'super_admin' && role !== 'super_admin') {
+      throw new AppError('permission_denied', 'This area is for super admins only');
+    }
+    void touchLastSeen(database.db, found.user.id).catch(() => {});
+  });
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+      },
+    },
+    hsts: config.publicUrl.startsWith('https://'),
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyCompress, { threshold: 1024 });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Crewboard API', version: '1.0.0' },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
+      return reply.code(error.status).send(errorBody(error.code, error.message, error.fields));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: Record<string, string> = {};
+      for (const issue of error.validation) {
+        const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || '_';
+        fields[path] ??= issue.message ?? 'Invalid value';
+      }
+      const first = error.validation[0]?.message ?? 'Invalid request';
+      return reply.code(400).send(errorBody('validation_failed', first, fields));
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(413).send(errorBody('payload_too_large', 'Request body is too large'));
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.code(415).send(errorBody('unsupported_media_type', 'Content type must be application/json'));
+    }
+    if (isDatabaseUnavailable(error)) {
+      req.log.warn({ err: error }, 'database unavailable');
+      return reply.code(503).header('retry-after', '5').send(errorBody('unavailable', 'Service temporarily unavailable'));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code = status === 404 ? 'not_found' : status === 429 ? 'rate_limited' : status === 413 ? 'payload_too_large' : 'validation_failed';
+      const message = error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'Malformed JSON body' : error.message;
+      return reply.code(status).send(errorBody(code, message));
+    }
+    const pg = pgCode(error);
+    if (pg === '23505') return reply.code(409).send(errorBody('conflict', 'This item already exists'));
+    if (pg === '23503' || pg === '23514' || pg === '22P02' || pg === '22007' || pg === '22008') {
+      return reply.code(400).send(errorBody('validation_failed', 'Invalid reference or value'));
+    }
+    req.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send(errorBody('internal', 'Internal server error'));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    const indexFile = join(config.clientDir, 'index.html');
+    if (!path.startsWith('/api') && req.method === 'GET' && existsSync(indexFile)) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', config.clientDir);
+    }
+    return reply.code(404).send(errorBody('not_found', 'Not found'));
+  });
+
+  const r = typed(app);
+  r.get('/api/health', {
+    config: { auth: 'public' },
+    schema: { tags: ['system'], response: { 200: healthResponse } },
+    handler: async () => {
+      await database.ping();
+      return { status: 'ok' as const };
+    },
+  });
+  r.get('/api/openapi.json', {
+    config: { auth: 'public' },
+    schema: { hide: true, response: { 200: z.unknown() } },
+    handler: async () => app.swagger(),
+  });
+
+  authRoutes(app, auth);
+  registerModules(app);
+
+  if (existsSync(config.clientDir)) {
+    await app.register(fastifyStatic, {
+      root: config.clientDir,
+      wildcard: false,
+      index: false,
+      setHeaders(res, path) {
+        if (path.includes(`${join(config.clientDir, 'assets')}`)) {
+          res.header('cache-control', 'public, max-age=31536000, immutable');
+        } else {
+          res.header('cache-control', 'no-cache');
+        }
+      },
+    });
+    app.get('/', { config: {} }, (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+  }
+
+  return app;
+}

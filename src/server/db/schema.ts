@@ -1,0 +1,255 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  doublePrecision,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const id = () => uuid('id').primaryKey().defaultRandom();
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+/** Profiles (spec §3 "users table"). Emails are stored lower-cased. */
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    fullName: text('full_name').notNull(),
+    avatarUrl: text('avatar_url'),
+    role: text('role').notNull().default('team_member'),
+    isActive: boolean('is_active').notNull().default(true),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    check('users_role_check', sql`${t.role} in ('team_member', 'super_admin')`),
+    check('users_email_lower_check', sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+export const passwordCredentials = pgTable('password_credentials', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  passwordHash: text('password_hash').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/** External identities (OpenID Connect), keyed on issuer + subject. */
+export const oauthIdentities = pgTable(
+  'oauth_identities',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] }), index('oauth_identities_user_idx').on(t.userId)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    refreshedAt: timestamp('refreshed_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Refresh tokens, stored only as SHA-256 hashes; single use, rotated on every refresh. */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    parentId: bigint('parent_id', { mode: 'number' }),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash), index('refresh_tokens_session_idx').on(t.sessionId)],
+);
+
+export const teams = pgTable(
+  'teams',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    description: text('description'),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('teams_owner_idx').on(t.ownerId)],
+);
+
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    id: id(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    status: text('status').notNull().default('active'),
+    joinedAt: timestamp('joined_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('team_members_team_user_key').on(t.teamId, t.userId),
+    index('team_members_user_idx').on(t.userId, t.status),
+    check('team_members_role_check', sql`${t.role} in ('owner', 'admin', 'member')`),
+    check('team_members_status_check', sql`${t.status} in ('active')`),
+  ],
+);
+
+export const teamInvitations = pgTable(
+  'team_invitations',
+  {
+    id: id(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    teamName: text('team_name').notNull(),
+    email: text('email').notNull(),
+    role: text('role').notNull().default('member'),
+    status: text('status').notNull().default('pending'),
+    invitedBy: uuid('invited_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    inviterName: text('inviter_name').notNull(),
+    inviterEmail: text('inviter_email').notNull(),
+    invitedAt: timestamp('invited_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    respondedAt: timestamp('responded_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('team_invitations_one_pending_key').on(t.teamId, t.email).where(sql`${t.status} = 'pending'`),
+    index('team_invitations_email_idx').on(t.email),
+    index('team_invitations_invited_by_idx').on(t.invitedBy),
+    check('team_invitations_role_check', sql`${t.role} in ('admin', 'member')`),
+    check('team_invitations_status_check', sql`${t.status} in ('pending', 'accepted', 'declined')`),
+    check('team_invitations_email_lower_check', sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+export const projects = pgTable(
+  'projects',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    description: text('description'),
+    status: text('status').notNull().default('planning'),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    startDate: date('start_date', { mode: 'string' }),
+    endDate: date('end_date', { mode: 'string' }),
+    progress: integer('progress').notNull().default(0),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('projects_team_idx').on(t.teamId, t.createdAt),
+    index('projects_owner_idx').on(t.ownerId),
+    check('projects_status_check', sql`${t.status} in ('planning', 'active', 'on_hold', 'completed', 'archived')`),
+    check('projects_progress_check', sql`${t.progress} between 0 and 100`),
+    check('projects_dates_check', sql`${t.startDate} is null or ${t.endDate} is null or ${t.endDate} > ${t.startDate}`),
+  ],
+);
+
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: id(),
+    title: text('title').notNull(),
+    description: text('description'),
+    status: text('status').notNull().default('todo'),
+    priority: text('priority').notNull().default('medium'),
+    assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    creatorId: uuid('creator_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    dueDate: date('due_date', { mode: 'string' }),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('tasks_project_status_idx').on(t.projectId, t.status, t.createdAt),
+    index('tasks_assignee_idx').on(t.assigneeId),
+    index('tasks_creator_idx').on(t.creatorId),
+    index('tasks_due_idx').on(t.dueDate),
+    check('tasks_status_check', sql`${t.status} in ('todo', 'in_progress', 'review', 'completed')`),
+    check('tasks_priority_check', sql`${t.priority} in ('low', 'medium', 'high', 'urgent')`),
+  ],
+);
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    title: text('title').notNull(),
+    message: text('message').notNull(),
+    isRead: boolean('is_read').notNull().default(false),
+    data: jsonb('data').notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('notifications_user_idx').on(t.userId, t.createdAt),
+    check(
+      'notifications_type_check',
+      sql`${t.type} in ('task_assigned', 'task_completed', 'project_updated', 'team_invite')`,
+    ),
+  ],
+);
+
+/** Token buckets for rate limits, shared by every app instance on one database. */
+export const rateLimitBuckets = pgTable('rate_limit_buckets', {
+  key: text('key').primaryKey(),
+  tokens: doublePrecision('tokens').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

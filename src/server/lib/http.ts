@@ -1,0 +1,40 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { SystemRole } from '../../domain/constants';
+import type { Database } from '../db/client';
+import type { Config } from '../config';
+import { AppError } from './errors';
+import type { UserRow } from '../modules/users/users.repo';
+
+/** Who may call a route. Every /api route must say it (checked at start-up). */
+export type RouteAuth = 'public' | 'user' | 'super_admin';
+
+export interface AuthContext {
+  userId: string;
+  sessionId: string;
+  user: UserRow;
+  role: SystemRole;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+
+/** The caller, or 401. */
+export function requireUser(req: FastifyRequest): AuthContext {
+  if (!req.auth) throw new AppError('unauthenticated', 'Authentication required');
+  return req.auth;
+}
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+}
+
+export const typed = (app: FastifyInstance) => app.withTypeProvider<ZodTypeProvider>();

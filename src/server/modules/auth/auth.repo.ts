@@ -1,0 +1,60 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { refreshTokens, sessions, users } from '../../db/schema';
+
+export async function createSession(db: DbOrTx, userId: string, userAgent: string | null) {
+  const [row] = await db.insert(sessions).values({ userId, userAgent }).returning();
+  return row!;
+}
+
+export async function insertRefreshToken(db: DbOrTx, sessionId: string, tokenHash: string, parentId: number | null) {
+  const [row] = await db.insert(refreshTokens).values({ sessionId, tokenHash, parentId }).returning();
+  return row!;
+}
+
+export async function getRefreshTokenByHash(db: DbOrTx, tokenHash: string) {
+  const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash));
+  return row;
+}
+
+/** Marks the token spent if it was not; returns it only to the caller that spent it. */
+export async function spendRefreshToken(db: DbOrTx, id: number) {
+  const [row] = await db
+    .update(refreshTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.usedAt)))
+    .returning();
+  return row;
+}
+
+export async function getChildToken(db: DbOrTx, parentId: number) {
+  const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.parentId, parentId));
+  return row;
+}
+
+export async function getSessionWithUser(db: DbOrTx, sessionId: string) {
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, sessionId));
+  return row;
+}
+
+export async function revokeSession(db: DbOrTx, sessionId: string) {
+  await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+export async function revokeAllSessionsOfUser(db: DbOrTx, userId: string) {
+  await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+export async function markSessionRefreshed(db: DbOrTx, sessionId: string) {
+  await db.update(sessions).set({ refreshedAt: sql`now()` }).where(eq(sessions.id, sessionId));
+}

@@ -1,0 +1,114 @@
+import { MSG } from '../../../domain/messages';
+import type { SessionDto, SignupInput, UserDto } from '../../../domain/schemas/auth';
+import type { Db } from '../../db/client';
+import { AppError, isUniqueViolation } from '../../lib/errors';
+import { hashPassword, verifyPassword } from '../../lib/passwords';
+import { hashToken, type TokenService } from '../../lib/tokens';
+import { toUserDto } from '../users/users.mapper';
+import * as usersRepo from '../users/users.repo';
+import type { UserRow } from '../users/users.repo';
+import * as repo from './auth.repo';
+
+export interface AuthHooks {
+  /** Runs inside the sign-up transaction, e.g. to notify about pending invitations. */
+  onUserCreated?: (tx: Parameters<Parameters<Db['transaction']>[0]>[0], user: UserRow) => Promise<void>;
+}
+
+const invalidCredentials = () => new AppError('invalid_credentials', MSG.invalidCredentials);
+const invalidGrant = () => new AppError('invalid_grant', 'Invalid or expired refresh token');
+
+export class AuthService {
+  constructor(
+    private readonly db: Db,
+    private readonly tokens: TokenService,
+    private readonly hooks: AuthHooks = {},
+  ) {}
+
+  async signup(input: SignupInput): Promise<UserDto> {
+    const passwordHash = await hashPassword(input.password);
+    try {
+      const user = await this.db.transaction(async (tx) => {
+        const created = await usersRepo.createOne(tx, { email: input.email, fullName: input.fullName });
+        await usersRepo.setPassword(tx, created.id, passwordHash);
+        await this.hooks.onUserCreated?.(tx, created);
+        return created;
+      });
+      return toUserDto(user);
+    } catch (error) {
+      if (isUniqueViolation(error, 'users_email_key')) throw new AppError('conflict', MSG.emailTaken);
+      throw error;
+    }
+  }
+
+  async signInWithPassword(email: string, password: string, userAgent: string | null): Promise<SessionDto> {
+    const row = await usersRepo.getWithPasswordByEmail(this.db, email);
+    const ok = await verifyPassword(row?.passwordHash, password);
+    if (!row || !ok) throw invalidCredentials();
+    if (!row.user.isActive) throw new AppError('invalid_credentials', 'This account has been deactivated');
+    return this.startSession(row.user, userAgent);
+  }
+
+  /** Opens a session for a user who has proven who they are (password or OpenID Connect). */
+  async startSession(user: UserRow, userAgent: string | null): Promise<SessionDto> {
+    const refresh = this.tokens.newRefreshToken();
+    const session = await this.db.transaction(async (tx) => {
+      const s = await repo.createSession(tx, user.id, userAgent?.slice(0, 300) ?? null);
+      await repo.insertRefreshToken(tx, s.id, hashToken(refresh), null);
+      return s;
+    });
+    return this.sessionDto(user, session.id, refresh);
+  }
+
+  /**
+   * Rotates a refresh token. A spent token revokes its session, except the immediate parent of
+   * the live token, which gets that same live token back (a retry after a lost response).
+   */
+  async refresh(refreshToken: string): Promise<SessionDto> {
+    const result = await this.db.transaction(async (tx) => {
+      const token = await repo.getRefreshTokenByHash(tx, hashToken(refreshToken));
+      if (!token) throw invalidGrant();
+      const found = await repo.getSessionWithUser(tx, token.sessionId);
+      if (!found || found.session.revokedAt || !found.user.isActive) throw invalidGrant();
+      const child = this.tokens.childRefreshToken(refreshToken);
+      const spent = await repo.spendRefreshToken(tx, token.id);
+      if (spent) {
+        await repo.insertRefreshToken(tx, token.sessionId, hashToken(child), token.id);
+        await repo.markSessionRefreshed(tx, token.sessionId);
+        return { ok: true as const, user: found.user, sessionId: token.sessionId, refresh: child };
+      }
+      const live = await repo.getChildToken(tx, token.id);
+      if (live && !live.usedAt) {
+        return { ok: true as const, user: found.user, sessionId: token.sessionId, refresh: child };
+      }
+      await repo.revokeSession(tx, token.sessionId);
+      return { ok: false as const };
+    });
+    if (!result.ok) throw invalidGrant();
+    return this.sessionDto(result.user, result.sessionId, result.refresh);
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    await repo.revokeSession(this.db, sessionId);
+  }
+
+  private async sessionDto(user: UserRow, sessionId: string, refresh: string): Promise<SessionDto> {
+    const { token, expiresAt } = await this.tokens.signAccess({ sub: user.id, sid: sessionId });
+    return {
+      access_token: token,
+      refresh_token: refresh,
+      expires_in: this.tokens.ttlSeconds,
+      expires_at: expiresAt,
+      token_type: 'bearer',
+      user: toUserDto(user),
+    };
+  }
+
+  /** Resolves a bearer token to its live session and active user, or null. */
+  async authenticate(accessToken: string) {
+    const claims = await this.tokens.verifyAccess(accessToken);
+    if (!claims) return null;
+    const found = await repo.getSessionWithUser(this.db, claims.sid);
+    if (!found || found.session.revokedAt || found.user.id !== claims.sub || !found.user.isActive) return null;
+    return { user: found.user, sessionId: found.session.id };
+  }
+}

@@ -1,0 +1,27 @@
+import type { UserDto } from '../../../domain/schemas/auth';
+import { splitFullName, type UserSummary } from '../../../domain/schemas/common';
+import type { SystemRole } from '../../../domain/constants';
+import type { UserRow } from './users.repo';
+
+export function toUserDto(row: UserRow): UserDto {
+  return {
+    id: row.id,
+    email: row.email,
+    fullName: row.fullName,
+    ...splitFullName(row.fullName),
+    role: row.role as SystemRole,
+    avatar: row.avatarUrl,
+    createdAt: row.createdAt.toISOString(),
+    isActive: row.isActive,
+  };
+}
+
+export function toUserSummary(row: { id: string; email: string; fullName: string; avatarUrl: string | null }): UserSummary {
+  return {
+    id: row.id,
+    email: row.email,
+    fullName: row.fullName,
+    ...splitFullName(row.fullName),
+    avatar: row.avatarUrl,
+  };
+}

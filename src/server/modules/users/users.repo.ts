@@ -1,0 +1,59 @@
+import { eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { passwordCredentials, users } from '../../db/schema';
+
+export type UserRow = typeof users.$inferSelect;
+
+export async function getOneById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row;
+}
+
+export async function getOneByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase()));
+  return row;
+}
+
+export async function getWithPasswordByEmail(db: DbOrTx, email: string) {
+  const [row] = await db
+    .select({ user: users, passwordHash: passwordCredentials.passwordHash })
+    .from(users)
+    .leftJoin(passwordCredentials, eq(passwordCredentials.userId, users.id))
+    .where(eq(users.email, email.toLowerCase()));
+  return row;
+}
+
+export async function createOne(
+  db: DbOrTx,
+  values: { email: string; fullName: string; avatarUrl?: string | null; emailVerified?: boolean },
+): Promise<UserRow> {
+  const [row] = await db
+    .insert(users)
+    .values({ ...values, email: values.email.toLowerCase() })
+    .returning();
+  return row!;
+}
+
+export async function setPassword(db: DbOrTx, userId: string, passwordHash: string): Promise<void> {
+  await db
+    .insert(passwordCredentials)
+    .values({ userId, passwordHash })
+    .onConflictDoUpdate({ target: passwordCredentials.userId, set: { passwordHash, updatedAt: sql`now()` } });
+}
+
+export async function setRoleByEmail(db: DbOrTx, email: string, role: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({ role, updatedAt: sql`now()` })
+    .where(eq(users.email, email.toLowerCase()))
+    .returning();
+  return row;
+}
+
+/** Marks the user seen, at most once every five minutes. */
+export async function touchLastSeen(db: DbOrTx, id: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ lastSeenAt: sql`now()` })
+    .where(sql`${users.id} = ${id} and (${users.lastSeenAt} is null or ${users.lastSeenAt} < now() - interval '5 minutes')`);
+}
