@@ -63,7 +63,7 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
 }
 
 /** Builds the app on a fresh database before the file's tests, and tears it down after. */
-export function useTestApp(overrides: Partial<Config> = {}): TestContext {
+export function setupTestApp(overrides: Partial<Config> = {}): TestContext {
   const ctx = {} as TestContext;
   let drop: (() => Promise<void>) | undefined;
   beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../../src/domain/messages';
 import { createUser, signIn, uniqueEmail } from '../factories';
-import { useTestApp } from '../helpers/app';
+import { setupTestApp } from '../helpers/app';
 
-const ctx = useTestApp();
+const ctx = setupTestApp();
 
 describe('auth', () => {
   it('signs up and then signs in with the spec session shape', async () => {

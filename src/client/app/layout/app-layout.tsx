@@ -1,0 +1,56 @@
+import { Suspense, useEffect } from 'react';
+import { Outlet } from 'react-router';
+import { Spinner } from '../../components/ui/misc';
+import { useSidebarStore } from '../../stores/ui-store';
+import { RouteErrorBoundary } from './route-error-boundary';
+import { Sidebar } from './sidebar';
+import { TopBar } from './top-bar';
+import { QuickAddHost } from '../routes/quick-add-host';
+
+export function AppLayout() {
+  const collapsed = useSidebarStore((s) => s.collapsed);
+  const setCollapsed = useSidebarStore((s) => s.setCollapsed);
+
+  // Narrow screens start with the sidebar out of the way.
+  useEffect(() => {
+    if (window.innerWidth < 1024) setCollapsed(true);
+  }, [setCollapsed]);
+
+  // Escape closes the expanded sidebar overlay on narrow screens.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && window.innerWidth < 1024 && !useSidebarStore.getState().collapsed) setCollapsed(true);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [setCollapsed]);
+
+  return (
+    <div className="flex h-screen overflow-hidden">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900"
+      >
+        Skip to content
+      </a>
+      {/* On narrow screens the expanded sidebar overlays the page. */}
+      <div className={collapsed ? 'hidden lg:flex' : 'fixed inset-y-0 left-0 z-30 flex lg:static'}>
+        <Sidebar />
+      </div>
+      {!collapsed && (
+        <div className="fixed inset-0 z-20 bg-slate-900/40 lg:hidden" aria-hidden onClick={() => setCollapsed(true)} />
+      )}
+      <div className="flex min-w-0 flex-1 flex-col">
+        <TopBar />
+        <main id="main" className="flex-1 overflow-y-auto p-4 sm:p-6" tabIndex={-1}>
+          <RouteErrorBoundary>
+            <Suspense fallback={<Spinner />}>
+              <Outlet />
+            </Suspense>
+          </RouteErrorBoundary>
+        </main>
+      </div>
+      <QuickAddHost />
+    </div>
+  );
+}

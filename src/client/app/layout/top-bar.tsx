@@ -1,0 +1,104 @@
+import { LogOut, Menu as MenuIcon, Monitor, Moon, Search, Settings, Sun, User } from 'lucide-react';
+import { useNavigate } from 'react-router';
+import { humanizeRole, type Theme } from '../../../domain/constants';
+import { Menu, MenuContent, MenuItem, MenuLabel, MenuRadioGroup, MenuRadioItem, MenuSeparator, MenuTrigger } from '../../components/ui/menu';
+import { useSignOut } from '../../features/auth/use-auth';
+import { NotificationsMenu } from '../../features/notifications/components/notifications-menu';
+import { useAuthStore } from '../../stores/auth-store';
+import { useThemeStore } from '../../stores/theme-store';
+import { useSidebarStore } from '../../stores/ui-store';
+
+const THEME_ICON = { light: Sun, dark: Moon, system: Monitor } as const;
+
+export function TopBar() {
+  const user = useAuthStore((s) => s.user);
+  const theme = useThemeStore((s) => s.theme);
+  const setTheme = useThemeStore((s) => s.setTheme);
+  const toggleSidebar = useSidebarStore((s) => s.toggle);
+  const signOut = useSignOut();
+  const navigate = useNavigate();
+  const ThemeIcon = THEME_ICON[theme];
+  const initials = (user?.fullName ?? '?')
+    .split(/\s+/)
+    .map((p) => p[0])
+    .join('')
+    .slice(0, 2)
+    .toUpperCase();
+
+  return (
+    <header className="flex h-16 shrink-0 items-center gap-3 border-b border-slate-200 bg-white px-4 dark:border-slate-800 dark:bg-slate-900">
+      <button
+        type="button"
+        onClick={toggleSidebar}
+        className="rounded-lg p-2 text-slate-700 hover:bg-slate-100 lg:hidden dark:text-slate-200 dark:hover:bg-slate-800"
+        aria-label="Toggle sidebar"
+      >
+        <MenuIcon className="h-5 w-5" aria-hidden />
+      </button>
+      <search className="relative max-w-md flex-1">
+        <label htmlFor="global-search" className="sr-only">
+          Search
+        </label>
+        <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500" aria-hidden />
+        <input
+          id="global-search"
+          type="search"
+          placeholder="Search tasks, projects..."
+          className="h-10 w-full rounded-lg border border-slate-300 bg-slate-50 pl-9 pr-3 text-sm placeholder:text-slate-500 dark:border-slate-700 dark:bg-slate-800 dark:placeholder:text-slate-400"
+        />
+      </search>
+      <div className="ml-auto flex items-center gap-1">
+        <NotificationsMenu />
+        <Menu>
+          <MenuTrigger
+            className="rounded-lg p-2 text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
+            aria-label={`Theme: ${theme}`}
+          >
+            <ThemeIcon className="h-5 w-5" aria-hidden />
+          </MenuTrigger>
+          <MenuContent className="w-40">
+            <MenuRadioGroup value={theme} onValueChange={(v) => setTheme(v as Theme)}>
+              <MenuRadioItem value="light">
+                <Sun className="h-4 w-4" aria-hidden /> Light
+              </MenuRadioItem>
+              <MenuRadioItem value="dark">
+                <Moon className="h-4 w-4" aria-hidden /> Dark
+              </MenuRadioItem>
+              <MenuRadioItem value="system">
+                <Monitor className="h-4 w-4" aria-hidden /> System
+              </MenuRadioItem>
+            </MenuRadioGroup>
+          </MenuContent>
+        </Menu>
+        <Menu>
+          <MenuTrigger
+            className="flex items-center gap-2 rounded-lg p-1 hover:bg-slate-100 dark:hover:bg-slate-800"
+            aria-label="User menu"
+          >
+            <span className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white" aria-hidden>
+              {initials}
+            </span>
+          </MenuTrigger>
+          <MenuContent className="w-64">
+            <MenuLabel>
+              <p className="truncate text-sm font-semibold">{user?.fullName}</p>
+              <p className="truncate text-xs text-slate-600 dark:text-slate-300">{user?.email}</p>
+              <p className="mt-1 text-xs capitalize text-slate-600 dark:text-slate-300">{humanizeRole(user?.role ?? '')}</p>
+            </MenuLabel>
+            <MenuSeparator />
+            <MenuItem onSelect={() => navigate('/settings')}>
+              <User className="h-4 w-4" aria-hidden /> Profile
+            </MenuItem>
+            <MenuItem onSelect={() => navigate('/settings')}>
+              <Settings className="h-4 w-4" aria-hidden /> Settings
+            </MenuItem>
+            <MenuSeparator />
+            <MenuItem onSelect={() => void signOut()}>
+              <LogOut className="h-4 w-4" aria-hidden /> Sign out
+            </MenuItem>
+          </MenuContent>
+        </Menu>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,28 @@
+import { ComingSoon, EmptyState, PageHeader } from '../../components/ui/misc';
+import { DashboardPage } from '../../features/dashboard/components/dashboard-page';
+import { InvitationPanel } from '../../features/teams/components/invitation-panel';
+import { useDocumentTitle } from '../../lib/use-document-title';
+
+export function DashboardRoute() {
+  return <DashboardPage top={<InvitationPanel />} />;
+}
+
+function TitledComingSoon({ title }: { title: string }) {
+  useDocumentTitle(title);
+  return <ComingSoon title={title} />;
+}
+
+export const NotesRoute = () => <TitledComingSoon title="Notes" />;
+export const CalendarRoute = () => <TitledComingSoon title="Calendar" />;
+export const AnalyticsRoute = () => <TitledComingSoon title="Analytics" />;
+export const SettingsRoute = () => <TitledComingSoon title="Settings" />;
+
+export function NotFoundRoute() {
+  useDocumentTitle('Page not found');
+  return (
+    <div>
+      <PageHeader title="Page not found" />
+      <EmptyState title="Page not found" message="The page you are looking for does not exist." />
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import type { SystemRole } from '../../../../domain/constants';
+import { MSG } from '../../../../domain/messages';
+import { Spinner } from '../../../components/ui/misc';
+import { ApiError } from '../../../lib/api-client';
+import { useAuthStore } from '../../../stores/auth-store';
+import { getCurrentUser } from '../api/auth-api';
+
+let checked = false;
+
+/** Checks the stored session once at start, showing 'Checking authentication...' meanwhile. */
+export function AuthInit({ children }: { children: ReactNode }) {
+  const [ready, setReady] = useState(checked);
+  useEffect(() => {
+    if (checked) return;
+    let cancelled = false;
+    (async () => {
+      const { session } = useAuthStore.getState();
+      if (session) {
+        try {
+          const user = await getCurrentUser();
+          useAuthStore.getState().setUser(user);
+        } catch (error) {
+          console.error('session check failed', error);
+          if (error instanceof ApiError && (error.status === 401 || error.status === 400)) {
+            useAuthStore.getState().signOutLocal();
+          }
+          // Any other failure (server down): fall back to the stored session data.
+        }
+      }
+      checked = true;
+      if (!cancelled) setReady(true);
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+  if (!ready) return <Spinner label={MSG.checkingAuth} className="min-h-screen" />;
+  return <>{children}</>;
+}
+
+/** Authenticated routes: unauthenticated → /login; a required role that differs → /dashboard. */
+export function RequireAuth({ children, requiredRole }: { children: ReactNode; requiredRole?: SystemRole }) {
+  const isAuthenticated = useAuthStore((s) => s.isAuthenticated);
+  const userRole = useAuthStore((s) => s.user?.role);
+  const location = useLocation();
+  if (!isAuthenticated) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (requiredRole && userRole !== requiredRole) return <Navigate to="/dashboard" replace />;
+  return <>{children}</>;
+}
+
+/** /login and /signup: an authenticated user goes to /dashboard. */
+export function PublicOnly({ children }: { children: ReactNode }) {
+  const isAuthenticated = useAuthStore((s) => s.isAuthenticated);
+  if (isAuthenticated) return <Navigate to="/dashboard" replace />;
+  return <>{children}</>;
+}

@@ -1,0 +1,243 @@
+import { Mail, UserPlus } from 'lucide-react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { LIMITS } from '../../../../domain/constants';
+import { passwordRequirements, validateLoginSignUp, validateSignIn } from '../../../../domain/auth-forms';
+import { MSG } from '../../../../domain/messages';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/field';
+import { ApiError } from '../../../lib/api-client';
+import { useFormState } from '../../../lib/use-form-state';
+import { setRememberMe, useAuthStore } from '../../../stores/auth-store';
+import { resolveDark, useThemeStore } from '../../../stores/theme-store';
+import { signInWithPassword, signUp } from '../api/auth-api';
+import { GoogleButton } from './google-button';
+import { AuthCard } from './auth-card';
+import { PasswordField, PasswordRequirements } from './password-field';
+
+type Mode = 'none' | 'signin' | 'signup';
+
+const EMPTY = { fullName: '', email: '', password: '', confirmPassword: '', rememberMe: true };
+
+/** Reads ?error=…&error_description=… (OAuth redirects), toasts it, then cleans the URL. */
+function useAuthRedirectErrors() {
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    const error = url.searchParams.get('error');
+    const description = url.searchParams.get('error_description');
+    if (error || description) {
+      toast.error(description ? MSG.authFailedWith(description) : MSG.authFailedGeneric);
+      url.searchParams.delete('error');
+      url.searchParams.delete('error_description');
+      window.history.replaceState(null, '', url.pathname + url.search);
+    }
+    if (window.location.hash.includes('access_token')) {
+      window.history.replaceState(null, '', window.location.pathname + window.location.search);
+    }
+  }, []);
+}
+
+/** The login page forces dark mode while it is shown. */
+export function useForcedDark() {
+  useEffect(() => {
+    const root = document.documentElement;
+    document.body.dataset.forceDark = 'true';
+    root.classList.add('dark');
+    return () => {
+      delete document.body.dataset.forceDark;
+      root.classList.toggle('dark', resolveDark(useThemeStore.getState().theme));
+    };
+  }, []);
+}
+
+export function LoginPage() {
+  useForcedDark();
+  useAuthRedirectErrors();
+  const navigate = useNavigate();
+  const [mode, setModeState] = useState<Mode>('none');
+  const [submitting, setSubmitting] = useState(false);
+  const initial = useMemo(() => EMPTY, []);
+  const { values, errors, setErrors, setField, reset } = useFormState(initial);
+
+  useEffect(() => {
+    document.title = 'Sign in · Crewboard';
+  }, []);
+
+  const setMode = (next: Mode) => {
+    reset();
+    setModeState(next);
+  };
+
+  const onSignIn = async (e: FormEvent) => {
+    e.preventDefault();
+    const found = validateSignIn(values);
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setSubmitting(true);
+    try {
+      setRememberMe(values.rememberMe);
+      const session = await signInWithPassword(values.email.trim(), values.password);
+      useAuthStore.getState().setSession(session);
+      toast.success(MSG.welcomeBack);
+      navigate('/dashboard', { replace: true });
+    } catch (error) {
+      console.error('sign in failed', error);
+      const message =
+        error instanceof ApiError && error.code !== 'invalid_credentials' && error.status !== 0 && error.code !== 'validation_failed'
+          ? error.message
+          : MSG.invalidCredentials;
+      toast.error(message);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const onSignUp = async (e: FormEvent) => {
+    e.preventDefault();
+    const found = validateLoginSignUp(values);
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setSubmitting(true);
+    try {
+      await signUp({ email: values.email.trim(), password: values.password, fullName: values.fullName.trim() });
+      toast.success(MSG.accountCreated);
+      setMode('none');
+      navigate('/login', { replace: true });
+    } catch (error) {
+      toast.error(error instanceof ApiError && error.status > 0 ? error.message : MSG.signupFailed);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <AuthCard
+      title={mode === 'signup' ? 'Create your account' : 'Welcome to Crewboard'}
+      subtitle={mode === 'signup' ? 'Start organising your team in minutes' : 'Sign in to manage your team’s work'}
+    >
+      {mode === 'none' && (
+        <div className="space-y-3">
+          <GoogleButton />
+          <div className="flex items-center gap-3 text-xs uppercase text-slate-400" aria-hidden>
+            <span className="h-px flex-1 bg-slate-700" />
+            or
+            <span className="h-px flex-1 bg-slate-700" />
+          </div>
+          <Button className="w-full justify-center" size="lg" onClick={() => setMode('signin')}>
+            <Mail className="h-4 w-4" aria-hidden />
+            Sign in with Email
+          </Button>
+          <Button className="w-full justify-center" size="lg" variant="secondary" onClick={() => setMode('signup')}>
+            <UserPlus className="h-4 w-4" aria-hidden />
+            Sign up with Email
+          </Button>
+          <p className="pt-2 text-center text-sm text-slate-300">
+            New here?{' '}
+            <Link to="/signup" className="font-medium text-indigo-300 underline-offset-2 hover:underline">
+              Create an account
+            </Link>
+          </p>
+        </div>
+      )}
+
+      {mode === 'signin' && (
+        <form onSubmit={onSignIn} noValidate className="space-y-4" aria-label="Sign in">
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            autoFocus
+            value={values.email}
+            onChange={(e) => setField('email', e.target.value)}
+            error={errors.email}
+          />
+          <PasswordField
+            label="Password"
+            autoComplete="current-password"
+            value={values.password}
+            onChange={(e) => setField('password', e.target.value)}
+            error={errors.password}
+          />
+          <div className="flex items-center justify-between text-sm">
+            <label className="flex items-center gap-2">
+              <input
+                type="checkbox"
+                checked={values.rememberMe}
+                onChange={(e) => setField('rememberMe', e.target.checked)}
+                className="h-4 w-4 rounded border-slate-500 accent-indigo-500"
+              />
+              Remember me
+            </label>
+            <button
+              type="button"
+              className="text-indigo-300 underline-offset-2 hover:underline"
+              onClick={() => toast.info('Password reset is not available yet. Please contact your team owner.')}
+            >
+              Forgot password?
+            </button>
+          </div>
+          <Button type="submit" className="w-full justify-center" size="lg" isLoading={submitting}>
+            Sign in
+          </Button>
+          <BackToOptions onClick={() => setMode('none')} />
+        </form>
+      )}
+
+      {mode === 'signup' && (
+        <form onSubmit={onSignUp} noValidate className="space-y-4" aria-label="Sign up">
+          <TextField
+            label="Full name"
+            autoComplete="name"
+            autoFocus
+            value={values.fullName}
+            onChange={(e) => setField('fullName', e.target.value)}
+            error={errors.fullName}
+          />
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            value={values.email}
+            onChange={(e) => setField('email', e.target.value)}
+            error={errors.email}
+          />
+          <PasswordField
+            label="Password"
+            autoComplete="new-password"
+            value={values.password}
+            onChange={(e) => setField('password', e.target.value)}
+            error={errors.password}
+            hint={
+              <>
+                <span>Must be at least {LIMITS.loginPasswordMin} characters</span>
+                <PasswordRequirements items={passwordRequirements(values.password, LIMITS.loginPasswordMin)} />
+              </>
+            }
+          />
+          <PasswordField
+            label="Confirm password"
+            autoComplete="new-password"
+            value={values.confirmPassword}
+            onChange={(e) => setField('confirmPassword', e.target.value)}
+            error={errors.confirmPassword}
+          />
+          <Button type="submit" className="w-full justify-center" size="lg" isLoading={submitting}>
+            Create account
+          </Button>
+          <BackToOptions onClick={() => setMode('none')} />
+        </form>
+      )}
+    </AuthCard>
+  );
+}
+
+function BackToOptions({ onClick }: { onClick: () => void }) {
+  return (
+    <p className="text-center">
+      <button type="button" onClick={onClick} className="text-sm text-indigo-300 underline-offset-2 hover:underline">
+        Back to options
+      </button>
+    </p>
+  );
+}

@@ -1,0 +1,116 @@
+import type { ErrorCode } from '../../domain/errors';
+import type { SessionDto } from '../../domain/schemas/auth';
+import { useAuthStore } from '../stores/auth-store';
+
+/** A non-2xx answer from the API. The caller decides whether to show a field error or a toast. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode | 'network_error',
+    message: string,
+    readonly fields: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+type Query = Record<string, string | number | boolean | undefined | null>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Skip the bearer token (public endpoints). */
+  anonymous?: boolean;
+}
+
+function buildUrl(path: string, query?: Query): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  }
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+async function parseError(res: Response): Promise<ApiError> {
+  let body: { error?: { code?: ErrorCode; message?: string; fields?: Record<string, string> } } = {};
+  try {
+    body = await res.json();
+  } catch {
+    // not JSON
+  }
+  return new ApiError(
+    res.status,
+    body.error?.code ?? (res.status >= 500 ? 'unavailable' : 'validation_failed'),
+    body.error?.message ?? res.statusText ?? 'Request failed',
+    body.error?.fields ?? {},
+  );
+}
+
+let refreshing: Promise<SessionDto | null> | null = null;
+
+/** Exchanges the stored refresh token once, shared by concurrent callers. */
+export function refreshSession(): Promise<SessionDto | null> {
+  refreshing ??= (async () => {
+    const current = useAuthStore.getState().session;
+    if (!current?.refresh_token) return null;
+    try {
+      const res = await fetch('/api/auth/token?grant_type=refresh_token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refresh_token: current.refresh_token }),
+      });
+      if (!res.ok) {
+        if (res.status === 400 || res.status === 401) useAuthStore.getState().signOutLocal();
+        throw await parseError(res);
+      }
+      const session = (await res.json()) as SessionDto;
+      useAuthStore.getState().setSession(session);
+      return session;
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+async function send(method: string, path: string, options: RequestOptions, retried = false): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const token = options.anonymous ? null : useAuthStore.getState().session?.access_token;
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(buildUrl(path, options.query), {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'network_error', 'Network error: the server could not be reached');
+  }
+  if (res.status === 401 && token && !retried) {
+    const session = await refreshSession().catch(() => null);
+    if (session) return send(method, path, options, true);
+  }
+  return res;
+}
+
+async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const res = await send(method, path, options);
+  if (!res.ok) throw await parseError(res);
+  if (res.status === 204) return undefined as T;
+  return (await res.json()) as T;
+}
+
+export const api = {
+  get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body }),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),
+  delete: <T = void>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
+};

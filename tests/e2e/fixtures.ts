@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+
+export interface E2EUser {
+  id: string;
+  email: string;
+  password: string;
+  fullName: string;
+  accessToken: string;
+}
+
+export const uniqueEmail = (prefix = 'e2e') => `${prefix}.${Date.now().toString(36)}.${randomBytes(4).toString('hex')}@example.com`;
+
+/** Creates a user through the public API (never through store internals). */
+export async function createUser(
+  request: APIRequestContext,
+  overrides: Partial<Pick<E2EUser, 'email' | 'password' | 'fullName'>> = {},
+): Promise<E2EUser> {
+  const email = overrides.email ?? uniqueEmail();
+  const password = overrides.password ?? 'password123';
+  const fullName = overrides.fullName ?? 'Erin Example';
+  const signup = await request.post('/api/auth/signup', { data: { email, password, fullName } });
+  expect(signup.status(), await signup.text()).toBe(201);
+  const token = await request.post('/api/auth/token?grant_type=password', { data: { email, password } });
+  expect(token.status()).toBe(200);
+  const session = await token.json();
+  return { id: session.user.id, email, password, fullName, accessToken: session.access_token };
+}
+
+/** An API call as `user`. */
+export async function apiAs<T = unknown>(
+  request: APIRequestContext,
+  user: E2EUser,
+  method: 'get' | 'post' | 'patch' | 'put' | 'delete',
+  url: string,
+  data?: unknown,
+): Promise<T> {
+  const res = await request[method](url, { data, headers: { authorization: `Bearer ${user.accessToken}` } });
+  expect(res.ok(), `${method.toUpperCase()} ${url} → ${res.status()} ${await res.text()}`).toBeTruthy();
+  return (res.status() === 204 ? undefined : await res.json()) as T;
+}
+
+/** Signs in through the login page like a person would, and waits for the dashboard. */
+export async function signIn(page: Page, user: Pick<E2EUser, 'email' | 'password'>) {
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Sign in with Email' }).click();
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+export const test = base;
+export { expect };
