@@ -48,3 +48,22 @@ export async function signIn(app: FastifyInstance, email: string, password: stri
     auth: { authorization: `Bearer ${session.access_token}` },
   };
 }
+
+import { teamMembers, teams } from '../src/server/db/schema';
+import type { Db } from '../src/server/db/client';
+
+/**
+ * Test setup straight into the database (for suites that need a team before the teams API is
+ * under test). Creates a team owned by `owner` with its owner membership.
+ */
+export async function insertTeam(db: Db, owner: { id: string }, name = `Team ${randomBytes(3).toString('hex')}`) {
+  const [team] = await db.insert(teams).values({ name, ownerId: owner.id }).returning();
+  await db.insert(teamMembers).values({ teamId: team!.id, userId: owner.id, role: 'owner', status: 'active' });
+  return team!;
+}
+
+/** Adds `user` to a team with `role` (test setup). */
+export async function insertMember(db: Db, teamId: string, user: { id: string }, role: 'admin' | 'member' = 'member') {
+  const [member] = await db.insert(teamMembers).values({ teamId, userId: user.id, role, status: 'active' }).returning();
+  return member!;
+}

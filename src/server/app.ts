@@ -17,6 +17,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { AppError, pgCode } from './lib/errors';
 import { typed, type RouteAuth } from './lib/http';
+import { EventBus } from './lib/events';
 import { RateLimiter, type RateLimitRule } from './lib/rate-limit';
 import { TokenService } from './lib/tokens';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -39,6 +40,7 @@ export interface AppServices {
   tokens: TokenService;
   auth: AuthService;
   rateLimiter: RateLimiter;
+  events: EventBus;
 }
 
 export interface BuildAppOptions {
@@ -75,7 +77,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const tokens = new TokenService(config.authSecret, config.accessTokenTtl);
   const auth = new AuthService(database.db, tokens);
   const rateLimiter = new RateLimiter(database.db, config.rateLimitEnabled);
-  app.decorate('deps', { config, database, tokens, auth, rateLimiter });
+  const events = new EventBus();
+  app.decorate('deps', { config, database, tokens, auth, rateLimiter, events });
   app.decorateRequest('auth', null);
 
   // Every API route must declare who may call it.
