@@ -1,12 +1,21 @@
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { AuthInit, PublicOnly, RequireAuth } from '../features/auth/components/auth-gate';
 import { LoginPage } from '../features/auth/components/login-page';
 import { SignupPage } from '../features/auth/components/signup-page';
-import { AppLayout } from './layout/app-layout';
-import { AnalyticsRoute, CalendarRoute, DashboardRoute, NotesRoute, NotFoundRoute, SettingsRoute } from './routes/pages';
+import { Spinner } from '../components/ui/misc';
 
-// Route-level code splitting: the heavy pages load when first visited.
+// Route-level code splitting: the sign-in pages do not load the app shell, and each heavy page
+// loads when first visited.
+const AppLayout = lazy(() => import('./layout/app-layout').then((m) => ({ default: m.AppLayout })));
+const pages = () => import('./routes/pages');
+const DashboardRoute = lazy(() => pages().then((m) => ({ default: m.DashboardRoute })));
+const NotesRoute = lazy(() => pages().then((m) => ({ default: m.NotesRoute })));
+const CalendarRoute = lazy(() => pages().then((m) => ({ default: m.CalendarRoute })));
+const AnalyticsRoute = lazy(() => pages().then((m) => ({ default: m.AnalyticsRoute })));
+const SettingsRoute = lazy(() => pages().then((m) => ({ default: m.SettingsRoute })));
+const NotFoundRoute = lazy(() => pages().then((m) => ({ default: m.NotFoundRoute })));
+
 const TasksPage = lazy(() => import('../features/tasks/components/tasks-page').then((m) => ({ default: m.TasksPage })));
 const ProjectsPage = lazy(() =>
   import('../features/projects/components/projects-page').then((m) => ({ default: m.ProjectsPage })),
@@ -27,7 +36,9 @@ export const router = createBrowserRouter([
         path: '/',
         element: (
           <RequireAuth>
-            <AppLayout />
+            <Suspense fallback={<Spinner className="min-h-screen" />}>
+              <AppLayout />
+            </Suspense>
           </RequireAuth>
         ),
         children: [
