@@ -182,7 +182,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
     const indexFile = join(config.clientDir, 'index.html');
-    if (!path.startsWith('/api') && req.method === 'GET' && existsSync(indexFile)) {
+    if (!path.startsWith('/api') && (req.method === 'GET' || req.method === 'HEAD') && existsSync(indexFile)) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', config.clientDir);
     }
     return reply.code(404).send(errorBody('not_found', 'Not found'));
