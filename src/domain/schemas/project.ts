@@ -28,10 +28,27 @@ const datesIssue = { message: MSG.endAfterStart, path: ['endDate'] };
 export const createProjectInput = z.object(projectFields).strict().refine(datesInOrder, datesIssue);
 export type CreateProjectInput = z.infer<typeof createProjectInput>;
 
+/**
+ * An edit: every field optional (absent = unchanged, null = cleared for description and dates).
+ * `progress` and `ownerId` are not fields, so a body carrying them is rejected (strict).
+ */
 export const updateProjectInput = z
-  .object({ ...projectFields, version: versionField })
+  .object({
+    name: projectFields.name.optional(),
+    description: z
+      .string()
+      .max(LIMITS.descriptionMax)
+      .nullable()
+      .optional()
+      .transform((s) => (s === undefined ? undefined : s?.trim() || null)),
+    status: z.enum(PROJECT_STATUSES).optional(),
+    teamId: uuid.optional(),
+    startDate: isoDate.nullable().optional(),
+    endDate: isoDate.nullable().optional(),
+    version: versionField,
+  })
   .strict()
-  .refine(datesInOrder, datesIssue);
+  .refine((v) => !endNotAfterStart(v.startDate, v.endDate), datesIssue);
 export type UpdateProjectInput = z.infer<typeof updateProjectInput>;
 
 export const listProjectsQuery = z.object({

@@ -1,0 +1,50 @@
+/** Pure rules of the projects page (spec §2 'Projects', §9): stat cards, status tiles, due labels. */
+import { PROJECT_STATUS_TILES, type ProjectStatus } from './constants';
+
+interface ProjectLike {
+  status: ProjectStatus;
+  progress: number;
+}
+
+export interface ProjectStats {
+  total: number;
+  active: number;
+  completed: number;
+  /** Rounded mean of progress, 0 when there are no projects. */
+  avgProgress: number;
+}
+
+export function projectStats(projects: readonly ProjectLike[]): ProjectStats {
+  const total = projects.length;
+  const sum = projects.reduce((acc, p) => acc + p.progress, 0);
+  return {
+    total,
+    active: projects.filter((p) => p.status === 'active').length,
+    completed: projects.filter((p) => p.status === 'completed').length,
+    avgProgress: total === 0 ? 0 : Math.round(sum / total),
+  };
+}
+
+export type ProjectTile = 'all' | (typeof PROJECT_STATUS_TILES)[number];
+
+/** Counts for the status tiles: All Projects, then each tile status (archived is not a tile but counts in All). */
+export function projectTileCounts(projects: readonly ProjectLike[]): Record<ProjectTile, number> {
+  const counts: Record<ProjectTile, number> = { all: projects.length, active: 0, planning: 0, on_hold: 0, completed: 0 };
+  for (const p of projects) {
+    if (p.status !== 'archived') counts[p.status] += 1;
+  }
+  return counts;
+}
+
+/** 'Due {date}' is shown red when the end date is past (before today) and the project is not completed. */
+export function isProjectOverdue(endDate: string | null, status: ProjectStatus, today: string): boolean {
+  return Boolean(endDate) && endDate! < today && status !== 'completed';
+}
+
+/** Today's calendar date (YYYY-MM-DD) in the viewer's local time zone. */
+export function localIsoDate(now: Date = new Date()): string {
+  const y = now.getFullYear();
+  const m = String(now.getMonth() + 1).padStart(2, '0');
+  const d = String(now.getDate()).padStart(2, '0');
+  return `${y}-${m}-${d}`;
+}
