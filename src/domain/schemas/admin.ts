@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { SYSTEM_ROLES } from '../constants';
+import { isoDateTime, uuid } from './common';
+
+export const adminStatsDto = z.object({
+  totalUsers: z.number().int(),
+  activeUsers30d: z.number().int(),
+  teams: z.number().int(),
+  projects: z.number().int(),
+  tasks: z.number().int(),
+  tasksCompletedThisMonth: z.number().int(),
+});
+export type AdminStatsDto = z.infer<typeof adminStatsDto>;
+
+export const adminUserDto = z.object({
+  id: uuid,
+  fullName: z.string(),
+  email: z.string(),
+  role: z.enum(SYSTEM_ROLES),
+  isActive: z.boolean(),
+  createdAt: isoDateTime,
+  lastSeenAt: isoDateTime.nullable(),
+});
+export type AdminUserDto = z.infer<typeof adminUserDto>;
+
+export const ALERT_TYPES = ['info', 'warning', 'error'] as const;
+export type AlertType = (typeof ALERT_TYPES)[number];
+
+export const systemAlertDto = z.object({
+  id: z.string(),
+  type: z.enum(ALERT_TYPES),
+  title: z.string(),
+  message: z.string(),
+});
+export type SystemAlertDto = z.infer<typeof systemAlertDto>;
+
+export const adminOverviewDto = z.object({
+  stats: adminStatsDto,
+  recentUsers: z.array(adminUserDto),
+  alerts: z.array(systemAlertDto),
+});
+export type AdminOverviewDto = z.infer<typeof adminOverviewDto>;
+
+/** PATCH /api/admin/users/:id */
+export const updateAdminUserInput = z.object({ isActive: z.boolean() }).strict();
+export type UpdateAdminUserInput = z.infer<typeof updateAdminUserInput>;
+
+/** How many users the overview lists, newest first. */
+export const ADMIN_RECENT_USERS = 10;

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** GET /api/auth/providers: which external sign-in providers this server offers. */
+export const authProvidersDto = z.object({ google: z.boolean() });
+export type AuthProvidersDto = z.infer<typeof authProvidersDto>;
+
+/** A query value from the provider; anything malformed counts as absent (the handler redirects). */
+const loose = z.string().max(4096).optional().catch(undefined);
+
+/** GET /api/auth/google/callback: what the provider sends back (extra keys such as scope are ignored). */
+export const oidcCallbackQuery = z.object({
+  code: loose,
+  state: loose,
+  error: loose,
+  error_description: loose,
+});
+export type OidcCallbackQuery = z.infer<typeof oidcCallbackQuery>;
+
+/** POST /api/auth/google/exchange: the one-time code from the redirect to the site root. */
+export const oidcExchangeInput = z.object({ code: z.string().min(1).max(4096) }).strict();
+export type OidcExchangeInput = z.infer<typeof oidcExchangeInput>;
+
+/** The hash parameter that carries the one-time code to the SPA after a provider sign-in. */
+export const OIDC_CODE_PARAM = 'oidc_code';
