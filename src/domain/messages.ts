@@ -22,6 +22,14 @@ export const MSG = {
   emailTaken: 'An account with this email address already exists',
   checkingAuth: 'Checking authentication...',
 
+  // dashboard (spec §2 'Dashboard')
+  loadingDashboard: 'Loading dashboard...',
+  noRecentActivity: 'No recent activity',
+  noUpcomingDeadlines: 'No upcoming deadlines',
+  noProjectsYet: 'No projects yet',
+  noTasksYet: 'No tasks yet',
+  overdue: 'Overdue',
+
   // data
   loadFailed: 'Failed to load data',
   teamCreateFailed: 'Failed to create team',
@@ -75,4 +83,24 @@ export const MSG = {
   confirmRemoveMember: (name: string) => `Are you sure you want to remove ${name} from the team?`,
   confirmCancelInvitation: (email: string) => `Are you sure you want to cancel the invitation for ${email}?`,
   staleEdit: 'This item was changed by someone else. The latest version is shown.',
+
+  // teams beyond the spec (DESIGN.md §2: delete a team, leave a team, server-side checks)
+  teamDeleted: 'Team deleted successfully!',
+  teamLeft: 'You left the team',
+  teamNotFound: 'Team not found',
+  invitationNotFound: 'Invitation not found',
+  invitationAnswered: 'This invitation has already been answered',
+  teamManageNoPermission: 'Only the team owner and admins can manage members and invitations',
+  teamDeleteNoPermission: 'Only the team owner can delete this team',
+  ownerCannotLeave: 'The team owner cannot leave the team. Delete the team instead.',
+  cannotChangeOwnRole: 'You cannot change your own role',
+  cannotRemoveSelf: 'You cannot remove yourself from the team',
+  ownerUntouchable: "The team owner's membership cannot be changed or removed",
+  invitationNotForYou: 'Only the invited person can respond to this invitation',
+  cancelInvitationFailed: 'Failed to cancel invitation',
+  teamDeleteFailed: 'Failed to delete team',
+  teamLeaveFailed: 'Failed to leave team',
+  confirmDeleteTeam: (name: string) =>
+    `Are you sure you want to delete the team "${name}"? Its projects and tasks will be deleted too.`,
+  confirmLeaveTeam: (name: string) => `Are you sure you want to leave the team "${name}"?`,
 } as const;

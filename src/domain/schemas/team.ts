@@ -73,3 +73,9 @@ export const respondInvitationInput = z.object({ accept: z.boolean() }).strict()
 export type RespondInvitationInput = z.infer<typeof respondInvitationInput>;
 
 export const teamMemberParams = z.object({ id: uuid, memberId: uuid });
+
+export const myInvitationsDto = z.object({
+  received: z.array(invitationDto),
+  sent: z.array(invitationDto),
+});
+export type MyInvitationsDto = z.infer<typeof myInvitationsDto>;

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { avatarOverflow, initials, matchesTeamSearch, sortMembers, teamStats } from './teams';
+
+describe('teamStats', () => {
+  it('counts owned, shared and the sum of members', () => {
+    const teams = [
+      { ownerId: 'me', members: [1, 2, 3] },
+      { ownerId: 'other', members: [1, 2] },
+      { ownerId: 'other2', members: [1] },
+    ];
+    expect(teamStats(teams, 'me')).toEqual({ totalTeams: 3, teamsOwned: 1, teamsShared: 2, totalMembers: 6 });
+  });
+  it('is all zero without teams', () => {
+    expect(teamStats([], 'me')).toEqual({ totalTeams: 0, teamsOwned: 0, teamsShared: 0, totalMembers: 0 });
+  });
+});
+
+describe('avatarOverflow', () => {
+  it('shows up to 4 then +N more', () => {
+    expect(avatarOverflow([1, 2, 3])).toEqual({ shown: [1, 2, 3], more: 0 });
+    expect(avatarOverflow([1, 2, 3, 4])).toEqual({ shown: [1, 2, 3, 4], more: 0 });
+    expect(avatarOverflow([1, 2, 3, 4, 5, 6])).toEqual({ shown: [1, 2, 3, 4], more: 2 });
+  });
+});
+
+describe('initials', () => {
+  it('takes the first letters of two words', () => {
+    expect(initials('ada lovelace king')).toBe('AL');
+    expect(initials('  Bob ')).toBe('B');
+    expect(initials('')).toBe('?');
+  });
+});
+
+describe('sortMembers', () => {
+  it('puts the owner first, then admins, then members by join time', () => {
+    const sorted = sortMembers([
+      { id: 'm2', role: 'member' as const, joinedAt: '2024-01-03' },
+      { id: 'a', role: 'admin' as const, joinedAt: '2024-01-04' },
+      { id: 'm1', role: 'member' as const, joinedAt: '2024-01-02' },
+      { id: 'o', role: 'owner' as const, joinedAt: '2024-01-01' },
+    ]);
+    expect(sorted.map((m) => m.id)).toEqual(['o', 'a', 'm1', 'm2']);
+  });
+});
+
+describe('matchesTeamSearch', () => {
+  it('matches name or description, case-insensitively', () => {
+    const team = { name: 'Design Crew', description: 'Makes things PRETTY' };
+    expect(matchesTeamSearch(team, 'crew')).toBe(true);
+    expect(matchesTeamSearch(team, 'pretty')).toBe(true);
+    expect(matchesTeamSearch(team, 'backend')).toBe(false);
+    expect(matchesTeamSearch({ name: 'X', description: null }, '  ')).toBe(true);
+  });
+});

@@ -1,0 +1,54 @@
+/** Pure rules of the Teams page (spec §2 'Teams', §9 team card limits). */
+import { LIMITS, type TeamRole } from './constants';
+
+export interface TeamLike {
+  ownerId: string;
+  members: readonly unknown[];
+}
+
+export interface TeamStats {
+  totalTeams: number;
+  teamsOwned: number;
+  teamsShared: number;
+  /** The sum of active members across teams (spec §9 'Team Members stat'). */
+  totalMembers: number;
+}
+
+export function teamStats(teams: readonly TeamLike[], userId: string | null | undefined): TeamStats {
+  const teamsOwned = teams.filter((t) => t.ownerId === userId).length;
+  return {
+    totalTeams: teams.length,
+    teamsOwned,
+    teamsShared: teams.length - teamsOwned,
+    totalMembers: teams.reduce((sum, t) => sum + t.members.length, 0),
+  };
+}
+
+/** The first `limit` members to show as icons, and how many are left for '+N more'. */
+export function avatarOverflow<T>(members: readonly T[], limit: number = LIMITS.teamCardAvatars): { shown: T[]; more: number } {
+  return { shown: members.slice(0, limit), more: Math.max(0, members.length - limit) };
+}
+
+/** Initials for a member icon: first letters of the first two words, or '?'. */
+export function initials(fullName: string): string {
+  const parts = fullName.trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return '?';
+  return parts
+    .slice(0, 2)
+    .map((p) => p[0]!.toUpperCase())
+    .join('');
+}
+
+const ROLE_ORDER: Record<TeamRole, number> = { owner: 0, admin: 1, member: 2 };
+
+/** Members listed owner first, then admins, then members; by join time within a role. */
+export function sortMembers<T extends { role: TeamRole; joinedAt: string }>(members: readonly T[]): T[] {
+  return [...members].sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.joinedAt.localeCompare(b.joinedAt));
+}
+
+/** Case-insensitive match on name or description (the same rule the server applies). */
+export function matchesTeamSearch(team: { name: string; description: string | null }, q: string): boolean {
+  const needle = q.trim().toLowerCase();
+  if (!needle) return true;
+  return team.name.toLowerCase().includes(needle) || (team.description ?? '').toLowerCase().includes(needle);
+}

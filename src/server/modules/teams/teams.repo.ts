@@ -1,0 +1,243 @@
+import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { teamInvitations, teamMembers, teams, users } from '../../db/schema';
+
+export type TeamRow = typeof teams.$inferSelect;
+export type TeamMemberRow = typeof teamMembers.$inferSelect;
+export type InvitationRow = typeof teamInvitations.$inferSelect;
+
+export interface MemberWithUser {
+  member: TeamMemberRow;
+  user: { id: string; email: string; fullName: string; avatarUrl: string | null };
+}
+
+/** `%` and `_` in a search are literal characters, not wildcards. */
+const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+// ---- teams ----
+
+export async function getOneById(db: DbOrTx, id: string): Promise<TeamRow | undefined> {
+  const [row] = await db.select().from(teams).where(eq(teams.id, id));
+  return row;
+}
+
+/** Teams where `userId` is an active member, newest first, optionally filtered by name/description. */
+export async function listByMemberUserId(db: DbOrTx, userId: string, q?: string): Promise<TeamRow[]> {
+  const myTeamIds = db
+    .select({ teamId: teamMembers.teamId })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.userId, userId), eq(teamMembers.status, 'active')));
+  const needle = q?.trim();
+  const search = needle
+    ? or(sql`${teams.name} ilike ${likePattern(needle)}`, sql`coalesce(${teams.description}, '') ilike ${likePattern(needle)}`)
+    : undefined;
+  return db
+    .select()
+    .from(teams)
+    .where(and(inArray(teams.id, myTeamIds), search))
+    .orderBy(desc(teams.createdAt), desc(teams.id));
+}
+
+export async function createOne(db: DbOrTx, values: { name: string; description: string | null; ownerId: string }): Promise<TeamRow> {
+  const [row] = await db.insert(teams).values(values).returning();
+  return row!;
+}
+
+/**
+ * Updates name and description and bumps the version. With `expectedVersion`, only when the row
+ * still has that version (optimistic concurrency); returns undefined otherwise.
+ */
+export async function updateOne(
+  db: DbOrTx,
+  id: string,
+  values: { name: string; description: string | null },
+  expectedVersion?: number,
+): Promise<TeamRow | undefined> {
+  const [row] = await db
+    .update(teams)
+    .set({ ...values, version: sql`${teams.version} + 1`, updatedAt: sql`now()` })
+    .where(and(eq(teams.id, id), expectedVersion === undefined ? undefined : eq(teams.version, expectedVersion)))
+    .returning();
+  return row;
+}
+
+/** Deletes a team; members, invitations, projects and tasks go with it (foreign keys cascade). */
+export async function deleteOne(db: DbOrTx, id: string): Promise<boolean> {
+  const rows = await db.delete(teams).where(eq(teams.id, id)).returning({ id: teams.id });
+  return rows.length > 0;
+}
+
+// ---- members ----
+
+export async function listMembersByTeamIds(db: DbOrTx, teamIds: string[]): Promise<MemberWithUser[]> {
+  if (teamIds.length === 0) return [];
+  return db
+    .select({
+      member: teamMembers,
+      user: { id: users.id, email: users.email, fullName: users.fullName, avatarUrl: users.avatarUrl },
+    })
+    .from(teamMembers)
+    .innerJoin(users, eq(users.id, teamMembers.userId))
+    .where(and(inArray(teamMembers.teamId, teamIds), eq(teamMembers.status, 'active')))
+    .orderBy(asc(teamMembers.joinedAt), asc(teamMembers.id));
+}
+
+export async function getMemberInTeam(db: DbOrTx, teamId: string, memberId: string): Promise<MemberWithUser | undefined> {
+  const [row] = await db
+    .select({
+      member: teamMembers,
+      user: { id: users.id, email: users.email, fullName: users.fullName, avatarUrl: users.avatarUrl },
+    })
+    .from(teamMembers)
+    .innerJoin(users, eq(users.id, teamMembers.userId))
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.id, memberId)));
+  return row;
+}
+
+/** Adds an active membership; does nothing when the user already belongs to the team. */
+export async function addMember(db: DbOrTx, values: { teamId: string; userId: string; role: string }): Promise<TeamMemberRow | undefined> {
+  const [row] = await db
+    .insert(teamMembers)
+    .values({ ...values, status: 'active' })
+    .onConflictDoNothing({ target: [teamMembers.teamId, teamMembers.userId] })
+    .returning();
+  return row;
+}
+
+export async function updateMemberRole(db: DbOrTx, teamId: string, memberId: string, role: string): Promise<TeamMemberRow | undefined> {
+  const [row] = await db
+    .update(teamMembers)
+    .set({ role })
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.id, memberId)))
+    .returning();
+  return row;
+}
+
+export async function deleteMember(db: DbOrTx, teamId: string, memberId: string): Promise<boolean> {
+  const rows = await db
+    .delete(teamMembers)
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.id, memberId)))
+    .returning({ id: teamMembers.id });
+  return rows.length > 0;
+}
+
+/** Is `email` the address of an active member of the team? */
+export async function isMemberEmail(db: DbOrTx, teamId: string, email: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: teamMembers.id })
+    .from(teamMembers)
+    .innerJoin(users, eq(users.id, teamMembers.userId))
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.status, 'active'), eq(users.email, email.toLowerCase())));
+  return Boolean(row);
+}
+
+// ---- invitations ----
+
+export async function getInvitationById(db: DbOrTx, id: string): Promise<InvitationRow | undefined> {
+  const [row] = await db.select().from(teamInvitations).where(eq(teamInvitations.id, id));
+  return row;
+}
+
+export async function getPendingInvitation(db: DbOrTx, teamId: string, email: string): Promise<InvitationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(teamInvitations)
+    .where(
+      and(eq(teamInvitations.teamId, teamId), eq(teamInvitations.email, email.toLowerCase()), eq(teamInvitations.status, 'pending')),
+    );
+  return row;
+}
+
+export async function listPendingByTeamId(db: DbOrTx, teamId: string): Promise<InvitationRow[]> {
+  return db
+    .select()
+    .from(teamInvitations)
+    .where(and(eq(teamInvitations.teamId, teamId), eq(teamInvitations.status, 'pending')))
+    .orderBy(desc(teamInvitations.invitedAt), desc(teamInvitations.id));
+}
+
+export async function listPendingByEmail(db: DbOrTx, email: string): Promise<InvitationRow[]> {
+  return db
+    .select()
+    .from(teamInvitations)
+    .where(and(eq(teamInvitations.email, email.toLowerCase()), eq(teamInvitations.status, 'pending')))
+    .orderBy(desc(teamInvitations.invitedAt), desc(teamInvitations.id));
+}
+
+/** Pending invitations sent by `userId` to teams they still manage (owner or admin). */
+export async function listPendingSentBy(db: DbOrTx, userId: string): Promise<InvitationRow[]> {
+  const managedTeamIds = db
+    .select({ teamId: teamMembers.teamId })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.userId, userId), eq(teamMembers.status, 'active'), inArray(teamMembers.role, ['owner', 'admin'])));
+  return db
+    .select()
+    .from(teamInvitations)
+    .where(
+      and(
+        eq(teamInvitations.invitedBy, userId),
+        eq(teamInvitations.status, 'pending'),
+        inArray(teamInvitations.teamId, managedTeamIds),
+      ),
+    )
+    .orderBy(desc(teamInvitations.invitedAt), desc(teamInvitations.id));
+}
+
+export async function createInvitation(
+  db: DbOrTx,
+  values: {
+    teamId: string;
+    teamName: string;
+    email: string;
+    role: string;
+    invitedBy: string;
+    inviterName: string;
+    inviterEmail: string;
+  },
+): Promise<InvitationRow> {
+  const [row] = await db
+    .insert(teamInvitations)
+    .values({ ...values, email: values.email.toLowerCase() })
+    .returning();
+  return row!;
+}
+
+/** Answers a pending invitation; undefined when it is no longer pending (answered or cancelled). */
+export async function answerInvitation(db: DbOrTx, id: string, status: 'accepted' | 'declined'): Promise<InvitationRow | undefined> {
+  const [row] = await db
+    .update(teamInvitations)
+    .set({ status, respondedAt: sql`now()` })
+    .where(and(eq(teamInvitations.id, id), eq(teamInvitations.status, 'pending')))
+    .returning();
+  return row;
+}
+
+export async function deletePendingInvitation(db: DbOrTx, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(teamInvitations)
+    .where(and(eq(teamInvitations.id, id), eq(teamInvitations.status, 'pending')))
+    .returning({ id: teamInvitations.id });
+  return rows.length > 0;
+}
+
+export async function deleteInvitationsByTeamAndEmail(db: DbOrTx, teamId: string, email: string): Promise<void> {
+  await db
+    .delete(teamInvitations)
+    .where(and(eq(teamInvitations.teamId, teamId), eq(teamInvitations.email, email.toLowerCase())));
+}
+
+/** Pending invitations carry the team's name; keep it current when the team is renamed. */
+export async function renamePendingInvitations(db: DbOrTx, teamId: string, teamName: string): Promise<void> {
+  await db
+    .update(teamInvitations)
+    .set({ teamName })
+    .where(and(eq(teamInvitations.teamId, teamId), eq(teamInvitations.status, 'pending')));
+}
+
+export async function getMemberByUserId(db: DbOrTx, teamId: string, userId: string): Promise<TeamMemberRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(teamMembers)
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)));
+  return row;
+}

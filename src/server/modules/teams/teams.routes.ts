@@ -1,0 +1,118 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { errorResponse, idParams } from '../../../domain/schemas/common';
+import {
+  changeRoleInput,
+  createTeamInput,
+  invitationDto,
+  inviteInput,
+  listTeamsQuery,
+  myInvitationsDto,
+  respondInvitationInput,
+  teamDto,
+  teamMemberDto,
+  teamMemberParams,
+  updateTeamInput,
+} from '../../../domain/schemas/team';
+import { requireUser, typed } from '../../lib/http';
+import { TeamsService } from './teams.service';
+
+const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
+
+/** /api/teams, /api/teams/:id/members, /api/teams/:id/invitations and /api/invitations. */
+export function registerTeams(app: FastifyInstance): void {
+  const { database, events, rateLimiter } = app.deps;
+  const teams = new TeamsService(database.db, events, rateLimiter);
+  const r = typed(app);
+  const tags = ['teams'];
+
+  r.get('/api/teams', {
+    config: { auth: 'user' },
+    schema: { tags, querystring: listTeamsQuery, response: { 200: z.array(teamDto), 400: errorResponse } },
+    handler: async (req) => teams.list(requireUser(req).user, req.query.q),
+  });
+
+  r.post('/api/teams', {
+    config: { auth: 'user' },
+    schema: { tags, body: createTeamInput, response: { 201: teamDto, 400: errorResponse } },
+    handler: async (req, reply) => reply.code(201).send(await teams.create(requireUser(req).user, req.body)),
+  });
+
+  r.get('/api/teams/:id', {
+    config: { auth: 'user' },
+    schema: { tags, params: idParams, response: { 200: teamDto, ...errors } },
+    handler: async (req) => teams.get(requireUser(req).user, req.params.id),
+  });
+
+  r.patch('/api/teams/:id', {
+    config: { auth: 'user' },
+    schema: { tags, params: idParams, body: updateTeamInput, response: { 200: teamDto, ...errors } },
+    handler: async (req) => teams.update(requireUser(req).user, req.params.id, req.body),
+  });
+
+  r.delete('/api/teams/:id', {
+    config: { auth: 'user' },
+    schema: { tags, params: idParams, response: { 204: z.null(), ...errors } },
+    handler: async (req, reply) => {
+      await teams.remove(requireUser(req).user, req.params.id);
+      return reply.code(204).send(null);
+    },
+  });
+
+  r.post('/api/teams/:id/leave', {
+    config: { auth: 'user' },
+    schema: { tags, params: idParams, response: { 204: z.null(), ...errors } },
+    handler: async (req, reply) => {
+      await teams.leave(requireUser(req).user, req.params.id);
+      return reply.code(204).send(null);
+    },
+  });
+
+  r.patch('/api/teams/:id/members/:memberId', {
+    config: { auth: 'user' },
+    schema: { tags, params: teamMemberParams, body: changeRoleInput, response: { 200: teamMemberDto, ...errors } },
+    handler: async (req) => teams.changeRole(requireUser(req).user, req.params.id, req.params.memberId, req.body.role),
+  });
+
+  r.delete('/api/teams/:id/members/:memberId', {
+    config: { auth: 'user' },
+    schema: { tags, params: teamMemberParams, response: { 204: z.null(), ...errors } },
+    handler: async (req, reply) => {
+      await teams.removeMember(requireUser(req).user, req.params.id, req.params.memberId);
+      return reply.code(204).send(null);
+    },
+  });
+
+  r.get('/api/teams/:id/invitations', {
+    config: { auth: 'user' },
+    schema: { tags, params: idParams, response: { 200: z.array(invitationDto), ...errors } },
+    handler: async (req) => teams.listTeamInvitations(requireUser(req).user, req.params.id),
+  });
+
+  r.post('/api/teams/:id/invitations', {
+    config: { auth: 'user' },
+    schema: { tags, params: idParams, body: inviteInput, response: { 201: invitationDto, ...errors, 429: errorResponse } },
+    handler: async (req, reply) => reply.code(201).send(await teams.invite(requireUser(req).user, req.params.id, req.body)),
+  });
+
+  r.get('/api/invitations', {
+    config: { auth: 'user' },
+    schema: { tags: ['invitations'], response: { 200: myInvitationsDto } },
+    handler: async (req) => teams.myInvitations(requireUser(req).user),
+  });
+
+  r.delete('/api/invitations/:id', {
+    config: { auth: 'user' },
+    schema: { tags: ['invitations'], params: idParams, response: { 204: z.null(), ...errors } },
+    handler: async (req, reply) => {
+      await teams.cancelInvitation(requireUser(req).user, req.params.id);
+      return reply.code(204).send(null);
+    },
+  });
+
+  r.post('/api/invitations/:id/respond', {
+    config: { auth: 'user' },
+    schema: { tags: ['invitations'], params: idParams, body: respondInvitationInput, response: { 200: invitationDto, ...errors } },
+    handler: async (req) => teams.respond(requireUser(req).user, req.params.id, req.body.accept),
+  });
+}

@@ -1,0 +1,242 @@
+import type { InvitationRole } from '../../../domain/constants';
+import { MSG } from '../../../domain/messages';
+import { canActOnMember, canEditTeam } from '../../../domain/permissions';
+import type { CreateTeamInput, InvitationDto, MyInvitationsDto, TeamDto, TeamMemberDto, UpdateTeamInput } from '../../../domain/schemas/team';
+import type { Db } from '../../db/client';
+import { AppError, isUniqueViolation } from '../../lib/errors';
+import type { DomainEvent, EventBus } from '../../lib/events';
+import type { RateLimiter } from '../../lib/rate-limit';
+import type { UserRow } from '../users/users.repo';
+import { getMemberRole, requireTeamManager, requireTeamMember } from './membership';
+import { toInvitationDto, toTeamDto, toTeamMemberDto } from './teams.mapper';
+import * as repo from './teams.repo';
+
+/** The signed-in caller, as the services need them. */
+export type Actor = Pick<UserRow, 'id' | 'email' | 'fullName'>;
+
+const notFound = () => new AppError('not_found', MSG.teamNotFound);
+
+/**
+ * Teams, members and invitations. Authorization comes from the caller's membership rows
+ * (DESIGN.md "Authorization"): a team the caller cannot see is 404, a forbidden change is 403.
+ * Events are published only after the change has committed.
+ */
+export class TeamsService {
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventBus,
+    private readonly rateLimiter: RateLimiter,
+  ) {}
+
+  private publish(...events: DomainEvent[]) {
+    for (const event of events) this.events.publish(event);
+  }
+
+  // ---- teams ----
+
+  async list(actor: Actor, q?: string): Promise<TeamDto[]> {
+    const rows = await repo.listByMemberUserId(this.db, actor.id, q);
+    const members = await repo.listMembersByTeamIds(
+      this.db,
+      rows.map((t) => t.id),
+    );
+    const byTeam = new Map<string, repo.MemberWithUser[]>();
+    for (const m of members) {
+      const list = byTeam.get(m.member.teamId) ?? [];
+      list.push(m);
+      byTeam.set(m.member.teamId, list);
+    }
+    return rows.map((t) => toTeamDto(t, byTeam.get(t.id) ?? [], actor.id));
+  }
+
+  async get(actor: Actor, teamId: string): Promise<TeamDto> {
+    await requireTeamMember(this.db, teamId, actor.id, MSG.teamNotFound);
+    return this.load(teamId, actor.id);
+  }
+
+  private async load(teamId: string, viewerId: string): Promise<TeamDto> {
+    const team = await repo.getOneById(this.db, teamId);
+    if (!team) throw notFound();
+    const members = await repo.listMembersByTeamIds(this.db, [teamId]);
+    return toTeamDto(team, members, viewerId);
+  }
+
+  /** The team and its owner membership, in one transaction. */
+  async create(actor: Actor, input: CreateTeamInput): Promise<TeamDto> {
+    const team = await this.db.transaction(async (tx) => {
+      const created = await repo.createOne(tx, { name: input.name, description: input.description ?? null, ownerId: actor.id });
+      await repo.addMember(tx, { teamId: created.id, userId: actor.id, role: 'owner' });
+      return created;
+    });
+    this.publish({ type: 'team.created', teamId: team.id, actorId: actor.id });
+    return this.load(team.id, actor.id);
+  }
+
+  async update(actor: Actor, teamId: string, input: UpdateTeamInput): Promise<TeamDto> {
+    const role = await requireTeamMember(this.db, teamId, actor.id, MSG.teamNotFound);
+    if (!canEditTeam(role)) throw new AppError('permission_denied', MSG.teamNoPermission);
+    await this.db.transaction(async (tx) => {
+      const values = { name: input.name, description: input.description ?? null };
+      const updated = await repo.updateOne(tx, teamId, values, input.version);
+      if (!updated) {
+        if (!(await repo.getOneById(tx, teamId))) throw notFound();
+        throw new AppError('conflict', MSG.staleEdit);
+      }
+      await repo.renamePendingInvitations(tx, teamId, updated.name);
+    });
+    this.publish({ type: 'team.updated', teamId, actorId: actor.id });
+    return this.load(teamId, actor.id);
+  }
+
+  async remove(actor: Actor, teamId: string): Promise<void> {
+    const role = await requireTeamMember(this.db, teamId, actor.id, MSG.teamNotFound);
+    if (!canEditTeam(role)) throw new AppError('permission_denied', MSG.teamDeleteNoPermission);
+    if (!(await repo.deleteOne(this.db, teamId))) throw notFound();
+    this.publish({ type: 'team.deleted', teamId, actorId: actor.id });
+  }
+
+  /** A non-owner member leaves; their invitations to the team go too. */
+  async leave(actor: Actor, teamId: string): Promise<void> {
+    const role = await requireTeamMember(this.db, teamId, actor.id, MSG.teamNotFound);
+    if (role === 'owner') throw new AppError('permission_denied', MSG.ownerCannotLeave);
+    const memberId = await this.db.transaction(async (tx) => {
+      const mine = await repo.getMemberByUserId(tx, teamId, actor.id);
+      if (!mine || !(await repo.deleteMember(tx, teamId, mine.id))) throw notFound();
+      await repo.deleteInvitationsByTeamAndEmail(tx, teamId, actor.email);
+      return mine.id;
+    });
+    this.publish({ type: 'team.member_removed', teamId, actorId: actor.id, userId: actor.id, memberId });
+  }
+
+  // ---- members ----
+
+  private async requireTargetMember(actor: Actor, teamId: string, memberId: string, selfMessage: string) {
+    const role = await requireTeamManager(this.db, teamId, actor.id, MSG.teamManageNoPermission, MSG.teamNotFound);
+    const target = await repo.getMemberInTeam(this.db, teamId, memberId);
+    if (!target) throw new AppError('not_found', MSG.memberNotFound);
+    const t = { userId: target.member.userId, role: target.member.role as 'owner' | 'admin' | 'member' };
+    if (!canActOnMember(role, actor.id, t)) {
+      throw new AppError('permission_denied', t.userId === actor.id ? selfMessage : MSG.ownerUntouchable);
+    }
+    return target;
+  }
+
+  async changeRole(actor: Actor, teamId: string, memberId: string, newRole: InvitationRole): Promise<TeamMemberDto> {
+    const target = await this.requireTargetMember(actor, teamId, memberId, MSG.cannotChangeOwnRole);
+    const updated = await repo.updateMemberRole(this.db, teamId, memberId, newRole);
+    if (!updated) throw new AppError('not_found', MSG.memberNotFound);
+    this.publish({ type: 'team.member_updated', teamId, actorId: actor.id, userId: updated.userId, memberId });
+    return toTeamMemberDto({ member: updated, user: target.user });
+  }
+
+  /** Removes a member and that user's invitations to the team, in one transaction. */
+  async removeMember(actor: Actor, teamId: string, memberId: string): Promise<void> {
+    const target = await this.requireTargetMember(actor, teamId, memberId, MSG.cannotRemoveSelf);
+    await this.db.transaction(async (tx) => {
+      if (!(await repo.deleteMember(tx, teamId, memberId))) throw new AppError('not_found', MSG.memberNotFound);
+      await repo.deleteInvitationsByTeamAndEmail(tx, teamId, target.user.email);
+    });
+    this.publish({ type: 'team.member_removed', teamId, actorId: actor.id, userId: target.user.id, memberId });
+  }
+
+  // ---- invitations ----
+
+  async listTeamInvitations(actor: Actor, teamId: string): Promise<InvitationDto[]> {
+    await requireTeamManager(this.db, teamId, actor.id, MSG.teamManageNoPermission, MSG.teamNotFound);
+    return (await repo.listPendingByTeamId(this.db, teamId)).map(toInvitationDto);
+  }
+
+  /**
+   * Refused when the email belongs to a member or a pending invitation exists. The partial unique
+   * index `team_invitations_one_pending_key` settles races: of two identical invitations sent at
+   * once, exactly one is stored.
+   */
+  async invite(actor: Actor, teamId: string, input: { email: string; role: InvitationRole }): Promise<InvitationDto> {
+    await requireTeamManager(this.db, teamId, actor.id, MSG.teamManageNoPermission, MSG.teamNotFound);
+    await this.rateLimiter.take('invite', teamId);
+    const email = input.email.trim().toLowerCase();
+    const team = await repo.getOneById(this.db, teamId);
+    if (!team) throw notFound();
+    if (await repo.isMemberEmail(this.db, teamId, email)) throw new AppError('conflict', MSG.alreadyMember);
+    if (await repo.getPendingInvitation(this.db, teamId, email)) throw new AppError('conflict', MSG.invitationExists);
+    let row: repo.InvitationRow;
+    try {
+      row = await repo.createInvitation(this.db, {
+        teamId,
+        teamName: team.name,
+        email,
+        role: input.role,
+        invitedBy: actor.id,
+        inviterName: actor.fullName,
+        inviterEmail: actor.email,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('conflict', MSG.invitationExists);
+      throw error;
+    }
+    this.publish({ type: 'invitation.created', teamId, actorId: actor.id, invitationId: row.id, email });
+    return toInvitationDto(row);
+  }
+
+  async myInvitations(actor: Actor): Promise<MyInvitationsDto> {
+    const [received, sent] = await Promise.all([
+      repo.listPendingByEmail(this.db, actor.email),
+      repo.listPendingSentBy(this.db, actor.id),
+    ]);
+    return { received: received.map(toInvitationDto), sent: sent.map(toInvitationDto) };
+  }
+
+  /** An invitation is visible to its invitee and to the members of its team; others get 404. */
+  private async requireVisibleInvitation(actor: Actor, invitationId: string) {
+    const invitation = await repo.getInvitationById(this.db, invitationId);
+    if (!invitation) throw new AppError('not_found', MSG.invitationNotFound);
+    const isInvitee = invitation.email === actor.email.toLowerCase();
+    const role = await getMemberRole(this.db, invitation.teamId, actor.id);
+    if (!isInvitee && !role) throw new AppError('not_found', MSG.invitationNotFound);
+    return { invitation, isInvitee, role };
+  }
+
+  /** Owner and admins of the team cancel a pending invitation, which deletes it. */
+  async cancelInvitation(actor: Actor, invitationId: string): Promise<void> {
+    const { invitation, role } = await this.requireVisibleInvitation(actor, invitationId);
+    if (role !== 'owner' && role !== 'admin') throw new AppError('permission_denied', MSG.teamManageNoPermission);
+    if (invitation.status !== 'pending') throw new AppError('conflict', MSG.invitationAnswered);
+    if (!(await repo.deletePendingInvitation(this.db, invitationId))) throw new AppError('conflict', MSG.invitationAnswered);
+    this.publish({
+      type: 'invitation.cancelled',
+      teamId: invitation.teamId,
+      actorId: actor.id,
+      invitationId,
+      email: invitation.email,
+    });
+  }
+
+  /**
+   * Only the invitee answers. Accepting marks the invitation and creates the active membership
+   * with the invited role in one transaction; an answered invitation cannot be answered again.
+   */
+  async respond(actor: Actor, invitationId: string, accept: boolean): Promise<InvitationDto> {
+    const { invitation, isInvitee } = await this.requireVisibleInvitation(actor, invitationId);
+    if (!isInvitee) throw new AppError('permission_denied', MSG.invitationNotForYou);
+    if (invitation.status !== 'pending') throw new AppError('conflict', MSG.invitationAnswered);
+    const result = await this.db.transaction(async (tx) => {
+      const answered = await repo.answerInvitation(tx, invitationId, accept ? 'accepted' : 'declined');
+      if (!answered) throw new AppError('conflict', MSG.invitationAnswered);
+      const member = accept
+        ? await repo.addMember(tx, { teamId: answered.teamId, userId: actor.id, role: answered.role })
+        : undefined;
+      return { answered, member };
+    });
+    const { answered, member } = result;
+    const base = { teamId: answered.teamId, actorId: actor.id, invitationId, email: answered.email };
+    if (accept) {
+      this.publish({ type: 'invitation.accepted', ...base });
+      if (member) {
+        this.publish({ type: 'team.member_added', teamId: answered.teamId, actorId: actor.id, userId: actor.id, memberId: member.id });
+      }
+    } else {
+      this.publish({ type: 'invitation.declined', ...base });
+    }
+    return toInvitationDto(answered);
+  }
+}
