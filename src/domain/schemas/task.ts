@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS, TASK_PRIORITIES, TASK_STATUSES } from '../constants';
 import { MSG } from '../messages';
-import { isoDate, isoDateTime, optionalText, userSummary, uuid, versionField } from './common';
+import { isoDate, isoDateTime, optionalText, uuid, versionField } from './common';
 
 export const DUE_FILTERS = ['overdue', 'today', 'this_week', 'next_week'] as const;
 export type DueFilter = (typeof DUE_FILTERS)[number];
@@ -41,7 +41,10 @@ export type CreateTaskInput = z.infer<typeof createTaskInput>;
 export const updateTaskInput = z
   .object({
     title: taskFields.title.optional(),
-    description: taskFields.description,
+    /** Moving a task to another project the caller can see (its assignee must belong there too). */
+    projectId: uuid.optional(),
+    // Optional outside the transform: a missing description leaves it as is, null or '' clears it.
+    description: taskFields.description.optional(),
     status: z.enum(TASK_STATUSES).optional(),
     priority: z.enum(TASK_PRIORITIES).optional(),
     assigneeId: uuid.nullish(),
@@ -55,6 +58,10 @@ export type UpdateTaskInput = z.infer<typeof updateTaskInput>;
 export const moveTaskInput = z.object({ status: z.enum(TASK_STATUSES) }).strict();
 export type MoveTaskInput = z.infer<typeof moveTaskInput>;
 
+/** Sortable columns of the list view. */
+export const TASK_SORTS = ['created', 'title', 'status', 'priority', 'assignee', 'due', 'project'] as const;
+export type TaskSort = (typeof TASK_SORTS)[number];
+
 export const listTasksQuery = z.object({
   projectId: uuid.optional(),
   status: z.enum(TASK_STATUSES).optional(),
@@ -65,10 +72,17 @@ export const listTasksQuery = z.object({
   /** The caller's local date, for the due-date buckets. */
   today: isoDate.optional(),
   q: z.string().max(200).optional(),
+  /** Newest first unless told otherwise. */
+  sort: z.enum(TASK_SORTS).optional(),
+  dir: z.enum(['asc', 'desc']).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
-  offset: z.coerce.number().int().min(0).optional(),
+  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
 });
 export type ListTasksQuery = z.infer<typeof listTasksQuery>;
+
+/** Only what the board draws of the assignee. */
+export const taskAssignee = z.object({ id: uuid, fullName: z.string(), firstName: z.string() });
+export type TaskAssignee = z.infer<typeof taskAssignee>;
 
 export const taskDto = z.object({
   id: uuid,
@@ -77,7 +91,7 @@ export const taskDto = z.object({
   status: z.enum(TASK_STATUSES),
   priority: z.enum(TASK_PRIORITIES),
   assigneeId: uuid.nullable(),
-  assignee: userSummary.nullable(),
+  assignee: taskAssignee.nullable(),
   projectId: uuid,
   projectName: z.string(),
   creatorId: uuid,

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { parseTags } from './schemas/task';
+import { addDays, dueRange, localDate, matchesDueFilter, startOfWeek } from './task-filters';
+
+describe('startOfWeek / addDays', () => {
+  it('starts weeks on Sunday', () => {
+    // 2024-06-09 is a Sunday, 2024-06-15 a Saturday.
+    expect(startOfWeek('2024-06-09')).toBe('2024-06-09');
+    expect(startOfWeek('2024-06-12')).toBe('2024-06-09');
+    expect(startOfWeek('2024-06-15')).toBe('2024-06-09');
+    expect(startOfWeek('2024-06-16')).toBe('2024-06-16');
+  });
+
+  it('crosses month, year and leap-day boundaries', () => {
+    expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
+    expect(addDays('2024-02-29', 1)).toBe('2024-03-01');
+    expect(addDays('2023-12-31', 1)).toBe('2024-01-01');
+    expect(addDays('2024-01-01', -1)).toBe('2023-12-31');
+    // 2025-01-01 is a Wednesday: its week began in 2024.
+    expect(startOfWeek('2025-01-01')).toBe('2024-12-29');
+  });
+
+  it('rejects malformed dates', () => {
+    expect(() => addDays('2024-02-30', 1)).toThrow(RangeError);
+    expect(() => startOfWeek('yesterday')).toThrow(RangeError);
+  });
+});
+
+describe('dueRange', () => {
+  it('overdue is everything before today, completed tasks left out', () => {
+    expect(dueRange('overdue', '2024-06-12')).toEqual({ from: null, to: '2024-06-11', excludeCompleted: true });
+  });
+
+  it('today is exactly today', () => {
+    expect(dueRange('today', '2024-06-12')).toEqual({ from: '2024-06-12', to: '2024-06-12', excludeCompleted: false });
+  });
+
+  it('this week and next week are Sunday–Saturday', () => {
+    expect(dueRange('this_week', '2024-06-12')).toMatchObject({ from: '2024-06-09', to: '2024-06-15' });
+    expect(dueRange('next_week', '2024-06-12')).toMatchObject({ from: '2024-06-16', to: '2024-06-22' });
+  });
+
+  it('on a Saturday, Sunday is already next week', () => {
+    expect(dueRange('this_week', '2024-06-15')).toMatchObject({ from: '2024-06-09', to: '2024-06-15' });
+    expect(dueRange('next_week', '2024-06-15')).toMatchObject({ from: '2024-06-16', to: '2024-06-22' });
+  });
+
+  it('on a Sunday, the week starts that day', () => {
+    expect(dueRange('this_week', '2024-06-16')).toMatchObject({ from: '2024-06-16', to: '2024-06-22' });
+    expect(dueRange('next_week', '2024-06-16')).toMatchObject({ from: '2024-06-23', to: '2024-06-29' });
+  });
+
+  it('weeks span the new year', () => {
+    expect(dueRange('this_week', '2024-12-31')).toMatchObject({ from: '2024-12-29', to: '2025-01-04' });
+    expect(dueRange('next_week', '2024-12-31')).toMatchObject({ from: '2025-01-05', to: '2025-01-11' });
+  });
+});
+
+describe('matchesDueFilter around midnight', () => {
+  const task = (dueDate: string | null, status = 'todo') => ({ dueDate, status });
+
+  it('a task due today is due today until 23:59:59 and overdue from 00:00 the next day', () => {
+    const lastSecond = localDate(new Date(2024, 5, 12, 23, 59, 59, 999));
+    const firstSecond = localDate(new Date(2024, 5, 13, 0, 0, 0, 0));
+    expect(lastSecond).toBe('2024-06-12');
+    expect(firstSecond).toBe('2024-06-13');
+    expect(matchesDueFilter(task('2024-06-12'), 'today', lastSecond)).toBe(true);
+    expect(matchesDueFilter(task('2024-06-12'), 'overdue', lastSecond)).toBe(false);
+    expect(matchesDueFilter(task('2024-06-12'), 'today', firstSecond)).toBe(false);
+    expect(matchesDueFilter(task('2024-06-12'), 'overdue', firstSecond)).toBe(true);
+  });
+
+  it('Saturday 23:59 → Sunday 00:00 moves a task from next week to this week', () => {
+    const saturdayNight = localDate(new Date(2024, 5, 15, 23, 59));
+    const sundayMorning = localDate(new Date(2024, 5, 16, 0, 0));
+    const dueMonday = task('2024-06-17');
+    expect(matchesDueFilter(dueMonday, 'next_week', saturdayNight)).toBe(true);
+    expect(matchesDueFilter(dueMonday, 'this_week', saturdayNight)).toBe(false);
+    expect(matchesDueFilter(dueMonday, 'this_week', sundayMorning)).toBe(true);
+    expect(matchesDueFilter(dueMonday, 'next_week', sundayMorning)).toBe(false);
+    // Last Saturday's task is in this week on Saturday night, and out of it at Sunday midnight.
+    expect(matchesDueFilter(task('2024-06-15'), 'this_week', saturdayNight)).toBe(true);
+    expect(matchesDueFilter(task('2024-06-15'), 'this_week', sundayMorning)).toBe(false);
+  });
+
+  it('completed or undated tasks are never overdue; undated tasks match no bucket', () => {
+    expect(matchesDueFilter(task('2020-01-01', 'completed'), 'overdue', '2024-06-12')).toBe(false);
+    expect(matchesDueFilter(task('2020-01-01', 'review'), 'overdue', '2024-06-12')).toBe(true);
+    expect(matchesDueFilter(task('2024-06-12', 'completed'), 'today', '2024-06-12')).toBe(true);
+    for (const f of ['overdue', 'today', 'this_week', 'next_week'] as const) {
+      expect(matchesDueFilter(task(null), f, '2024-06-12')).toBe(false);
+    }
+  });
+});
+
+describe('parseTags', () => {
+  it('splits on commas, trims and drops empty ones', () => {
+    expect(parseTags(' frontend, bug ,,  ,urgent fix,')).toEqual(['frontend', 'bug', 'urgent fix']);
+  });
+
+  it('gives no tags for blank input', () => {
+    expect(parseTags('')).toEqual([]);
+    expect(parseTags(' , ,')).toEqual([]);
+  });
+});

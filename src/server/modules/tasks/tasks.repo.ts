@@ -1,0 +1,171 @@
+import { and, asc, count, desc, eq, gte, ilike, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { TaskStatus } from '../../../domain/constants';
+import type { ListTasksQuery, TaskSort } from '../../../domain/schemas/task';
+import { dueRange } from '../../../domain/task-filters';
+import type { DbOrTx } from '../../db/client';
+import { projects, tasks, teamMembers, users } from '../../db/schema';
+
+export type TaskRow = typeof tasks.$inferSelect;
+
+/** The columns one board card needs, with its assignee and project name (one query, no N+1). */
+const listColumns = {
+  id: tasks.id,
+  title: tasks.title,
+  description: tasks.description,
+  status: tasks.status,
+  priority: tasks.priority,
+  assigneeId: tasks.assigneeId,
+  assigneeName: users.fullName,
+  projectId: tasks.projectId,
+  projectName: projects.name,
+  creatorId: tasks.creatorId,
+  dueDate: tasks.dueDate,
+  tags: tasks.tags,
+  createdAt: tasks.createdAt,
+  updatedAt: tasks.updatedAt,
+  version: tasks.version,
+};
+export interface TaskListRow {
+  id: string;
+  title: string;
+  description: string | null;
+  status: string;
+  priority: string;
+  assigneeId: string | null;
+  assigneeName: string | null;
+  projectId: string;
+  projectName: string;
+  creatorId: string;
+  dueDate: string | null;
+  tags: string[];
+  createdAt: Date;
+  updatedAt: Date;
+  version: number;
+}
+
+/** Tasks of projects in teams where `userId` is an active member. */
+const visibleTo = (userId: string) =>
+  sql`exists (select 1 from ${teamMembers} where ${teamMembers.teamId} = ${projects.teamId} and ${teamMembers.userId} = ${userId} and ${teamMembers.status} = 'active')`;
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export interface TaskFilters extends Omit<ListTasksQuery, 'today'> {
+  today: string;
+}
+
+function filterConditions(userId: string, f: TaskFilters): SQL[] {
+  const where: SQL[] = [visibleTo(userId)];
+  if (f.projectId) where.push(eq(tasks.projectId, f.projectId));
+  if (f.status) where.push(eq(tasks.status, f.status));
+  if (f.priority) where.push(eq(tasks.priority, f.priority));
+  if (f.assigneeId === 'unassigned') where.push(isNull(tasks.assigneeId));
+  else if (f.assigneeId) where.push(eq(tasks.assigneeId, f.assigneeId));
+  const q = f.q?.trim();
+  if (q) {
+    const pattern = `%${escapeLike(q)}%`;
+    where.push(or(ilike(tasks.title, pattern), ilike(tasks.description, pattern)) as SQL);
+  }
+  if (f.due) {
+    const range = dueRange(f.due, f.today);
+    if (range.from) where.push(gte(tasks.dueDate, range.from));
+    if (range.to) where.push(lte(tasks.dueDate, range.to));
+    if (!range.from && !range.to) where.push(sql`${tasks.dueDate} is not null`);
+    if (range.excludeCompleted) where.push(ne(tasks.status, 'completed'));
+  }
+  return where;
+}
+
+const statusRank = sql`case ${tasks.status} when 'todo' then 0 when 'in_progress' then 1 when 'review' then 2 else 3 end`;
+const priorityRank = sql`case ${tasks.priority} when 'low' then 0 when 'medium' then 1 when 'high' then 2 else 3 end`;
+
+function orderBy(sort: TaskSort = 'created', dir: 'asc' | 'desc' = sort === 'created' ? 'desc' : 'asc'): SQL[] {
+  const by = dir === 'asc' ? asc : desc;
+  const nullsLast = (e: SQL | typeof tasks.dueDate) => sql`${e} ${sql.raw(dir)} nulls last`;
+  const key: Record<TaskSort, SQL> = {
+    created: by(tasks.createdAt),
+    title: by(sql`lower(${tasks.title})`),
+    status: by(statusRank),
+    priority: by(priorityRank),
+    assignee: nullsLast(sql`lower(${users.fullName})`),
+    due: nullsLast(tasks.dueDate),
+    project: by(sql`lower(${projects.name})`),
+  };
+  // Ties fall back to newest first, then id, so paging is stable.
+  return [key[sort], desc(tasks.createdAt), desc(tasks.id)];
+}
+
+export async function listVisible(db: DbOrTx, userId: string, f: TaskFilters): Promise<TaskListRow[]> {
+  return db
+    .select(listColumns)
+    .from(tasks)
+    .innerJoin(projects, eq(projects.id, tasks.projectId))
+    .leftJoin(users, eq(users.id, tasks.assigneeId))
+    .where(and(...filterConditions(userId, f)))
+    .orderBy(...orderBy(f.sort, f.dir))
+    .limit(f.limit ?? 100)
+    .offset(f.offset ?? 0);
+}
+
+export async function countVisibleByStatus(db: DbOrTx, userId: string, f: TaskFilters) {
+  const rows = await db
+    .select({ status: tasks.status, n: count() })
+    .from(tasks)
+    .innerJoin(projects, eq(projects.id, tasks.projectId))
+    .where(and(...filterConditions(userId, f)))
+    .groupBy(tasks.status);
+  return rows as { status: TaskStatus; n: number }[];
+}
+
+/** One task with what its DTO needs, regardless of the caller (the service authorizes). */
+export async function getOneById(db: DbOrTx, id: string) {
+  const [row] = await db
+    .select({ ...listColumns, teamId: projects.teamId })
+    .from(tasks)
+    .innerJoin(projects, eq(projects.id, tasks.projectId))
+    .leftJoin(users, eq(users.id, tasks.assigneeId))
+    .where(eq(tasks.id, id));
+  return row;
+}
+
+/** Locks the task row for the rest of the transaction. */
+export async function lockOneById(db: DbOrTx, id: string) {
+  const [row] = await db
+    .select({ task: tasks, teamId: projects.teamId })
+    .from(tasks)
+    .innerJoin(projects, eq(projects.id, tasks.projectId))
+    .where(eq(tasks.id, id))
+    .for('update', { of: tasks });
+  return row;
+}
+
+export async function getProjectTeam(db: DbOrTx, projectId: string) {
+  const [row] = await db.select({ id: projects.id, teamId: projects.teamId }).from(projects).where(eq(projects.id, projectId));
+  return row;
+}
+
+export type NewTask = typeof tasks.$inferInsert;
+
+export async function createOne(db: DbOrTx, values: NewTask): Promise<TaskRow> {
+  const [row] = await db.insert(tasks).values(values).returning();
+  return row!;
+}
+
+/** Updates and bumps the version; with `expectedVersion`, only if it still matches (else undefined). */
+export async function updateOne(
+  db: DbOrTx,
+  id: string,
+  values: Partial<Omit<NewTask, 'id' | 'creatorId' | 'createdAt' | 'version'>>,
+  expectedVersion?: number,
+): Promise<TaskRow | undefined> {
+  const where = expectedVersion === undefined ? eq(tasks.id, id) : and(eq(tasks.id, id), eq(tasks.version, expectedVersion));
+  const [row] = await db
+    .update(tasks)
+    .set({ ...values, version: sql`${tasks.version} + 1`, updatedAt: sql`now()` })
+    .where(where)
+    .returning();
+  return row;
+}
+
+export async function deleteOne(db: DbOrTx, id: string): Promise<void> {
+  await db.delete(tasks).where(eq(tasks.id, id));
+}

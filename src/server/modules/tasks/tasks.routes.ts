@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { errorResponse, idParams } from '../../../domain/schemas/common';
+import {
+  createTaskInput,
+  listTasksQuery,
+  moveTaskInput,
+  taskDto,
+  taskListDto,
+  updateTaskInput,
+} from '../../../domain/schemas/task';
+import { requireUser, typed } from '../../lib/http';
+import { TasksService } from './tasks.service';
+
+const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
+
+export function registerTasks(app: FastifyInstance): void {
+  const r = typed(app);
+  const service = new TasksService(app.deps.database.db, app.deps.events);
+
+  r.get('/api/tasks', {
+    config: { auth: 'user' },
+    schema: { tags: ['tasks'], querystring: listTasksQuery, response: { 200: taskListDto, ...errors } },
+    handler: async (req) => service.list(requireUser(req).userId, req.query),
+  });
+
+  r.post('/api/tasks', {
+    config: { auth: 'user' },
+    schema: { tags: ['tasks'], body: createTaskInput, response: { 201: taskDto, ...errors } },
+    handler: async (req, reply) => reply.code(201).send(await service.create(requireUser(req).userId, req.body)),
+  });
+
+  r.get('/api/tasks/:id', {
+    config: { auth: 'user' },
+    schema: { tags: ['tasks'], params: idParams, response: { 200: taskDto, ...errors } },
+    handler: async (req) => service.get(requireUser(req).userId, req.params.id),
+  });
+
+  r.patch('/api/tasks/:id', {
+    config: { auth: 'user' },
+    schema: { tags: ['tasks'], params: idParams, body: updateTaskInput, response: { 200: taskDto, ...errors } },
+    handler: async (req) => service.update(requireUser(req).userId, req.params.id, req.body),
+  });
+
+  r.patch('/api/tasks/:id/status', {
+    config: { auth: 'user' },
+    schema: { tags: ['tasks'], params: idParams, body: moveTaskInput, response: { 200: taskDto, ...errors } },
+    handler: async (req) => service.move(requireUser(req).userId, req.params.id, req.body.status),
+  });
+
+  r.delete('/api/tasks/:id', {
+    config: { auth: 'user' },
+    schema: { tags: ['tasks'], params: idParams, response: { 204: z.null(), ...errors } },
+    handler: async (req, reply) => {
+      await service.remove(requireUser(req).userId, req.params.id);
+      return reply.code(204).send(null);
+    },
+  });
+}

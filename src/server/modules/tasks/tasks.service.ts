@@ -1,0 +1,190 @@
+import { TASK_STATUSES, type TaskPriority, type TaskStatus } from '../../../domain/constants';
+import { MSG } from '../../../domain/messages';
+import { canDeleteTask } from '../../../domain/permissions';
+import { splitFullName } from '../../../domain/schemas/common';
+import type {
+  CreateTaskInput,
+  ListTasksQuery,
+  TaskDto,
+  TaskListDto,
+  UpdateTaskInput,
+} from '../../../domain/schemas/task';
+import { localDate } from '../../../domain/task-filters';
+import type { Db, DbOrTx } from '../../db/client';
+import { AppError } from '../../lib/errors';
+import type { DomainEvent, EventBus } from '../../lib/events';
+import { recomputeProgress } from '../projects/progress';
+import { getMemberRole, requireTeamMember } from '../teams/membership';
+import * as repo from './tasks.repo';
+
+const TASK_NOT_FOUND = 'Task not found';
+const PROJECT_NOT_FOUND = 'Project not found';
+export const ASSIGNEE_NOT_MEMBER = "The assignee must be an active member of the project's team";
+export const DELETE_DENIED = 'Only the task creator or a team owner or admin can delete this task';
+
+type TaskEventType = Extract<DomainEvent, { taskId: string }>['type'];
+
+export function toTaskDto(row: repo.TaskListRow): TaskDto {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    status: row.status as TaskStatus,
+    priority: row.priority as TaskPriority,
+    assigneeId: row.assigneeId,
+    assignee:
+      row.assigneeId && row.assigneeName !== null
+        ? { id: row.assigneeId, fullName: row.assigneeName, firstName: splitFullName(row.assigneeName).firstName }
+        : null,
+    projectId: row.projectId,
+    projectName: row.projectName,
+    creatorId: row.creatorId,
+    dueDate: row.dueDate,
+    tags: row.tags,
+    // Comments and attachments are not stored yet; the card shows their counts.
+    commentCount: 0,
+    attachmentCount: 0,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    version: row.version,
+  };
+}
+
+export class TasksService {
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventBus,
+  ) {}
+
+  async list(userId: string, query: ListTasksQuery): Promise<TaskListDto> {
+    if (query.projectId) await this.requireVisibleProject(this.db, query.projectId, userId);
+    const filters: repo.TaskFilters = { ...query, today: query.today ?? localDate(new Date()) };
+    const [rows, counted] = await Promise.all([
+      repo.listVisible(this.db, userId, filters),
+      repo.countVisibleByStatus(this.db, userId, filters),
+    ]);
+    const counts = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
+    for (const c of counted) counts[c.status] = Number(c.n);
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    return { tasks: rows.map(toTaskDto), counts, total };
+  }
+
+  async get(userId: string, id: string): Promise<TaskDto> {
+    const row = await repo.getOneById(this.db, id);
+    if (!row) throw new AppError('not_found', TASK_NOT_FOUND);
+    await requireTeamMember(this.db, row.teamId, userId, TASK_NOT_FOUND);
+    return toTaskDto(row);
+  }
+
+  async create(userId: string, input: CreateTaskInput): Promise<TaskDto> {
+    const { row, teamId } = await this.db.transaction(async (tx) => {
+      const teamId = await this.requireVisibleProject(tx, input.projectId, userId);
+      if (input.assigneeId) await this.requireAssignee(tx, teamId, input.assigneeId);
+      const row = await repo.createOne(tx, {
+        title: input.title,
+        description: input.description,
+        status: input.status,
+        priority: input.priority,
+        assigneeId: input.assigneeId,
+        projectId: input.projectId,
+        creatorId: userId,
+        dueDate: input.dueDate,
+        tags: input.tags,
+      });
+      await recomputeProgress(tx, input.projectId);
+      return { row, teamId };
+    });
+    this.publish('task.created', userId, teamId, row, null, null);
+    return this.get(userId, row.id);
+  }
+
+  async update(userId: string, id: string, input: UpdateTaskInput): Promise<TaskDto> {
+    const { version, ...changes } = input;
+    const { before, after, teamId } = await this.db.transaction(async (tx) => {
+      const found = await this.lockVisible(tx, id, userId);
+      const before = found.task;
+      let teamId = found.teamId;
+      const projectChanged = changes.projectId !== undefined && changes.projectId !== before.projectId;
+      if (projectChanged) teamId = await this.requireVisibleProject(tx, changes.projectId!, userId);
+      const assigneeId = changes.assigneeId === undefined ? before.assigneeId : changes.assigneeId;
+      if (assigneeId && (projectChanged || assigneeId !== before.assigneeId)) {
+        await this.requireAssignee(tx, teamId, assigneeId);
+      }
+      if (version !== undefined && version !== before.version) throw new AppError('conflict', MSG.staleEdit);
+      const after = await repo.updateOne(
+        tx,
+        id,
+        Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
+        version,
+      );
+      if (!after) throw new AppError('conflict', MSG.staleEdit);
+      if (projectChanged || before.status !== after.status) {
+        await recomputeProgress(tx, after.projectId);
+        if (projectChanged) await recomputeProgress(tx, before.projectId);
+      }
+      return { before, after, teamId };
+    });
+    this.publish('task.updated', userId, teamId, after, before.assigneeId, before.status);
+    return this.get(userId, after.id);
+  }
+
+  async move(userId: string, id: string, status: TaskStatus): Promise<TaskDto> {
+    return this.update(userId, id, { status });
+  }
+
+  async remove(userId: string, id: string): Promise<void> {
+    const { task, teamId } = await this.db.transaction(async (tx) => {
+      const found = await this.lockVisible(tx, id, userId);
+      const role = await getMemberRole(tx, found.teamId, userId);
+      if (!canDeleteTask(role, userId, found.task)) throw new AppError('permission_denied', DELETE_DENIED);
+      await repo.deleteOne(tx, id);
+      await recomputeProgress(tx, found.task.projectId);
+      return found;
+    });
+    this.publish('task.deleted', userId, teamId, task, task.assigneeId, task.status);
+  }
+
+  /** The project's team id, or 404 when the caller is not an active member of it. */
+  private async requireVisibleProject(db: DbOrTx, projectId: string, userId: string): Promise<string> {
+    const project = await repo.getProjectTeam(db, projectId);
+    if (!project) throw new AppError('not_found', PROJECT_NOT_FOUND);
+    await requireTeamMember(db, project.teamId, userId, PROJECT_NOT_FOUND);
+    return project.teamId;
+  }
+
+  private async requireAssignee(db: DbOrTx, teamId: string, assigneeId: string): Promise<void> {
+    if (!(await getMemberRole(db, teamId, assigneeId))) {
+      throw new AppError('validation_failed', ASSIGNEE_NOT_MEMBER, { fields: { assigneeId: ASSIGNEE_NOT_MEMBER } });
+    }
+  }
+
+  private async lockVisible(db: DbOrTx, id: string, userId: string) {
+    const found = await repo.lockOneById(db, id);
+    if (!found) throw new AppError('not_found', TASK_NOT_FOUND);
+    await requireTeamMember(db, found.teamId, userId, TASK_NOT_FOUND);
+    return found;
+  }
+
+  private publish(
+    type: TaskEventType,
+    actorId: string,
+    teamId: string,
+    task: repo.TaskRow,
+    previousAssigneeId: string | null,
+    previousStatus: string | null,
+  ): void {
+    this.events.publish({
+      type,
+      teamId,
+      actorId,
+      taskId: task.id,
+      projectId: task.projectId,
+      title: task.title,
+      creatorId: task.creatorId,
+      previousAssigneeId: type === 'task.created' ? null : previousAssigneeId,
+      assigneeId: task.assigneeId,
+      previousStatus,
+      status: task.status,
+    });
+  }
+}
