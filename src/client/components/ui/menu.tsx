@@ -2,7 +2,10 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 
-export const Menu = DropdownMenu.Root;
+/** Non-modal: the page behind stays in the accessibility tree (no aria-hidden over focusable content). */
+export function Menu(props: DropdownMenu.DropdownMenuProps) {
+  return <DropdownMenu.Root modal={false} {...props} />;
+}
 export const MenuTrigger = DropdownMenu.Trigger;
 
 export function MenuContent({ children, className, align = 'end' }: { children: ReactNode; className?: string; align?: 'start' | 'end' | 'center' }) {
