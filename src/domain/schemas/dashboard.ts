@@ -11,6 +11,12 @@ export const activityItem = z.object({
 });
 export type ActivityItem = z.infer<typeof activityItem>;
 
+export const dashboardQuery = z.object({
+  /** The caller's local calendar date, for the overdue flags; the server's UTC date when absent. */
+  today: isoDate.optional(),
+});
+export type DashboardQuery = z.infer<typeof dashboardQuery>;
+
 export const dashboardDto = z.object({
   stats: z.object({
     completedTasks: z.number().int(),
@@ -34,6 +40,8 @@ export const dashboardDto = z.object({
       status: z.enum(TASK_STATUSES),
       projectId: uuid,
       projectName: z.string(),
+      /** Past and not today, seen from the caller's `today`. */
+      isOverdue: z.boolean(),
     }),
   ),
 });

@@ -1,0 +1,99 @@
+/**
+ * Pure rules of the dashboard (spec §2 'Dashboard', §4 'Activity feed', §9). The server counts in
+ * SQL and fetches only a few candidate rows; these functions decide what the panels show.
+ */
+import { LIMITS, type TaskStatus } from './constants';
+import { isOverdue } from './dates';
+import { MSG } from './messages';
+import type { ActivityItem, DashboardDto } from './schemas/dashboard';
+
+/** Every dashboard list shows at most this many items (spec §9 'Dashboard lists'). */
+export const DASHBOARD_LIST_LIMIT = LIMITS.dashboardList;
+
+export const DASHBOARD_TEXT = {
+  greeting: MSG.welcomeBack,
+  subtitle: "Here's what's happening with your team today.",
+  recentActivity: 'Recent Activity',
+  projectProgress: 'Project Progress',
+  upcomingDeadlines: 'Upcoming Deadlines',
+  teamPerformance: 'Team Performance',
+  tasksCompleted: 'Tasks Completed',
+  totalTasks: 'Total Tasks',
+  completionRate: 'Completion Rate',
+  activeTeams: 'Active Teams',
+} as const;
+
+type StatKey = 'completedTasks' | 'activeProjects' | 'teamMembers' | 'tasksInProgress';
+
+/**
+ * The four stat cards, in order, with their static change labels. The spec gives three labels
+ * (12%, 8%, 3% vs last month) for the first three cards; Tasks in Progress has none.
+ */
+export const STAT_CARDS: readonly { key: StatKey; label: string; change?: string }[] = [
+  { key: 'completedTasks', label: 'Completed Tasks', change: '+12% vs last month' },
+  { key: 'activeProjects', label: 'Active Projects', change: '+8% vs last month' },
+  { key: 'teamMembers', label: 'Team Members', change: '+3% vs last month' },
+  { key: 'tasksInProgress', label: 'Tasks in Progress' },
+];
+
+/** Rounded percent of completed over total tasks; 0 when there are none (spec §9). */
+export function completionRate(completed: number, total: number): number {
+  if (total <= 0) return 0;
+  return Math.round((100 * completed) / total);
+}
+
+export type ActivityEntity = ActivityItem['entity'];
+export type ActivityAction = ActivityItem['action'];
+
+/** A completed task is 'completed', any other task 'updated'; projects and teams 'created' (spec §4). */
+export function activityAction(entity: ActivityEntity, taskStatus?: TaskStatus): ActivityAction {
+  if (entity !== 'task') return 'created';
+  return taskStatus === 'completed' ? 'completed' : 'updated';
+}
+
+export interface ActivityCandidate {
+  id: string;
+  entity: ActivityEntity;
+  title: string;
+  /** Tasks only. */
+  status?: TaskStatus;
+  /** updated_at for tasks, created_at for projects and teams. */
+  at: Date;
+}
+
+/** The newest items first, at most five, each with its action. Ids are prefixed so they stay unique. */
+export function recentActivity(candidates: readonly ActivityCandidate[]): ActivityItem[] {
+  return [...candidates]
+    .sort((a, b) => b.at.getTime() - a.at.getTime())
+    .slice(0, DASHBOARD_LIST_LIMIT)
+    .map((c) => ({
+      id: `${c.entity}:${c.id}`,
+      entity: c.entity,
+      action: activityAction(c.entity, c.status),
+      title: c.title,
+      at: c.at.toISOString(),
+    }));
+}
+
+type Deadline = Omit<DashboardDto['upcomingDeadlines'][number], 'isOverdue'>;
+
+/**
+ * Tasks not completed with a due date, soonest first (overdue ones included, flagged), at most five.
+ * Ties keep their given order.
+ */
+export function upcomingDeadlines<T extends Omit<Deadline, 'dueDate'> & { dueDate: string | null }>(
+  tasks: readonly T[],
+  today: string,
+): (T & { dueDate: string; isOverdue: boolean })[] {
+  return tasks
+    .filter((t): t is T & { dueDate: string } => t.status !== 'completed' && t.dueDate !== null)
+    .map((t, i) => ({ t, i }))
+    .sort((a, b) => (a.t.dueDate < b.t.dueDate ? -1 : a.t.dueDate > b.t.dueDate ? 1 : a.i - b.i))
+    .slice(0, DASHBOARD_LIST_LIMIT)
+    .map(({ t }) => ({ ...t, isOverdue: isOverdue(t.dueDate, today) }));
+}
+
+/** The first five projects, in the order given (the projects list's order: newest first). */
+export function firstProjects<T>(projects: readonly T[]): T[] {
+  return projects.slice(0, DASHBOARD_LIST_LIMIT);
+}
