@@ -1,5 +1,5 @@
 /** Pure rules of the projects page (spec §2 'Projects', §9): stat cards, status tiles, due labels. */
-import { PROJECT_STATUS_TILES, type ProjectStatus } from './constants';
+import type { PROJECT_STATUS_TILES, ProjectStatus } from './constants';
 
 interface ProjectLike {
   status: ProjectStatus;

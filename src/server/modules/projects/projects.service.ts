@@ -1,0 +1,75 @@
+import { MSG } from '../../../domain/messages';
+import type {
+  CreateProjectInput,
+  ListProjectsQuery,
+  ProjectDto,
+  UpdateProjectInput,
+} from '../../../domain/schemas/project';
+import { endNotAfterStart } from '../../../domain/schemas/project';
+import type { Db } from '../../db/client';
+import { AppError, badRequest, conflict } from '../../lib/errors';
+import type { EventBus } from '../../lib/events';
+import { requireTeamManager, requireTeamMember } from '../teams/membership';
+import * as repo from './projects.repo';
+
+const PROJECT_NOT_FOUND = 'Project not found';
+const projectNotFound = () => new AppError('not_found', PROJECT_NOT_FOUND);
+
+/** Project rules (DESIGN.md "Authorization"): members create; the team's owner/admins edit and delete. */
+export class ProjectsService {
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventBus,
+  ) {}
+
+  list(userId: string, query: ListProjectsQuery): Promise<ProjectDto[]> {
+    return repo.listVisible(this.db, userId, query);
+  }
+
+  async get(userId: string, id: string): Promise<ProjectDto> {
+    const project = await repo.getVisibleById(this.db, userId, id);
+    if (!project) throw projectNotFound();
+    return project;
+  }
+
+  async create(userId: string, input: CreateProjectInput): Promise<ProjectDto> {
+    const row = await this.db.transaction(async (tx) => {
+      await requireTeamMember(tx, input.teamId, userId);
+      return repo.createOne(tx, { ...input, ownerId: userId });
+    });
+    this.events.publish({ type: 'project.created', teamId: row.teamId, actorId: userId, projectId: row.id, progress: row.progress });
+    return this.get(userId, row.id);
+  }
+
+  async update(userId: string, id: string, input: UpdateProjectInput): Promise<ProjectDto> {
+    const { version, ...changes } = input;
+    const row = await this.db.transaction(async (tx) => {
+      const current = await repo.getOneByIdForUpdate(tx, id);
+      if (!current) throw projectNotFound();
+      await requireTeamManager(tx, current.teamId, userId, MSG.projectNoPermission, PROJECT_NOT_FOUND);
+      if (version !== undefined && version !== current.version) throw conflict(MSG.staleEdit);
+      const moving = changes.teamId !== undefined && changes.teamId !== current.teamId;
+      if (moving) await requireTeamMember(tx, changes.teamId!, userId);
+      const startDate = changes.startDate === undefined ? current.startDate : changes.startDate;
+      const endDate = changes.endDate === undefined ? current.endDate : changes.endDate;
+      if (endNotAfterStart(startDate, endDate)) throw badRequest(MSG.endAfterStart, { endDate: MSG.endAfterStart });
+      const updated = await repo.updateOne(tx, id, current.version, changes);
+      if (!updated) throw conflict(MSG.staleEdit);
+      if (moving) await repo.unassignNonMembers(tx, id, updated.teamId);
+      return updated;
+    });
+    this.events.publish({ type: 'project.updated', teamId: row.teamId, actorId: userId, projectId: row.id, progress: row.progress });
+    return this.get(userId, row.id);
+  }
+
+  async remove(userId: string, id: string): Promise<void> {
+    const row = await this.db.transaction(async (tx) => {
+      const current = await repo.getOneByIdForUpdate(tx, id);
+      if (!current) throw projectNotFound();
+      await requireTeamManager(tx, current.teamId, userId, MSG.projectNoPermission, PROJECT_NOT_FOUND);
+      await repo.deleteOne(tx, id);
+      return current;
+    });
+    this.events.publish({ type: 'project.deleted', teamId: row.teamId, actorId: userId, projectId: row.id, progress: row.progress });
+  }
+}
