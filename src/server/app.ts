@@ -24,6 +24,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { AuthService } from './modules/auth/auth.service';
 import { touchLastSeen } from './modules/users/users.repo';
 import { registerModules } from './modules';
+import { notifyPendingInvitations } from './modules/notifications/notifications.service';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -75,7 +76,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
 
   const tokens = new TokenService(config.authSecret, config.accessTokenTtl);
-  const auth = new AuthService(database.db, tokens);
+  const auth = new AuthService(database.db, tokens, { onUserCreated: notifyPendingInvitations });
   const rateLimiter = new RateLimiter(database.db, config.rateLimitEnabled);
   const events = new EventBus();
   app.decorate('deps', { config, database, tokens, auth, rateLimiter, events });

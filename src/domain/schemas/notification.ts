@@ -33,3 +33,30 @@ export const notificationListDto = z.object({
   unread: z.number().int(),
 });
 export type NotificationListDto = z.infer<typeof notificationListDto>;
+
+/** The texts of generated notifications (shown in the dropdown and on /notifications). */
+export const NOTIFICATION_TEXT = {
+  task_assigned: {
+    title: 'New task assigned',
+    message: (actor: string, task: string) => `${actor} assigned you "${task}"`,
+  },
+  task_completed: {
+    title: 'Task completed',
+    message: (actor: string, task: string) => `${actor} completed "${task}"`,
+  },
+  project_updated: {
+    title: 'Project updated',
+    message: (actor: string, project: string, progress: number) => `${actor} updated "${project}" (${progress}% complete)`,
+  },
+  team_invite: {
+    title: 'Team invitation',
+    message: (inviter: string, team: string) => `${inviter} invited you to join ${team}`,
+  },
+} as const;
+
+/** Where a notification leads when opened. */
+export function notificationTarget(n: Pick<NotificationDto, 'type' | 'data'>): string {
+  if (n.type === 'team_invite') return '/dashboard';
+  if (n.data.projectId) return `/tasks?project=${encodeURIComponent(n.data.projectId)}`;
+  return '/tasks';
+}

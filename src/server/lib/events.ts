@@ -29,6 +29,14 @@ export type DomainEvent =
       assigneeId: string | null;
       previousStatus: string | null;
       status: string;
+    }
+  | {
+      /** A notification was written for `userId`; forwarded to that user's streams only. */
+      type: 'notification.created';
+      teamId: string;
+      actorId: string;
+      userId: string;
+      notificationId: string;
     };
 
 export type DomainEventType = DomainEvent['type'];

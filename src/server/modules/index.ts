@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { registerTeams } from './teams/teams.routes';
 import { registerProjects } from './projects/projects.routes';
 import { registerTasks } from './tasks/tasks.routes';
+import { registerNotifications } from './notifications/notifications.routes';
+import { registerRealtime } from './realtime/realtime.routes';
 
 /**
  * Feature modules register their routes here. Each module owns its folder:
@@ -11,4 +13,6 @@ export function registerModules(app: FastifyInstance): void {
   registerTeams(app);
   registerTasks(app);
   registerProjects(app);
+  registerNotifications(app);
+  registerRealtime(app);
 }

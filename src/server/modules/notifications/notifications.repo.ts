@@ -1,0 +1,118 @@
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { NotificationType } from '../../../domain/constants';
+import type { DbOrTx } from '../../db/client';
+import { notifications, projects, teamInvitations, teamMembers, teams, users } from '../../db/schema';
+
+export type NotificationRow = typeof notifications.$inferSelect;
+
+export interface NewNotification {
+  userId: string;
+  type: NotificationType;
+  title: string;
+  message: string;
+  data: Record<string, string | number>;
+}
+
+export async function listByUserId(db: DbOrTx, userId: string, limit: number, offset: number): Promise<NotificationRow[]> {
+  return db
+    .select()
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+export async function countByUserId(db: DbOrTx, userId: string): Promise<{ total: number; unread: number }> {
+  const [row] = await db
+    .select({
+      total: count(),
+      unread: sql<number>`count(*) filter (where ${notifications.isRead} = false)`.mapWith(Number),
+    })
+    .from(notifications)
+    .where(eq(notifications.userId, userId));
+  return { total: Number(row?.total ?? 0), unread: Number(row?.unread ?? 0) };
+}
+
+export async function createMany(db: DbOrTx, rows: NewNotification[]): Promise<NotificationRow[]> {
+  if (rows.length === 0) return [];
+  return db.insert(notifications).values(rows).returning();
+}
+
+/** Marks one of the user's notifications read; false when it is not theirs (or does not exist). */
+export async function markOneRead(db: DbOrTx, id: string, userId: string): Promise<boolean> {
+  const rows = await db
+    .update(notifications)
+    .set({ isRead: true })
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+    .returning({ id: notifications.id });
+  return rows.length > 0;
+}
+
+export async function markAllRead(db: DbOrTx, userId: string): Promise<void> {
+  await db
+    .update(notifications)
+    .set({ isRead: true })
+    .where(and(eq(notifications.userId, userId), eq(notifications.isRead, false)));
+}
+
+/** Of `userIds`, those who are active members of the team. */
+export async function filterActiveMembers(db: DbOrTx, teamId: string, userIds: string[]): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .select({ userId: teamMembers.userId })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.status, 'active'), inArray(teamMembers.userId, userIds)));
+  return rows.map((r) => r.userId);
+}
+
+export async function listActiveMemberIds(db: DbOrTx, teamId: string): Promise<string[]> {
+  const rows = await db
+    .select({ userId: teamMembers.userId })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.status, 'active')));
+  return rows.map((r) => r.userId);
+}
+
+export async function getUserName(db: DbOrTx, userId: string): Promise<string | null> {
+  const [row] = await db.select({ fullName: users.fullName }).from(users).where(eq(users.id, userId));
+  return row?.fullName ?? null;
+}
+
+export async function getActiveUserIdByEmail(db: DbOrTx, email: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.email, email.toLowerCase()), eq(users.isActive, true)));
+  return row?.id ?? null;
+}
+
+export async function getProjectInTeam(db: DbOrTx, projectId: string, teamId: string) {
+  const [row] = await db
+    .select({ id: projects.id, name: projects.name, progress: projects.progress })
+    .from(projects)
+    .where(and(eq(projects.id, projectId), eq(projects.teamId, teamId)));
+  return row;
+}
+
+export async function getPendingInvitation(db: DbOrTx, invitationId: string, teamId: string) {
+  const [row] = await db
+    .select()
+    .from(teamInvitations)
+    .where(and(eq(teamInvitations.id, invitationId), eq(teamInvitations.teamId, teamId), eq(teamInvitations.status, 'pending')));
+  return row;
+}
+
+/** Pending invitations addressed to an email, for teams that still exist. */
+export async function listPendingInvitationsByEmail(db: DbOrTx, email: string) {
+  return db
+    .select({
+      id: teamInvitations.id,
+      teamId: teamInvitations.teamId,
+      teamName: teams.name,
+      inviterName: teamInvitations.inviterName,
+    })
+    .from(teamInvitations)
+    .innerJoin(teams, eq(teams.id, teamInvitations.teamId))
+    .where(and(eq(teamInvitations.email, email.toLowerCase()), eq(teamInvitations.status, 'pending')));
+}

@@ -1,0 +1,166 @@
+import { NOTIFICATION_TEXT, type NotificationDto, type NotificationListDto } from '../../../domain/schemas/notification';
+import type { NotificationType } from '../../../domain/constants';
+import type { Db, DbOrTx } from '../../db/client';
+import { AppError } from '../../lib/errors';
+import type { DomainEvent, EventBus } from '../../lib/events';
+import type { UserRow } from '../users/users.repo';
+import * as repo from './notifications.repo';
+import type { NewNotification, NotificationRow } from './notifications.repo';
+
+type TaskEvent = Extract<DomainEvent, { type: `task.${string}` }>;
+type ProjectEvent = Extract<DomainEvent, { type: `project.${string}` }>;
+type InvitationEvent = Extract<DomainEvent, { type: `invitation.${string}` }>;
+
+export function toNotificationDto(row: NotificationRow): NotificationDto {
+  return {
+    id: row.id,
+    userId: row.userId,
+    type: row.type as NotificationType,
+    title: row.title,
+    message: row.message,
+    isRead: row.isRead,
+    data: (row.data ?? {}) as NotificationDto['data'],
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+const unique = (ids: (string | null | undefined)[]) => [...new Set(ids.filter((id): id is string => !!id))];
+
+export class NotificationsService {
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventBus,
+  ) {}
+
+  async list(userId: string, limit: number, offset: number): Promise<NotificationListDto> {
+    const [rows, counts] = await Promise.all([
+      repo.listByUserId(this.db, userId, limit, offset),
+      repo.countByUserId(this.db, userId),
+    ]);
+    return { notifications: rows.map(toNotificationDto), ...counts };
+  }
+
+  /** Someone else's notification answers 404, like one that does not exist. */
+  async markRead(userId: string, id: string): Promise<void> {
+    if (!(await repo.markOneRead(this.db, id, userId))) throw new AppError('not_found', 'Notification not found');
+  }
+
+  async markAllRead(userId: string): Promise<void> {
+    await repo.markAllRead(this.db, userId);
+  }
+
+  /**
+   * Turns a committed domain event into notifications. Runs after the change committed, on the
+   * instance that made it (so each notification is written once).
+   */
+  async handle(event: DomainEvent): Promise<void> {
+    let rows: NewNotification[] = [];
+    switch (event.type) {
+      case 'task.created':
+      case 'task.updated':
+        rows = await this.forTask(event);
+        break;
+      case 'project.updated':
+        rows = await this.forProject(event);
+        break;
+      case 'invitation.created':
+        rows = await this.forInvitation(event);
+        break;
+      default:
+        return;
+    }
+    const created = await repo.createMany(this.db, rows);
+    for (const n of created) {
+      this.events.publish({
+        type: 'notification.created',
+        teamId: event.teamId,
+        actorId: event.actorId,
+        userId: n.userId,
+        notificationId: n.id,
+      });
+    }
+  }
+
+  private async actorName(actorId: string): Promise<string> {
+    return (await repo.getUserName(this.db, actorId)) ?? 'Someone';
+  }
+
+  private async forTask(event: TaskEvent): Promise<NewNotification[]> {
+    const assigned = event.assigneeId && event.assigneeId !== event.previousAssigneeId ? [event.assigneeId] : [];
+    const completed =
+      event.status === 'completed' && event.previousStatus !== 'completed' ? [event.creatorId, event.assigneeId] : [];
+    const candidates = unique([...assigned, ...completed]).filter((id) => id !== event.actorId);
+    if (candidates.length === 0) return [];
+    // Never anyone outside the team, e.g. a creator who has since left it.
+    const members = new Set(await repo.filterActiveMembers(this.db, event.teamId, candidates));
+    const actor = await this.actorName(event.actorId);
+    const base = { taskId: event.taskId, projectId: event.projectId, teamId: event.teamId };
+    const rows: NewNotification[] = [];
+    for (const userId of unique(assigned)) {
+      if (userId === event.actorId || !members.has(userId)) continue;
+      const text = NOTIFICATION_TEXT.task_assigned;
+      rows.push({ userId, type: 'task_assigned', title: text.title, message: text.message(actor, event.title), data: base });
+    }
+    for (const userId of unique(completed)) {
+      if (userId === event.actorId || !members.has(userId)) continue;
+      const text = NOTIFICATION_TEXT.task_completed;
+      rows.push({
+        userId,
+        type: 'task_completed',
+        title: text.title,
+        message: text.message(actor, event.title),
+        data: { ...base, completedBy: event.actorId },
+      });
+    }
+    return rows;
+  }
+
+  private async forProject(event: ProjectEvent): Promise<NewNotification[]> {
+    const project = await repo.getProjectInTeam(this.db, event.projectId, event.teamId);
+    if (!project) return [];
+    const recipients = (await repo.listActiveMemberIds(this.db, event.teamId)).filter((id) => id !== event.actorId);
+    if (recipients.length === 0) return [];
+    const actor = await this.actorName(event.actorId);
+    const progress = event.progress ?? project.progress;
+    const text = NOTIFICATION_TEXT.project_updated;
+    return recipients.map((userId) => ({
+      userId,
+      type: 'project_updated' as const,
+      title: text.title,
+      message: text.message(actor, project.name, progress),
+      data: { projectId: project.id, teamId: event.teamId, progress },
+    }));
+  }
+
+  private async forInvitation(event: InvitationEvent): Promise<NewNotification[]> {
+    const invitation = await repo.getPendingInvitation(this.db, event.invitationId, event.teamId);
+    if (!invitation) return [];
+    const userId = await repo.getActiveUserIdByEmail(this.db, invitation.email);
+    // No account yet: the notification is written when they sign up (notifyPendingInvitations).
+    if (!userId || userId === event.actorId) return [];
+    return [inviteNotification(userId, invitation)];
+  }
+}
+
+function inviteNotification(
+  userId: string,
+  invitation: { id: string; teamId: string; teamName: string; inviterName: string },
+): NewNotification {
+  const text = NOTIFICATION_TEXT.team_invite;
+  return {
+    userId,
+    type: 'team_invite',
+    title: text.title,
+    message: text.message(invitation.inviterName, invitation.teamName),
+    data: { teamId: invitation.teamId, invitationId: invitation.id },
+  };
+}
+
+/** Sign-up hook (inside the sign-up transaction): invitations sent before the account existed. */
+export async function notifyPendingInvitations(tx: DbOrTx, user: Pick<UserRow, 'id' | 'email'>): Promise<void> {
+  const invitations = await repo.listPendingInvitationsByEmail(tx, user.email);
+  await repo.createMany(
+    tx,
+    invitations.map((inv) => inviteNotification(user.id, inv)),
+  );
+}

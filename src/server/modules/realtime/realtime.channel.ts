@@ -1,0 +1,138 @@
+import pg from 'pg';
+import type { Database } from '../../db/client';
+import type { DomainEvent } from '../../lib/events';
+
+export const EVENTS_CHANNEL = 'crewboard_events';
+/** PostgreSQL's NOTIFY payload limit is 8000 bytes. */
+const MAX_PAYLOAD = 7900;
+
+interface Logger {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface EventChannelHandlers {
+  onEvent(event: DomainEvent): void;
+  /** The listening connection was re-established: events may have been missed meanwhile. */
+  onResync(): void;
+}
+
+export function encodeEvent(event: DomainEvent): string {
+  let payload = JSON.stringify(event);
+  if (payload.length > MAX_PAYLOAD && 'title' in event) payload = JSON.stringify({ ...event, title: event.title.slice(0, 200) });
+  return payload;
+}
+
+function decodeEvent(payload: string): DomainEvent | null {
+  try {
+    const value = JSON.parse(payload) as DomainEvent;
+    return value && typeof value.type === 'string' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Domain events over PostgreSQL LISTEN/NOTIFY, so every app instance on one database sees every
+ * event. PGlite (one process) listens on its single connection; PostgreSQL gets a dedicated client
+ * that LISTENs and reconnects with backoff.
+ */
+export class EventChannel {
+  private stopped = false;
+  private unlistenPglite: (() => Promise<void>) | null = null;
+  private client: pg.Client | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private attempt = 0;
+  private startedOnce = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly handlers: EventChannelHandlers,
+    private readonly log: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.database.pglite) {
+      this.unlistenPglite = await this.database.pglite.listen(EVENTS_CHANNEL, (payload) => this.receive(payload));
+      return;
+    }
+    await this.connect();
+  }
+
+  async publish(event: DomainEvent): Promise<void> {
+    const payload = encodeEvent(event);
+    if (this.database.pglite) {
+      await this.database.pglite.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, payload]);
+    } else if (this.database.pool) {
+      await this.database.pool.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, payload]);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    await this.unlistenPglite?.().catch(() => {});
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => {});
+  }
+
+  private receive(payload: string) {
+    const event = decodeEvent(payload);
+    if (event) this.handlers.onEvent(event);
+  }
+
+  private async connect(): Promise<void> {
+    const connectionString = (this.database.pool as unknown as { options: { connectionString?: string } }).options
+      .connectionString;
+    const client = new pg.Client({ connectionString });
+    client.on('notification', (msg) => {
+      if (msg.channel === EVENTS_CHANNEL && msg.payload) this.receive(msg.payload);
+    });
+    const lost = (err?: Error) => {
+      if (this.client !== client) return;
+      this.client = null;
+      client.end().catch(() => {});
+      if (!this.stopped) {
+        this.log.warn({ err }, 'realtime: LISTEN connection lost, reconnecting');
+        this.scheduleReconnect();
+      }
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    try {
+      await client.connect();
+      await client.query(`listen ${EVENTS_CHANNEL}`);
+    } catch (err) {
+      client.removeAllListeners();
+      client.on('error', () => {});
+      await client.end().catch(() => {});
+      if (this.stopped) return;
+      this.log.warn({ err }, 'realtime: LISTEN connect failed, retrying');
+      this.scheduleReconnect();
+      return;
+    }
+    if (this.stopped) {
+      await client.end().catch(() => {});
+      return;
+    }
+    this.client = client;
+    const wasReconnect = this.startedOnce || this.attempt > 0;
+    this.startedOnce = true;
+    this.attempt = 0;
+    if (wasReconnect) this.handlers.onResync();
+  }
+
+  private scheduleReconnect() {
+    if (this.retryTimer || this.stopped) return;
+    const delay = Math.min(10_000, 250 * 2 ** this.attempt++) * (0.75 + Math.random() * 0.5);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.connect().catch((err) => {
+        this.log.error({ err }, 'realtime: reconnect failed');
+        this.scheduleReconnect();
+      });
+    }, delay);
+    this.retryTimer.unref();
+  }
+}

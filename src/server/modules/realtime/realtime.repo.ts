@@ -1,0 +1,23 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { teamMembers, users } from '../../db/schema';
+
+export { filterActiveMembers } from '../notifications/notifications.repo';
+
+export async function listTeamIdsByUserId(db: DbOrTx, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ teamId: teamMembers.teamId })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.userId, userId), eq(teamMembers.status, 'active')));
+  return rows.map((r) => r.teamId);
+}
+
+/** Of `userIds`, the one (if any) whose account has this email. */
+export async function filterByEmail(db: DbOrTx, email: string, userIds: string[]): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.email, email.toLowerCase()), inArray(users.id, userIds)));
+  return rows.map((r) => r.id);
+}
