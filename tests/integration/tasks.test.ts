@@ -1,0 +1,349 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MSG } from '../../src/domain/messages';
+import type { TaskDto, TaskListDto } from '../../src/domain/schemas/task';
+import { addDays, startOfWeek } from '../../src/domain/task-filters';
+import { projects } from '../../src/server/db/schema';
+import type { DomainEvent } from '../../src/server/lib/events';
+import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
+import { setupTestApp } from '../helpers/app';
+
+const ctx = setupTestApp();
+
+let owner: TestUser;
+let admin: TestUser;
+let member: TestUser;
+let other: TestUser;
+let stranger: TestUser;
+let teamId: string;
+let projectA: string;
+let projectB: string;
+let foreignProject: string;
+
+async function insertProject(teamId: string, ownerId: string, name: string) {
+  const [p] = await ctx.database.db.insert(projects).values({ name, teamId, ownerId }).returning();
+  return p!.id;
+}
+
+const progressOf = async (id: string) =>
+  (await ctx.database.db.select({ p: projects.progress }).from(projects).where(eq(projects.id, id)))[0]!.p;
+
+function call(user: TestUser, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
+  return ctx.app.inject({ method, url, headers: user.auth, payload: payload as never });
+}
+
+async function createTask(user: TestUser, body: Record<string, unknown>): Promise<TaskDto> {
+  const res = await call(user, 'POST', '/api/tasks', { projectId: projectA, ...body });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+async function list(user: TestUser, query = ''): Promise<TaskListDto> {
+  const res = await call(user, 'GET', `/api/tasks${query ? `?${query}` : ''}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+beforeAll(async () => {
+  [owner, admin, member, other, stranger] = await Promise.all([
+    createUser(ctx.app, { fullName: 'Olive Owner' }),
+    createUser(ctx.app, { fullName: 'Adam Admin' }),
+    createUser(ctx.app, { fullName: 'Mia Member' }),
+    createUser(ctx.app, { fullName: 'Otto Other' }),
+    createUser(ctx.app, { fullName: 'Sam Stranger' }),
+  ]);
+  const team = await insertTeam(ctx.database.db, owner);
+  teamId = team.id;
+  await insertMember(ctx.database.db, teamId, admin, 'admin');
+  await insertMember(ctx.database.db, teamId, member, 'member');
+  await insertMember(ctx.database.db, teamId, other, 'member');
+  projectA = await insertProject(teamId, owner.id, 'Apollo');
+  projectB = await insertProject(teamId, owner.id, 'Borealis');
+  const strangerTeam = await insertTeam(ctx.database.db, stranger);
+  foreignProject = await insertProject(strangerTeam.id, stranger.id, 'Foreign');
+});
+
+describe('POST /api/tasks', () => {
+  it('creates a task for any member, with the caller as creator and the spec defaults', async () => {
+    const events: DomainEvent[] = [];
+    const off = ctx.app.deps.events.subscribe((e) => e.type.startsWith('task.') && events.push(e));
+    const res = await call(member, 'POST', '/api/tasks', {
+      title: '  Write the brief  ',
+      description: 'All of it',
+      projectId: projectA,
+      assigneeId: other.id,
+      dueDate: '2030-01-15',
+      tags: ['docs', 'writing'],
+    });
+    off();
+    expect(res.statusCode, res.body).toBe(201);
+    const task: TaskDto = res.json();
+    expect(task).toMatchObject({
+      title: 'Write the brief',
+      description: 'All of it',
+      status: 'todo',
+      priority: 'medium',
+      creatorId: member.id,
+      assigneeId: other.id,
+      assignee: { id: other.id, firstName: 'Otto', fullName: 'Otto Other' },
+      projectId: projectA,
+      projectName: 'Apollo',
+      dueDate: '2030-01-15',
+      tags: ['docs', 'writing'],
+      commentCount: 0,
+      attachmentCount: 0,
+      version: 0,
+    });
+    expect(Object.keys(task.assignee!)).toEqual(['id', 'fullName', 'firstName']);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'task.created',
+        teamId,
+        actorId: member.id,
+        taskId: task.id,
+        creatorId: member.id,
+        title: 'Write the brief',
+        previousAssigneeId: null,
+        assigneeId: other.id,
+        previousStatus: null,
+        status: 'todo',
+      }),
+    ]);
+  });
+
+  it('refuses a body that sets the creator, and unknown keys', async () => {
+    const res = await call(member, 'POST', '/api/tasks', { title: 'x', projectId: projectA, creatorId: owner.id });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe('validation_failed');
+  });
+
+  it('answers the form rules with field errors', async () => {
+    const res = await call(member, 'POST', '/api/tasks', { title: '   ', projectId: '' });
+    expect(res.statusCode).toBe(400);
+    const { error } = res.json();
+    expect(error.code).toBe('validation_failed');
+    expect(error.fields).toMatchObject({ title: MSG.taskTitleRequired, projectId: MSG.projectRequired });
+  });
+
+  it('refuses an assignee outside the project team with 400 and a field error', async () => {
+    const res = await call(member, 'POST', '/api/tasks', { title: 'x', projectId: projectA, assigneeId: stranger.id });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'validation_failed', fields: { assigneeId: expect.any(String) } });
+  });
+
+  it('answers 404 for a project the caller cannot see, and for an unknown one', async () => {
+    expect((await call(member, 'POST', '/api/tasks', { title: 'x', projectId: foreignProject })).statusCode).toBe(404);
+    const unknown = await call(member, 'POST', '/api/tasks', { title: 'x', projectId: crypto.randomUUID() });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.code).toBe('not_found');
+  });
+
+  it('needs a signed-in caller', async () => {
+    const res = await ctx.app.inject({ method: 'POST', url: '/api/tasks', payload: { title: 'x', projectId: projectA } });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/tasks/:id and the visibility rule', () => {
+  it('shows a task to members and hides it from strangers', async () => {
+    const t = await createTask(member, { title: 'Visible to the team' });
+    expect((await call(owner, 'GET', `/api/tasks/${t.id}`)).json().title).toBe('Visible to the team');
+    const res = await call(stranger, 'GET', `/api/tasks/${t.id}`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.code).toBe('not_found');
+    expect((await list(stranger)).tasks.map((x) => x.id)).not.toContain(t.id);
+    expect((await call(member, 'GET', '/api/tasks/not-a-uuid')).statusCode).toBe(400);
+  });
+});
+
+describe('PATCH /api/tasks/:id', () => {
+  it('lets any member edit; checks the version; publishes the change', async () => {
+    const t = await createTask(owner, { title: 'Edit me', assigneeId: member.id });
+    const events: DomainEvent[] = [];
+    const off = ctx.app.deps.events.subscribe((e) => e.type.startsWith('task.') && events.push(e));
+    const res = await call(other, 'PATCH', `/api/tasks/${t.id}`, {
+      title: 'Edited',
+      priority: 'urgent',
+      assigneeId: other.id,
+      status: 'review',
+      tags: ['a'],
+      dueDate: null,
+      version: 0,
+    });
+    off();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ title: 'Edited', priority: 'urgent', assigneeId: other.id, status: 'review', tags: ['a'], dueDate: null, version: 1, creatorId: owner.id });
+    expect(events[0]).toMatchObject({ type: 'task.updated', previousAssigneeId: member.id, assigneeId: other.id, previousStatus: 'todo', status: 'review', creatorId: owner.id });
+
+    const stale = await call(member, 'PATCH', `/api/tasks/${t.id}`, { title: 'Late', version: 0 });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().error).toMatchObject({ code: 'conflict', message: MSG.staleEdit });
+    // Without a version, the description is left alone when omitted and cleared with null.
+    await call(member, 'PATCH', `/api/tasks/${t.id}`, { description: 'Some text' });
+    expect((await call(member, 'PATCH', `/api/tasks/${t.id}`, { title: 'Keeps text' })).json().description).toBe('Some text');
+    expect((await call(member, 'PATCH', `/api/tasks/${t.id}`, { description: null })).json().description).toBeNull();
+  });
+
+  it('refuses an assignee outside the team, and a project the caller cannot see', async () => {
+    const t = await createTask(member, { title: 'Guarded' });
+    const bad = await call(member, 'PATCH', `/api/tasks/${t.id}`, { assigneeId: stranger.id });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.fields.assigneeId).toBeTruthy();
+    expect((await call(member, 'PATCH', `/api/tasks/${t.id}`, { projectId: foreignProject })).statusCode).toBe(404);
+    expect((await call(member, 'PATCH', `/api/tasks/${t.id}`, { projectId: projectB })).json().projectName).toBe('Borealis');
+  });
+
+  it('answers 404 to a stranger and rejects unknown keys', async () => {
+    const t = await createTask(member, { title: 'Private' });
+    expect((await call(stranger, 'PATCH', `/api/tasks/${t.id}`, { title: 'Mine now' })).statusCode).toBe(404);
+    expect((await call(member, 'PATCH', `/api/tasks/${t.id}`, { creatorId: member.id })).statusCode).toBe(400);
+  });
+});
+
+describe('PATCH /api/tasks/:id/status and project progress', () => {
+  it('moves a task for any member and keeps progress current (move, create, delete)', async () => {
+    const p = await insertProject(teamId, owner.id, 'Progress');
+    const a = await createTask(member, { title: 'A', projectId: p });
+    const b = await createTask(member, { title: 'B', projectId: p });
+    expect(await progressOf(p)).toBe(0);
+    const moved = await call(other, 'PATCH', `/api/tasks/${a.id}/status`, { status: 'completed' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({ status: 'completed', version: 1 });
+    expect(await progressOf(p)).toBe(50);
+    await createTask(member, { title: 'C', projectId: p });
+    expect(await progressOf(p)).toBe(33);
+    await call(member, 'PATCH', `/api/tasks/${b.id}`, { status: 'completed' });
+    expect(await progressOf(p)).toBe(67);
+    expect((await call(member, 'DELETE', `/api/tasks/${b.id}`)).statusCode).toBe(204);
+    expect(await progressOf(p)).toBe(50);
+    // Moving a task to another project updates both.
+    await call(member, 'PATCH', `/api/tasks/${a.id}`, { projectId: projectB });
+    expect(await progressOf(p)).toBe(0);
+  });
+
+  it('takes only a status, and answers 404 to a stranger', async () => {
+    const t = await createTask(member, { title: 'Move' });
+    expect((await call(member, 'PATCH', `/api/tasks/${t.id}/status`, { status: 'done' })).statusCode).toBe(400);
+    expect((await call(member, 'PATCH', `/api/tasks/${t.id}/status`, { status: 'review', title: 'x' })).statusCode).toBe(400);
+    expect((await call(stranger, 'PATCH', `/api/tasks/${t.id}/status`, { status: 'review' })).statusCode).toBe(404);
+    expect((await call(member, 'PATCH', `/api/tasks/${crypto.randomUUID()}/status`, { status: 'review' })).statusCode).toBe(404);
+  });
+});
+
+describe('DELETE /api/tasks/:id', () => {
+  it('allows the creator, the owner and admins; a plain member gets 403; a stranger 404', async () => {
+    const byMember = await createTask(member, { title: 'Member made' });
+    const denied = await call(other, 'DELETE', `/api/tasks/${byMember.id}`);
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().error.code).toBe('permission_denied');
+    expect((await call(stranger, 'DELETE', `/api/tasks/${byMember.id}`)).statusCode).toBe(404);
+
+    const events: DomainEvent[] = [];
+    const off = ctx.app.deps.events.subscribe((e) => e.type.startsWith('task.') && events.push(e));
+    expect((await call(member, 'DELETE', `/api/tasks/${byMember.id}`)).statusCode).toBe(204);
+    off();
+    expect(events[0]).toMatchObject({ type: 'task.deleted', taskId: byMember.id, creatorId: member.id, status: 'todo' });
+    expect((await call(member, 'GET', `/api/tasks/${byMember.id}`)).statusCode).toBe(404);
+
+    const t2 = await createTask(member, { title: 'Admin removes' });
+    expect((await call(admin, 'DELETE', `/api/tasks/${t2.id}`)).statusCode).toBe(204);
+    const t3 = await createTask(member, { title: 'Owner removes' });
+    expect((await call(owner, 'DELETE', `/api/tasks/${t3.id}`)).statusCode).toBe(204);
+  });
+});
+
+describe('GET /api/tasks filters (all in SQL)', () => {
+  let fp: string;
+  const today = '2024-06-12'; // a Wednesday; week Sun 06-09 .. Sat 06-15
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    fp = await insertProject(teamId, owner.id, 'Filters');
+    const seed: [string, Record<string, unknown>][] = [
+      ['overdue', { dueDate: '2024-06-11', priority: 'high', assigneeId: member.id, description: 'Fix the LOGIN page' }],
+      ['overdueDone', { dueDate: '2024-06-01', status: 'completed' }],
+      ['today', { dueDate: today, priority: 'urgent', assigneeId: other.id }],
+      ['sunday', { dueDate: '2024-06-09', status: 'review' }],
+      ['saturday', { dueDate: '2024-06-15', status: 'in_progress', assigneeId: member.id }],
+      ['nextSunday', { dueDate: '2024-06-16' }],
+      ['nextSaturday', { dueDate: '2024-06-22', priority: 'low' }],
+      ['later', { dueDate: '2024-06-23' }],
+      ['undated', { title: '100% done_right' }],
+    ];
+    for (const [name, body] of seed) {
+      ids[name] = (await createTask(owner, { title: `F ${name}`, projectId: fp, ...body })).id;
+    }
+  });
+
+  const names = (r: TaskListDto) => r.tasks.map((t) => Object.keys(ids).find((k) => ids[k] === t.id)).sort();
+  const q = (s: string) => `projectId=${fp}&today=${today}&${s}`;
+
+  it('lists newest first with exact counts per status and only the board fields', async () => {
+    const r = await list(member, q('limit=3'));
+    expect(r.tasks).toHaveLength(3);
+    expect(r.tasks[0]!.id).toBe(ids.undated);
+    expect(r.total).toBe(9);
+    expect(r.counts).toEqual({ todo: 6, in_progress: 1, review: 1, completed: 1 });
+    expect(Object.keys(r.tasks[0]!).sort()).toEqual(
+      ['id', 'title', 'description', 'status', 'priority', 'assigneeId', 'assignee', 'projectId', 'projectName', 'creatorId', 'dueDate', 'tags', 'commentCount', 'attachmentCount', 'createdAt', 'updatedAt', 'version'].sort(),
+    );
+    const page2 = await list(member, q('limit=3&offset=3'));
+    expect(page2.tasks.map((t) => t.id)).not.toContain(r.tasks[0]!.id);
+  });
+
+  it('filters by due bucket around week boundaries', async () => {
+    expect(names(await list(member, q('due=overdue')))).toEqual(['overdue', 'sunday']);
+    expect(names(await list(member, q('due=today')))).toEqual(['today']);
+    expect(names(await list(member, q('due=this_week')))).toEqual(['overdue', 'saturday', 'sunday', 'today']);
+    expect(names(await list(member, q('due=next_week')))).toEqual(['nextSaturday', 'nextSunday']);
+    // On Saturday, tomorrow (Sunday) is already next week.
+    const sat = `projectId=${fp}&today=2024-06-15`;
+    expect(names(await list(member, `${sat}&due=next_week`))).toEqual(['nextSaturday', 'nextSunday']);
+    expect(names(await list(member, `${sat}&due=today`))).toEqual(['saturday']);
+    // A week later, last week is gone.
+    const next = `projectId=${fp}&today=${addDays(startOfWeek(today), 7)}`;
+    expect(names(await list(member, `${next}&due=this_week`))).toEqual(['nextSaturday', 'nextSunday']);
+  });
+
+  it('filters by status, priority and assignee (including unassigned)', async () => {
+    expect(names(await list(member, q('status=review')))).toEqual(['sunday']);
+    expect((await list(member, q('status=review'))).counts).toEqual({ todo: 0, in_progress: 0, review: 1, completed: 0 });
+    expect(names(await list(member, q('priority=urgent')))).toEqual(['today']);
+    expect(names(await list(member, q(`assigneeId=${member.id}`)))).toEqual(['overdue', 'saturday']);
+    expect(names(await list(member, q('assigneeId=unassigned')))).toHaveLength(6);
+    expect(names(await list(member, q(`assigneeId=${member.id}&status=in_progress&due=this_week`)))).toEqual(['saturday']);
+  });
+
+  it('searches title or description case-insensitively, with LIKE wildcards taken literally', async () => {
+    expect(names(await list(member, q('q=login')))).toEqual(['overdue']);
+    expect(names(await list(member, q('q=F%20NEXTS')))).toEqual(['nextSaturday', 'nextSunday']);
+    expect(names(await list(member, q('q=100%25')))).toEqual(['undated']);
+    expect(names(await list(member, q('q=_')))).toEqual(['undated']);
+    expect(names(await list(member, q('q=%25')))).toEqual(['undated']);
+  });
+
+  it('sorts for the list view', async () => {
+    const byPriority = await list(member, q('sort=priority&dir=desc&limit=2'));
+    expect(byPriority.tasks.map((t) => t.priority)).toEqual(['urgent', 'high']);
+    const byDue = await list(member, q('sort=due&dir=asc'));
+    expect(byDue.tasks[0]!.dueDate).toBe('2024-06-01');
+    expect(byDue.tasks.at(-1)!.dueDate).toBeNull();
+    const byTitle = await list(member, q('sort=title&dir=asc&limit=1'));
+    expect(byTitle.tasks[0]!.title).toBe('100% done_right');
+  });
+
+  it('answers 404 for a project filter the caller cannot see; strangers see none of the team tasks', async () => {
+    expect((await call(member, 'GET', `/api/tasks?projectId=${foreignProject}`)).statusCode).toBe(404);
+    expect((await call(stranger, 'GET', `/api/tasks?projectId=${fp}`)).statusCode).toBe(404);
+    const mine = await list(stranger);
+    expect(mine.total).toBe(0);
+    expect(mine.tasks).toEqual([]);
+  });
+
+  it('rejects bad filter values with 400, never 500', async () => {
+    for (const bad of ['status=done', 'priority=x', 'assigneeId=bob', 'due=soon', 'today=2024-13-01', 'limit=0', 'limit=100000', 'sort=drop', 'projectId=1']) {
+      const res = await call(member, 'GET', `/api/tasks?${bad}`);
+      expect(res.statusCode, bad).toBe(400);
+    }
+  });
+});
