@@ -47,3 +47,12 @@ export type UpdateAdminUserInput = z.infer<typeof updateAdminUserInput>;
 
 /** How many users the overview lists, newest first. */
 export const ADMIN_RECENT_USERS = 10;
+
+/** GET /api/admin/users?q= — users whose name or email contains q, newest first. */
+export const adminUsersQuery = z.object({ q: z.string().trim().max(100).optional() });
+export type AdminUsersQuery = z.infer<typeof adminUsersQuery>;
+
+export const adminUsersResponse = z.object({ users: z.array(adminUserDto) });
+
+/** How many users a search lists. */
+export const ADMIN_USER_SEARCH_LIMIT = 50;

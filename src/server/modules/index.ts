@@ -4,6 +4,8 @@ import { registerProjects } from './projects/projects.routes';
 import { registerTasks } from './tasks/tasks.routes';
 import { registerNotifications } from './notifications/notifications.routes';
 import { registerRealtime } from './realtime/realtime.routes';
+import { registerOidc } from './oidc/oidc.routes';
+import { registerAdmin } from './admin/admin.routes';
 
 /**
  * Feature modules register their routes here. Each module owns its folder:
@@ -15,4 +17,6 @@ export function registerModules(app: FastifyInstance): void {
   registerProjects(app);
   registerNotifications(app);
   registerRealtime(app);
+  registerOidc(app);
+  registerAdmin(app);
 }

@@ -87,6 +87,29 @@ export class AuthService {
     return this.sessionDto(result.user, result.sessionId, result.refresh);
   }
 
+  /**
+   * Redeems a session's first refresh token exactly once (behind the one-time code of an OpenID
+   * Connect sign-in). No grace for a repeat: a second use revokes the session.
+   */
+  async redeemInitialRefreshToken(refreshToken: string): Promise<SessionDto> {
+    const result = await this.db.transaction(async (tx) => {
+      const token = await repo.getRefreshTokenByHash(tx, hashToken(refreshToken));
+      if (!token || token.parentId !== null) return { ok: false as const };
+      const found = await repo.getSessionWithUser(tx, token.sessionId);
+      if (!found || found.session.revokedAt || !found.user.isActive) return { ok: false as const };
+      const spent = await repo.spendRefreshToken(tx, token.id);
+      if (!spent) {
+        await repo.revokeSession(tx, token.sessionId);
+        return { ok: false as const };
+      }
+      const child = this.tokens.childRefreshToken(refreshToken);
+      await repo.insertRefreshToken(tx, token.sessionId, hashToken(child), token.id);
+      return { ok: true as const, user: found.user, sessionId: token.sessionId, refresh: child };
+    });
+    if (!result.ok) throw invalidGrant();
+    return this.sessionDto(result.user, result.sessionId, result.refresh);
+  }
+
   async logout(sessionId: string): Promise<void> {
     await repo.revokeSession(this.db, sessionId);
   }

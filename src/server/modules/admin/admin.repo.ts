@@ -1,0 +1,66 @@
+import { and, count, desc, eq, gte, ilike, or, sql } from 'drizzle-orm';
+import type { AdminStatsDto } from '../../../domain/schemas/admin';
+import type { DbOrTx } from '../../db/client';
+import { projects, tasks, teams, users } from '../../db/schema';
+import type { UserRow } from '../users/users.repo';
+
+async function countOf(query: Promise<{ n: number }[]>): Promise<number> {
+  const [row] = await query;
+  return Number(row?.n ?? 0);
+}
+
+export async function getStats(db: DbOrTx): Promise<AdminStatsDto> {
+  const [totalUsers, activeUsers30d, teamCount, projectCount, taskCount, tasksCompletedThisMonth] = await Promise.all([
+    countOf(db.select({ n: count() }).from(users)),
+    countOf(db.select({ n: count() }).from(users).where(gte(users.lastSeenAt, sql`now() - interval '30 days'`))),
+    countOf(db.select({ n: count() }).from(teams)),
+    countOf(db.select({ n: count() }).from(projects)),
+    countOf(db.select({ n: count() }).from(tasks)),
+    // A completed task's last change is when it was completed (tasks carry no separate completion time).
+    countOf(
+      db
+        .select({ n: count() })
+        .from(tasks)
+        .where(and(eq(tasks.status, 'completed'), gte(tasks.updatedAt, sql`date_trunc('month', now())`))),
+    ),
+  ]);
+  return {
+    totalUsers,
+    activeUsers30d,
+    teams: teamCount,
+    projects: projectCount,
+    tasks: taskCount,
+    tasksCompletedThisMonth,
+  };
+}
+
+export async function listUsers(db: DbOrTx, options: { limit: number; search?: string }): Promise<UserRow[]> {
+  const term = options.search ? `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  return db
+    .select()
+    .from(users)
+    .where(term ? or(ilike(users.email, term), ilike(users.fullName, term)) : undefined)
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(options.limit);
+}
+
+export async function setActive(db: DbOrTx, id: string, isActive: boolean): Promise<UserRow | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({ isActive, updatedAt: sql`now()` })
+    .where(eq(users.id, id))
+    .returning();
+  return row;
+}
+
+/** How many migrations drizzle recorded as applied, or null when that cannot be read. */
+export async function countAppliedMigrations(db: DbOrTx): Promise<number | null> {
+  try {
+    const result = (await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as {
+      rows: { n: number }[];
+    };
+    return Number(result.rows[0]?.n ?? 0);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,139 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SystemRole } from '../../../domain/constants';
+import {
+  ADMIN_RECENT_USERS,
+  ADMIN_USER_SEARCH_LIMIT,
+  type AdminOverviewDto,
+  type AdminUserDto,
+  type SystemAlertDto,
+} from '../../../domain/schemas/admin';
+import type { Config } from '../../config';
+import { migrationsFolder, type Database } from '../../db/client';
+import { AppError } from '../../lib/errors';
+import * as authRepo from '../auth/auth.repo';
+import type { UserRow } from '../users/users.repo';
+import * as repo from './admin.repo';
+
+export function toAdminUserDto(row: UserRow): AdminUserDto {
+  return {
+    id: row.id,
+    fullName: row.fullName,
+    email: row.email,
+    role: row.role as SystemRole,
+    isActive: row.isActive,
+    createdAt: row.createdAt.toISOString(),
+    lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
+  };
+}
+
+async function journalSize(): Promise<number | null> {
+  try {
+    const journal = JSON.parse(await readFile(join(migrationsFolder(), 'meta/_journal.json'), 'utf8')) as { entries?: unknown[] };
+    return journal.entries?.length ?? 0;
+  } catch {
+    return null;
+  }
+}
+
+export class AdminService {
+  constructor(
+    private readonly database: Database,
+    private readonly config: Config,
+  ) {}
+
+  async overview(): Promise<AdminOverviewDto> {
+    const db = this.database.db;
+    const [stats, recent, alerts] = await Promise.all([
+      repo.getStats(db),
+      repo.listUsers(db, { limit: ADMIN_RECENT_USERS }),
+      this.alerts(),
+    ]);
+    return { stats, recentUsers: recent.map(toAdminUserDto), alerts };
+  }
+
+  async searchUsers(q: string | undefined): Promise<AdminUserDto[]> {
+    const rows = await repo.listUsers(this.database.db, { limit: ADMIN_USER_SEARCH_LIMIT, search: q || undefined });
+    return rows.map(toAdminUserDto);
+  }
+
+  /** Deactivates or reactivates a user; deactivation ends all their sessions in the same transaction. */
+  async setActive(actorId: string, userId: string, isActive: boolean): Promise<AdminUserDto> {
+    if (userId === actorId && !isActive) {
+      throw new AppError('permission_denied', 'You cannot deactivate your own account');
+    }
+    const row = await this.database.db.transaction(async (tx) => {
+      const updated = await repo.setActive(tx, userId, isActive);
+      if (updated && !isActive) await authRepo.revokeAllSessionsOfUser(tx, userId);
+      return updated;
+    });
+    if (!row) throw new AppError('not_found', 'User not found');
+    return toAdminUserDto(row);
+  }
+
+  /** Real checks: database reachable, migrations current, Google sign-in configured. */
+  private async alerts(): Promise<SystemAlertDto[]> {
+    const alerts: SystemAlertDto[] = [];
+    const engine = this.database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL';
+    try {
+      const started = Date.now();
+      await this.database.ping();
+      alerts.push({
+        id: 'database',
+        type: 'info',
+        title: 'Database reachable',
+        message: `The ${engine} database answered in ${Date.now() - started} ms.`,
+      });
+    } catch {
+      alerts.push({ id: 'database', type: 'error', title: 'Database unreachable', message: `The ${engine} database did not answer.` });
+    }
+
+    const [applied, expected] = await Promise.all([repo.countAppliedMigrations(this.database.db), journalSize()]);
+    if (applied === null || expected === null) {
+      alerts.push({
+        id: 'migrations',
+        type: 'error',
+        title: 'Migrations unknown',
+        message: 'The applied migrations could not be compared with the ones this version ships.',
+      });
+    } else if (applied === expected) {
+      alerts.push({
+        id: 'migrations',
+        type: 'info',
+        title: 'Migrations current',
+        message: `All ${expected} database migrations are applied.`,
+      });
+    } else if (applied < expected) {
+      alerts.push({
+        id: 'migrations',
+        type: 'error',
+        title: 'Migrations pending',
+        message: `${expected - applied} of ${expected} database migrations are not applied. Restart the server to apply them.`,
+      });
+    } else {
+      alerts.push({
+        id: 'migrations',
+        type: 'warning',
+        title: 'Database ahead of this version',
+        message: `The database has ${applied} migrations applied but this version ships ${expected}. Is an older version running?`,
+      });
+    }
+
+    alerts.push(
+      this.config.google
+        ? {
+            id: 'google',
+            type: 'info',
+            title: 'Google sign-in configured',
+            message: `Users can sign in with ${this.config.google.issuer}.`,
+          }
+        : {
+            id: 'google',
+            type: 'warning',
+            title: 'Google sign-in not configured',
+            message: 'Set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET to let users sign in with Google.',
+          },
+    );
+    return alerts;
+  }
+}

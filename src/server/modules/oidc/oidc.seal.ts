@@ -1,0 +1,41 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { EncryptJWT, jwtDecrypt, type JWTPayload } from 'jose';
+
+/**
+ * Encrypted, expiring values (JWE, A256GCM) under a key derived from the app secret, one key per
+ * purpose so a state cookie can never pass as a one-time code.
+ */
+export class Sealer {
+  private readonly key: Uint8Array;
+
+  constructor(
+    secret: string,
+    private readonly purpose: string,
+  ) {
+    this.key = new Uint8Array(createHmac('sha256', secret).update(`oidc:${purpose}`).digest());
+  }
+
+  seal(payload: JWTPayload, ttlSeconds: number): Promise<string> {
+    return new EncryptJWT(payload)
+      .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+      .setIssuedAt()
+      .setAudience(this.purpose)
+      .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+      .encrypt(this.key);
+  }
+
+  /** The payload, or null when the value is forged, for another purpose or expired. */
+  async open(value: string): Promise<JWTPayload | null> {
+    try {
+      const { payload } = await jwtDecrypt(value, this.key, { audience: this.purpose, clockTolerance: 0 });
+      return payload;
+    } catch {
+      return null;
+    }
+  }
+}
+
+export const randomToken = () => randomBytes(32).toString('base64url');
+
+/** The S256 PKCE challenge of a verifier (RFC 7636 §4.2). */
+export const pkceChallenge = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');

@@ -1,0 +1,154 @@
+import type { JWTPayload } from 'jose';
+import { LIMITS } from '../../../domain/constants';
+import type { OidcCallbackQuery } from '../../../domain/schemas/oidc';
+import type { SessionDto } from '../../../domain/schemas/auth';
+import type { Db } from '../../db/client';
+import { AppError, isUniqueViolation } from '../../lib/errors';
+import type { AuthService } from '../auth/auth.service';
+import * as usersRepo from '../users/users.repo';
+import type { UserRow } from '../users/users.repo';
+import * as repo from './oidc.repo';
+import { OidcFlowError, type OidcProvider } from './oidc.provider';
+import { pkceChallenge, randomToken, type Sealer } from './oidc.seal';
+
+/** How long a started sign-in may take at the provider. */
+export const STATE_TTL_SECONDS = 10 * 60;
+/** How long the one-time code handed to the SPA stays valid. */
+export const CODE_TTL_SECONDS = 60;
+
+const expired = () =>
+  new OidcFlowError('invalid_request', 'The sign-in request expired or was not started here. Please try again.');
+
+/** The profile's name: full_name, name, the email's local part, else 'User' (spec §4). */
+export function displayName(claims: Record<string, unknown>, email: string | null): string {
+  for (const key of ['full_name', 'name']) {
+    const value = claims[key];
+    if (typeof value === 'string' && value.trim()) return value.trim().slice(0, LIMITS.fullNameMax);
+  }
+  const local = email?.split('@')[0]?.trim();
+  return local ? local.slice(0, LIMITS.fullNameMax) : 'User';
+}
+
+const isVerified = (value: unknown) => value === true || value === 'true';
+
+export class OidcService {
+  constructor(
+    private readonly db: Db,
+    private readonly auth: AuthService,
+    private readonly provider: OidcProvider | null,
+    private readonly stateSealer: Sealer,
+    private readonly codeSealer: Sealer,
+    private readonly redirectUri: string,
+  ) {}
+
+  get isConfigured(): boolean {
+    return this.provider !== null;
+  }
+
+  private requireProvider(): OidcProvider {
+    if (!this.provider) throw new OidcFlowError('not_configured', 'Google sign-in is not configured on this server.');
+    return this.provider;
+  }
+
+  /** The provider's authorization URL, and the sealed state to keep in a cookie until the callback. */
+  async begin(): Promise<{ url: string; sealedState: string }> {
+    const provider = this.requireProvider();
+    const state = randomToken();
+    const nonce = randomToken();
+    const verifier = randomToken();
+    const url = await provider.authorizationUrl({
+      redirectUri: this.redirectUri,
+      state,
+      nonce,
+      codeChallenge: pkceChallenge(verifier),
+    });
+    const sealedState = await this.stateSealer.seal({ state, nonce, verifier }, STATE_TTL_SECONDS);
+    return { url, sealedState };
+  }
+
+  /** Completes the provider round trip; returns the one-time code for the SPA. */
+  async complete(query: OidcCallbackQuery, sealedState: string | undefined, userAgent: string | null): Promise<string> {
+    const provider = this.requireProvider();
+    if (query.error) {
+      const error = /^[a-z_]{1,64}$/.test(query.error) ? query.error : 'access_denied';
+      const description = (query.error_description || query.error).slice(0, 300);
+      throw new OidcFlowError(error, description);
+    }
+    const saved = sealedState ? await this.stateSealer.open(sealedState) : null;
+    if (!saved || !query.state || saved.state !== query.state) throw expired();
+    if (!query.code) throw new OidcFlowError('invalid_request', 'The sign-in provider sent no authorization code.');
+
+    const tokens = await provider.exchangeCode(query.code, String(saved.verifier), this.redirectUri);
+    const claims: Record<string, unknown> = { ...(await provider.verifyIdToken(tokens.idToken, String(saved.nonce))) };
+    if (typeof claims.email !== 'string' && tokens.accessToken) {
+      const info = await provider.userinfo(tokens.accessToken);
+      // Only claims about the same subject count.
+      if (info.sub === claims.sub) Object.assign(claims, { ...info, ...claims });
+    }
+    const user = await this.findOrCreateUser(provider.issuer, claims as JWTPayload & Record<string, unknown>);
+    if (!user.isActive) throw new OidcFlowError('access_denied', 'This account has been deactivated');
+    const session = await this.auth.startSession(user, userAgent);
+    return this.codeSealer.seal({ r: session.refresh_token }, CODE_TTL_SECONDS);
+  }
+
+  /** The one-time code → a session (single use, 60 s). */
+  async exchange(code: string): Promise<SessionDto> {
+    const payload = await this.codeSealer.open(code);
+    const refused = () => new AppError('invalid_grant', 'This sign-in has expired. Please try again.');
+    if (!payload || typeof payload.r !== 'string') throw refused();
+    try {
+      return await this.auth.redeemInitialRefreshToken(payload.r);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'invalid_grant') throw refused();
+      throw error;
+    }
+  }
+
+  /**
+   * The account for these claims: the linked identity; else an existing account with the same
+   * email, linked only when the provider says the email is verified; else a new profile.
+   */
+  private async findOrCreateUser(issuer: string, claims: JWTPayload & Record<string, unknown>): Promise<UserRow> {
+    const subject = claims.sub!;
+    const linked = await repo.getUserByIdentity(this.db, issuer, subject);
+    if (linked) return linked;
+
+    const email = typeof claims.email === 'string' && claims.email.includes('@') ? claims.email.trim().toLowerCase() : null;
+    if (!email || email.length > LIMITS.emailMax) {
+      throw new OidcFlowError('invalid_request', 'The sign-in provider did not share an email address.');
+    }
+    const verified = isVerified(claims.email_verified);
+    const attempt = () =>
+      this.db.transaction(async (tx) => {
+        const existing = await usersRepo.getOneByEmail(tx, email);
+        if (existing) {
+          if (!verified) {
+            throw new OidcFlowError(
+              'access_denied',
+              'An account with this email already exists. Sign in with your password, or verify your email with the provider.',
+            );
+          }
+          await repo.createIdentity(tx, { issuer, subject, userId: existing.id, email });
+          return existing;
+        }
+        const created = await usersRepo.createOne(tx, {
+          email,
+          fullName: displayName(claims, email),
+          avatarUrl: typeof claims.picture === 'string' && claims.picture.startsWith('https://') ? claims.picture : null,
+          emailVerified: verified,
+        });
+        await repo.createIdentity(tx, { issuer, subject, userId: created.id, email });
+        return created;
+      });
+    try {
+      return await attempt();
+    } catch (error) {
+      // Two first sign-ins racing: the loser finds what the winner created.
+      if (isUniqueViolation(error)) {
+        const again = await repo.getUserByIdentity(this.db, issuer, subject);
+        return again ?? attempt();
+      }
+      throw error;
+    }
+  }
+}
