@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerTeams } from './teams/teams.routes';
 import { registerProjects } from './projects/projects.routes';
 import { registerTasks } from './tasks/tasks.routes';
+import { registerDashboard } from './dashboard/dashboard.routes';
 import { registerNotifications } from './notifications/notifications.routes';
 import { registerRealtime } from './realtime/realtime.routes';
 import { registerOidc } from './oidc/oidc.routes';
@@ -15,6 +16,7 @@ export function registerModules(app: FastifyInstance): void {
   registerTeams(app);
   registerTasks(app);
   registerProjects(app);
+  registerDashboard(app);
   registerNotifications(app);
   registerRealtime(app);
   registerOidc(app);

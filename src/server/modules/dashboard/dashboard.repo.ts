@@ -1,0 +1,130 @@
+import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import type { ProjectStatus, TaskPriority, TaskStatus } from '../../../domain/constants';
+import { DASHBOARD_LIST_LIMIT } from '../../../domain/dashboard';
+import type { DbOrTx } from '../../db/client';
+import { projects, tasks, teamMembers, teams } from '../../db/schema';
+
+/** Ids of the teams where `userId` is an active member, as a subquery. */
+const myTeamIds = (db: DbOrTx, userId: string) =>
+  db
+    .select({ teamId: teamMembers.teamId })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.userId, userId), eq(teamMembers.status, 'active')));
+
+/** Ids of the projects in those teams, as a subquery. */
+const myProjectIds = (db: DbOrTx, userId: string) =>
+  db.select({ id: projects.id }).from(projects).where(inArray(projects.teamId, myTeamIds(db, userId)));
+
+export interface DashboardCounts {
+  totalTasks: number;
+  completedTasks: number;
+  tasksInProgress: number;
+  activeProjects: number;
+  teamMembers: number;
+  activeTeams: number;
+}
+
+/** Every figure in one round trip, counted by the database over the caller's teams only. */
+export async function countForUser(db: DbOrTx, userId: string): Promise<DashboardCounts> {
+  const result = (await db.execute(sql`
+    with my_teams as (
+      select ${teamMembers.teamId} as team_id from ${teamMembers}
+      where ${teamMembers.userId} = ${userId} and ${teamMembers.status} = 'active'
+    ),
+    my_projects as (
+      select p.id, p.status from ${projects} p where p.team_id in (select team_id from my_teams)
+    ),
+    my_tasks as (
+      select
+        count(*)::int as total,
+        (count(*) filter (where t.status = 'completed'))::int as completed,
+        (count(*) filter (where t.status = 'in_progress'))::int as in_progress
+      from ${tasks} t where t.project_id in (select id from my_projects)
+    )
+    select
+      my_tasks.total as "totalTasks",
+      my_tasks.completed as "completedTasks",
+      my_tasks.in_progress as "tasksInProgress",
+      (select count(*)::int from my_projects where status = 'active') as "activeProjects",
+      (select count(*)::int from ${teamMembers} m
+        where m.team_id in (select team_id from my_teams) and m.status = 'active') as "teamMembers",
+      (select count(*)::int from my_teams) as "activeTeams"
+    from my_tasks`)) as unknown as { rows: Record<keyof DashboardCounts, number | string>[] };
+  const row = result.rows[0]!;
+  return {
+    totalTasks: Number(row.totalTasks),
+    completedTasks: Number(row.completedTasks),
+    tasksInProgress: Number(row.tasksInProgress),
+    activeProjects: Number(row.activeProjects),
+    teamMembers: Number(row.teamMembers),
+    activeTeams: Number(row.activeTeams),
+  };
+}
+
+const limit = DASHBOARD_LIST_LIMIT;
+
+/** The newest tasks by updated_at, projects and teams by created_at: candidates for the activity feed. */
+export async function listActivityCandidates(db: DbOrTx, userId: string) {
+  const [taskRows, projectRows, teamRows] = await Promise.all([
+    db
+      .select({ id: tasks.id, title: tasks.title, status: tasks.status, at: tasks.updatedAt })
+      .from(tasks)
+      .where(inArray(tasks.projectId, myProjectIds(db, userId)))
+      .orderBy(desc(tasks.updatedAt), desc(tasks.id))
+      .limit(limit),
+    db
+      .select({ id: projects.id, title: projects.name, at: projects.createdAt })
+      .from(projects)
+      .where(inArray(projects.teamId, myTeamIds(db, userId)))
+      .orderBy(desc(projects.createdAt), desc(projects.id))
+      .limit(limit),
+    db
+      .select({ id: teams.id, title: teams.name, at: teams.createdAt })
+      .from(teams)
+      .where(inArray(teams.id, myTeamIds(db, userId)))
+      .orderBy(desc(teams.createdAt), desc(teams.id))
+      .limit(limit),
+  ]);
+  return [
+    ...taskRows.map((r) => ({ ...r, entity: 'task' as const, status: r.status as TaskStatus })),
+    ...projectRows.map((r) => ({ ...r, entity: 'project' as const })),
+    ...teamRows.map((r) => ({ ...r, entity: 'team' as const })),
+  ];
+}
+
+/** The first projects in the projects list's order (newest first). */
+export async function listFirstProjects(db: DbOrTx, userId: string) {
+  const rows = await db
+    .select({ id: projects.id, name: projects.name, progress: projects.progress, status: projects.status })
+    .from(projects)
+    .where(inArray(projects.teamId, myTeamIds(db, userId)))
+    .orderBy(desc(projects.createdAt), desc(projects.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, status: r.status as ProjectStatus }));
+}
+
+/** Tasks not completed with a due date, soonest first (overdue ones included). */
+export async function listNextDeadlines(db: DbOrTx, userId: string) {
+  const rows = await db
+    .select({
+      id: tasks.id,
+      title: tasks.title,
+      dueDate: tasks.dueDate,
+      priority: tasks.priority,
+      status: tasks.status,
+      projectId: tasks.projectId,
+      projectName: projects.name,
+    })
+    .from(tasks)
+    .innerJoin(projects, eq(projects.id, tasks.projectId))
+    .where(
+      and(
+        inArray(projects.teamId, myTeamIds(db, userId)),
+        ne(tasks.status, 'completed'),
+        isNotNull(tasks.dueDate),
+      ),
+    )
+    .orderBy(asc(tasks.dueDate), asc(tasks.createdAt), asc(tasks.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, priority: r.priority as TaskPriority, status: r.status as TaskStatus }));
+}
