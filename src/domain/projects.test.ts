@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isProjectOverdue, localIsoDate, projectStats, projectTileCounts } from './projects';
+import { isProjectOverdue, localIsoDate, PROJECT_TEAM_REQUIRED, projectFormPayload, projectStats, projectTileCounts, validateProjectForm } from './projects';
 import { endNotAfterStart, createProjectInput, updateProjectInput } from './schemas/project';
 import { MSG } from './messages';
 
@@ -76,5 +76,36 @@ describe('project schemas', () => {
     expect(updateProjectInput.parse({ name: 'B' })).toEqual({ name: 'B' });
     expect(updateProjectInput.parse({ description: null, endDate: null })).toEqual({ description: null, endDate: null });
     expect(updateProjectInput.parse({ description: '  ' }).description).toBeNull();
+  });
+});
+
+describe('validateProjectForm', () => {
+  const base = { name: 'Apollo', description: '', teamId: 'team-1', status: 'planning' as const, startDate: '', endDate: '' };
+
+  it('accepts a named project with a team and no dates', () => {
+    expect(validateProjectForm(base)).toEqual({});
+  });
+
+  it('requires a name after trimming and a team', () => {
+    expect(validateProjectForm({ ...base, name: '  ', teamId: '' })).toEqual({
+      name: MSG.projectNameRequired,
+      teamId: PROJECT_TEAM_REQUIRED,
+    });
+  });
+
+  it('requires the end after the start when both are set', () => {
+    expect(validateProjectForm({ ...base, startDate: '2030-01-02', endDate: '2030-01-02' })).toEqual({ endDate: MSG.endAfterStart });
+    expect(validateProjectForm({ ...base, startDate: '2030-01-02', endDate: '' })).toEqual({});
+  });
+
+  it('builds a trimmed payload with nulls for empty optional fields', () => {
+    expect(projectFormPayload({ ...base, name: ' A ', description: '  ' })).toEqual({
+      name: 'A',
+      description: null,
+      teamId: 'team-1',
+      status: 'planning',
+      startDate: null,
+      endDate: null,
+    });
   });
 });

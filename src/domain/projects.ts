@@ -1,5 +1,7 @@
 /** Pure rules of the projects page (spec §2 'Projects', §9): stat cards, status tiles, due labels. */
 import type { PROJECT_STATUS_TILES, ProjectStatus } from './constants';
+import { MSG } from './messages';
+import { endNotAfterStart } from './schemas/project';
 
 interface ProjectLike {
   status: ProjectStatus;
@@ -47,4 +49,37 @@ export function localIsoDate(now: Date = new Date()): string {
   const m = String(now.getMonth() + 1).padStart(2, '0');
   const d = String(now.getDate()).padStart(2, '0');
   return `${y}-${m}-${d}`;
+}
+
+/** The project form's values as typed (dates as 'YYYY-MM-DD' or ''). */
+export type ProjectFormValues = {
+  name: string;
+  description: string;
+  teamId: string;
+  status: ProjectStatus;
+  startDate: string;
+  endDate: string;
+};
+
+export const PROJECT_TEAM_REQUIRED = 'Please select a team';
+
+/** Field errors of the project form (spec §5 'Project form'); empty when it may be saved. */
+export function validateProjectForm(values: ProjectFormValues): Partial<Record<keyof ProjectFormValues, string>> {
+  const errors: Partial<Record<keyof ProjectFormValues, string>> = {};
+  if (!values.name.trim()) errors.name = MSG.projectNameRequired;
+  if (!values.teamId) errors.teamId = PROJECT_TEAM_REQUIRED;
+  if (endNotAfterStart(values.startDate || null, values.endDate || null)) errors.endDate = MSG.endAfterStart;
+  return errors;
+}
+
+/** The request body for a create or an edit: trimmed, empty optional fields sent as null. */
+export function projectFormPayload(values: ProjectFormValues) {
+  return {
+    name: values.name.trim(),
+    description: values.description.trim() || null,
+    teamId: values.teamId,
+    status: values.status,
+    startDate: values.startDate || null,
+    endDate: values.endDate || null,
+  };
 }

@@ -1,7 +1,233 @@
-import { PageHeader } from '../../../components/ui/misc';
+import { FolderKanban, LayoutGrid, List, Plus, Search, X } from 'lucide-react';
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { PROJECT_STATUS_TILES, type ProjectStatus } from '../../../../domain/constants';
+import { MSG } from '../../../../domain/messages';
+import { localIsoDate, type ProjectTile, projectStats, projectTileCounts } from '../../../../domain/projects';
+import type { ListProjectsQuery, ProjectDto } from '../../../../domain/schemas/project';
+import { Button } from '../../../components/ui/button';
+import { SelectField, TextField } from '../../../components/ui/field';
+import { EmptyState, PageHeader, Spinner } from '../../../components/ui/misc';
+import { cn } from '../../../lib/cn';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useProjects } from '../api/get-projects';
+import { useTeamOptions } from '../api/get-team-options';
+import { ProjectCard } from './project-card';
+import { ProjectModal } from './project-modal';
+import { ProjectStatCards, StatusTiles } from './project-overview';
+import { ProjectTable } from './project-table';
+
+type ViewMode = 'grid' | 'list';
+type ModalState = { mode: 'create' } | { mode: 'edit'; project: ProjectDto } | null;
+
+const SEARCH_DEBOUNCE_MS = 250;
+const isTileStatus = (s: string | null): s is (typeof PROJECT_STATUS_TILES)[number] =>
+  (PROJECT_STATUS_TILES as readonly string[]).includes(s ?? '');
+
+/** Filters live in the URL so they survive a reload: ?team=&status=&q=&view=list */
+function useProjectFilters() {
+  const [params, setParams] = useSearchParams();
+  const status = params.get('status');
+  const filters: ListProjectsQuery = {
+    teamId: params.get('team') || undefined,
+    status: isTileStatus(status) ? (status as ProjectStatus) : undefined,
+    q: params.get('q')?.trim() || undefined,
+  };
+  const view: ViewMode = params.get('view') === 'list' ? 'list' : 'grid';
+  const set = useCallback(
+    (key: string, value: string | undefined) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (value) next.set(key, value);
+          else next.delete(key);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  const clear = () =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        for (const key of ['team', 'status', 'q']) next.delete(key);
+        return next;
+      },
+      { replace: true },
+    );
+  return { filters, rawQ: params.get('q') ?? '', view, set, clear };
+}
 
 export function ProjectsPage() {
   useDocumentTitle('Projects');
-  return <PageHeader title="Projects" subtitle="Manage and track your team's projects" />;
+  const { filters, rawQ, view, set, clear } = useProjectFilters();
+  const [search, setSearch] = useState(rawQ);
+  const [modal, setModal] = useState<ModalState>(null);
+  const today = localIsoDate();
+
+  // Stat cards and tiles count every project; the list shows the filtered ones (filtered on the server).
+  const all = useProjects({});
+  const hasFilters = Boolean(filters.teamId || filters.status || filters.q);
+  const filtered = useProjects(filters);
+  const teams = useTeamOptions();
+
+  useEffect(() => setSearch(rawQ), [rawQ]);
+  useEffect(() => {
+    if (search === rawQ) return;
+    const timer = setTimeout(() => set('q', search), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [search, rawQ, set]);
+
+  const stats = useMemo(() => projectStats(all.data ?? []), [all.data]);
+  const counts = useMemo(() => projectTileCounts(all.data ?? []), [all.data]);
+  const selectedTile: ProjectTile = filters.status && isTileStatus(filters.status) ? filters.status : 'all';
+  const teamOptions = teams.data ?? [];
+  const openCreate = () => setModal({ mode: 'create' });
+  const openEdit = (project: ProjectDto) => setModal({ mode: 'edit', project });
+  const clearFilters = () => {
+    setSearch('');
+    clear();
+  };
+
+  const list = filtered.data ?? [];
+  const isLoading = all.isPending || filtered.isPending;
+  const error = all.error ?? filtered.error;
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Projects"
+        subtitle="Manage and track your team's projects"
+        actions={
+          <>
+            <div role="group" aria-label="View" className="inline-flex rounded-lg border border-slate-300 p-0.5 dark:border-slate-600">
+              <ViewButton active={view === 'list'} onClick={() => set('view', 'list')} icon={<List className="h-4 w-4" aria-hidden />}>
+                List View
+              </ViewButton>
+              <ViewButton active={view === 'grid'} onClick={() => set('view', undefined)} icon={<LayoutGrid className="h-4 w-4" aria-hidden />}>
+                Grid View
+              </ViewButton>
+            </div>
+            <Button onClick={openCreate}>
+              <Plus className="h-4 w-4" aria-hidden />
+              New Project
+            </Button>
+          </>
+        }
+      />
+
+      <ProjectStatCards stats={stats} />
+      <StatusTiles counts={counts} selected={selectedTile} onSelect={(tile) => set('status', tile === 'all' ? undefined : tile)} />
+
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <SelectField
+          label="Team"
+          srOnlyLabel
+          className="sm:w-56"
+          value={filters.teamId ?? ''}
+          onChange={(e) => set('team', e.target.value || undefined)}
+        >
+          <option value="">All Teams</option>
+          {teamOptions.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Search projects"
+          srOnlyLabel
+          type="search"
+          className="flex-1"
+          placeholder="Search projects..."
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          trailing={<Search className="mr-2 h-4 w-4 text-slate-500 dark:text-slate-400" aria-hidden />}
+        />
+        {(hasFilters || search) && (
+          <Button variant="secondary" onClick={clearFilters}>
+            <X className="h-4 w-4" aria-hidden />
+            Clear Filters
+          </Button>
+        )}
+      </div>
+
+      {error ? (
+        <EmptyState
+          title={MSG.loadFailed}
+          message={error.message}
+          action={
+            <Button variant="secondary" onClick={() => void Promise.all([all.refetch(), filtered.refetch()])}>
+              Try again
+            </Button>
+          }
+        />
+      ) : isLoading ? (
+        <Spinner label="Loading projects..." />
+      ) : (all.data?.length ?? 0) === 0 ? (
+        <EmptyState
+          icon={<FolderKanban className="h-10 w-10" />}
+          title="No projects yet"
+          message="Get started by creating your first project"
+          action={
+            <Button onClick={openCreate}>
+              <Plus className="h-4 w-4" aria-hidden />
+              Create Project
+            </Button>
+          }
+        />
+      ) : list.length === 0 ? (
+        <EmptyState icon={<Search className="h-10 w-10" />} title="No projects found" message="Try adjusting your search or filters" />
+      ) : view === 'grid' ? (
+        <ul aria-label="Projects" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+          {list.map((p) => (
+            <li key={p.id}>
+              <ProjectCard project={p} today={today} onEdit={openEdit} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <ProjectTable projects={list} today={today} onOpen={openEdit} />
+      )}
+
+      {modal && (
+        <ProjectModal
+          project={modal.mode === 'edit' ? modal.project : undefined}
+          teams={teamOptions}
+          defaultTeamId={filters.teamId}
+          onClose={() => setModal(null)}
+        />
+      )}
+    </div>
+  );
+}
+
+function ViewButton({
+  active,
+  onClick,
+  icon,
+  children,
+}: {
+  active: boolean;
+  onClick: () => void;
+  icon: ReactNode;
+  children: string;
+}) {
+  return (
+    <button
+      type="button"
+      aria-pressed={active}
+      onClick={onClick}
+      className={cn(
+        'inline-flex h-9 items-center gap-1.5 rounded-md px-3 text-sm font-medium transition-colors',
+        active
+          ? 'bg-brand-600 text-white'
+          : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800',
+      )}
+    >
+      {icon}
+      {children}
+    </button>
+  );
 }

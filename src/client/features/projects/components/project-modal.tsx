@@ -1,0 +1,216 @@
+import { TriangleAlert } from 'lucide-react';
+import { type FormEvent, useMemo, useState } from 'react';
+import { toast } from 'sonner';
+import { PROJECT_STATUS_LABELS, PROJECT_STATUSES, type ProjectStatus } from '../../../../domain/constants';
+import { MSG } from '../../../../domain/messages';
+import { type ProjectFormValues, projectFormPayload, validateProjectForm } from '../../../../domain/projects';
+import { endNotAfterStart, type ProjectDto } from '../../../../domain/schemas/project';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { SelectField, TextAreaField, TextField } from '../../../components/ui/field';
+import { Modal } from '../../../components/ui/modal';
+import { ApiError } from '../../../lib/api-client';
+import { useFormState } from '../../../lib/use-form-state';
+import { useCreateProject } from '../api/create-project';
+import { useDeleteProject } from '../api/delete-project';
+import type { TeamOption } from '../api/get-team-options';
+import { useUpdateProject } from '../api/update-project';
+
+export interface ProjectModalProps {
+  /** The project to edit; create mode when absent. */
+  project?: ProjectDto;
+  teams: TeamOption[];
+  defaultTeamId?: string;
+  onClose: () => void;
+}
+
+function initialValues(project: ProjectDto | undefined, teams: TeamOption[], defaultTeamId?: string): ProjectFormValues {
+  if (project) {
+    return {
+      name: project.name,
+      description: project.description ?? '',
+      teamId: project.teamId,
+      status: project.status,
+      startDate: project.startDate ?? '',
+      endDate: project.endDate ?? '',
+    };
+  }
+  const teamId = teams.some((t) => t.id === defaultTeamId) ? defaultTeamId! : (teams[0]?.id ?? '');
+  return { name: '', description: '', teamId, status: 'planning', startDate: '', endDate: '' };
+}
+
+function Warning({ children }: { children: string }) {
+  return (
+    <p className="flex items-start gap-2 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+      <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+      <span>{children}</span>
+    </p>
+  );
+}
+
+/** Create or edit a project (spec §5 'Project form'). Mount it only while open, so it starts fresh. */
+export function ProjectModal({ project, teams, defaultTeamId, onClose }: ProjectModalProps) {
+  const isEdit = Boolean(project);
+  const canEdit = !project || project.canEdit;
+  const initial = useMemo(() => initialValues(project, teams, defaultTeamId), [project, teams, defaultTeamId]);
+  const { values, errors, setErrors, setField } = useFormState(initial);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const create = useCreateProject();
+  const update = useUpdateProject();
+  const remove = useDeleteProject();
+  const saving = create.isPending || update.isPending;
+  const datesOutOfOrder = endNotAfterStart(values.startDate || null, values.endDate || null);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!canEdit) {
+      toast.error(MSG.projectNoPermission);
+      return;
+    }
+    const found = validateProjectForm(values);
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    const payload = projectFormPayload(values);
+    try {
+      if (project) {
+        await update.mutateAsync({ id: project.id, ...payload, version: project.version });
+        toast.success(MSG.projectUpdated);
+      } else {
+        await create.mutateAsync(payload);
+        toast.success(MSG.projectCreated);
+      }
+      onClose();
+    } catch (error) {
+      // Save failures are logged and the modal stays open (spec §8).
+      console.error('Failed to save project', error);
+      if (error instanceof ApiError && Object.keys(error.fields).length) setErrors(error.fields as typeof errors);
+      if (error instanceof ApiError && error.status === 403) toast.error(MSG.projectNoPermission);
+      else if (error instanceof ApiError && error.status === 409) toast.error(MSG.staleEdit);
+      else toast.error(project ? MSG.projectUpdateFailed : MSG.projectCreateFailed);
+    }
+  };
+
+  const onDelete = async () => {
+    if (!project) return;
+    try {
+      await remove.mutateAsync(project.id);
+      toast.success(MSG.projectDeleted);
+      setConfirmingDelete(false);
+      onClose();
+    } catch (error) {
+      console.error('Failed to delete project', error);
+      toast.error(error instanceof ApiError && error.status === 403 ? MSG.projectNoPermission : MSG.projectDeleteFailed);
+      setConfirmingDelete(false);
+    }
+  };
+
+  const formId = 'project-form';
+  return (
+    <>
+      <Modal
+        open={!confirmingDelete}
+        onClose={onClose}
+        title={isEdit ? 'Edit Project' : 'Create New Project'}
+        size="lg"
+        footer={
+          <>
+            {isEdit && canEdit && (
+              <Button variant="danger" className="mr-auto" onClick={() => setConfirmingDelete(true)}>
+                Delete
+              </Button>
+            )}
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" form={formId} isLoading={saving}>
+              {isEdit ? 'Update Project' : 'Create Project'}
+            </Button>
+          </>
+        }
+      >
+        <form id={formId} onSubmit={onSubmit} noValidate className="space-y-4">
+          {!canEdit && <Warning>{MSG.projectViewOnly}</Warning>}
+          <fieldset disabled={!canEdit} className="space-y-4 disabled:opacity-90">
+            <TextField
+              label="Project Name"
+              value={values.name}
+              onChange={(e) => setField('name', e.target.value)}
+              error={errors.name}
+              placeholder="Enter project name"
+              autoFocus={canEdit}
+            />
+            <TextAreaField
+              label="Description"
+              value={values.description}
+              onChange={(e) => setField('description', e.target.value)}
+              error={errors.description}
+              placeholder="Describe the project"
+              rows={3}
+            />
+            <div className="grid gap-4 sm:grid-cols-2">
+              <SelectField
+                label="Team"
+                value={values.teamId}
+                onChange={(e) => setField('teamId', e.target.value)}
+                error={errors.teamId}
+                disabled={teams.length === 0}
+              >
+                {teams.length === 0 ? (
+                  <option value="">{MSG.noTeamsAvailable}</option>
+                ) : (
+                  <>
+                    {!values.teamId && <option value="">Select a team</option>}
+                    {teams.map((t) => (
+                      <option key={t.id} value={t.id}>
+                        {t.name}
+                      </option>
+                    ))}
+                  </>
+                )}
+              </SelectField>
+              <SelectField
+                label="Status"
+                value={values.status}
+                onChange={(e) => setField('status', e.target.value as ProjectStatus)}
+                error={errors.status}
+              >
+                {PROJECT_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {PROJECT_STATUS_LABELS[s]}
+                  </option>
+                ))}
+              </SelectField>
+              <TextField
+                label="Start Date"
+                type="date"
+                value={values.startDate}
+                onChange={(e) => setField('startDate', e.target.value)}
+                error={errors.startDate}
+              />
+              <TextField
+                label="End Date"
+                type="date"
+                value={values.endDate}
+                onChange={(e) => setField('endDate', e.target.value)}
+                error={errors.endDate}
+                min={values.startDate || undefined}
+              />
+            </div>
+            {datesOutOfOrder && <Warning>{MSG.endAfterStartWarning}</Warning>}
+          </fieldset>
+        </form>
+      </Modal>
+      {project && (
+        <ConfirmDialog
+          open={confirmingDelete}
+          title="Delete Project"
+          message={`Are you sure you want to delete "${project.name}"? Its tasks will be deleted too.`}
+          confirmLabel="Delete"
+          isLoading={remove.isPending}
+          onConfirm={onDelete}
+          onCancel={() => setConfirmingDelete(false)}
+        />
+      )}
+    </>
+  );
+}
