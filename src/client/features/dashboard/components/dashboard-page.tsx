@@ -46,13 +46,9 @@ export function DashboardPage({ top }: { top?: ReactNode }) {
         <>
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
             {STAT_CARDS.map((card) => (
-              <StatCard
-                key={card.key}
-                label={card.label}
-                value={data.stats[card.key]}
-                icon={STAT_ICONS[card.key]}
-                change={card.change}
-              />
+              <div key={card.key} role="group" aria-label={card.label}>
+                <StatCard label={card.label} value={data.stats[card.key]} icon={STAT_ICONS[card.key]} change={card.change} />
+              </div>
             ))}
           </div>
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
