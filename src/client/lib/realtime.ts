@@ -1,0 +1,168 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useAuthStore } from '../stores/auth-store';
+import { refreshSession } from './api-client';
+
+/**
+ * One realtime stream per tab while signed in: Server-Sent Events read with fetch, so the access
+ * token travels in the Authorization header (never in a URL, where it would be logged). The stream
+ * reconnects by itself with backoff (a server restart, a lost network, an expired token), and each
+ * event refreshes the affected TanStack Query roots.
+ */
+
+/** The query-key roots every feature uses; events invalidate by root. */
+type Root = 'tasks' | 'projects' | 'teams' | 'invitations' | 'dashboard' | 'notifications';
+const ALL_ROOTS: Root[] = ['tasks', 'projects', 'teams', 'invitations', 'dashboard', 'notifications'];
+
+/** Which data an event can change. */
+export function rootsFor(type: string): Root[] {
+  const [kind] = type.split('.');
+  switch (kind) {
+    case 'task':
+      // Moving a task also changes its project's progress and the dashboard's figures.
+      return ['tasks', 'projects', 'dashboard'];
+    case 'project':
+      return ['projects', 'tasks', 'dashboard'];
+    case 'team':
+      // Membership changes what one may see everywhere.
+      return ['teams', 'projects', 'tasks', 'invitations', 'dashboard'];
+    case 'invitation':
+      return ['invitations', 'teams', 'dashboard'];
+    case 'notification':
+      return ['notifications'];
+    default:
+      return [];
+  }
+}
+
+/** A server heartbeat comes every 20 s; silence for longer means a dead connection. */
+const SILENCE_MS = 45_000;
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_MAX_MS = 15_000;
+/** Events arriving together cause one refetch per root. */
+const BATCH_MS = 50;
+
+export function backoffDelay(attempt: number): number {
+  const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt);
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+interface SseMessage {
+  event: string;
+  data: string;
+}
+
+/** Splits an SSE byte stream into messages (comments, i.e. heartbeats, yield nothing but count as life). */
+async function readEvents(body: ReadableStream<Uint8Array>, onAlive: () => void, onMessage: (m: SseMessage) => void) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    onAlive();
+    buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
+    let cut = buffer.indexOf('\n\n');
+    while (cut >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (data.length) onMessage({ event, data: data.join('\n') });
+      cut = buffer.indexOf('\n\n');
+    }
+  }
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+/** Opens the stream and keeps it open until `signal` aborts. */
+export async function runRealtime(queryClient: QueryClient, signal: AbortSignal): Promise<void> {
+  const pending = new Set<Root>();
+  let flushTimer: ReturnType<typeof setTimeout> | null = null;
+  const invalidate = (roots: Root[]) => {
+    for (const r of roots) pending.add(r);
+    flushTimer ??= setTimeout(() => {
+      flushTimer = null;
+      const roots = [...pending];
+      pending.clear();
+      for (const root of roots) void queryClient.invalidateQueries({ queryKey: [root] });
+    }, BATCH_MS);
+  };
+
+  let attempt = 0;
+  let connectedBefore = false;
+  while (!signal.aborted) {
+    const token = useAuthStore.getState().session?.access_token;
+    if (!token) return;
+    const connection = new AbortController();
+    const stop = () => connection.abort();
+    signal.addEventListener('abort', stop);
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const alive = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(stop, SILENCE_MS);
+    };
+    try {
+      const res = await fetch('/api/events', {
+        headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+        cache: 'no-store',
+        signal: connection.signal,
+      });
+      if (res.status === 401) {
+        // An expired access token: refresh once, then reconnect; a dead session signs out (and stops us).
+        await refreshSession().catch(() => null);
+      } else if (res.ok && res.body) {
+        alive();
+        await readEvents(res.body, alive, (m) => {
+          if (m.event === 'ready') {
+            attempt = 0;
+            // Anything may have changed while we were away.
+            if (connectedBefore) invalidate(ALL_ROOTS);
+            connectedBefore = true;
+          } else if (m.event === 'resync') {
+            invalidate(ALL_ROOTS);
+          } else if (m.event === 'message') {
+            try {
+              invalidate(rootsFor((JSON.parse(m.data) as { type: string }).type));
+            } catch {
+              // not ours
+            }
+          }
+        });
+      }
+    } catch {
+      // Network error or abort: retry below.
+    } finally {
+      clearTimeout(watchdog);
+      signal.removeEventListener('abort', stop);
+    }
+    if (signal.aborted) break;
+    await sleep(backoffDelay(attempt++), signal);
+  }
+  if (flushTimer) clearTimeout(flushTimer);
+}
+
+/** Mounted once in the app layout: a stream for as long as the user is signed in. */
+export function useRealtime(): void {
+  const queryClient = useQueryClient();
+  const userId = useAuthStore((s) => s.user?.id ?? null);
+  useEffect(() => {
+    if (!userId) return;
+    const controller = new AbortController();
+    void runRealtime(queryClient, controller.signal);
+    return () => controller.abort();
+  }, [queryClient, userId]);
+}
