@@ -1,0 +1,494 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { notifications, projects, tasks, teamInvitations, teamMembers, users } from '../../src/server/db/schema';
+import { createUser, insertMember, insertTeam, signIn, uniqueEmail, type TestUser } from '../factories';
+import { setupTestApp } from '../helpers/app';
+
+/**
+ * The role × route authorization matrix. Every route of the OpenAPI document must appear in TABLE
+ * (a new route without a row fails this file). Each row is one request shape — path ids and body
+ * ids pointing at team A's objects, or at team B's ("foreign") — and the status each caller gets:
+ *
+ *   anon      no token
+ *   outsider  a signed-in user in no team
+ *   member / admin / owner   of team A
+ *   super     system super_admin, not in team A
+ *   other     a member of team B only
+ *
+ * Rules (DESIGN.md): 401 anonymous; 404 for what the caller cannot see; 403 for visible but not
+ * allowed; 2xx otherwise. Every cell runs on a FRESH copy of team A (same people and roles), so
+ * destructive requests never disturb the next cell. Every 2xx body is also scanned for ids the
+ * caller must not see (a leak).
+ */
+
+const ctx = setupTestApp();
+
+const ROLES = ['anon', 'outsider', 'member', 'admin', 'owner', 'super', 'other'] as const;
+type Role = (typeof ROLES)[number];
+type Expect = Record<Role, number>;
+
+interface People {
+  owner: TestUser;
+  admin: TestUser;
+  member: TestUser;
+  outsider: TestUser;
+  super: TestUser;
+  other: TestUser;
+  ownerB: TestUser;
+}
+
+/** One team's objects. */
+interface Scope {
+  teamId: string;
+  projectId: string;
+  taskId: string;
+  /** A task created by the plain member (the creator may delete it). */
+  memberTaskId: string;
+  invitationId: string;
+  /** A pending invitation addressed to the outsider. */
+  outsiderInvitationId: string;
+  /** Membership row of an extra plain member (the target of role changes and removals). */
+  targetMemberId: string;
+  ownerMemberId: string;
+  notificationId: string;
+  ids: string[];
+}
+
+interface World {
+  p: People;
+  a: Scope;
+  b: Scope;
+  user: (r: Role) => TestUser | null;
+}
+
+interface Req {
+  url: string;
+  body?: unknown;
+  /** SSE: only the status line is read. */
+  stream?: boolean;
+}
+
+interface Row {
+  route: string;
+  variant: string;
+  req: (w: World, me: TestUser | null) => Req;
+  expect: Expect;
+  /** Super admins see every user by design: no leak scan of the admin answers. */
+  noLeakScan?: boolean;
+  /** Logout ends the session: the cell uses a fresh one. */
+  freshSession?: boolean;
+}
+
+const allow = (ok: number, deny: Partial<Expect> = {}): Expect => ({
+  anon: 401,
+  outsider: ok,
+  member: ok,
+  admin: ok,
+  owner: ok,
+  super: ok,
+  other: ok,
+  ...deny,
+});
+/** Team A content: members see it, everyone else gets 404. */
+const teamA = (ok: number, over: Partial<Expect> = {}): Expect =>
+  ({ anon: 401, outsider: 404, member: ok, admin: ok, owner: ok, super: 404, other: 404, ...over });
+/** Team B content reached by team A's people: only `other` (a B member) may. */
+const teamB = (ok: number, over: Partial<Expect> = {}): Expect =>
+  ({ anon: 401, outsider: 404, member: 404, admin: 404, owner: 404, super: 404, other: ok, ...over });
+const everyone = (s: number): Expect => ({ anon: s, outsider: s, member: s, admin: s, owner: s, super: s, other: s });
+const superOnly = (ok: number): Expect =>
+  ({ anon: 401, outsider: 403, member: 403, admin: 403, owner: 403, super: ok, other: 403 });
+
+const today = new Date().toISOString().slice(0, 10);
+
+/** THE TABLE. */
+const TABLE: Row[] = [
+  // ---- system and auth ----
+  { route: 'GET /api/health', variant: '', req: () => ({ url: '/api/health' }), expect: everyone(200) },
+  {
+    route: 'POST /api/auth/signup',
+    variant: 'new email',
+    req: () => ({ url: '/api/auth/signup', body: { email: uniqueEmail('mx'), password: 'long enough pw', fullName: 'New Person' } }),
+    expect: everyone(201),
+  },
+  {
+    route: 'POST /api/auth/token',
+    variant: 'password grant for the member',
+    req: (w) => ({ url: '/api/auth/token?grant_type=password', body: { email: w.p.member.email, password: w.p.member.password } }),
+    expect: everyone(200),
+  },
+  { route: 'POST /api/auth/logout', variant: '', req: () => ({ url: '/api/auth/logout', body: {} }), expect: allow(204), freshSession: true },
+  { route: 'GET /api/auth/user', variant: '', req: () => ({ url: '/api/auth/user' }), expect: allow(200) },
+  { route: 'GET /api/auth/providers', variant: '', req: () => ({ url: '/api/auth/providers' }), expect: everyone(200) },
+  { route: 'GET /api/auth/google/start', variant: 'not configured', req: () => ({ url: '/api/auth/google/start' }), expect: everyone(302) },
+  {
+    route: 'GET /api/auth/google/callback',
+    variant: 'forged state',
+    req: () => ({ url: '/api/auth/google/callback?code=abc&state=forged' }),
+    expect: everyone(302),
+  },
+  {
+    route: 'POST /api/auth/google/exchange',
+    variant: 'unknown code',
+    req: () => ({ url: '/api/auth/google/exchange', body: { code: randomBytes(24).toString('base64url') } }),
+    expect: everyone(400),
+  },
+
+  // ---- teams ----
+  { route: 'GET /api/teams', variant: 'list', req: () => ({ url: '/api/teams' }), expect: allow(200) },
+  { route: 'POST /api/teams', variant: '', req: () => ({ url: '/api/teams', body: { name: 'Matrix team' } }), expect: allow(201) },
+  { route: 'GET /api/teams/{id}', variant: 'team A', req: (w) => ({ url: `/api/teams/${w.a.teamId}` }), expect: teamA(200) },
+  {
+    route: 'PATCH /api/teams/{id}',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/teams/${w.a.teamId}`, body: { name: 'Renamed team' } }),
+    expect: teamA(200, { member: 403, admin: 403 }),
+  },
+  { route: 'DELETE /api/teams/{id}', variant: 'team A', req: (w) => ({ url: `/api/teams/${w.a.teamId}` }), expect: teamA(204, { member: 403, admin: 403 }) },
+  { route: 'POST /api/teams/{id}/leave', variant: 'team A', req: (w) => ({ url: `/api/teams/${w.a.teamId}/leave`, body: {} }), expect: teamA(204, { owner: 403 }) },
+  {
+    route: 'PATCH /api/teams/{id}/members/{memberId}',
+    variant: 'a member of team A',
+    req: (w) => ({ url: `/api/teams/${w.a.teamId}/members/${w.a.targetMemberId}`, body: { role: 'admin' } }),
+    expect: teamA(200, { member: 403 }),
+  },
+  {
+    route: 'PATCH /api/teams/{id}/members/{memberId}',
+    variant: 'the owner of team A',
+    req: (w) => ({ url: `/api/teams/${w.a.teamId}/members/${w.a.ownerMemberId}`, body: { role: 'member' } }),
+    expect: teamA(403),
+  },
+  {
+    route: 'PATCH /api/teams/{id}/members/{memberId}',
+    variant: 'team A path, team B member id',
+    req: (w) => ({ url: `/api/teams/${w.a.teamId}/members/${w.b.targetMemberId}`, body: { role: 'admin' } }),
+    expect: teamA(404, { member: 403 }),
+  },
+  {
+    route: 'DELETE /api/teams/{id}/members/{memberId}',
+    variant: 'a member of team A',
+    req: (w) => ({ url: `/api/teams/${w.a.teamId}/members/${w.a.targetMemberId}` }),
+    expect: teamA(204, { member: 403 }),
+  },
+  {
+    route: 'DELETE /api/teams/{id}/members/{memberId}',
+    variant: 'team A path, team B member id',
+    req: (w) => ({ url: `/api/teams/${w.a.teamId}/members/${w.b.targetMemberId}` }),
+    expect: teamA(404, { member: 403 }),
+  },
+  {
+    route: 'GET /api/teams/{id}/invitations',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/teams/${w.a.teamId}/invitations` }),
+    expect: teamA(200, { member: 403 }),
+  },
+  {
+    route: 'POST /api/teams/{id}/invitations',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/teams/${w.a.teamId}/invitations`, body: { email: uniqueEmail('inv'), role: 'member' } }),
+    expect: teamA(201, { member: 403 }),
+  },
+  {
+    route: 'POST /api/teams/{id}/invitations',
+    variant: 'team B (foreign team id)',
+    req: (w) => ({ url: `/api/teams/${w.b.teamId}/invitations`, body: { email: uniqueEmail('inv'), role: 'member' } }),
+    expect: teamB(403),
+  },
+  { route: 'GET /api/invitations', variant: 'mine', req: () => ({ url: '/api/invitations' }), expect: allow(200) },
+  {
+    route: 'DELETE /api/invitations/{id}',
+    variant: 'team A invitation',
+    req: (w) => ({ url: `/api/invitations/${w.a.invitationId}` }),
+    expect: teamA(204, { member: 403 }),
+  },
+  {
+    route: 'DELETE /api/invitations/{id}',
+    variant: 'team A invitation to the outsider',
+    req: (w) => ({ url: `/api/invitations/${w.a.outsiderInvitationId}` }),
+    expect: teamA(204, { member: 403, outsider: 403 }),
+  },
+  {
+    route: 'POST /api/invitations/{id}/respond',
+    variant: 'invitation to the outsider, accept',
+    req: (w) => ({ url: `/api/invitations/${w.a.outsiderInvitationId}/respond`, body: { accept: true } }),
+    expect: teamA(403, { outsider: 200 }),
+  },
+  {
+    route: 'POST /api/invitations/{id}/respond',
+    variant: 'invitation to someone else',
+    req: (w) => ({ url: `/api/invitations/${w.a.invitationId}/respond`, body: { accept: false } }),
+    expect: teamA(403),
+  },
+
+  // ---- projects ----
+  { route: 'GET /api/projects', variant: 'all', req: () => ({ url: '/api/projects' }), expect: allow(200) },
+  {
+    route: 'GET /api/projects',
+    variant: 'filtered on team B',
+    req: (w) => ({ url: `/api/projects?teamId=${w.b.teamId}` }),
+    expect: allow(200),
+  },
+  {
+    route: 'POST /api/projects',
+    variant: 'in team A',
+    req: (w) => ({ url: '/api/projects', body: { name: 'Matrix project', teamId: w.a.teamId } }),
+    expect: teamA(201),
+  },
+  {
+    route: 'POST /api/projects',
+    variant: 'teamId of team B (foreign)',
+    req: (w) => ({ url: '/api/projects', body: { name: 'Matrix project', teamId: w.b.teamId } }),
+    expect: teamB(201),
+  },
+  { route: 'GET /api/projects/{id}', variant: 'team A', req: (w) => ({ url: `/api/projects/${w.a.projectId}` }), expect: teamA(200) },
+  {
+    route: 'PATCH /api/projects/{id}',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/projects/${w.a.projectId}`, body: { name: 'Renamed project' } }),
+    expect: teamA(200, { member: 403 }),
+  },
+  {
+    route: 'PATCH /api/projects/{id}',
+    variant: 'move to team B (foreign teamId)',
+    req: (w) => ({ url: `/api/projects/${w.a.projectId}`, body: { teamId: w.b.teamId } }),
+    expect: teamA(404, { member: 403 }),
+  },
+  {
+    route: 'DELETE /api/projects/{id}',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/projects/${w.a.projectId}` }),
+    expect: teamA(204, { member: 403 }),
+  },
+
+  // ---- tasks ----
+  { route: 'GET /api/tasks', variant: 'all', req: () => ({ url: '/api/tasks' }), expect: allow(200) },
+  {
+    route: 'GET /api/tasks',
+    variant: 'filtered on a team B project',
+    req: (w) => ({ url: `/api/tasks?projectId=${w.b.projectId}` }),
+    expect: teamB(200),
+  },
+  {
+    route: 'POST /api/tasks',
+    variant: 'in a team A project',
+    req: (w) => ({ url: '/api/tasks', body: { title: 'Matrix task', projectId: w.a.projectId } }),
+    expect: teamA(201),
+  },
+  {
+    route: 'POST /api/tasks',
+    variant: 'projectId of team B (foreign)',
+    req: (w) => ({ url: '/api/tasks', body: { title: 'Matrix task', projectId: w.b.projectId } }),
+    expect: teamB(201),
+  },
+  {
+    route: 'POST /api/tasks',
+    variant: 'assigneeId of a team B member (foreign)',
+    req: (w) => ({ url: '/api/tasks', body: { title: 'Matrix task', projectId: w.a.projectId, assigneeId: w.p.other.id } }),
+    expect: teamA(400),
+  },
+  { route: 'GET /api/tasks/{id}', variant: 'team A', req: (w) => ({ url: `/api/tasks/${w.a.taskId}` }), expect: teamA(200) },
+  {
+    route: 'PATCH /api/tasks/{id}',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}`, body: { title: 'Renamed task' } }),
+    expect: teamA(200),
+  },
+  {
+    route: 'PATCH /api/tasks/{id}',
+    variant: 'projectId of team B (foreign)',
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}`, body: { projectId: w.b.projectId } }),
+    expect: teamA(404),
+  },
+  {
+    route: 'PATCH /api/tasks/{id}',
+    variant: 'assigneeId of a team B member (foreign)',
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}`, body: { assigneeId: w.p.other.id } }),
+    expect: teamA(400),
+  },
+  {
+    route: 'PATCH /api/tasks/{id}/status',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/status`, body: { status: 'completed' } }),
+    expect: teamA(200),
+  },
+  {
+    route: 'DELETE /api/tasks/{id}',
+    variant: "the owner's task",
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}` }),
+    expect: teamA(204, { member: 403 }),
+  },
+  {
+    route: 'DELETE /api/tasks/{id}',
+    variant: "the member's own task",
+    req: (w) => ({ url: `/api/tasks/${w.a.memberTaskId}` }),
+    expect: teamA(204),
+  },
+
+  // ---- dashboard, notifications, realtime ----
+  { route: 'GET /api/dashboard', variant: '', req: () => ({ url: `/api/dashboard?today=${today}` }), expect: allow(200) },
+  { route: 'GET /api/notifications', variant: '', req: () => ({ url: '/api/notifications' }), expect: allow(200) },
+  {
+    route: 'PATCH /api/notifications/{id}/read',
+    variant: "the member's notification",
+    req: (w) => ({ url: `/api/notifications/${w.a.notificationId}/read`, body: {} }),
+    expect: { anon: 401, outsider: 404, member: 204, admin: 404, owner: 404, super: 404, other: 404 },
+  },
+  { route: 'POST /api/notifications/read-all', variant: '', req: () => ({ url: '/api/notifications/read-all', body: {} }), expect: allow(204) },
+  { route: 'GET /api/events', variant: 'stream', req: () => ({ url: '/api/events', stream: true }), expect: allow(200) },
+
+  // ---- admin ----
+  { route: 'GET /api/admin/overview', variant: '', req: () => ({ url: '/api/admin/overview' }), expect: superOnly(200), noLeakScan: true },
+  { route: 'GET /api/admin/users', variant: '', req: () => ({ url: '/api/admin/users' }), expect: superOnly(200), noLeakScan: true },
+  {
+    route: 'PATCH /api/admin/users/{id}',
+    variant: 'the member',
+    req: (w) => ({ url: `/api/admin/users/${w.p.member.id}`, body: { isActive: true } }),
+    expect: superOnly(200),
+    noLeakScan: true,
+  },
+];
+
+// ---- the world ----
+
+/** A team with owner/admin/member from `p` (plus an extra target member), a project, tasks, invitations. */
+async function buildScope(p: Pick<People, 'owner' | 'admin' | 'member' | 'outsider'>): Promise<Scope> {
+  const db = ctx.database.db;
+  const [extra] = await db.insert(users).values({ email: uniqueEmail('extra'), fullName: 'Extra Member' }).returning();
+  const team = await insertTeam(db, p.owner, `Team ${randomBytes(3).toString('hex')}`);
+  await insertMember(db, team.id, p.admin, 'admin');
+  await insertMember(db, team.id, p.member, 'member');
+  const target = await insertMember(db, team.id, extra!, 'member');
+  const [ownerMember] = await db.select().from(teamMembers).where(and(eq(teamMembers.userId, p.owner.id), eq(teamMembers.teamId, team.id)));
+  const [project] = await db.insert(projects).values({ name: 'Project', teamId: team.id, ownerId: p.owner.id }).returning();
+  const [task, memberTask] = await db
+    .insert(tasks)
+    .values([
+      { title: 'Owner task', projectId: project!.id, creatorId: p.owner.id },
+      { title: 'Member task', projectId: project!.id, creatorId: p.member.id },
+    ])
+    .returning();
+  const common = { teamId: team.id, teamName: team.name, invitedBy: p.owner.id, inviterName: 'Owner', inviterEmail: p.owner.email };
+  const [invitation, outsiderInvitation] = await db
+    .insert(teamInvitations)
+    .values([
+      { ...common, email: uniqueEmail('someone') },
+      { ...common, email: p.outsider.email },
+    ])
+    .returning();
+  const [note] = await db
+    .insert(notifications)
+    .values({ userId: p.member.id, type: 'task_assigned', title: 'Assigned', message: 'You were assigned', data: { teamId: team.id } })
+    .returning();
+  const scope = {
+    teamId: team.id,
+    projectId: project!.id,
+    taskId: task!.id,
+    memberTaskId: memberTask!.id,
+    invitationId: invitation!.id,
+    outsiderInvitationId: outsiderInvitation!.id,
+    targetMemberId: target.id,
+    ownerMemberId: ownerMember!.id,
+    notificationId: note!.id,
+  };
+  return { ...scope, ids: Object.values(scope) };
+}
+
+/** For the event stream, which inject() cannot end: a real listener (closed with the app). */
+let listenUrl = '';
+
+async function send(w: World, row: Row, role: Role, me: TestUser | null): Promise<{ status: number; body: string }> {
+  const r = row.req(w, me);
+  const [method] = row.route.split(' ');
+  const headers: Record<string, string> = me ? { authorization: `Bearer ${me.token}` } : {};
+  if (r.stream) {
+    if (!listenUrl) {
+      await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+      listenUrl = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
+    }
+    const abort = new AbortController();
+    const res = await fetch(listenUrl + r.url, { headers, signal: abort.signal });
+    abort.abort();
+    return { status: res.status, body: '' };
+  }
+  const res = await ctx.app.inject({
+    method: method as 'GET',
+    url: r.url,
+    headers,
+    ...(r.body === undefined ? {} : { payload: r.body as never }),
+  });
+  void role;
+  return { status: res.statusCode, body: res.body };
+}
+
+describe('authorization matrix', () => {
+  it('every route of the OpenAPI document answers every caller as the table says, and leaks nothing', async () => {
+    const db = ctx.database.db;
+    const names = ['Olive Owner', 'Adam Admin', 'Mia Member', 'Otto Outsider', 'Sue Super', 'Bea Other', 'Ben OwnerB'];
+    const [owner, admin, member, outsider, sup, other, ownerB] = await Promise.all(names.map((fullName) => createUser(ctx.app, { fullName })));
+    await db.update(users).set({ role: 'super_admin' }).where(eq(users.id, sup!.id));
+    const p: People = { owner: owner!, admin: admin!, member: member!, outsider: outsider!, super: sup!, other: other!, ownerB: ownerB! };
+    // Team B: ownerB owns it, `other` is its plain member; it too has invited the outsider.
+    const adminB = await createUser(ctx.app, { fullName: 'Admin B' });
+    const b = await buildScope({ owner: p.ownerB, admin: adminB, member: p.other, outsider: p.outsider });
+    const userOf = (r: Role): TestUser | null => (r === 'anon' ? null : p[r]);
+
+    // The table covers the document, and the document covers the table.
+    const doc = (await ctx.app.inject('/api/openapi.json')).json() as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const tabled = new Set(TABLE.map((r) => r.route));
+    expect(documented.filter((r) => !tabled.has(r)), 'routes missing from the authorization table').toEqual([]);
+    expect([...tabled].filter((r) => !documented.includes(r)), 'table rows for routes that do not exist').toEqual([]);
+
+    const mismatches: string[] = [];
+    const leaks: string[] = [];
+    let cells = 0;
+    for (const row of TABLE) {
+      for (const role of ROLES) {
+        const a = await buildScope(p);
+        const w: World = { p, a, b, user: userOf };
+        let me = userOf(role);
+        if (me && row.freshSession) me = await signIn(ctx.app, me.email, me.password);
+        const { status, body } = await send(w, row, role, me);
+        cells++;
+        const want = row.expect[role];
+        if (status !== want) mismatches.push(`${row.route} [${row.variant}] as ${role}: got ${status}, want ${want} ${body.slice(0, 160)}`);
+        if (status >= 200 && status < 300 && !row.noLeakScan) {
+          const hidden = role === 'other' ? a.ids : role === 'outsider' || role === 'super' || role === 'anon' ? [...a.ids, ...b.ids] : b.ids;
+          // The outsider legitimately sees the invitation addressed to them (and its team id).
+          const allowed = role === 'outsider' ? new Set([a.outsiderInvitationId, a.teamId, b.outsiderInvitationId, b.teamId]) : new Set<string>();
+          for (const id of hidden) if (!allowed.has(id) && body.includes(id)) leaks.push(`${row.route} [${row.variant}] as ${role} leaks ${id}`);
+        }
+      }
+    }
+    console.log(`authorization matrix: ${cells} cells checked, ${mismatches.length} mismatches, ${leaks.length} leaks`);
+    expect(mismatches).toEqual([]);
+    expect(leaks).toEqual([]);
+    expect(cells).toBe(TABLE.length * ROLES.length);
+  }, 600_000);
+});
+
+describe('roles come from the database on every request', () => {
+  it('a demotion or a removal takes effect on the very next call', async () => {
+    const db = ctx.database.db;
+    const [owner, admin] = await Promise.all([createUser(ctx.app), createUser(ctx.app)]);
+    const team = await insertTeam(db, owner);
+    const row = await insertMember(db, team.id, admin, 'admin');
+    const invite = () =>
+      ctx.app.inject({ method: 'POST', url: `/api/teams/${team.id}/invitations`, headers: admin.auth, payload: { email: uniqueEmail() } });
+    expect((await invite()).statusCode).toBe(201);
+    await db.update(teamMembers).set({ role: 'member' }).where(eq(teamMembers.id, row.id));
+    expect((await invite()).statusCode).toBe(403);
+    await db.delete(teamMembers).where(eq(teamMembers.id, row.id));
+    expect((await invite()).statusCode).toBe(404);
+    expect((await ctx.app.inject({ url: `/api/teams/${team.id}`, headers: admin.auth })).statusCode).toBe(404);
+  });
+
+  it('a system role granted in the database applies at once, without a new token', async () => {
+    const u = await createUser(ctx.app);
+    expect((await ctx.app.inject({ url: '/api/admin/overview', headers: u.auth })).statusCode).toBe(403);
+    await ctx.database.db.update(users).set({ role: 'super_admin' }).where(eq(users.id, u.id));
+    expect((await ctx.app.inject({ url: '/api/admin/overview', headers: u.auth })).statusCode).toBe(200);
+  });
+});
