@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { avatarOverflow, initials, matchesTeamSearch, sortMembers, teamStats } from './teams';
+import { avatarOverflow, initials, matchesTeamSearch, memberCountLabel, sortMembers, teamRoleTone, teamStats } from './teams';
 
 describe('teamStats', () => {
   it('counts owned, shared and the sum of members', () => {
@@ -50,5 +50,16 @@ describe('matchesTeamSearch', () => {
     expect(matchesTeamSearch(team, 'pretty')).toBe(true);
     expect(matchesTeamSearch(team, 'backend')).toBe(false);
     expect(matchesTeamSearch({ name: 'X', description: null }, '  ')).toBe(true);
+  });
+});
+
+describe('teamRoleTone and memberCountLabel', () => {
+  it('gives owner and admin distinct badges', () => {
+    expect(new Set([teamRoleTone('owner'), teamRoleTone('admin'), teamRoleTone('member')]).size).toBe(3);
+  });
+  it('pluralises the member count', () => {
+    expect(memberCountLabel(1)).toBe('1 member');
+    expect(memberCountLabel(0)).toBe('0 members');
+    expect(memberCountLabel(5)).toBe('5 members');
   });
 });

@@ -52,3 +52,13 @@ export function matchesTeamSearch(team: { name: string; description: string | nu
   if (!needle) return true;
   return team.name.toLowerCase().includes(needle) || (team.description ?? '').toLowerCase().includes(needle);
 }
+
+/** Role badge colours: the owner and admins each have a distinct badge (spec §6). */
+export function teamRoleTone(role: TeamRole): 'warning' | 'info' | 'secondary' {
+  if (role === 'owner') return 'warning';
+  if (role === 'admin') return 'info';
+  return 'secondary';
+}
+
+/** '1 member', '3 members'. */
+export const memberCountLabel = (n: number) => `${n} ${n === 1 ? 'member' : 'members'}`;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { InvitationDto, TeamDto } from '../../src/domain/schemas/team';
 import { createUser, insertMember, type TestUser } from '../factories';
+import type { DomainEvent } from '../../src/server/lib/events';
 import type { TestContext } from '../helpers/app';
 
 export interface TeamScenario {
@@ -52,4 +53,13 @@ export async function invite(app: FastifyInstance, by: TestUser, teamId: string,
   const res = await call(app, by, 'POST', `/api/teams/${teamId}/invitations`, { email, role });
   if (res.statusCode !== 201) throw new Error(`invite failed: ${res.statusCode} ${res.body}`);
   return res.json() as InvitationDto;
+}
+
+/** Collects this feature's domain events (other modules publish their own, e.g. notifications). */
+export function recordTeamEvents(ctx: TestContext) {
+  const seen: DomainEvent[] = [];
+  const stop = ctx.app.deps.events.subscribe((e) => {
+    if (e.type.startsWith('team.') || e.type.startsWith('invitation.')) seen.push(e);
+  });
+  return { seen, stop };
 }

@@ -3,18 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { MSG } from '../../src/domain/messages';
 import type { InvitationDto, TeamDto } from '../../src/domain/schemas/team';
 import { teamInvitations, teamMembers } from '../../src/server/db/schema';
-import type { DomainEvent } from '../../src/server/lib/events';
 import { createUser, uniqueEmail } from '../factories';
 import { setupTestApp } from '../helpers/app';
-import { call, invite, teamScenario } from './teams-helpers';
+import { call, invite, recordTeamEvents, teamScenario } from './teams-helpers';
 
 const ctx = setupTestApp();
 
-function recordEvents() {
-  const seen: DomainEvent[] = [];
-  const stop = ctx.app.deps.events.subscribe((e) => seen.push(e));
-  return { seen, stop };
-}
+const recordEvents = () => recordTeamEvents(ctx);
 
 describe('POST /api/teams/:id/invitations', () => {
   it('owner and admin invite; member 403; stranger 404; fields come from the database', async () => {

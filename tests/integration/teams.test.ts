@@ -3,18 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { MSG } from '../../src/domain/messages';
 import type { TeamDto } from '../../src/domain/schemas/team';
 import { teamMembers, teams } from '../../src/server/db/schema';
-import type { DomainEvent } from '../../src/server/lib/events';
 import { createUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
-import { call, teamScenario } from './teams-helpers';
+import { call, recordTeamEvents, teamScenario } from './teams-helpers';
 
 const ctx = setupTestApp();
 
-function recordEvents() {
-  const seen: DomainEvent[] = [];
-  const stop = ctx.app.deps.events.subscribe((e) => seen.push(e));
-  return { seen, stop };
-}
+const recordEvents = () => recordTeamEvents(ctx);
 
 describe('POST /api/teams', () => {
   it('creates the team and the active owner membership, and publishes team.created', async () => {

@@ -1,0 +1,108 @@
+import { UserMinus } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { INVITATION_ROLES, type InvitationRole, TEAM_ROLE_LABELS } from '../../../../domain/constants';
+import { MSG } from '../../../../domain/messages';
+import { canActOnMember } from '../../../../domain/permissions';
+import type { TeamDto, TeamMemberDto } from '../../../../domain/schemas/team';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { SelectField } from '../../../components/ui/field';
+import { errorMessage } from '../../../lib/error-messages';
+import { useAuthStore } from '../../../stores/auth-store';
+import { useChangeMemberRole, useRemoveMember } from '../api/team-members';
+import { MemberAvatar } from './member-avatar';
+import { RoleBadge } from './role-badge';
+
+/** The member list. Owner and admins may switch roles and remove others; everyone else sees badges. */
+export function TeamMembers({ team }: { team: TeamDto }) {
+  const userId = useAuthStore((s) => s.user?.id) ?? '';
+  const changeRole = useChangeMemberRole();
+  const removeMember = useRemoveMember();
+  const [removing, setRemoving] = useState<TeamMemberDto | null>(null);
+
+  const onRoleChange = async (member: TeamMemberDto, role: InvitationRole) => {
+    try {
+      await changeRole.mutateAsync({ teamId: team.id, memberId: member.id, role });
+      toast.success(MSG.memberRoleUpdated);
+    } catch (error) {
+      toast.error(errorMessage(error, MSG.memberRoleFailed));
+    }
+  };
+
+  const onRemove = async () => {
+    if (!removing) return;
+    try {
+      await removeMember.mutateAsync({ teamId: team.id, memberId: removing.id });
+      toast.success(MSG.memberRemoved);
+    } catch (error) {
+      toast.error(errorMessage(error, MSG.memberRemoveFailed));
+    } finally {
+      setRemoving(null);
+    }
+  };
+
+  return (
+    <section aria-labelledby="team-members-heading">
+      <h3 id="team-members-heading" className="mb-2 text-sm font-semibold text-slate-900 dark:text-slate-100">
+        Members ({team.members.length})
+      </h3>
+      <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-700 dark:border-slate-700">
+        {team.members.map((member) => {
+          const manageable = canActOnMember(team.myRole, userId, member);
+          return (
+            <li key={member.id} className="flex flex-wrap items-center gap-3 p-3">
+              <MemberAvatar user={member.user} />
+              <div className="min-w-0 flex-1">
+                <p className="truncate text-sm font-medium">
+                  {member.user.fullName}
+                  {member.userId === userId && <span className="ml-1 text-slate-500 dark:text-slate-400">(you)</span>}
+                </p>
+                <p className="truncate text-xs text-slate-600 dark:text-slate-400">{member.user.email}</p>
+              </div>
+              {manageable && member.role !== 'owner' ? (
+                <div className="flex items-center gap-2">
+                  <SelectField
+                    label={`Role for ${member.user.fullName}`}
+                    srOnlyLabel
+                    value={member.role}
+                    disabled={changeRole.isPending}
+                    onChange={(e) => void onRoleChange(member, e.target.value as InvitationRole)}
+                    className="w-28"
+                  >
+                    {INVITATION_ROLES.map((r) => (
+                      <option key={r} value={r}>
+                        {TEAM_ROLE_LABELS[r]}
+                      </option>
+                    ))}
+                  </SelectField>
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    aria-label={`Remove ${member.user.fullName}`}
+                    title={`Remove ${member.user.fullName}`}
+                    className="text-red-700 dark:text-red-400"
+                    onClick={() => setRemoving(member)}
+                  >
+                    <UserMinus className="h-4 w-4" aria-hidden />
+                  </Button>
+                </div>
+              ) : (
+                <RoleBadge role={member.role} />
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <ConfirmDialog
+        open={removing !== null}
+        title="Remove Member"
+        message={removing ? MSG.confirmRemoveMember(removing.user.fullName) : ''}
+        confirmLabel="Remove"
+        isLoading={removeMember.isPending}
+        onConfirm={() => void onRemove()}
+        onCancel={() => setRemoving(null)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,186 @@
+import { AlertTriangle, LogOut, Trash2 } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { toast } from 'sonner';
+import { MSG } from '../../../../domain/messages';
+import { canEditTeam, canManageMembers } from '../../../../domain/permissions';
+import { createTeamInput, type TeamDto } from '../../../../domain/schemas/team';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { TextAreaField, TextField } from '../../../components/ui/field';
+import { Modal } from '../../../components/ui/modal';
+import { ApiError } from '../../../lib/api-client';
+import { errorMessage } from '../../../lib/error-messages';
+import { useFormState } from '../../../lib/use-form-state';
+import { useDeleteTeam, useLeaveTeam } from '../api/delete-team';
+import { useCreateTeam, useUpdateTeam } from '../api/save-team';
+import { InviteMemberForm } from './invite-member-form';
+import { PendingInvitations } from './pending-invitations';
+import { TeamMembers } from './team-members';
+
+export interface TeamModalProps {
+  open: boolean;
+  onClose: () => void;
+  /** Edit mode when given; create mode otherwise. */
+  team?: TeamDto;
+}
+
+const formId = 'team-form';
+
+export function TeamModal({ open, onClose, team }: TeamModalProps) {
+  const isEdit = Boolean(team);
+  const isOwner = team ? canEditTeam(team.myRole) : true;
+  const canManage = team ? canManageMembers(team.myRole) : false;
+  const { values, errors, setErrors, setField } = useFormState({
+    name: team?.name ?? '',
+    description: team?.description ?? '',
+  });
+  const [staleNotice, setStaleNotice] = useState(false);
+  const [confirm, setConfirm] = useState<'delete' | 'leave' | null>(null);
+  const createTeam = useCreateTeam();
+  const updateTeam = useUpdateTeam();
+  const deleteTeam = useDeleteTeam();
+  const leaveTeam = useLeaveTeam();
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (team && !isOwner) {
+      toast.error(MSG.teamNoPermission);
+      return;
+    }
+    const parsed = createTeamInput.safeParse({ name: values.name, description: values.description });
+    if (!parsed.success) {
+      const next: Record<string, string> = {};
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0] ?? 'name');
+        next[key] ??= issue.message;
+      }
+      setErrors(next);
+      return;
+    }
+    try {
+      if (team) {
+        await updateTeam.mutateAsync({ id: team.id, input: { ...parsed.data, version: team.version } });
+        toast.success(MSG.teamUpdated);
+      } else {
+        await createTeam.mutateAsync(parsed.data);
+        toast.success(MSG.teamCreated);
+      }
+      onClose();
+    } catch (error) {
+      // Save failures are logged and the modal stays open (spec §8).
+      console.error(team ? MSG.teamUpdateFailed : MSG.teamCreateFailed, error);
+      if (error instanceof ApiError && error.code === 'conflict') setStaleNotice(true);
+      if (error instanceof ApiError && error.fields.name) setErrors({ name: error.fields.name });
+    }
+  };
+
+  const onConfirm = async () => {
+    if (!team || !confirm) return;
+    try {
+      if (confirm === 'delete') {
+        await deleteTeam.mutateAsync(team.id);
+        toast.success(MSG.teamDeleted);
+      } else {
+        await leaveTeam.mutateAsync(team.id);
+        toast.success(MSG.teamLeft);
+      }
+      setConfirm(null);
+      onClose();
+    } catch (error) {
+      setConfirm(null);
+      toast.error(errorMessage(error, confirm === 'delete' ? MSG.teamDeleteFailed : MSG.teamLeaveFailed));
+    }
+  };
+
+  const saving = createTeam.isPending || updateTeam.isPending;
+
+  return (
+    <Modal
+      open={open}
+      onClose={onClose}
+      size="lg"
+      title={isEdit ? 'Edit Team' : 'Create New Team'}
+      footer={
+        <div className="flex w-full flex-wrap items-center justify-between gap-2">
+          <div>
+            {team && isOwner && (
+              <Button variant="ghost" className="text-red-700 dark:text-red-400" onClick={() => setConfirm('delete')}>
+                <Trash2 className="h-4 w-4" aria-hidden />
+                Delete Team
+              </Button>
+            )}
+            {team && !isOwner && (
+              <Button variant="ghost" className="text-red-700 dark:text-red-400" onClick={() => setConfirm('leave')}>
+                <LogOut className="h-4 w-4" aria-hidden />
+                Leave Team
+              </Button>
+            )}
+          </div>
+          <div className="flex gap-2">
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" form={formId} isLoading={saving}>
+              {isEdit ? 'Update Team' : 'Create Team'}
+            </Button>
+          </div>
+        </div>
+      }
+    >
+      <div className="space-y-6">
+        {team && !isOwner && (
+          <div
+            role="note"
+            className="flex gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
+          >
+            <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+            <p>{MSG.teamViewOnly}</p>
+          </div>
+        )}
+        {staleNotice && (
+          <p role="alert" className="rounded-lg bg-sky-50 p-3 text-sm text-sky-900 dark:bg-sky-950 dark:text-sky-200">
+            {MSG.staleEdit}
+          </p>
+        )}
+        <form id={formId} onSubmit={onSubmit} noValidate className="space-y-4">
+          <TextField
+            label="Team Name"
+            placeholder="Enter team name"
+            value={values.name}
+            onChange={(e) => setField('name', e.target.value)}
+            error={errors.name}
+            readOnly={Boolean(team) && !isOwner}
+            autoFocus={!isEdit}
+          />
+          <TextAreaField
+            label="Description"
+            placeholder="Describe your team's purpose"
+            value={values.description}
+            onChange={(e) => setField('description', e.target.value)}
+            error={errors.description}
+            readOnly={Boolean(team) && !isOwner}
+            rows={3}
+          />
+        </form>
+        {team && <TeamMembers team={team} />}
+        {team && canManage && (
+          <>
+            <InviteMemberForm teamId={team.id} />
+            <PendingInvitations teamId={team.id} />
+          </>
+        )}
+      </div>
+      {team && (
+        <ConfirmDialog
+          open={confirm !== null}
+          title={confirm === 'delete' ? 'Delete Team' : 'Leave Team'}
+          message={confirm === 'delete' ? MSG.confirmDeleteTeam(team.name) : MSG.confirmLeaveTeam(team.name)}
+          confirmLabel={confirm === 'delete' ? 'Delete Team' : 'Leave Team'}
+          isLoading={deleteTeam.isPending || leaveTeam.isPending}
+          onConfirm={() => void onConfirm()}
+          onCancel={() => setConfirm(null)}
+        />
+      )}
+    </Modal>
+  );
+}
