@@ -21,6 +21,7 @@ export const MSG = {
   authFailedWith: (description: string) => `Authentication failed: ${description}`,
   emailTaken: 'An account with this email address already exists',
   checkingAuth: 'Checking authentication...',
+  googleNotConfigured: 'Google sign-in is not configured on this server. Please sign in with email.',
 
   // dashboard (spec §2 'Dashboard')
   loadingDashboard: 'Loading dashboard...',

@@ -1,6 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { Spinner } from '../../components/ui/misc';
+import { useSessionAutoRefresh } from '../../lib/session-refresh';
 import { useRealtime } from '../../lib/realtime';
 import { useSidebarStore } from '../../stores/ui-store';
 import { RouteErrorBoundary } from './route-error-boundary';
@@ -11,6 +12,7 @@ import { QuickAddHost } from '../routes/quick-add-host';
 export function AppLayout() {
   const collapsed = useSidebarStore((s) => s.collapsed);
   const setCollapsed = useSidebarStore((s) => s.setCollapsed);
+  useSessionAutoRefresh();
   useRealtime();
 
   // Narrow screens start with the sidebar out of the way.

@@ -1,7 +1,129 @@
-import { PageHeader } from '../../../components/ui/misc';
+import { RefreshCw, Search } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { toast } from 'sonner';
+import { MSG } from '../../../../domain/messages';
+import type { AdminUserDto } from '../../../../domain/schemas/admin';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { TextField } from '../../../components/ui/field';
+import { Card, EmptyState, PageHeader } from '../../../components/ui/misc';
+import { errorMessage } from '../../../lib/error-messages';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useAuthStore } from '../../../stores/auth-store';
+import { useAdminOverview, useAdminUserSearch } from '../api/get-admin-overview';
+import { useSetUserActive } from '../api/set-user-active';
+import { AdminStats, AdminStatsSkeleton } from './admin-stats';
+import { SystemAlerts } from './system-alerts';
+import { UsersTable } from './users-table';
 
+function useDebounced(value: string, ms: number): string {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return debounced;
+}
+
+/** The admin dashboard (/admin, super_admin only): real figures, users, and system checks. */
 export function AdminPage() {
   useDocumentTitle('Admin Panel');
-  return <PageHeader title="Admin Dashboard" subtitle="System overview" />;
+  const overview = useAdminOverview();
+  const currentUserId = useAuthStore((s) => s.user?.id);
+  const [search, setSearch] = useState('');
+  const q = useDebounced(search.trim(), 250);
+  const found = useAdminUserSearch(q);
+  const [pending, setPending] = useState<AdminUserDto | null>(null);
+  const setActive = useSetUserActive();
+
+  const confirm = () => {
+    if (!pending) return;
+    const next = !pending.isActive;
+    setActive.mutate(
+      { id: pending.id, isActive: next },
+      {
+        onSuccess: (user) => {
+          toast.success(next ? `${user.fullName} was reactivated` : `${user.fullName} was deactivated and signed out`);
+          setPending(null);
+        },
+        onError: (error) => {
+          toast.error(errorMessage(error, 'Failed to update user'));
+          setPending(null);
+        },
+      },
+    );
+  };
+
+  const refresh = (
+    <Button variant="secondary" onClick={() => void overview.refetch()} isLoading={overview.isFetching && !overview.isLoading}>
+      <RefreshCw className="h-4 w-4" aria-hidden />
+      Refresh
+    </Button>
+  );
+
+  if (overview.isError && !overview.data) {
+    return (
+      <div>
+        <PageHeader title="Admin Dashboard" subtitle="System overview" />
+        <EmptyState title={MSG.loadFailed} message={errorMessage(overview.error, '')} action={refresh} />
+      </div>
+    );
+  }
+
+  const data = overview.data;
+  const searching = q.length > 0;
+  const users = searching ? (found.data ?? []) : (data?.recentUsers ?? []);
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Admin Dashboard" subtitle="System overview" actions={refresh} />
+      {data ? <AdminStats stats={data.stats} /> : <AdminStatsSkeleton />}
+
+      <div className="grid gap-6 xl:grid-cols-3">
+        <Card className="p-4 xl:col-span-2">
+          <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
+            <h2 className="text-lg font-semibold">{searching ? 'Matching Users' : 'Recent Users'}</h2>
+            <TextField
+              label="Search users"
+              srOnlyLabel
+              type="search"
+              placeholder="Search by name or email"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              className="w-full sm:w-64"
+              trailing={<Search className="mr-2 h-4 w-4 text-slate-500 dark:text-slate-400" aria-hidden />}
+            />
+          </div>
+          {!data || (searching && found.isLoading) ? (
+            <div className="h-40 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800" aria-hidden />
+          ) : users.length === 0 ? (
+            <EmptyState title={searching ? 'No users match this search' : 'No users yet'} />
+          ) : (
+            <UsersTable
+              users={users}
+              currentUserId={currentUserId}
+              onToggle={setPending}
+              caption={searching ? 'Users matching the search' : 'Recent users, newest first'}
+            />
+          )}
+        </Card>
+        {data ? <SystemAlerts alerts={data.alerts} /> : <div className="h-48 animate-pulse rounded-xl bg-slate-200 dark:bg-slate-800" aria-hidden />}
+      </div>
+
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending?.isActive ? 'Deactivate user' : 'Reactivate user'}
+        message={
+          pending?.isActive
+            ? `Deactivate ${pending.fullName} (${pending.email})? They are signed out everywhere at once and cannot sign in until reactivated.`
+            : `Reactivate ${pending?.fullName ?? ''} (${pending?.email ?? ''})? They will be able to sign in again.`
+        }
+        confirmLabel={pending?.isActive ? 'Deactivate' : 'Reactivate'}
+        destructive={pending?.isActive ?? true}
+        isLoading={setActive.isPending}
+        onConfirm={confirm}
+        onCancel={() => setPending(null)}
+      />
+    </div>
+  );
 }

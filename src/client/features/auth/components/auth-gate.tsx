@@ -6,6 +6,7 @@ import { Spinner } from '../../../components/ui/misc';
 import { ApiError } from '../../../lib/api-client';
 import { useAuthStore } from '../../../stores/auth-store';
 import { getCurrentUser } from '../api/auth-api';
+import { completeGoogleSignIn } from '../api/google-api';
 
 let checked = false;
 
@@ -16,6 +17,7 @@ export function AuthInit({ children }: { children: ReactNode }) {
     if (checked) return;
     let cancelled = false;
     (async () => {
+      await completeGoogleSignIn();
       const { session } = useAuthStore.getState();
       if (session) {
         try {

@@ -1,0 +1,43 @@
+import { useQuery } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { MSG } from '../../../../domain/messages';
+import type { SessionDto } from '../../../../domain/schemas/auth';
+import { OIDC_CODE_PARAM, type AuthProvidersDto } from '../../../../domain/schemas/oidc';
+import { api, ApiError } from '../../../lib/api-client';
+import { useAuthStore } from '../../../stores/auth-store';
+
+export const authKeys = {
+  all: ['auth'] as const,
+  providers: () => [...authKeys.all, 'providers'] as const,
+};
+
+export const getProviders = () => api.get<AuthProvidersDto>('/api/auth/providers', { anonymous: true });
+
+export const useProviders = () =>
+  useQuery({ queryKey: authKeys.providers(), queryFn: getProviders, staleTime: 5 * 60_000, retry: 1 });
+
+export const exchangeGoogleCode = (code: string) =>
+  api.post<SessionDto>('/api/auth/google/exchange', { code }, { anonymous: true });
+
+let completing: Promise<void> | null = null;
+
+/**
+ * After a Google sign-in the server sends the browser to the site root with a one-time code in
+ * the hash. Exchange it for a session (once, even if called twice) and clean the URL.
+ * A failure shows the spec's 'Authentication failed: …' toast; the user stays signed out.
+ */
+export function completeGoogleSignIn(): Promise<void> {
+  if (completing) return completing;
+  const code = new URLSearchParams(window.location.hash.slice(1)).get(OIDC_CODE_PARAM);
+  if (!code) return Promise.resolve();
+  window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+  completing = (async () => {
+    try {
+      useAuthStore.getState().setSession(await exchangeGoogleCode(code));
+    } catch (error) {
+      console.error('google sign-in failed', error);
+      toast.error(error instanceof ApiError && error.status > 0 ? MSG.authFailedWith(error.message) : MSG.authFailedGeneric);
+    }
+  })();
+  return completing;
+}
