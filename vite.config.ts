@@ -8,6 +8,8 @@ export default defineConfig({
     outDir: process.env.CLIENT_OUT_DIR || 'dist/client',
     emptyOutDir: true,
     sourcemap: false,
+    // scripts/bundle-size.mjs reads which chunks each route loads from .vite/manifest.json.
+    manifest: true,
     chunkSizeWarningLimit: 600,
   },
   server: {

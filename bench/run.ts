@@ -1,0 +1,296 @@
+// `npm run bench`: seeds synthetic data straight into the database, starts the real production
+// server as a child process and measures it with autocannon on 127.0.0.1, beside the time of the
+// same SQL run directly on the database ("the limit"). On PGlite, and on PostgreSQL when
+// DATABASE_URL is set (in a fresh database that is dropped afterwards).
+//
+//   npm run bench                      full run: 1,000 / 10,000 / 100,000 tasks, 10 s per measure
+//   npm run bench:smoke                CI: small data, about a second per measure, no timing checks
+//   npm run bench -- --sizes=1000 --seconds=5 --db=postgres --only=board
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, totalmem, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { openDatabase } from '../src/server/db/client';
+import { type LoadResult, type Probe, type RequestSpec, probe, runLoad } from './load';
+import { formatReport, type BenchReport, type DatasetRun, type ScenarioRun } from './report';
+import { BENCH_PASSWORD, type Seeded, seed } from './seed';
+import { bundleServer, startServer } from './server';
+import { measureLimits } from './sql-limit';
+
+const { values: args } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    sizes: { type: 'string' },
+    seconds: { type: 'string' },
+    warmup: { type: 'string' },
+    connections: { type: 'string' },
+    'create-connections': { type: 'string' },
+    db: { type: 'string' },
+    only: { type: 'string' },
+    'board-limit': { type: 'string' },
+    iterations: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+
+const list = (s: string | undefined, fallback: number[]) => (s ? s.split(',').map(Number) : fallback);
+const smoke = args.smoke;
+const options = {
+  smoke,
+  sizes: list(args.sizes, smoke ? [300] : [1000, 10_000, 100_000]),
+  seconds: Number(args.seconds ?? (smoke ? 1 : 10)),
+  warmupSeconds: Number(args.warmup ?? (smoke ? 0.3 : 3)),
+  connections: list(args.connections, smoke ? [1, 8] : [1, 32]),
+  createConnections: list(args['create-connections'], smoke ? [1, 4] : [1, 8, 32]),
+  databases: (args.db ?? (process.env.DATABASE_URL ? 'pglite,postgres' : 'pglite')).split(',') as ('pglite' | 'postgres')[],
+  only: args.only ? args.only.split(',') : null,
+  /** What the Tasks page asks for its first screen. */
+  boardLimit: Number(args['board-limit'] ?? 100),
+  /** Replays of the raw SQL per read (after 3 warm-ups); the median is the limit. */
+  iterations: Number(args.iterations ?? (smoke ? 5 : 30)),
+  out: args.out ?? join(import.meta.dirname, 'results', smoke ? 'smoke.json' : 'latest.json'),
+};
+
+const AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
+const today = new Date().toISOString().slice(0, 10);
+
+function log(message: string) {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+interface Scenario {
+  name: string;
+  kind: 'read' | 'write';
+  spec: RequestSpec;
+  connections: number[];
+  /** The route as listed in /api/openapi.json; the scenario is skipped when the server lacks it. */
+  route: string;
+}
+
+function scenarios(data: Seeded): Scenario[] {
+  const board = data.projects[0]!;
+  const writes = data.projects[1]!;
+  const writeTeam = data.teams.find((t) => t.id === writes.teamId)!;
+  let created = 0;
+  let moved = 0;
+  const statuses = ['todo', 'in_progress', 'review', 'completed'] as const;
+  const all: Scenario[] = [
+    {
+      name: 'board: one project',
+      kind: 'read',
+      route: '/api/tasks',
+      spec: { method: 'GET', path: `/api/tasks?projectId=${board.id}&limit=${options.boardLimit}` },
+      connections: options.connections,
+    },
+    {
+      name: 'board: All Projects',
+      kind: 'read',
+      route: '/api/tasks',
+      spec: { method: 'GET', path: `/api/tasks?limit=${options.boardLimit}` },
+      connections: options.connections,
+    },
+    {
+      name: 'dashboard',
+      kind: 'read',
+      route: '/api/dashboard',
+      spec: { method: 'GET', path: `/api/dashboard?today=${today}` },
+      connections: options.connections,
+    },
+    {
+      name: 'task create',
+      kind: 'write',
+      route: '/api/tasks',
+      spec: {
+        method: 'POST',
+        path: '/api/tasks',
+        body: () => {
+          created++;
+          return {
+            title: `Bench task ${created}`,
+            projectId: writes.id,
+            status: statuses[created % 4],
+            priority: 'medium',
+            assigneeId: writeTeam.memberIds[created % writeTeam.memberIds.length],
+            dueDate: today,
+            tags: ['bench'],
+          };
+        },
+      },
+      connections: options.createConnections,
+    },
+    {
+      name: 'task status move',
+      kind: 'write',
+      route: '/api/tasks/{id}/status',
+      spec: {
+        method: 'PATCH',
+        path: () => `/api/tasks/${data.moveTaskIds[moved % data.moveTaskIds.length]}/status`,
+        body: () => ({ status: statuses[moved++ % 4] }),
+      },
+      connections: options.connections,
+    },
+  ];
+  return all.filter((s) => !options.only || options.only.some((o) => s.name.includes(o)));
+}
+
+async function createPgDatabase(baseUrl: string, size: number): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `crewboard_bench_${Date.now().toString(36)}_${size}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: string): Promise<DatasetRun> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'crewboard-bench-'));
+  const pgDb = kind === 'postgres' ? await createPgDatabase(process.env.DATABASE_URL!, size) : null;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: pgDb?.url ?? '',
+    AUTH_SECRET,
+    RATE_LIMIT_ENABLED: 'false',
+    LOG_LEVEL: 'warn',
+    CLIENT_DIR: join(dataDir, 'no-client'),
+  };
+  try {
+    log(`${kind} ${size.toLocaleString('en')} tasks: seeding`);
+    const database = await openDatabase({ databaseUrl: pgDb?.url, dataDir });
+    await database.migrate();
+    const data = await seed(database.db, { users: 50, teams: 5, projects: 40, tasks: size });
+    await database.close();
+    log(`  seeded in ${data.seconds.toFixed(1)} s (board project: ${data.projects[0]!.tasks} tasks)`);
+
+    const list = scenarios(data);
+    const reads = Object.fromEntries(
+      list.filter((s) => s.kind === 'read').map((s) => [s.name, s.spec.path as string]),
+    );
+    log('  measuring the raw SQL of each read');
+    // PGlite is single-process: the limit is measured before the server opens the same data dir.
+    const limits = await measureLimits({ databaseUrl: pgDb?.url, dataDir, env }, data.users[0]!.email, reads, options.iterations);
+
+    const server = await startServer(entry, env);
+    const runs: ScenarioRun[] = [];
+    let rssIdleMb = Number.NaN;
+    try {
+      const signIn = await fetch(`${server.url}/api/auth/token?grant_type=password`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: data.users[0]!.email, password: BENCH_PASSWORD }),
+      });
+      if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
+      const token = ((await signIn.json()) as { access_token: string }).access_token;
+      const headers = { authorization: `Bearer ${token}` };
+      const readHeaders = { ...headers, 'accept-encoding': 'gzip, deflate, br' };
+      const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { paths?: Record<string, unknown> };
+      const routes = new Set(Object.keys(doc.paths ?? {}));
+      rssIdleMb = server.rssMb();
+
+      for (const s of list) {
+        if (!routes.has(s.route)) {
+          log(`  ${s.name}: skipped (${s.route} is not served yet)`);
+          runs.push({ name: s.name, kind: s.kind, path: describePath(s.spec), skipped: `${s.route} not served`, loads: [] });
+          continue;
+        }
+        const limit = limits[s.name];
+        const shape: Probe = await probe(server.url, s.spec, headers);
+        const loads: LoadResult[] = [];
+        for (const connections of s.connections) {
+          const r = await runLoad({
+            url: server.url,
+            spec: s.spec,
+            headers: s.kind === 'read' ? readHeaders : headers,
+            connections,
+            seconds: options.seconds,
+            warmupSeconds: options.warmupSeconds,
+            rssMb: server.rssMb,
+          });
+          loads.push(r);
+          log(
+            `  ${s.name} ×${connections}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms` +
+              `${r.non2xx + r.errors ? `, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}, ${r.errors} errors` : ''}` +
+              `, RSS ≤ ${r.rssMaxMb.toFixed(0)} MB`,
+          );
+        }
+        runs.push({
+          name: s.name,
+          kind: s.kind,
+          path: describePath(s.spec),
+          probe: shape,
+          limitMs: limit?.ms,
+          limitStatements: limit?.statements,
+          loads,
+        });
+      }
+    } finally {
+      await server.stop();
+    }
+    return {
+      db: kind,
+      tasks: size,
+      seedSeconds: data.seconds,
+      boardProjectTasks: data.projects[0]!.tasks,
+      rssIdleMb,
+      scenarios: runs,
+    };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    await pgDb?.drop().catch((e) => log(`could not drop the bench database: ${e}`));
+  }
+}
+
+function describePath(spec: RequestSpec): string {
+  const path = typeof spec.path === 'function' ? spec.path() : spec.path;
+  return `${spec.method} ${path.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, ':id')}`;
+}
+
+async function main() {
+  const started = Date.now();
+  log('bundling the server');
+  const entry = await bundleServer();
+  const datasets: DatasetRun[] = [];
+  for (const kind of options.databases) {
+    if (kind === 'postgres' && !process.env.DATABASE_URL) throw new Error('--db=postgres needs DATABASE_URL');
+    for (const size of options.sizes) datasets.push(await runDataset(kind, size, entry));
+  }
+  const report: BenchReport = {
+    date: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      freeMemoryGb: Math.round(freemem() / 2 ** 30),
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+    },
+    options: { ...options, out: undefined },
+    datasets,
+    minutes: (Date.now() - started) / 60_000,
+  };
+  mkdirSync(join(options.out, '..'), { recursive: true });
+  writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
+  const { markdown, failures } = formatReport(report);
+  process.stdout.write(`${markdown}\n`);
+  log(`wrote ${options.out} in ${report.minutes.toFixed(1)} min`);
+  if (failures.length) {
+    log(`FAILED: ${failures.join('; ')}`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,193 @@
+// Synthetic, organisation-sized data written straight into the database in bulk (no API calls):
+// 50 users, 5 teams with memberships, 40 projects and N tasks with a realistic spread.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { hashPassword } from '../src/server/lib/passwords';
+import type { Db } from '../src/server/db/client';
+import { passwordCredentials, projects, tasks, teamMembers, teams, users } from '../src/server/db/schema';
+
+export const BENCH_PASSWORD = 'bench password 1234';
+
+export interface SeedShape {
+  users: number;
+  teams: number;
+  projects: number;
+  tasks: number;
+}
+
+export interface SeededUser {
+  id: string;
+  email: string;
+}
+
+export interface SeededProject {
+  id: string;
+  teamId: string;
+  tasks: number;
+}
+
+export interface Seeded {
+  shape: SeedShape;
+  /** users[0] belongs to every team (owner of the first, admin of the others): it sees every task. */
+  users: SeededUser[];
+  teams: { id: string; memberIds: string[] }[];
+  /** projects[0] holds 20% of the tasks (the one-project board); projects[1] takes the writes. */
+  projects: SeededProject[];
+  /** Some task ids of projects[1], for the status-move benchmark. */
+  moveTaskIds: string[];
+  seconds: number;
+}
+
+/** A small deterministic PRNG (mulberry32), so every run seeds the same spread. */
+export function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  const pick = <T>(items: readonly T[]) => items[int(items.length)]!;
+  /** Picks a key with the given weights. */
+  const weighted = <T extends string>(weights: Record<T, number>): T => {
+    const entries = Object.entries(weights) as [T, number][];
+    let r = next() * entries.reduce((s, [, w]) => s + w, 0);
+    for (const [k, w] of entries) {
+      r -= w;
+      if (r < 0) return k;
+    }
+    return entries[entries.length - 1]![0];
+  };
+  return { next, int, pick, weighted };
+}
+
+const FIRST = ['Ada', 'Bruno', 'Chloé', 'Dmitri', 'Elif', 'Femi', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kaia', 'Liam', 'Maya', 'Nils', 'Olga', 'Priya', 'Quinn', 'Rosa', 'Sami', 'Tomás', 'Uma', 'Viktor', 'Wen', 'Ximena', 'Yusuf', 'Zoë'];
+const LAST = ['Lovelace', 'Silva', 'Martin', 'Petrov', 'Kaya', 'Adeyemi', 'Hopper', 'Tanaka', 'García', 'Berg', 'Nakamura', 'Murphy', 'Cohen', 'Larsen', 'Ivanova', 'Sharma'];
+const VERBS = ['Fix', 'Design', 'Write', 'Review', 'Refactor', 'Test', 'Document', 'Deploy', 'Migrate', 'Investigate', 'Plan', 'Prototype'];
+const NOUNS = ['login flow', 'billing page', 'search index', 'onboarding email', 'API docs', 'mobile layout', 'export to CSV', 'audit log', 'dark mode', 'release notes', 'cache layer', 'error reporting', 'invoice PDF', 'settings screen'];
+const TAGS = ['frontend', 'backend', 'bug', 'feature', 'design', 'docs', 'infra', 'security', 'ux', 'performance', 'research', 'qa'];
+const TEAM_NAMES = ['Platform', 'Growth', 'Mobile', 'Design', 'Operations'];
+const PROJECT_STATUSES = ['planning', 'active', 'active', 'active', 'on_hold', 'completed'] as const;
+
+const DAY = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Share of the tasks in each project: the first holds 20%, the others a random, uneven rest. */
+function projectShares(count: number, rand: ReturnType<typeof prng>): number[] {
+  const weights = Array.from({ length: count - 1 }, () => 0.3 + rand.next() * 1.7);
+  const sum = weights.reduce((a, b) => a + b, 0);
+  return [0.2, ...weights.map((w) => (0.8 * w) / sum)];
+}
+
+async function insertChunked<T>(rows: T[], size: number, insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
+}
+
+/** Seeds an empty (migrated) database. */
+export async function seed(db: Db, shape: SeedShape, today = new Date()): Promise<Seeded> {
+  const started = performance.now();
+  const rand = prng(20240601);
+  const passwordHash = await hashPassword(BENCH_PASSWORD); // hashed once, shared by every user
+
+  const userRows = Array.from({ length: shape.users }, (_, i) => ({
+    id: randomUUID(),
+    email: `bench.user${i}@bench.example.com`,
+    fullName: `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`,
+    emailVerified: true,
+  }));
+  await db.insert(users).values(userRows);
+  await db.insert(passwordCredentials).values(userRows.map((u) => ({ userId: u.id, passwordHash })));
+
+  // Teams: owner i; user 0 is in every team; the others are spread so each sits in one or two teams.
+  const teamRows = Array.from({ length: shape.teams }, (_, i) => ({
+    id: randomUUID(),
+    name: TEAM_NAMES[i % TEAM_NAMES.length]!,
+    description: `The ${TEAM_NAMES[i % TEAM_NAMES.length]} team`,
+    ownerId: userRows[i]!.id,
+  }));
+  await db.insert(teams).values(teamRows);
+  const memberRows: (typeof teamMembers.$inferInsert)[] = [];
+  const teamMembersOf = teamRows.map(() => new Set<string>());
+  const addMember = (t: number, userId: string, role: 'owner' | 'admin' | 'member') => {
+    if (teamMembersOf[t]!.has(userId)) return;
+    teamMembersOf[t]!.add(userId);
+    memberRows.push({ teamId: teamRows[t]!.id, userId, role });
+  };
+  for (let t = 0; t < teamRows.length; t++) addMember(t, userRows[t]!.id, 'owner');
+  for (let t = 0; t < teamRows.length; t++) addMember(t, userRows[0]!.id, 'admin');
+  for (let i = 1; i < userRows.length; i++) {
+    const home = i % teamRows.length;
+    addMember(home, userRows[i]!.id, i % 9 === 0 ? 'admin' : 'member');
+    if (rand.next() < 0.4) addMember(rand.int(teamRows.length), userRows[i]!.id, 'member');
+  }
+  await db.insert(teamMembers).values(memberRows);
+  const memberList = teamMembersOf.map((s) => [...s]);
+
+  const projectRows = Array.from({ length: shape.projects }, (_, i) => {
+    const team = i % teamRows.length;
+    const start = today.getTime() - (30 + rand.int(300)) * DAY;
+    return {
+      id: randomUUID(),
+      name: `${TEAM_NAMES[team % TEAM_NAMES.length]} project ${i + 1}`,
+      description: i % 3 === 0 ? null : `Everything about ${NOUNS[i % NOUNS.length]}`,
+      status: PROJECT_STATUSES[i % PROJECT_STATUSES.length]!,
+      ownerId: teamRows[team]!.ownerId,
+      teamId: teamRows[team]!.id,
+      startDate: isoDay(start),
+      endDate: isoDay(start + (60 + rand.int(300)) * DAY),
+    };
+  });
+  await db.insert(projects).values(projectRows);
+
+  // Tasks, in bulk.
+  const shares = projectShares(shape.projects, rand);
+  const perProject = shares.map((s) => Math.floor(s * shape.tasks));
+  perProject[0]! += shape.tasks - perProject.reduce((a, b) => a + b, 0);
+  const taskRows: (typeof tasks.$inferInsert)[] = [];
+  const moveTaskIds: string[] = [];
+  projectRows.forEach((project, p) => {
+    const members = memberList[p % teamRows.length]!;
+    for (let k = 0; k < perProject[p]!; k++) {
+      const id = randomUUID();
+      const status = rand.weighted({ todo: 30, in_progress: 20, review: 10, completed: 40 });
+      const created = today.getTime() - rand.int(365 * DAY);
+      const tagCount = rand.weighted({ 0: 30, 1: 35, 2: 25, 3: 10 });
+      const tagSet = new Set<string>();
+      for (let t = 0; t < Number(tagCount); t++) tagSet.add(rand.pick(TAGS));
+      taskRows.push({
+        id,
+        title: `${rand.pick(VERBS)} ${rand.pick(NOUNS)} #${k + 1}`,
+        description: rand.next() < 0.5 ? null : `Make sure the ${rand.pick(NOUNS)} works for every team before the next release.`,
+        status,
+        priority: rand.weighted({ low: 20, medium: 45, high: 25, urgent: 10 }),
+        assigneeId: rand.next() < 0.15 ? null : rand.pick(members),
+        projectId: project.id,
+        creatorId: rand.pick(members),
+        dueDate: rand.next() < 0.3 ? null : isoDay(today.getTime() + (rand.int(90) - 30) * DAY),
+        tags: [...tagSet],
+        createdAt: new Date(created),
+        updatedAt: new Date(created + rand.int(20) * DAY),
+      });
+      if (p === 1 && moveTaskIds.length < 2000) moveTaskIds.push(id);
+    }
+  });
+  await insertChunked(taskRows, 2000, (chunk) => db.insert(tasks).values(chunk));
+
+  // Progress as the app would have computed it, then fresh planner statistics.
+  await db.execute(sql`
+    update projects p set progress = coalesce((
+      select round(100.0 * count(*) filter (where t.status = 'completed') / nullif(count(*), 0))::int
+      from tasks t where t.project_id = p.id), 0)`);
+  await db.execute(sql`analyze`);
+
+  return {
+    shape,
+    users: userRows.map((u) => ({ id: u.id, email: u.email })),
+    teams: teamRows.map((t, i) => ({ id: t.id, memberIds: memberList[i]! })),
+    projects: projectRows.map((p, i) => ({ id: p.id, teamId: p.teamId, tasks: perProject[i]! })),
+    moveTaskIds,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
