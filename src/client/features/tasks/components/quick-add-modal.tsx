@@ -1,6 +1,6 @@
+import { TaskFormModal } from './task-form-modal';
+
 /** The New Task form opened from the sidebar's Quick Add (tasks feature). */
 export function QuickAddTaskModal({ open, onClose }: { open: boolean; onClose: () => void }) {
-  void open;
-  void onClose;
-  return null;
+  return <TaskFormModal open={open} onClose={onClose} />;
 }

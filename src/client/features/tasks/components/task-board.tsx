@@ -1,0 +1,287 @@
+import {
+  type Announcements,
+  type CollisionDetection,
+  DndContext,
+  type DragEndEvent,
+  DragOverlay,
+  type DragStartEvent,
+  type KeyboardCoordinateGetter,
+  KeyboardSensor,
+  PointerSensor,
+  pointerWithin,
+  rectIntersection,
+  useDroppable,
+  useSensor,
+  useSensors,
+} from '@dnd-kit/core';
+import { Plus } from 'lucide-react';
+import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { TASK_STATUS_LABELS, TASK_STATUSES, type TaskStatus } from '../../../../domain/constants';
+import { MSG } from '../../../../domain/messages';
+import type { TaskDto } from '../../../../domain/schemas/task';
+import { localDate, matchesDueFilter } from '../../../../domain/task-filters';
+import { Button } from '../../../components/ui/button';
+import { cn } from '../../../lib/cn';
+import { flattenPages, useTaskColumn } from '../api/get-tasks';
+import { useMoveTask } from '../api/move-task';
+import type { TaskQueryFilters } from '../api/task-keys';
+import { DraggableTaskCard, TaskCardView } from './task-card';
+
+const label = (status: TaskStatus) => TASK_STATUS_LABELS[status];
+
+const isStatus = (id: unknown): id is TaskStatus => TASK_STATUSES.includes(id as TaskStatus);
+const taskOf = (data: unknown) => (data as { task?: TaskDto } | undefined)?.task;
+
+/** The pointer decides where a mouse drop lands (outside every column: nowhere); the card's box decides for the keyboard. */
+const collisionDetection: CollisionDetection = (args) => (args.pointerCoordinates ? pointerWithin(args) : rectIntersection(args));
+
+/** Left and right arrows jump the dragged card to the neighbouring column. */
+const columnKeyboardCoordinates: KeyboardCoordinateGetter = (event, { context }) => {
+  const { collisionRect, droppableRects } = context;
+  if (!collisionRect) return undefined;
+  const dir = event.code === 'ArrowRight' ? 1 : event.code === 'ArrowLeft' ? -1 : 0;
+  if (event.code.startsWith('Arrow')) event.preventDefault();
+  if (!dir) return undefined;
+  const center = collisionRect.left + collisionRect.width / 2;
+  const rects = TASK_STATUSES.map((s) => droppableRects.get(s)).filter((r): r is NonNullable<typeof r> => Boolean(r));
+  const candidates = rects
+    .filter((r) => (dir > 0 ? r.left > center : r.left + r.width < center))
+    .sort((a, b) => (dir > 0 ? a.left - b.left : b.left - a.left));
+  const target = candidates[0];
+  if (!target) return undefined;
+  return { x: target.left + (target.width - collisionRect.width) / 2, y: target.top + 8 };
+};
+
+const screenReaderInstructions = {
+  draggable:
+    'To pick up a task, press Space. While dragging, use the left and right arrow keys to move it between columns. Press Space or Enter to drop it, or Escape to cancel. Press Enter to open the task.',
+};
+
+interface TaskBoardProps {
+  filters: Omit<TaskQueryFilters, 'status'>;
+  /** With a status filter, only that column has tasks. */
+  statusFilter?: TaskStatus;
+  onOpenTask: (task: TaskDto) => void;
+  onAddTask: (status: TaskStatus) => void;
+}
+
+export function TaskBoard({ filters, statusFilter, onOpenTask, onAddTask }: TaskBoardProps) {
+  const move = useMoveTask();
+  const [activeTask, setActiveTask] = useState<TaskDto | null>(null);
+  const dragging = useRef(false);
+  const lastDragEnd = useRef(0);
+  const today = localDate(new Date());
+
+  const sensors = useSensors(
+    // A few pixels of travel before a drag starts, so a click still opens the card.
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(KeyboardSensor, {
+      coordinateGetter: columnKeyboardCoordinates,
+      keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] },
+    }),
+  );
+
+  const isDragActive = useCallback(() => dragging.current, []);
+  const openTask = useCallback(
+    (task: TaskDto) => {
+      // The click that ends a pointer drag is not a request to open the card.
+      if (dragging.current || Date.now() - lastDragEnd.current < 250) return;
+      onOpenTask(task);
+    },
+    [onOpenTask],
+  );
+
+  const announcements: Announcements = useMemo(
+    () => ({
+      onDragStart: ({ active }) => `Picked up task ${taskOf(active.data.current)?.title ?? ''}.`,
+      onDragOver: ({ active, over }) => {
+        const title = taskOf(active.data.current)?.title ?? '';
+        return over && isStatus(over.id) ? `Task ${title} is over ${label(over.id)}.` : `Task ${title} is not over a column.`;
+      },
+      onDragEnd: ({ active, over }) => {
+        const task = taskOf(active.data.current);
+        if (!task) return undefined;
+        if (!over || !isStatus(over.id)) return `Task ${task.title} was dropped outside the columns and did not move.`;
+        if (over.id === task.status) return `Task ${task.title} stayed in ${label(over.id)}.`;
+        return `Moved task ${task.title} to ${label(over.id)}`;
+      },
+      onDragCancel: ({ active }) => `Moving task ${taskOf(active.data.current)?.title ?? ''} was cancelled.`,
+    }),
+    [],
+  );
+
+  const onDragStart = ({ active }: DragStartEvent) => {
+    dragging.current = true;
+    setActiveTask(taskOf(active.data.current) ?? null);
+  };
+
+  const endDrag = () => {
+    dragging.current = false;
+    lastDragEnd.current = Date.now();
+    setActiveTask(null);
+  };
+
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    endDrag();
+    const task = taskOf(active.data.current);
+    if (!task) {
+      console.error('Dragged task not found', active.id);
+      return;
+    }
+    // Dropped outside every column, or where it already was: nothing to do.
+    if (!over || !isStatus(over.id) || over.id === task.status) return;
+    move.mutate({ task, status: over.id });
+  };
+
+  return (
+    <DndContext
+      sensors={sensors}
+      collisionDetection={collisionDetection}
+      accessibility={{ announcements, screenReaderInstructions }}
+      onDragStart={onDragStart}
+      onDragEnd={onDragEnd}
+      onDragCancel={endDrag}
+    >
+      <div className="-mx-4 flex gap-4 overflow-x-auto px-4 pb-4 sm:mx-0 sm:px-0" data-testid="task-board">
+        {TASK_STATUSES.map((status) => (
+          <BoardColumn
+            key={status}
+            status={status}
+            filters={filters}
+            enabled={!statusFilter || statusFilter === status}
+            today={today}
+            onOpen={openTask}
+            onAdd={onAddTask}
+            isDragActive={isDragActive}
+            isDragging={activeTask !== null}
+          />
+        ))}
+      </div>
+      <DragOverlay dropAnimation={null}>
+        {activeTask && (
+          <TaskCardView
+            task={activeTask}
+            isOverdue={activeTask.status !== 'completed' && matchesDueFilter(activeTask, 'overdue', today)}
+            className="w-72 cursor-grabbing shadow-xl ring-2 ring-brand-600"
+          />
+        )}
+      </DragOverlay>
+    </DndContext>
+  );
+}
+
+interface BoardColumnProps {
+  status: TaskStatus;
+  filters: Omit<TaskQueryFilters, 'status'>;
+  enabled: boolean;
+  today: string;
+  onOpen: (task: TaskDto) => void;
+  onAdd: (status: TaskStatus) => void;
+  isDragActive: () => boolean;
+  isDragging: boolean;
+}
+
+const BoardColumn = memo(function BoardColumn({ status, filters, enabled, today, onOpen, onAdd, isDragActive, isDragging }: BoardColumnProps) {
+  const query = useTaskColumn(filters, status, enabled);
+  const { setNodeRef, isOver } = useDroppable({ id: status });
+  const tasks = useMemo(() => (enabled ? flattenPages(query.data) : []), [enabled, query.data]);
+  const count = enabled ? (query.data?.pages[0]?.counts[status] ?? 0) : 0;
+  const name = label(status);
+  const headingId = `column-${status}`;
+  const isLoading = enabled && query.isPending;
+
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="flex w-80 shrink-0 flex-col rounded-xl bg-slate-100 dark:bg-slate-900/60"
+      data-testid={`column-${status}`}
+    >
+      <header className="flex items-center justify-between gap-2 px-3 pb-2 pt-3">
+        <div className="flex items-center gap-2">
+          <h2 id={headingId} className="text-sm font-semibold text-slate-800 dark:text-slate-100">
+            {name}
+          </h2>
+          <span
+            className="rounded-full bg-white px-2 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200"
+            data-testid="column-count"
+          >
+            {count}
+            <span className="sr-only"> tasks</span>
+          </span>
+        </div>
+        <Button
+          variant="ghost"
+          size="icon"
+          className="h-8 w-8"
+          title={`Add task to ${name}`}
+          aria-label={`Add task to ${name}`}
+          onClick={() => onAdd(status)}
+        >
+          <Plus className="h-4 w-4" aria-hidden />
+        </Button>
+      </header>
+      <div
+        ref={setNodeRef}
+        className={cn(
+          'flex min-h-40 flex-1 flex-col gap-2 rounded-b-xl px-3 pb-3 transition-colors',
+          isOver && 'bg-brand-100/60 ring-2 ring-inset ring-brand-600 dark:bg-indigo-950/50',
+        )}
+      >
+        {isLoading ? (
+          <ColumnSkeleton />
+        ) : tasks.length === 0 ? (
+          <div className="flex flex-1 flex-col items-center justify-center rounded-lg border-2 border-dashed border-slate-300 px-3 py-8 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300">
+            {isDragging && isOver ? (
+              <p className="font-medium text-brand-700 dark:text-brand-100">Drop task here</p>
+            ) : (
+              <>
+                <p>No tasks in {name}</p>
+                <Button variant="link" className="mt-1" onClick={() => onAdd(status)}>
+                  Add a task
+                </Button>
+              </>
+            )}
+          </div>
+        ) : (
+          <>
+            {tasks.map((task) => (
+              <DraggableTaskCard
+                key={task.id}
+                task={task}
+                isOverdue={task.status !== 'completed' && matchesDueFilter(task, 'overdue', today)}
+                onOpen={onOpen}
+                isDragActive={isDragActive}
+              />
+            ))}
+            {query.hasNextPage && (
+              <Button
+                variant="secondary"
+                size="sm"
+                className="justify-center"
+                isLoading={query.isFetchingNextPage}
+                onClick={() => void query.fetchNextPage()}
+              >
+                Show more ({count - tasks.length} more)
+              </Button>
+            )}
+          </>
+        )}
+        {query.isError && enabled && (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+            {MSG.loadFailed}
+          </p>
+        )}
+      </div>
+    </section>
+  );
+});
+
+function ColumnSkeleton() {
+  return (
+    <div aria-hidden className="space-y-2">
+      {[0, 1, 2].map((i) => (
+        <div key={i} className="h-24 animate-pulse rounded-lg bg-white/70 dark:bg-slate-800/70" />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import { useDraggable } from '@dnd-kit/core';
+import { Calendar, MessageSquare, Paperclip, User } from 'lucide-react';
+import { type KeyboardEvent, memo, useId } from 'react';
+import { LIMITS } from '../../../../domain/constants';
+import type { TaskDto } from '../../../../domain/schemas/task';
+import { cn } from '../../../lib/cn';
+import { formatCardDate, PriorityBadge, StatusChip } from './task-meta';
+
+interface TaskCardViewProps {
+  task: TaskDto;
+  isOverdue?: boolean;
+  className?: string;
+  titleId?: string;
+}
+
+/** What a card shows (spec §2 'Task card'); used by the draggable card and the drag overlay. */
+export function TaskCardView({ task, isOverdue, className, titleId }: TaskCardViewProps) {
+  const shown = task.tags.slice(0, LIMITS.cardTags);
+  const more = task.tags.length - shown.length;
+  return (
+    <div
+      className={cn(
+        'rounded-lg border border-slate-200 bg-white p-3 text-left shadow-sm dark:border-slate-700 dark:bg-slate-800',
+        className,
+      )}
+    >
+      <h3 id={titleId} className="break-words text-sm font-semibold text-slate-900 dark:text-slate-100">
+        {task.title}
+      </h3>
+      {task.description && (
+        <p className="mt-1 line-clamp-2 break-words text-xs text-slate-600 dark:text-slate-300">{task.description}</p>
+      )}
+      <div className="mt-2 flex flex-wrap items-center gap-1.5">
+        <StatusChip status={task.status} />
+        <PriorityBadge priority={task.priority} />
+      </div>
+      {task.tags.length > 0 && (
+        <ul className="mt-2 flex flex-wrap gap-1" aria-label="Tags">
+          {shown.map((tag) => (
+            <li
+              key={tag}
+              className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700 dark:bg-slate-700 dark:text-slate-200"
+            >
+              {tag}
+            </li>
+          ))}
+          {more > 0 && (
+            <li className="px-1 py-0.5 text-xs text-slate-600 dark:text-slate-300" title={task.tags.slice(LIMITS.cardTags).join(', ')}>
+              +{more}
+            </li>
+          )}
+        </ul>
+      )}
+      <div className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-300">
+        {task.assignee && (
+          <span className="inline-flex items-center gap-1" title={task.assignee.fullName}>
+            <User className="h-3.5 w-3.5" aria-hidden />
+            {task.assignee.firstName}
+          </span>
+        )}
+        {task.dueDate && (
+          <span
+            className={cn('inline-flex items-center gap-1', isOverdue && 'font-semibold text-red-700 dark:text-red-400')}
+            title={isOverdue ? 'Overdue' : 'Due date'}
+          >
+            <Calendar className="h-3.5 w-3.5" aria-hidden />
+            <time dateTime={task.dueDate}>{formatCardDate(task.dueDate)}</time>
+          </span>
+        )}
+        <span className="ml-auto inline-flex items-center gap-3">
+          <span className="inline-flex items-center gap-1" title="Comments">
+            <MessageSquare className="h-3.5 w-3.5" aria-hidden />
+            <span aria-hidden>{task.commentCount}</span>
+            <span className="sr-only">{task.commentCount} comments</span>
+          </span>
+          <span className="inline-flex items-center gap-1" title="Attachments">
+            <Paperclip className="h-3.5 w-3.5" aria-hidden />
+            <span aria-hidden>{task.attachmentCount}</span>
+            <span className="sr-only">{task.attachmentCount} attachments</span>
+          </span>
+        </span>
+      </div>
+    </div>
+  );
+}
+
+interface DraggableTaskCardProps {
+  task: TaskDto;
+  isOverdue: boolean;
+  onOpen: (task: TaskDto) => void;
+  /** True while any drag is under way: Enter then ends the drag instead of opening the card. */
+  isDragActive: () => boolean;
+}
+
+/** A board card: click or Enter opens it; pointer drag or Space picks it up. */
+export const DraggableTaskCard = memo(function DraggableTaskCard({ task, isOverdue, onOpen, isDragActive }: DraggableTaskCardProps) {
+  const titleId = useId();
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: task.id, data: { task } });
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === 'Enter' && !isDragActive()) {
+      e.preventDefault();
+      onOpen(task);
+      return;
+    }
+    listeners?.onKeyDown?.(e);
+  };
+  return (
+    <div
+      ref={setNodeRef}
+      {...attributes}
+      role="button"
+      tabIndex={0}
+      {...listeners}
+      onKeyDown={onKeyDown}
+      onClick={() => onOpen(task)}
+      aria-labelledby={titleId}
+      data-testid="task-card"
+      className={cn(
+        'cursor-grab touch-manipulation rounded-lg outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-slate-900',
+        isDragging && 'opacity-40',
+      )}
+    >
+      <TaskCardView task={task} isOverdue={isOverdue} titleId={titleId} className="hover:border-brand-600/60" />
+    </div>
+  );
+});

@@ -1,0 +1,89 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { TASK_PRIORITIES, TASK_STATUSES, type TaskPriority, type TaskStatus } from '../../../../domain/constants';
+import { DUE_FILTERS, type DueFilter, TASK_SORTS, type TaskSort } from '../../../../domain/schemas/task';
+import { localDate } from '../../../../domain/task-filters';
+import type { TaskListSort, TaskQueryFilters } from '../api/task-keys';
+
+export type TaskView = 'board' | 'list';
+
+/** Filters live in the URL query so they survive a reload and can be shared. */
+export interface TaskUrlState {
+  project: string;
+  q: string;
+  status: TaskStatus | '';
+  priority: TaskPriority | '';
+  assignee: string;
+  due: DueFilter | '';
+  view: TaskView;
+  sort: TaskSort;
+  dir: 'asc' | 'desc';
+}
+
+/** The keys 'Clear All' resets. */
+export const FILTER_KEYS = ['project', 'q', 'status', 'priority', 'assignee', 'due'] as const;
+
+const oneOf = <T extends string>(values: readonly T[], v: string | null): T | '' =>
+  v && (values as readonly string[]).includes(v) ? (v as T) : '';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function useTaskFilters() {
+  const [params, setParams] = useSearchParams();
+
+  const state: TaskUrlState = useMemo(() => {
+    const assignee = params.get('assignee') ?? '';
+    const project = params.get('project') ?? '';
+    return {
+      project: UUID.test(project) ? project : '',
+      q: params.get('q') ?? '',
+      status: oneOf(TASK_STATUSES, params.get('status')),
+      priority: oneOf(TASK_PRIORITIES, params.get('priority')),
+      assignee: assignee === 'unassigned' || UUID.test(assignee) ? assignee : '',
+      due: oneOf(DUE_FILTERS, params.get('due')),
+      view: params.get('view') === 'list' ? 'list' : 'board',
+      sort: oneOf(TASK_SORTS, params.get('sort')) || 'created',
+      dir: params.get('dir') === 'asc' ? 'asc' : params.get('dir') === 'desc' ? 'desc' : params.get('sort') ? 'asc' : 'desc',
+    };
+  }, [params]);
+
+  const update = useCallback(
+    (changes: Partial<Record<keyof TaskUrlState, string | null>>) => {
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          for (const [k, v] of Object.entries(changes)) {
+            if (v) next.set(k, v);
+            else next.delete(k);
+          }
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setParams],
+  );
+
+  const clearAll = useCallback(
+    () => update(Object.fromEntries(FILTER_KEYS.map((k) => [k, null]))),
+    [update],
+  );
+
+  const today = localDate(new Date());
+  const query: TaskQueryFilters = useMemo(
+    () => ({
+      projectId: state.project || undefined,
+      q: state.q.trim() || undefined,
+      status: state.status || undefined,
+      priority: state.priority || undefined,
+      assigneeId: state.assignee || undefined,
+      due: state.due || undefined,
+      // The caller's own calendar date decides the due buckets; only sent when a bucket is chosen.
+      today: state.due ? today : undefined,
+    }),
+    [state, today],
+  );
+  const sort: TaskListSort = useMemo(() => ({ sort: state.sort, dir: state.dir }), [state.sort, state.dir]);
+
+  return { state, query, sort, update, clearAll };
+}
