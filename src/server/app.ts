@@ -59,6 +59,12 @@ function isDatabaseUnavailable(error: unknown): boolean {
   return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(message);
 }
 
+/**
+ * Database refusals of a value that passed validation: a foreign key, a check, a malformed value,
+ * a NUL byte or a character PostgreSQL cannot store (22021/22P05), a number or string out of range.
+ */
+const BAD_VALUE_CODES = new Set(['23503', '23514', '22P02', '22007', '22008', '22021', '22P05', '22001', '22003', '54000']);
+
 function errorBody(code: string, message: string, fields?: Record<string, string>) {
   return { error: fields ? { code, message, fields } : { code, message } };
 }
@@ -173,7 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
     const pg = pgCode(error);
     if (pg === '23505') return reply.code(409).send(errorBody('conflict', 'This item already exists'));
-    if (pg === '23503' || pg === '23514' || pg === '22P02' || pg === '22007' || pg === '22008') {
+    if (pg && BAD_VALUE_CODES.has(pg)) {
       return reply.code(400).send(errorBody('validation_failed', 'Invalid reference or value'));
     }
     req.log.error({ err: error }, 'unhandled error');

@@ -1,0 +1,264 @@
+import { eq, sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { projects, tasks, teamInvitations, users } from '../../src/server/db/schema';
+import { createUser, insertMember, insertTeam, uniqueEmail, type TestUser } from '../factories';
+import { setupTestApp } from '../helpers/app';
+
+/**
+ * Property-based fuzzing of every JSON route of the OpenAPI document: wrong types, huge strings,
+ * deep nesting, `__proto__` / `constructor`, and mass-assignment keys (owner_id, role, progress,
+ * creator_id...). Never a 500; nothing from an unknown key reaches the database; over 1 MiB → 413.
+ * FUZZ_BODIES sets the total (default 10,500 per run).
+ */
+
+const ctx = setupTestApp();
+
+const TOTAL = Number(process.env.FUZZ_BODIES) || 10_500;
+const HOSTILE_KEYS = [
+  'owner_id',
+  'ownerId',
+  'role',
+  'progress',
+  'creator_id',
+  'creatorId',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'isActive',
+  'is_active',
+  'id',
+  'version',
+  'myRole',
+  'user_id',
+  'userId',
+] as const;
+
+interface World {
+  caller: TestUser;
+  mallory: { id: string };
+  teamId: string;
+  memberRowId: string;
+  projectId: string;
+  taskId: string;
+  invitationId: string;
+  targetUserId: string;
+}
+
+/** A body that passes validation, per route: the fuzzer mutates it, adds keys to it, or ignores it. */
+const VALID: Record<string, (w: World) => Record<string, unknown>> = {
+  'POST /api/auth/signup': () => ({ email: uniqueEmail('fz'), password: 'long enough pw', fullName: 'Fuzz Person' }),
+  'POST /api/auth/token': (w) => ({ email: w.caller.email, password: w.caller.password }),
+  'POST /api/auth/google/exchange': () => ({ code: 'abcdefghijklmnop' }),
+  'POST /api/teams': () => ({ name: 'Fuzz team', description: 'x' }),
+  'PATCH /api/teams/{id}': () => ({ name: 'Fuzz team renamed' }),
+  'PATCH /api/teams/{id}/members/{memberId}': () => ({ role: 'admin' }),
+  'POST /api/teams/{id}/invitations': () => ({ email: uniqueEmail('fzi'), role: 'member' }),
+  'POST /api/invitations/{id}/respond': () => ({ accept: false }),
+  'POST /api/projects': (w) => ({ name: 'Fuzz project', teamId: w.teamId, status: 'active' }),
+  'PATCH /api/projects/{id}': () => ({ name: 'Fuzz project renamed' }),
+  'POST /api/tasks': (w) => ({ title: 'Fuzz task', projectId: w.projectId, tags: ['a'], priority: 'high' }),
+  'PATCH /api/tasks/{id}': () => ({ title: 'Fuzz task renamed' }),
+  'PATCH /api/tasks/{id}/status': () => ({ status: 'review' }),
+  'PATCH /api/admin/users/{id}': () => ({ isActive: true }),
+};
+
+function urlFor(route: string, w: World): string {
+  const [, path] = route.split(' ') as [string, string];
+  const id =
+    path.startsWith('/api/teams/') ? w.teamId
+    : path.startsWith('/api/projects/') ? w.projectId
+    : path.startsWith('/api/tasks/') ? w.taskId
+    : path.startsWith('/api/invitations/') ? w.invitationId
+    : w.targetUserId;
+  const url = path.replace('{id}', id).replace('{memberId}', w.memberRowId);
+  return route === 'POST /api/auth/token' ? `${url}?grant_type=password` : url;
+}
+
+const nest = (depth: number, leaf: string) => '['.repeat(depth) + leaf + ']'.repeat(depth);
+const nestObj = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+
+/** Values of every kind, hostile ones included, as JSON text. */
+function valueArb(w: World): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v) ?? 'null'),
+    fc.string({ maxLength: 40 }).map((s) => JSON.stringify(s)),
+    fc.string({ unit: 'binary', maxLength: 40 }).map((s) => JSON.stringify(s)),
+    fc.integer({ min: 1_000, max: 300_000 }).map((n) => JSON.stringify('A'.repeat(n))),
+    fc.integer({ min: 20, max: 3_000 }).map((d) => nest(d, '1')),
+    fc.integer({ min: 20, max: 1_000 }).map((d) => nestObj(d)),
+    fc.constantFrom(
+      'null',
+      'true',
+      '0',
+      '-1',
+      '1e308',
+      '9007199254740993',
+      '""',
+      '"   "',
+      '{}',
+      '[]',
+      '"<script>alert(1)</script>"',
+      '"\\u0000"',
+      '"2024-02-30"',
+      '"not-a-uuid"',
+      '"00000000-0000-0000-0000-000000000000"',
+      JSON.stringify(w.mallory.id),
+      JSON.stringify(w.teamId),
+      JSON.stringify(w.projectId),
+      '"owner"',
+      '"super_admin"',
+      '"admin"',
+      '77',
+      '{"__proto__":{"polluted":true}}',
+      '{"constructor":{"prototype":{"polluted":true}}}',
+    ),
+  );
+}
+
+/** Mass-assignment values: if any of these is ever stored, the test sees it. */
+function hostileValue(key: string, w: World): string {
+  if (key === 'role') return '"owner"';
+  if (key === 'progress') return '77';
+  if (key === 'isActive' || key === 'is_active') return 'false';
+  if (key === '__proto__' || key === 'constructor' || key === 'prototype') return '{"polluted":true,"prototype":{"polluted":true}}';
+  if (key === 'version') return '"9"';
+  return JSON.stringify(w.mallory.id);
+}
+
+const obj = (entries: [string, string][]) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+
+function bodyArb(route: string, w: World, keys: string[]): fc.Arbitrary<string> {
+  const value = valueArb(w);
+  const anyKey = fc.oneof(fc.constantFrom(...keys, ...HOSTILE_KEYS), fc.string({ maxLength: 12 }));
+  const valid = () => Object.entries(VALID[route]!(w)).map(([k, v]) => [k, JSON.stringify(v)] as [string, string]);
+  return fc.oneof(
+    // A valid body plus one mass-assignment key.
+    fc.constantFrom(...HOSTILE_KEYS).map((k) => obj([...valid(), [k, hostileValue(k, w)]])),
+    // A valid body with one field given a random value.
+    fc.tuple(fc.constantFrom(...keys), value).map(([k, v]) => obj([...valid().filter(([key]) => key !== k), [k, v]])),
+    // Random keys (known, hostile, arbitrary) with random values.
+    fc.array(fc.tuple(anyKey, value), { maxLength: 6 }).map(obj),
+    // Not an object at all.
+    value,
+    // Broken JSON.
+    fc.constantFrom('{', '{"a":}', '[1,2', 'nul', '{"a":1,}', '\u0000', '{"__proto__":{"x":1}, "__proto__":{"y":1}}'),
+  );
+}
+
+async function seedWorld(): Promise<World> {
+  const db = ctx.database.db;
+  const caller = await createUser(ctx.app, { fullName: 'Fuzz Caller' });
+  await db.update(users).set({ role: 'super_admin' }).where(eq(users.id, caller.id));
+  const [mallory] = await db.insert(users).values({ email: uniqueEmail('mallory'), fullName: 'Mallory' }).returning();
+  const [target] = await db.insert(users).values({ email: uniqueEmail('target'), fullName: 'Target' }).returning();
+  const team = await insertTeam(db, caller, 'Fuzz home');
+  const member = await insertMember(db, team.id, target!, 'member');
+  const [project] = await db.insert(projects).values({ name: 'Fuzz project', teamId: team.id, ownerId: caller.id }).returning();
+  const [task] = await db.insert(tasks).values({ title: 'Fuzz task', projectId: project!.id, creatorId: caller.id }).returning();
+  const [invitation] = await db
+    .insert(teamInvitations)
+    .values({ teamId: team.id, teamName: team.name, email: caller.email, invitedBy: caller.id, inviterName: 'x', inviterEmail: caller.email })
+    .returning();
+  return {
+    caller,
+    mallory: mallory!,
+    teamId: team.id,
+    memberRowId: member.id,
+    projectId: project!.id,
+    taskId: task!.id,
+    invitationId: invitation!.id,
+    targetUserId: target!.id,
+  };
+}
+
+describe('fuzzing every JSON route', () => {
+  it(`never answers 500 and never stores an unknown key (${TOTAL} bodies)`, async () => {
+    const w = await seedWorld();
+    const doc = (await ctx.app.inject('/api/openapi.json')).json() as {
+      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: { properties?: object; anyOf?: { properties?: object }[] } }> } }>>;
+    };
+    const routes: { route: string; keys: string[] }[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const schema = op.requestBody?.content?.['application/json']?.schema;
+        if (!schema) continue;
+        const props = [schema.properties, ...(schema.anyOf ?? []).map((s) => s.properties)].filter(Boolean) as object[];
+        routes.push({ route: `${method.toUpperCase()} ${path}`, keys: [...new Set(props.flatMap((p) => Object.keys(p)))] });
+      }
+    }
+    // A JSON route without a valid sample would be fuzzed blind: add it to VALID.
+    expect(routes.map((r) => r.route).filter((r) => !VALID[r])).toEqual([]);
+    expect(routes.length).toBeGreaterThan(10);
+
+    const perRoute = Math.ceil(TOTAL / routes.length);
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    let sent = 0;
+    const seed = Number(process.env.FUZZ_SEED) || Date.now() % 1_000_000;
+    const started = Date.now();
+    for (const { route, keys } of routes) {
+      const [method] = route.split(' ');
+      // Sampled (seeded, logged) and sent 8 at a time: PostgreSQL serves them in parallel.
+      const samples = fc.sample(bodyArb(route, w, keys.length ? keys : ['x']), { numRuns: perRoute, seed: seed + sent });
+      for (let i = 0; i < samples.length; i += 8) {
+        await Promise.all(
+          samples.slice(i, i + 8).map(async (payload) => {
+            const res = await ctx.app.inject({
+              method: method as 'POST',
+              url: urlFor(route, w),
+              headers: { ...w.caller.auth, 'content-type': 'application/json' },
+              payload,
+            });
+            sent++;
+            statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+            if (res.statusCode >= 500) failures.push(`${route} ${res.statusCode} ${res.body.slice(0, 200)} <- ${payload.slice(0, 200)}`);
+            if (res.statusCode >= 400) {
+              const error = (res.json() as { error?: { code?: string; message?: string } }).error;
+              if (typeof error?.code !== 'string' || typeof error?.message !== 'string') failures.push(`${route}: bad error shape ${res.body.slice(0, 200)}`);
+            }
+          }),
+        );
+      }
+    }
+    console.log(`fuzz (seed ${seed}): ${sent} bodies over ${routes.length} routes in ${Date.now() - started} ms, statuses ${JSON.stringify(Object.fromEntries(statuses))}, ${failures.length} failures`);
+    expect(failures).toEqual([]);
+    expect(sent).toBeGreaterThanOrEqual(TOTAL);
+
+    // Nothing from a mass-assignment key was stored.
+    const db = ctx.database.db;
+    const count = async (q: ReturnType<typeof sql>) => Number(((await db.execute(q)) as unknown as { rows: { n: number }[] }).rows[0]!.n);
+    expect(await count(sql`select count(*)::int n from teams where owner_id = ${w.mallory.id}`)).toBe(0);
+    expect(await count(sql`select count(*)::int n from projects where owner_id = ${w.mallory.id}`)).toBe(0);
+    expect(await count(sql`select count(*)::int n from tasks where creator_id = ${w.mallory.id} or assignee_id = ${w.mallory.id}`)).toBe(0);
+    expect(await count(sql`select count(*)::int n from team_members where user_id = ${w.mallory.id}`)).toBe(0);
+    expect(await count(sql`select count(*)::int n from users where role = 'super_admin'`)).toBe(1);
+    expect(await count(sql`select count(*)::int n from users where is_active = false`)).toBe(0);
+    expect(await count(sql`select count(*)::int n from team_members m join teams t on t.id = m.team_id where m.role = 'owner' and m.user_id <> t.owner_id`)).toBe(0);
+    expect(await count(sql`select count(*)::int n from teams where version > 1000`)).toBe(0);
+    // Progress is only ever derived from the tasks.
+    expect(
+      await count(sql`select count(*)::int n from projects p where p.progress <> coalesce((
+        select round(100.0 * count(*) filter (where status = 'completed') / nullif(count(*), 0))::int from tasks where project_id = p.id), 0)`),
+    ).toBe(0);
+    // No prototype was polluted.
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain('polluted');
+  }, 900_000);
+
+  it('answers 413 to a body over 1 MiB on every JSON route', async () => {
+    const w = await seedWorld();
+    const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) });
+    for (const route of Object.keys(VALID)) {
+      const [method] = route.split(' ');
+      const res = await ctx.app.inject({
+        method: method as 'POST',
+        url: urlFor(route, w),
+        headers: { ...w.caller.auth, 'content-type': 'application/json' },
+        payload: big,
+      });
+      expect(res.statusCode, route).toBe(413);
+      expect(res.json().error.code).toBe('payload_too_large');
+    }
+  });
+});
