@@ -1,0 +1,98 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SessionDto } from '../../domain/schemas/auth';
+import { useAuthStore } from '../stores/auth-store';
+import { backoffDelay, rootsFor, runRealtime } from './realtime';
+
+describe('rootsFor', () => {
+  it('maps each event kind to the query roots it can change', () => {
+    expect(rootsFor('task.updated')).toEqual(['tasks', 'projects', 'dashboard']);
+    expect(rootsFor('project.deleted')).toEqual(['projects', 'tasks', 'dashboard']);
+    expect(rootsFor('team.member_removed')).toContain('teams');
+    expect(rootsFor('invitation.created')).toEqual(['invitations', 'teams', 'dashboard']);
+    expect(rootsFor('notification.created')).toEqual(['notifications']);
+    expect(rootsFor('something.else')).toEqual([]);
+  });
+});
+
+describe('backoffDelay', () => {
+  it('grows from half a second and is capped at 15 s', () => {
+    for (let i = 0; i < 50; i++) {
+      expect(backoffDelay(0)).toBeGreaterThanOrEqual(250);
+      expect(backoffDelay(0)).toBeLessThanOrEqual(500);
+      expect(backoffDelay(3)).toBeGreaterThanOrEqual(2000);
+      expect(backoffDelay(20)).toBeLessThanOrEqual(15_000);
+    }
+  });
+});
+
+function sseResponse(chunks: string[]): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const c of chunks) controller.enqueue(encoder.encode(c));
+      controller.close();
+    },
+  });
+  return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+}
+
+const memoryStorage = (): Storage => {
+  const map = new Map<string, string>();
+  return {
+    get length() {
+      return map.size;
+    },
+    clear: () => map.clear(),
+    getItem: (k) => map.get(k) ?? null,
+    key: (i) => [...map.keys()][i] ?? null,
+    removeItem: (k) => void map.delete(k),
+    setItem: (k, v) => void map.set(k, v),
+  };
+};
+
+describe('runRealtime', () => {
+  beforeEach(() => {
+    vi.stubGlobal('localStorage', memoryStorage());
+    vi.stubGlobal('sessionStorage', memoryStorage());
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('sends the token in a header, invalidates by root, and reconnects after the stream ends', async () => {
+    useAuthStore.getState().setSession({ access_token: 'tok', user: { id: 'u1' } } as unknown as SessionDto);
+    const invalidated: string[] = [];
+    const qc = { invalidateQueries: async ({ queryKey }: { queryKey: string[] }) => void invalidated.push(queryKey[0]!) };
+    const controller = new AbortController();
+    const calls: RequestInit[] = [];
+    const urls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        urls.push(url);
+        calls.push(init);
+        if (calls.length === 1) {
+          // A split message, a heartbeat, then the server goes away.
+          return sseResponse(['event: ready\ndata: {}\n\n: ping\n\n', 'data: {"type":"notification.cr', 'eated"}\n\n']);
+        }
+        if (calls.length === 2) return sseResponse(['event: ready\ndata: {}\n\n']);
+        controller.abort();
+        throw new DOMException('aborted', 'AbortError');
+      }),
+    );
+    await runRealtime(qc as unknown as QueryClient, controller.signal);
+    expect(urls.every((u) => u === '/api/events')).toBe(true);
+    expect((calls[0]!.headers as Record<string, string>).authorization).toBe('Bearer tok');
+    expect(calls.length).toBe(3);
+    // First connection: the notification event; the reconnect refreshes every root.
+    expect(invalidated).toContain('notifications');
+    expect(new Set(invalidated)).toEqual(new Set(['notifications', 'tasks', 'projects', 'teams', 'invitations', 'dashboard']));
+  }, 10_000);
+
+  it('stops when signed out', async () => {
+    useAuthStore.getState().signOutLocal();
+    const fetchSpy = vi.fn();
+    vi.stubGlobal('fetch', fetchSpy);
+    await runRealtime({} as QueryClient, new AbortController().signal);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+});
