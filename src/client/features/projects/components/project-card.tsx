@@ -18,7 +18,7 @@ export function ProjectCard({ project, today, onEdit }: ProjectCardProps) {
   const overdue = isProjectOverdue(project.endDate, project.status, today);
   const members = project.teamMemberCount;
   return (
-    <Card className="relative flex flex-col gap-3 p-4 transition-shadow hover:shadow-md focus-within:ring-2 focus-within:ring-brand-600 dark:focus-within:ring-indigo-400">
+    <Card className="relative flex h-full flex-col gap-3 p-4 transition-shadow hover:shadow-md focus-within:ring-2 focus-within:ring-brand-600 dark:focus-within:ring-indigo-400">
       <div className="flex items-start justify-between gap-2">
         <h3 className="flex min-w-0 items-center gap-2 text-base font-semibold">
           <ProjectStatusIcon status={project.status} />
@@ -59,7 +59,7 @@ export function ProjectCard({ project, today, onEdit }: ProjectCardProps) {
         </div>
         <ProgressBar value={project.progress} label={`${project.name} progress`} />
       </div>
-      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-300">
+      <div className="mt-auto flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-300">
         {project.startDate && (
           <span className="flex items-center gap-1">
             <Calendar className="h-3.5 w-3.5" aria-hidden />

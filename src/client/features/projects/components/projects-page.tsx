@@ -182,7 +182,7 @@ export function ProjectsPage() {
       ) : view === 'grid' ? (
         <ul aria-label="Projects" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {list.map((p) => (
-            <li key={p.id}>
+            <li key={p.id} className="h-full">
               <ProjectCard project={p} today={today} onEdit={openEdit} />
             </li>
           ))}
