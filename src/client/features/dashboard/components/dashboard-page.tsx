@@ -46,7 +46,7 @@ export function DashboardPage({ top }: { top?: ReactNode }) {
         <>
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
             {STAT_CARDS.map((card) => (
-              <div key={card.key} role="group" aria-label={card.label}>
+              <div key={card.key} role="group" aria-label={card.label} className="[&>*]:h-full">
                 <StatCard label={card.label} value={data.stats[card.key]} icon={STAT_ICONS[card.key]} change={card.change} />
               </div>
             ))}
