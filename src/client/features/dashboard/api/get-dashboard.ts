@@ -11,6 +11,8 @@ export const dashboardQueryOptions = (today: string) =>
   queryOptions({
     queryKey: dashboardKeys.summary(today),
     queryFn: ({ signal }) => getDashboard(today, signal),
+    // A summary of everything: cheap to fetch, so fresh on every visit (cached data shows meanwhile).
+    staleTime: 0,
   });
 
 export const useDashboard = (today: string) => useQuery(dashboardQueryOptions(today));
