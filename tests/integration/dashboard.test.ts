@@ -112,6 +112,13 @@ describe('GET /api/dashboard', () => {
     expect(res.json().error.code).toBe('unauthenticated');
   });
 
+  it('is described in the OpenAPI document', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const op = doc.paths['/api/dashboard'].get;
+    expect(op.parameters.map((p: { name: string }) => p.name)).toContain('today');
+    expect(op.responses['200']).toBeDefined();
+  });
+
   it('rejects a malformed date with 400, never 500', async () => {
     for (const bad of ['2025-02-30', 'tomorrow', '2025-3-5']) {
       const res = await getDashboard(me, `?today=${bad}`);
