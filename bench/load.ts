@@ -1,12 +1,13 @@
 // One load run with autocannon on 127.0.0.1: a warm-up, then the measured run, sampling the
 // server's RSS meanwhile.
+import { Agent, request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 
 export interface RequestSpec {
   method: 'GET' | 'POST' | 'PATCH';
-  /** A fixed path, or one made per request. */
-  path: string | (() => string);
+  /** A fixed path, paths taken in turn, or one made per request. */
+  path: string | string[] | (() => string);
   /** A JSON body made per request. */
   body?: () => unknown;
 }
@@ -30,13 +31,20 @@ export interface LoadResult {
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : Number.NaN;
 
+export function pathOf(spec: RequestSpec, n = 0): string {
+  if (typeof spec.path === 'function') return spec.path();
+  if (Array.isArray(spec.path)) return spec.path[n % spec.path.length]!;
+  return spec.path;
+}
+
 function cannonRequests(spec: RequestSpec) {
+  let n = 0;
   return [
     {
       method: spec.method,
       setupRequest: (req: { method?: string; path?: string; body?: string }) => {
         req.method = spec.method;
-        req.path = typeof spec.path === 'function' ? spec.path() : spec.path;
+        req.path = pathOf(spec, n++);
         if (spec.body) req.body = JSON.stringify(spec.body());
         return req;
       },
@@ -117,9 +125,23 @@ export interface Probe {
   items: number | null;
 }
 
-/** One request, to record the response size plain and compressed. */
+/** One request per path, to record the response size plain and compressed (summed over the paths). */
 export async function probe(url: string, spec: RequestSpec, headers: Record<string, string>): Promise<Probe> {
-  const path = typeof spec.path === 'function' ? spec.path() : spec.path;
+  const paths = Array.isArray(spec.path) ? spec.path : [pathOf(spec)];
+  const total: Probe = { status: 0, bytes: 0, wireBytes: 0, encoding: 'identity', gzipBytes: 0, items: null };
+  for (const path of paths) {
+    const one = await probeOne(url, path, spec, headers);
+    total.status = Math.max(total.status, one.status);
+    total.bytes += one.bytes;
+    total.wireBytes += one.wireBytes;
+    total.gzipBytes += one.gzipBytes;
+    total.encoding = one.encoding;
+    if (one.items !== null) total.items = (total.items ?? 0) + one.items;
+  }
+  return total;
+}
+
+async function probeOne(url: string, path: string, spec: RequestSpec, headers: Record<string, string>): Promise<Probe> {
   const init = {
     method: spec.method,
     headers: { ...headers, ...(spec.body ? { 'content-type': 'application/json' } : {}) },
@@ -138,7 +160,6 @@ export async function probe(url: string, spec: RequestSpec, headers: Record<stri
   let encoding = 'identity';
   if (spec.method === 'GET') {
     // Raw bytes on the wire: node's fetch would decompress, so use http directly.
-    const { request } = await import('node:http');
     const result = await new Promise<{ n: number; enc: string }>((resolve, reject) => {
       const req = request(url + path, { method: 'GET', headers: { ...headers, 'accept-encoding': 'gzip, deflate, br' } }, (res) => {
         let n = 0;
@@ -153,12 +174,86 @@ export async function probe(url: string, spec: RequestSpec, headers: Record<stri
     wireBytes = result.n;
     encoding = result.enc;
   }
+  return { status: plain.status, bytes: Buffer.byteLength(text), wireBytes, encoding, gzipBytes: gzipSync(text).length, items };
+}
+
+/**
+ * A whole board as the browser loads it: every path of `spec` requested at once, timed until the
+ * last answer. `connections` boards are in flight at a time; req/s counts boards.
+ */
+export async function runBoardLoad(opts: {
+  url: string;
+  spec: RequestSpec;
+  headers: Record<string, string>;
+  connections: number;
+  seconds: number;
+  warmupSeconds: number;
+  rssMb: () => number;
+}): Promise<LoadResult> {
+  const paths = Array.isArray(opts.spec.path) ? opts.spec.path : [pathOf(opts.spec)];
+  const agent = new Agent({ keepAlive: true, maxSockets: opts.connections * paths.length });
+  const statusCodes: Record<string, number> = {};
+  let errors = 0;
+  let bytes = 0;
+  const get = (path: string) =>
+    new Promise<void>((resolve) => {
+      const req = request(opts.url + path, { agent, headers: opts.headers }, (res) => {
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+        });
+        res.on('end', () => {
+          statusCodes[res.statusCode ?? 0] = (statusCodes[res.statusCode ?? 0] ?? 0) + 1;
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end();
+    });
+  const loop = async (seconds: number, latencies: number[] | null) => {
+    const end = performance.now() + seconds * 1000;
+    const worker = async () => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        await Promise.all(paths.map(get));
+        latencies?.push(performance.now() - t0);
+      }
+    };
+    await Promise.all(Array.from({ length: opts.connections }, worker));
+  };
+  if (opts.warmupSeconds > 0) await loop(opts.warmupSeconds, null);
+  for (const k of Object.keys(statusCodes)) delete statusCodes[k];
+  errors = 0;
+  bytes = 0;
+  const latencies: number[] = [];
+  let rssMaxMb = opts.rssMb();
+  const sampler = setInterval(() => {
+    rssMaxMb = Math.max(rssMaxMb, opts.rssMb());
+  }, 200);
+  const started = performance.now();
+  await loop(opts.seconds, latencies);
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const responses = Object.values(statusCodes).reduce((a, b) => a + b, 0);
+  const ok = Object.entries(statusCodes)
+    .filter(([st]) => st.startsWith('2'))
+    .reduce((n, [, c]) => n + c, 0);
   return {
-    status: plain.status,
-    bytes: Buffer.byteLength(text),
-    wireBytes,
-    encoding,
-    gzipBytes: gzipSync(text).length,
-    items,
+    connections: opts.connections,
+    seconds,
+    requests: latencies.length,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies[latencies.length - 1] ?? Number.NaN,
+    wireBytes: latencies.length ? bytes / latencies.length : 0,
+    non2xx: responses - ok,
+    errors,
+    statusCodes,
+    rssMaxMb: Math.max(rssMaxMb, opts.rssMb()),
   };
 }

@@ -7,12 +7,12 @@
 //   npm run bench:smoke                CI: small data, about a second per measure, no timing checks
 //   npm run bench -- --sizes=1000 --seconds=5 --db=postgres --only=board
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, freemem, totalmem, tmpdir } from 'node:os';
+import { cpus, freemem, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openDatabase } from '../src/server/db/client';
-import { type LoadResult, type Probe, type RequestSpec, probe, runLoad } from './load';
+import { type LoadResult, type Probe, type RequestSpec, pathOf, probe, runBoardLoad, runLoad } from './load';
 import { formatReport, type BenchReport, type DatasetRun, type ScenarioRun } from './report';
 import { BENCH_PASSWORD, type Seeded, seed } from './seed';
 import { bundleServer, startServer } from './server';
@@ -28,7 +28,7 @@ const { values: args } = parseArgs({
     'create-connections': { type: 'string' },
     db: { type: 'string' },
     only: { type: 'string' },
-    'board-limit': { type: 'string' },
+    'column-limit': { type: 'string' },
     iterations: { type: 'string' },
     out: { type: 'string' },
   },
@@ -40,15 +40,15 @@ const options = {
   smoke,
   sizes: list(args.sizes, smoke ? [300] : [1000, 10_000, 100_000]),
   seconds: Number(args.seconds ?? (smoke ? 1 : 10)),
-  warmupSeconds: Number(args.warmup ?? (smoke ? 0.3 : 3)),
-  connections: list(args.connections, smoke ? [1, 8] : [1, 32]),
-  createConnections: list(args['create-connections'], smoke ? [1, 4] : [1, 8, 32]),
+  warmupSeconds: Number(args.warmup ?? (smoke ? 0.2 : 3)),
+  connections: list(args.connections, smoke ? [1, 4] : [1, 32]),
+  createConnections: list(args['create-connections'], smoke ? [1, 2] : [1, 8, 32]),
   databases: (args.db ?? (process.env.DATABASE_URL ? 'pglite,postgres' : 'pglite')).split(',') as ('pglite' | 'postgres')[],
   only: args.only ? args.only.split(',') : null,
-  /** What the Tasks page asks for its first screen. */
-  boardLimit: Number(args['board-limit'] ?? 100),
+  /** What the Tasks page asks for per column on its first screen (COLUMN_PAGE_SIZE in the client). */
+  columnLimit: Number(args['column-limit'] ?? 50),
   /** Replays of the raw SQL per read (after 3 warm-ups); the median is the limit. */
-  iterations: Number(args.iterations ?? (smoke ? 5 : 30)),
+  iterations: Number(args.iterations ?? (smoke ? 3 : 30)),
   out: args.out ?? join(import.meta.dirname, 'results', smoke ? 'smoke.json' : 'latest.json'),
 };
 
@@ -62,6 +62,8 @@ function log(message: string) {
 interface Scenario {
   name: string;
   kind: 'read' | 'write';
+  /** 'board': every path at once per measured item (a whole board), else autocannon per request. */
+  mode: 'cannon' | 'board';
   spec: RequestSpec;
   connections: number[];
   /** The route as listed in /api/openapi.json; the scenario is skipped when the server lacks it. */
@@ -75,24 +77,38 @@ function scenarios(data: Seeded): Scenario[] {
   let created = 0;
   let moved = 0;
   const statuses = ['todo', 'in_progress', 'review', 'completed'] as const;
+  // The Tasks page loads a board as one request per column (status), newest first.
+  const columns = (filter: string) =>
+    statuses.map((st) => `/api/tasks?${filter}status=${st}&limit=${options.columnLimit}&offset=0`);
   const all: Scenario[] = [
     {
       name: 'board: one project',
       kind: 'read',
+      mode: 'board',
       route: '/api/tasks',
-      spec: { method: 'GET', path: `/api/tasks?projectId=${board.id}&limit=${options.boardLimit}` },
+      spec: { method: 'GET', path: columns(`projectId=${board.id}&`) },
       connections: options.connections,
     },
     {
       name: 'board: All Projects',
       kind: 'read',
+      mode: 'board',
       route: '/api/tasks',
-      spec: { method: 'GET', path: `/api/tasks?limit=${options.boardLimit}` },
+      spec: { method: 'GET', path: columns('') },
+      connections: options.connections,
+    },
+    {
+      name: 'column: All Projects',
+      kind: 'read',
+      mode: 'cannon',
+      route: '/api/tasks',
+      spec: { method: 'GET', path: columns('') },
       connections: options.connections,
     },
     {
       name: 'dashboard',
       kind: 'read',
+      mode: 'cannon',
       route: '/api/dashboard',
       spec: { method: 'GET', path: `/api/dashboard?today=${today}` },
       connections: options.connections,
@@ -100,6 +116,7 @@ function scenarios(data: Seeded): Scenario[] {
     {
       name: 'task create',
       kind: 'write',
+      mode: 'cannon',
       route: '/api/tasks',
       spec: {
         method: 'POST',
@@ -122,6 +139,7 @@ function scenarios(data: Seeded): Scenario[] {
     {
       name: 'task status move',
       kind: 'write',
+      mode: 'cannon',
       route: '/api/tasks/{id}/status',
       spec: {
         method: 'PATCH',
@@ -154,6 +172,7 @@ async function createPgDatabase(baseUrl: string, size: number): Promise<{ url: s
 }
 
 async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: string): Promise<DatasetRun> {
+  const loadBefore = loadavg()[0]!;
   const dataDir = mkdtempSync(join(tmpdir(), 'crewboard-bench-'));
   const pgDb = kind === 'postgres' ? await createPgDatabase(process.env.DATABASE_URL!, size) : null;
   const env: NodeJS.ProcessEnv = {
@@ -174,9 +193,12 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     log(`  seeded in ${data.seconds.toFixed(1)} s (board project: ${data.projects[0]!.tasks} tasks)`);
 
     const list = scenarios(data);
-    const reads = Object.fromEntries(
-      list.filter((s) => s.kind === 'read').map((s) => [s.name, s.spec.path as string]),
-    );
+    // Each read path once; a board's limit is the sum of its columns', a column's their mean.
+    const reads: Record<string, string> = {};
+    for (const s of list.filter((x) => x.kind === 'read')) {
+      const paths = Array.isArray(s.spec.path) ? s.spec.path : [pathOf(s.spec)];
+      for (const path of paths) reads[path] = path;
+    }
     log('  measuring the raw SQL of each read');
     // PGlite is single-process: the limit is measured before the server opens the same data dir.
     const limits = await measureLimits({ databaseUrl: pgDb?.url, dataDir, env }, data.users[0]!.email, reads, options.iterations);
@@ -204,11 +226,27 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
           runs.push({ name: s.name, kind: s.kind, path: describePath(s.spec), skipped: `${s.route} not served`, loads: [] });
           continue;
         }
-        const limit = limits[s.name];
+        let limitMs: number | undefined;
+        let limitStatements: ScenarioRun['limitStatements'];
+        if (s.kind === 'read') {
+          const paths = Array.isArray(s.spec.path) ? s.spec.path : [pathOf(s.spec)];
+          const found = paths.map((path) => limits[path]!);
+          const sum = found.reduce((n, l) => n + l.ms, 0);
+          limitMs = s.mode === 'board' ? sum : sum / found.length;
+          limitStatements = found[0]?.statements;
+        }
         const shape: Probe = await probe(server.url, s.spec, headers);
+        if (s.mode === 'cannon' && Array.isArray(s.spec.path)) {
+          // A column row: the sizes of one request (the mean over the columns).
+          const n = s.spec.path.length;
+          shape.bytes /= n;
+          shape.wireBytes /= n;
+          shape.gzipBytes /= n;
+          if (shape.items !== null) shape.items = Math.round(shape.items / n);
+        }
         const loads: LoadResult[] = [];
         for (const connections of s.connections) {
-          const r = await runLoad({
+          const r = await (s.mode === 'board' ? runBoardLoad : runLoad)({
             url: server.url,
             spec: s.spec,
             headers: s.kind === 'read' ? readHeaders : headers,
@@ -229,8 +267,8 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
           kind: s.kind,
           path: describePath(s.spec),
           probe: shape,
-          limitMs: limit?.ms,
-          limitStatements: limit?.statements,
+          limitMs,
+          limitStatements,
           loads,
         });
       }
@@ -243,6 +281,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
       seedSeconds: data.seconds,
       boardProjectTasks: data.projects[0]!.tasks,
       rssIdleMb,
+      loadAvg: [loadBefore, loadavg()[0]!],
       scenarios: runs,
     };
   } finally {
@@ -252,7 +291,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
 }
 
 function describePath(spec: RequestSpec): string {
-  const path = typeof spec.path === 'function' ? spec.path() : spec.path;
+  const path = Array.isArray(spec.path) ? spec.path.join(' + ') : pathOf(spec);
   return `${spec.method} ${path.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, ':id')}`;
 }
 

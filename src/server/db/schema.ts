@@ -157,6 +157,8 @@ export const teamInvitations = pgTable(
   (t) => [
     uniqueIndex('team_invitations_one_pending_key').on(t.teamId, t.email).where(sql`${t.status} = 'pending'`),
     index('team_invitations_email_idx').on(t.email),
+    // The partial unique index above covers pending rows only; the foreign key needs them all.
+    index('team_invitations_team_idx').on(t.teamId),
     index('team_invitations_invited_by_idx').on(t.invitedBy),
     check('team_invitations_role_check', sql`${t.role} in ('admin', 'member')`),
     check('team_invitations_status_check', sql`${t.status} in ('pending', 'accepted', 'declined')`),
@@ -216,6 +218,11 @@ export const tasks = pgTable(
   },
   (t) => [
     index('tasks_project_status_idx').on(t.projectId, t.status, t.createdAt),
+    // The board's first screen (newest first, id as tie-break) for one project and for all of them:
+    // an index walked backwards that stops at the page size instead of sorting every visible task.
+    // Ascending on purpose: drizzle's .desc() adds NULLS LAST, which `order by ... desc` cannot use.
+    index('tasks_project_created_idx').on(t.projectId, t.createdAt, t.id),
+    index('tasks_created_idx').on(t.createdAt, t.id),
     index('tasks_assignee_idx').on(t.assigneeId),
     index('tasks_creator_idx').on(t.creatorId),
     index('tasks_due_idx').on(t.dueDate),
