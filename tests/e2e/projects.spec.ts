@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { MSG } from '../../src/domain/messages';
 import type { ProjectDto } from '../../src/domain/schemas/project';
@@ -171,4 +172,39 @@ test.describe('projects', () => {
     await expect(page.getByText(MSG.projectNoPermission)).toBeVisible();
     await expect(edit).toBeVisible();
   });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`grid, list and the modal with data have no WCAG A/AA violations (${scheme})`, async ({ browser, request }) => {
+      const context = await browser.newContext({ colorScheme: scheme });
+      const page = await context.newPage();
+      const owner = await createUser(request);
+      const team = await apiAs<TeamDto>(request, owner, 'post', '/api/teams', { name: 'Audit Crew' });
+      for (const [name, status, endDate] of [
+        ['Overdue work', 'active', '2020-01-02'],
+        ['Done work', 'completed', null],
+        ['Paused work', 'on_hold', '2099-01-01'],
+      ] as const) {
+        await apiAs(request, owner, 'post', '/api/projects', { name, status, teamId: team.id, startDate: '2020-01-01', endDate });
+      }
+      const audit = async (label: string) => {
+        const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+        const found = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        expect(found, `axe violations on ${label} (${scheme})`).toEqual([]);
+      };
+      await signIn(page, owner);
+      await page.goto('/projects');
+      await expect(grid(page).getByRole('listitem')).toHaveCount(3);
+      await audit('projects grid');
+      await page.getByRole('button', { name: 'List View' }).click();
+      await expect(page.getByRole('table')).toBeVisible();
+      await audit('projects list');
+      await page.getByRole('button', { name: 'New Project' }).click();
+      await page.getByLabel('Start Date').fill('2030-05-10');
+      await page.getByLabel('End Date').fill('2030-05-01');
+      await page.getByRole('button', { name: 'Create Project' }).click();
+      await expect(page.getByText(MSG.projectNameRequired)).toBeVisible();
+      await audit('project modal with errors');
+      await context.close();
+    });
+  }
 });
