@@ -65,6 +65,15 @@ function isDatabaseUnavailable(error: unknown): boolean {
  */
 const BAD_VALUE_CODES = new Set(['23503', '23514', '22P02', '22007', '22008', '22021', '22P05', '22001', '22003', '54000']);
 
+/** Never logged, whatever logger the caller configures (main.ts passes its own list too). */
+const LOG_REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.body.password',
+  'req.body.refresh_token',
+  'res.headers["set-cookie"]',
+];
+
 function errorBody(code: string, message: string, fields?: Record<string, string>) {
   return { error: fields ? { code, message, fields } : { code, message } };
 }
@@ -72,7 +81,7 @@ function errorBody(code: string, message: string, fields?: Record<string, string
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: options.logger && typeof options.logger === 'object' ? { redact: LOG_REDACT, ...options.logger } : (options.logger ?? false),
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     genReqId: () => crypto.randomUUID(),
@@ -112,6 +121,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       throw new AppError('permission_denied', 'This area is for super admins only');
     }
     void touchLastSeen(database.db, found.user.id).catch(() => {});
+  });
+
+  // Per-account sign-in limit: the email is known only once the body is parsed.
+  app.addHook('preHandler', async (req) => {
+    if (req.routeOptions.config?.rateLimit !== 'token') return;
+    if ((req.query as { grant_type?: string } | undefined)?.grant_type !== 'password') return;
+    const email = (req.body as { email?: unknown } | undefined)?.email;
+    if (typeof email === 'string' && email) await rateLimiter.consumeAccount(email);
   });
 
   await app.register(fastifyHelmet, {

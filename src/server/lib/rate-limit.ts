@@ -7,6 +7,8 @@ export const RATE_LIMITS = {
   auth: { capacity: 30, windowSeconds: 300 },
   refresh: { capacity: 150, windowSeconds: 300 },
   invite: { capacity: 30, windowSeconds: 3600 },
+  /** Sign-in attempts per account (email), whatever the IP: stops a spread-out password guess. */
+  account: { capacity: 30, windowSeconds: 300 },
 } as const;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;
@@ -37,6 +39,12 @@ export class RateLimiter {
     if (!this.enabled) return;
     const name: RateLimitName = rule === 'token' ? (grantType === 'refresh_token' ? 'refresh' : 'auth') : rule;
     await this.take(name, key);
+  }
+
+  /** Sign-in with a password: one token from the account's own bucket (keyed on the lower-cased email). */
+  async consumeAccount(email: string): Promise<void> {
+    if (!this.enabled) return;
+    await this.take('account', email.trim().toLowerCase());
   }
 
   /** Takes one token from bucket `name:key`, or throws 429 with Retry-After. */
