@@ -53,7 +53,7 @@ export function TeamMembers({ team }: { team: TeamDto }) {
           return (
             <li key={member.id} className="flex flex-wrap items-center gap-3 p-3">
               <MemberAvatar user={member.user} />
-              <div className="min-w-0 flex-1">
+              <div className="min-w-0 flex-1 basis-40">
                 <p className="truncate text-sm font-medium">
                   {member.user.fullName}
                   {member.userId === userId && <span className="ml-1 text-slate-500 dark:text-slate-400">(you)</span>}
@@ -61,7 +61,7 @@ export function TeamMembers({ team }: { team: TeamDto }) {
                 <p className="truncate text-xs text-slate-600 dark:text-slate-400">{member.user.email}</p>
               </div>
               {manageable && member.role !== 'owner' ? (
-                <div className="flex items-center gap-2">
+                <div className="flex basis-full items-center justify-end gap-2 sm:basis-auto">
                   <SelectField
                     label={`Role for ${member.user.fullName}`}
                     srOnlyLabel
@@ -81,10 +81,9 @@ export function TeamMembers({ team }: { team: TeamDto }) {
                     size="icon"
                     aria-label={`Remove ${member.user.fullName}`}
                     title={`Remove ${member.user.fullName}`}
-                    className="text-red-700 dark:text-red-400"
                     onClick={() => setRemoving(member)}
                   >
-                    <UserMinus className="h-4 w-4" aria-hidden />
+                    <UserMinus className="h-4 w-4 text-red-700 dark:text-red-400" aria-hidden />
                   </Button>
                 </div>
               ) : (

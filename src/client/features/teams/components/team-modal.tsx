@@ -104,15 +104,19 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
         <div className="flex w-full flex-wrap items-center justify-between gap-2">
           <div>
             {team && isOwner && (
-              <Button variant="ghost" className="text-red-700 dark:text-red-400" onClick={() => setConfirm('delete')}>
-                <Trash2 className="h-4 w-4" aria-hidden />
-                Delete Team
+              <Button variant="ghost" onClick={() => setConfirm('delete')}>
+                <span className="inline-flex items-center gap-2 text-red-700 dark:text-red-400">
+                  <Trash2 className="h-4 w-4" aria-hidden />
+                  Delete Team
+                </span>
               </Button>
             )}
             {team && !isOwner && (
-              <Button variant="ghost" className="text-red-700 dark:text-red-400" onClick={() => setConfirm('leave')}>
-                <LogOut className="h-4 w-4" aria-hidden />
-                Leave Team
+              <Button variant="ghost" onClick={() => setConfirm('leave')}>
+                <span className="inline-flex items-center gap-2 text-red-700 dark:text-red-400">
+                  <LogOut className="h-4 w-4" aria-hidden />
+                  Leave Team
+                </span>
               </Button>
             )}
           </div>
@@ -149,7 +153,7 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
             value={values.name}
             onChange={(e) => setField('name', e.target.value)}
             error={errors.name}
-            readOnly={Boolean(team) && !isOwner}
+            disabled={Boolean(team) && !isOwner}
             autoFocus={!isEdit}
           />
           <TextAreaField
@@ -158,7 +162,7 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
             value={values.description}
             onChange={(e) => setField('description', e.target.value)}
             error={errors.description}
-            readOnly={Boolean(team) && !isOwner}
+            disabled={Boolean(team) && !isOwner}
             rows={3}
           />
         </form>
