@@ -21,6 +21,8 @@ export interface DatasetRun {
   rssIdleMb: number;
   /** 1-minute load average before and after the dataset's runs (the machine may be shared). */
   loadAvg: number[];
+  /** The server's last output when a run had failures. */
+  serverLog?: string;
   scenarios: ScenarioRun[];
 }
 

@@ -82,6 +82,15 @@ function scenarios(data: Seeded): Scenario[] {
     statuses.map((st) => `/api/tasks?${filter}status=${st}&limit=${options.columnLimit}&offset=0`);
   const all: Scenario[] = [
     {
+      // The floor: no auth, one `select 1`; what any request costs on this machine right now.
+      name: 'health',
+      kind: 'read',
+      mode: 'cannon',
+      route: '/api/health',
+      spec: { method: 'GET', path: '/api/health' },
+      connections: options.connections,
+    },
+    {
       name: 'board: one project',
       kind: 'read',
       mode: 'board',
@@ -206,6 +215,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     const server = await startServer(entry, env);
     const runs: ScenarioRun[] = [];
     let rssIdleMb = Number.NaN;
+    let serverLog: string | undefined;
     try {
       const signIn = await fetch(`${server.url}/api/auth/token?grant_type=password`, {
         method: 'POST',
@@ -274,6 +284,10 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
       }
     } finally {
       await server.stop();
+      if (runs.some((r) => r.loads.some((l) => l.non2xx + l.errors > 0))) {
+        serverLog = server.output().slice(-4000);
+        log(`  server output (last lines):\n${serverLog}`);
+      }
     }
     return {
       db: kind,
@@ -282,6 +296,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
       boardProjectTasks: data.projects[0]!.tasks,
       rssIdleMb,
       loadAvg: [loadBefore, loadavg()[0]!],
+      serverLog,
       scenarios: runs,
     };
   } finally {

@@ -45,6 +45,8 @@ export interface RunningServer {
   pid: number;
   /** Resident set size in MB, from /proc/<pid>/status (NaN where /proc is missing). */
   rssMb(): number;
+  /** The last lines the server wrote (warnings and errors at LOG_LEVEL=warn). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -92,6 +94,7 @@ export async function startServer(entry: string, env: NodeJS.ProcessEnv): Promis
     url,
     pid,
     rssMb: () => rssOf(pid),
+    output: () => output,
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
