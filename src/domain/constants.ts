@@ -114,3 +114,6 @@ export type Theme = (typeof THEMES)[number];
 export function humanizeRole(role: string): string {
   return role.replace(/_/g, ' ');
 }
+
+/** The hash parameter that carries the one-time code to the SPA after a provider sign-in. */
+export const OIDC_CODE_PARAM = 'oidc_code';

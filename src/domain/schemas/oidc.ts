@@ -20,5 +20,5 @@ export type OidcCallbackQuery = z.infer<typeof oidcCallbackQuery>;
 export const oidcExchangeInput = z.object({ code: z.string().min(1).max(4096) }).strict();
 export type OidcExchangeInput = z.infer<typeof oidcExchangeInput>;
 
-/** The hash parameter that carries the one-time code to the SPA after a provider sign-in. */
-export const OIDC_CODE_PARAM = 'oidc_code';
+// Lives in constants so the sign-in page does not pull zod into the start-up bundle.
+export { OIDC_CODE_PARAM } from '../constants';

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { MSG } from '../../../../domain/messages';
 import type { SessionDto } from '../../../../domain/schemas/auth';
-import { OIDC_CODE_PARAM, type AuthProvidersDto } from '../../../../domain/schemas/oidc';
+import { OIDC_CODE_PARAM } from '../../../../domain/constants';
+import type { AuthProvidersDto } from '../../../../domain/schemas/oidc';
 import { api, ApiError } from '../../../lib/api-client';
 import { useAuthStore } from '../../../stores/auth-store';
 
