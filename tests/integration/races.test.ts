@@ -11,7 +11,11 @@ import { setupTestApp } from '../helpers/app';
 const ctx = setupTestApp();
 const N = 50;
 
-const tally = (codes: number[]) => codes.reduce<Record<number, number>>((acc, c) => ({ ...acc, [c]: (acc[c] ?? 0) + 1 }), {});
+function tally(codes: number[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const c of codes) counts[c] = (counts[c] ?? 0) + 1;
+  return counts;
+}
 
 describe('races', () => {
   it(`${N} concurrent accepts of one invitation make exactly one membership`, async () => {
