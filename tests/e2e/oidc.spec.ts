@@ -17,6 +17,7 @@ test.describe.configure({ mode: 'serial' });
 test.use({ baseURL: `http://127.0.0.1:${PORT}` });
 
 test.beforeAll(async () => {
+  test.setTimeout(180_000);
   await mock.issuer.keys.generate('RS256');
   await mock.start(0, '127.0.0.1');
   mock.service.on('beforeTokenSigning', (token) => {

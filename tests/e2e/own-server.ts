@@ -35,7 +35,7 @@ export async function startOwnServer(port: number, env: Record<string, string> =
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 150_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server on ${port} exited: ${stderr}`);
     try {
