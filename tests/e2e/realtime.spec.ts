@@ -17,6 +17,24 @@ const bell = (page: Page) => page.getByRole('button', { name: /^Notifications/ }
 const column = (page: Page, status: keyof typeof TASK_STATUS_LABELS) =>
   page.getByRole('region', { name: TASK_STATUS_LABELS[status] });
 
+/** Waits until the page has had no task list request in flight for half a second. */
+async function boardSettled(page: Page) {
+  let inFlight = 0;
+  let quietSince = Date.now();
+  const isTasks = (url: string) => url.includes('/api/tasks?');
+  page.on('request', (r) => {
+    if (isTasks(r.url())) inFlight++;
+  });
+  const done = (r: { url(): string }) => {
+    if (!isTasks(r.url())) return;
+    inFlight--;
+    quietSince = Date.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  await expect.poll(() => inFlight <= 0 && Date.now() - quietSince > 500, { timeout: 5000 }).toBe(true);
+}
+
 async function newTask(request: APIRequestContext, user: E2EUser, projectId: string, title: string, assigneeId?: string) {
   return apiAs<{ id: string }>(request, user, 'post', '/api/tasks', { title, projectId, assigneeId });
 }
@@ -79,7 +97,7 @@ test('a card A drags moves on B’s open board without a reload, and B’s badge
   request,
 }) => {
   const { a, b, project } = await twoOnATeam(request);
-  const task = await newTask(request, a, project.id, 'Realtime card');
+  await newTask(request, a, project.id, 'Realtime card');
 
   const contextA = await browser.newContext();
   const contextB = await browser.newContext();
@@ -109,8 +127,14 @@ test('a card A drags moves on B’s open board without a reload, and B’s badge
   await expect(column(pageB, 'in_progress').getByRole('button', { name: 'Realtime card' })).toBeVisible({ timeout: 3000 });
   await expect(column(pageB, 'todo').getByRole('button', { name: 'Realtime card' })).toHaveCount(0);
 
-  // A assigns the card to B: B's badge counts it, still without a reload.
-  await apiAs(request, a, 'patch', `/api/tasks/${task.id}`, { assigneeId: b.id });
+  // The dialog must open on the saved task (its version), so let A's board finish refetching.
+  await boardSettled(pageA);
+  // A assigns the card to B in the task dialog: B's badge counts it, still without a reload.
+  await column(pageA, 'in_progress').getByRole('button', { name: 'Realtime card' }).click();
+  const dialog = pageA.getByRole('dialog');
+  await dialog.getByLabel('Assignee').selectOption({ label: 'Ben Watcher' });
+  await dialog.getByRole('button', { name: 'Update Task' }).click();
+  await expect(dialog).toBeHidden();
   await expect(bell(pageB)).toHaveAccessibleName('Notifications (2 unread)', { timeout: 3000 });
 
   await contextA.close();
