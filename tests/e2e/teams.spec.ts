@@ -1,6 +1,14 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { MSG } from '../../src/domain/messages';
 import type { InvitationDto, TeamDto } from '../../src/domain/schemas/team';
 import { apiAs, createUser, type E2EUser, expect, signIn, test } from './fixtures';
+
+/** No WCAG A/AA violations inside `selector` (our page content or dialog, not the shared shell). */
+async function expectAccessible(page: Page, selector: string) {
+  const results = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
 
 async function inviteAndAccept(request: Parameters<typeof apiAs>[0], owner: E2EUser, teamId: string, user: E2EUser, role = 'member') {
   const inv = await apiAs<InvitationDto>(request, owner, 'post', `/api/teams/${teamId}/invitations`, { email: user.email, role });
@@ -108,6 +116,7 @@ test('teams page: stats, cards, search and the non-owner view', async ({ page, r
   await expect(page.getByText('Owner', { exact: true })).toBeVisible();
   await expect(page.getByText('Shared', { exact: true })).toHaveCount(1);
   await expect(page.getByText(/^Created [A-Z][a-z]{2} \d{2}, \d{4}$/)).toHaveCount(2);
+  await expectAccessible(page, 'main');
 
   // Search on name or description, then clear.
   await page.getByPlaceholder('Search teams...').fill('back-end');
@@ -124,6 +133,7 @@ test('teams page: stats, cards, search and the non-owner view', async ({ page, r
   await page.getByRole('button', { name: 'Bravo Team' }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit Team' });
   await expect(dialog.getByText(MSG.teamViewOnly)).toBeVisible();
+  await expectAccessible(page, '[role="dialog"]');
   await expect(dialog.getByRole('button', { name: 'Send Invitation' })).toHaveCount(0);
   await expect(dialog.getByRole('button', { name: /^Remove / })).toHaveCount(0);
   await expect(dialog.getByText('Owner', { exact: true })).toBeVisible();
@@ -139,6 +149,8 @@ test('teams page: stats, cards, search and the non-owner view', async ({ page, r
   // The owner edits, then deletes, with a confirmation naming the team.
   await page.getByRole('button', { name: 'Alpha Team' }).click();
   const own = page.getByRole('dialog', { name: 'Edit Team' });
+  await expect(own.getByRole('button', { name: 'Send Invitation' })).toBeVisible();
+  await expectAccessible(page, '[role="dialog"]');
   await own.getByLabel('Team Name').fill('Alpha Prime');
   await own.getByRole('button', { name: 'Update Team' }).click();
   await expect(page.getByText(MSG.teamUpdated)).toBeVisible();

@@ -25,6 +25,9 @@ export interface TeamModalProps {
 }
 
 const formId = 'team-form';
+/** Read-only (not disabled) so the values stay focusable and readable; styled like disabled. */
+const readOnlyClass =
+  '[&_input]:bg-slate-100 [&_input]:text-slate-600 [&_textarea]:bg-slate-100 [&_textarea]:text-slate-600 dark:[&_input]:bg-slate-800 dark:[&_input]:text-slate-300 dark:[&_textarea]:bg-slate-800 dark:[&_textarea]:text-slate-300';
 
 export function TeamModal({ open, onClose, team }: TeamModalProps) {
   const isEdit = Boolean(team);
@@ -93,6 +96,7 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
   };
 
   const saving = createTeam.isPending || updateTeam.isPending;
+  const readOnly = Boolean(team) && !isOwner;
 
   return (
     <Modal
@@ -153,7 +157,8 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
             value={values.name}
             onChange={(e) => setField('name', e.target.value)}
             error={errors.name}
-            disabled={Boolean(team) && !isOwner}
+            readOnly={readOnly}
+            className={readOnly ? readOnlyClass : undefined}
             autoFocus={!isEdit}
           />
           <TextAreaField
@@ -162,7 +167,8 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
             value={values.description}
             onChange={(e) => setField('description', e.target.value)}
             error={errors.description}
-            disabled={Boolean(team) && !isOwner}
+            readOnly={readOnly}
+            className={readOnly ? readOnlyClass : undefined}
             rows={3}
           />
         </form>
