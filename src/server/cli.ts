@@ -1,14 +1,73 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { resolve } from 'node:path';
 import { SYSTEM_ROLES } from '../domain/constants';
 import { setRoleInput } from '../domain/schemas/auth';
 import { adminSocketPath } from './admin-socket';
+import { createBackup, RestoreError, restoreBackup } from './db/backup';
 import { openDatabase } from './db/client';
 import { setRoleByEmail } from './modules/users/users.repo';
 
 const USAGE = `Usage:
-  npm run cli -- set-role <email> <${SYSTEM_ROLES.join('|')}>`;
+  npm run cli -- set-role <email> <${SYSTEM_ROLES.join('|')}>
+  npm run cli -- backup <file>     every table as JSON (PGlite: stop the server first)
+  npm run cli -- restore <file>    into an empty database, in one transaction`;
+
+/** The database of DATABASE_URL, else the PGlite folder DATA_DIR, migrated. */
+async function openConfigured() {
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const dataDir = resolve(process.env.DATA_DIR || './data');
+  if (!databaseUrl && existsSync(adminSocketPath(dataDir))) {
+    console.error(`the server is running on ${dataDir}: stop it first (PGlite admits one process)`);
+    return null;
+  }
+  const database = await openDatabase({ databaseUrl, dataDir });
+  await database.migrate();
+  return database;
+}
+
+async function backup(file: string | undefined): Promise<number> {
+  if (!file) {
+    console.error(USAGE);
+    return 2;
+  }
+  const database = await openConfigured();
+  if (!database) return 1;
+  try {
+    const data = await createBackup(database.db);
+    // Written beside the target, then renamed: a crash never leaves half a backup under its name.
+    const tmp = `${file}.tmp-${process.pid}`;
+    writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
+    renameSync(tmp, file);
+    const rows = data.tables.reduce((n, t) => n + t.rows.length, 0);
+    console.log(`backed up ${rows} rows of ${data.tables.length} tables to ${file}`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+async function restore(file: string | undefined): Promise<number> {
+  if (!file || !existsSync(file)) {
+    console.error(file ? `no such file: ${file}` : USAGE);
+    return 2;
+  }
+  const database = await openConfigured();
+  if (!database) return 1;
+  try {
+    const { tables, rows } = await restoreBackup(database.db, JSON.parse(readFileSync(file, 'utf8')));
+    console.log(`restored ${rows} rows into ${tables} tables`);
+    return 0;
+  } catch (error) {
+    if (error instanceof RestoreError || error instanceof SyntaxError) {
+      console.error(`restore failed, nothing was written: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await database.close();
+  }
+}
 
 function viaSocket(path: string, body: unknown): Promise<{ status: number; data: { error?: string } }> {
   return new Promise((resolvePromise, reject) => {
@@ -69,6 +128,10 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'set-role':
       return setRole(args[0], args[1]);
+    case 'backup':
+      return backup(args[0]);
+    case 'restore':
+      return restore(args[0]);
     default:
       console.error(USAGE);
       return 2;

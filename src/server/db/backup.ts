@@ -1,0 +1,131 @@
+import { sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from './client';
+
+/**
+ * Logical backup and restore, the same on PGlite and PostgreSQL: every table of the `public`
+ * schema, in foreign-key order, as JSON rows (`row_to_json`), restored with
+ * `json_populate_recordset` so every column keeps its exact type. Restore runs in one transaction
+ * into an empty, migrated database of the same schema.
+ */
+
+export const BACKUP_FORMAT = 'crewboard-backup';
+export const BACKUP_VERSION = 1;
+
+export interface Backup {
+  format: typeof BACKUP_FORMAT;
+  version: typeof BACKUP_VERSION;
+  createdAt: string;
+  /** The last migration applied to the source database. */
+  migration: string | null;
+  tables: { name: string; rows: Record<string, unknown>[] }[];
+}
+
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** The public tables, parents before children (a topological sort of the foreign keys). */
+export async function tablesInForeignKeyOrder(db: DbOrTx): Promise<string[]> {
+  const tables = rowsOf<{ name: string }>(
+    await db.execute(sql`select tablename as name from pg_tables where schemaname = 'public' order by tablename`),
+  ).map((r) => r.name);
+  const edges = rowsOf<{ child: string; parent: string }>(
+    await db.execute(sql`
+      select c.relname as child, p.relname as parent
+      from pg_constraint k
+      join pg_class c on c.oid = k.conrelid
+      join pg_class p on p.oid = k.confrelid
+      join pg_namespace n on n.oid = c.relnamespace
+      where k.contype = 'f' and n.nspname = 'public' and c.oid <> p.oid`),
+  );
+  const ordered: string[] = [];
+  const done = new Set<string>();
+  const visiting = new Set<string>();
+  const visit = (t: string) => {
+    if (done.has(t)) return;
+    if (visiting.has(t)) throw new Error(`foreign-key cycle through ${t}`);
+    visiting.add(t);
+    for (const e of edges) if (e.child === t) visit(e.parent);
+    visiting.delete(t);
+    done.add(t);
+    ordered.push(t);
+  };
+  for (const t of tables) visit(t);
+  return ordered;
+}
+
+async function lastMigration(db: DbOrTx): Promise<string | null> {
+  try {
+    const rows = rowsOf<{ hash: string }>(
+      await db.execute(sql`select hash from drizzle.__drizzle_migrations order by created_at desc limit 1`),
+    );
+    return rows[0]?.hash ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Reads every row of every table in one repeatable-read snapshot. */
+export async function createBackup(db: Db): Promise<Backup> {
+  return db.transaction(
+    async (tx) => {
+      const tables: Backup['tables'] = [];
+      for (const name of await tablesInForeignKeyOrder(tx)) {
+        const rows = rowsOf<{ row: Record<string, unknown> }>(
+          await tx.execute(sql.raw(`select row_to_json(t) as row from ${ident(name)} t`)),
+        ).map((r) => r.row);
+        tables.push({ name, rows });
+      }
+      return { format: BACKUP_FORMAT, version: BACKUP_VERSION, createdAt: new Date().toISOString(), migration: await lastMigration(tx), tables };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}
+
+export class RestoreError extends Error {}
+
+/** Restores `backup` into `db`, which must be migrated to the same schema and hold no rows. */
+export async function restoreBackup(db: Db, backup: Backup): Promise<{ tables: number; rows: number }> {
+  if (backup?.format !== BACKUP_FORMAT || backup.version !== BACKUP_VERSION || !Array.isArray(backup.tables)) {
+    throw new RestoreError('not a Crewboard backup file');
+  }
+  return db.transaction(async (tx) => {
+    const present = await tablesInForeignKeyOrder(tx);
+    const migration = await lastMigration(tx);
+    if (backup.migration && migration && backup.migration !== migration) {
+      throw new RestoreError('the backup was taken at another schema version: migrate both to the same version first');
+    }
+    for (const name of present) {
+      const n = rowsOf<{ n: number }>(await tx.execute(sql.raw(`select count(*)::int as n from ${ident(name)}`)))[0]?.n ?? 0;
+      if (Number(n) > 0) throw new RestoreError(`the target database is not empty (table ${name} has rows)`);
+    }
+    const byName = new Map(backup.tables.map((t) => [t.name, t.rows]));
+    for (const name of byName.keys()) {
+      if (!present.includes(name)) throw new RestoreError(`table ${name} does not exist in the target database`);
+    }
+    let rows = 0;
+    for (const name of present) {
+      const data = byName.get(name) ?? [];
+      for (let i = 0; i < data.length; i += 500) {
+        const chunk = JSON.stringify(data.slice(i, i + 500));
+        await tx.execute(
+          sql`insert into ${sql.raw(ident(name))} select * from json_populate_recordset(null::${sql.raw(ident(name))}, ${chunk}::json)`,
+        );
+      }
+      rows += data.length;
+      // Serial columns continue after the restored ids.
+      const serials = rowsOf<{ col: string; seq: string }>(
+        await tx.execute(sql`
+          select a.attname as col, pg_get_serial_sequence(${ident(name)}, a.attname) as seq
+          from pg_attribute a
+          where a.attrelid = ${ident(name)}::regclass and a.attnum > 0 and not a.attisdropped
+            and pg_get_serial_sequence(${ident(name)}, a.attname) is not null`),
+      );
+      for (const { col, seq } of serials) {
+        await tx.execute(
+          sql`select setval(${seq}::regclass, coalesce((select max(${sql.raw(ident(col))}) from ${sql.raw(ident(name))}), 0) + 1, false)`,
+        );
+      }
+    }
+    return { tables: present.length, rows };
+  });
+}

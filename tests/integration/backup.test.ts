@@ -1,0 +1,198 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { type Backup, createBackup, restoreBackup, tablesInForeignKeyOrder } from '../../src/server/db/backup';
+import { type Database, type Db, openDatabase } from '../../src/server/db/client';
+import { createUser } from '../factories';
+import { openTestDatabase, setupTestApp, testConfig } from '../helpers/app';
+
+/** Backup and restore round trips, on the engine of this run (PGlite, or PostgreSQL with DATABASE_URL). */
+
+const ctx = setupTestApp();
+
+const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+
+/** Every row of every table, as JSON text sorted, for an exact comparison. */
+async function dump(db: Db): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const name of await tablesInForeignKeyOrder(db)) {
+    out[name] = rowsOf<{ j: string }>(await db.execute(sql.raw(`select row_to_json(t)::text as j from "${name}" t`)))
+      .map((r) => r.j)
+      .sort();
+  }
+  return out;
+}
+
+/** A populated world, made through the API (so every table the features write gets rows). */
+async function populate(db: Database) {
+  const app = await buildApp({ config: testConfig(), database: db });
+  await app.ready();
+  try {
+    const [owner, member] = await Promise.all([
+      createUser(app, { fullName: "Zoë O'Brien-Łukasz" }),
+      createUser(app, { fullName: 'Mia <b>Member</b>' }),
+    ]);
+    const post = async (user: typeof owner, url: string, payload: unknown, method: 'POST' | 'PATCH' = 'POST') => {
+      const res = await app.inject({ method, url, headers: user.auth, payload: payload as never });
+      if (res.statusCode >= 300) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+      return res.json() as { id: string };
+    };
+    const team = await post(owner, '/api/teams', { name: 'Backup crew', description: 'Line one\nline two ✓' });
+    const inv = await post(owner, `/api/teams/${team.id}/invitations`, { email: member.email, role: 'admin' });
+    await post(member, `/api/invitations/${inv.id}/respond`, { accept: true });
+    await post(owner, `/api/teams/${team.id}/invitations`, { email: 'pending@example.com' });
+    const project = await post(owner, '/api/projects', {
+      name: 'Restore me',
+      teamId: team.id,
+      startDate: '2025-01-01',
+      endDate: '2025-12-31',
+    });
+    for (let i = 0; i < 12; i++) {
+      const task = await post(member, '/api/tasks', {
+        title: `Task ${i} "quoted" \\ back`,
+        projectId: project.id,
+        assigneeId: i % 2 ? owner.id : member.id,
+        tags: ['a,b', 'ünïcode', `t${i}`],
+        dueDate: '2025-06-0' + ((i % 9) + 1),
+        priority: i % 2 ? 'urgent' : 'low',
+      });
+      if (i % 3 === 0) await post(member, `/api/tasks/${task.id}/status`, { status: 'completed' }, 'PATCH');
+    }
+    // A rotated refresh token (bigserial ids and parent links).
+    await app.inject({ method: 'POST', url: '/api/auth/token?grant_type=refresh_token', payload: { refresh_token: owner.session.refresh_token } });
+    // Let the notification listener finish writing.
+    await new Promise((r) => setTimeout(r, 300));
+  } finally {
+    await app.close();
+  }
+}
+
+describe('backup and restore', () => {
+  it('restores every row of every table, exactly', async () => {
+    await populate(ctx.database);
+    const before = await dump(ctx.database.db);
+    const counts = Object.fromEntries(Object.entries(before).map(([t, rows]) => [t, rows.length]));
+    for (const table of ['users', 'password_credentials', 'sessions', 'refresh_tokens', 'teams', 'team_members', 'team_invitations', 'projects', 'tasks', 'notifications']) {
+      expect(counts[table], table).toBeGreaterThan(0);
+    }
+    const backup = JSON.parse(JSON.stringify(await createBackup(ctx.database.db))) as Backup;
+    const target = await openTestDatabase();
+    try {
+      const result = await restoreBackup(target.database.db, backup);
+      expect(result.rows).toBe(Object.values(counts).reduce((a, b) => a + b, 0));
+      expect(await dump(target.database.db)).toEqual(before);
+      // The restored database works: sign in, and new serial ids continue after the restored ones.
+      const app = await buildApp({ config: testConfig(), database: target.database });
+      await app.ready();
+      try {
+        const u = await createUser(app);
+        const me = await app.inject({ url: '/api/teams', headers: u.auth });
+        expect(me.statusCode).toBe(200);
+        const maxId = rowsOf<{ m: number }>(await target.database.db.execute(sql`select max(id)::int as m from refresh_tokens`))[0]!.m;
+        expect(maxId).toBeGreaterThan(Math.max(...before.refresh_tokens!.map((r) => JSON.parse(r).id)));
+      } finally {
+        await app.close();
+      }
+      console.log(`backup round trip (${ctx.database.kind}): ${result.rows} rows in ${result.tables} tables restored`);
+    } finally {
+      await target.drop();
+    }
+  }, 120_000);
+
+  it('refuses a database that is not empty, and writes nothing from a broken backup (one transaction)', async () => {
+    const backup = await createBackup(ctx.database.db);
+    // Not empty: the source itself.
+    await expect(restoreBackup(ctx.database.db, backup)).rejects.toThrow(/not empty/);
+    const target = await openTestDatabase();
+    try {
+      // A task pointing at a project that is not in the file: the last tables fail, the first must not stay.
+      const broken = JSON.parse(JSON.stringify(backup)) as Backup;
+      broken.tables = broken.tables.filter((t) => t.name !== 'projects');
+      await expect(restoreBackup(target.database.db, broken)).rejects.toThrow();
+      const left = await dump(target.database.db);
+      expect(Object.values(left).flat()).toEqual([]);
+      await expect(restoreBackup(target.database.db, { format: 'other' } as never)).rejects.toThrow(/not a Crewboard backup/);
+    } finally {
+      await target.drop();
+    }
+  });
+});
+
+describe('npm run cli -- backup / restore', () => {
+  /** Runs src/server/cli.ts as the CLI does (tsx here: tests must not build into dist). */
+  const cli = (args: string[], env: Record<string, string | undefined>) =>
+    spawnSync('npx', ['tsx', 'src/server/cli.ts', ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: undefined, ...env } as NodeJS.ProcessEnv,
+      timeout: 120_000,
+    });
+
+  /** A fresh database for the CLI: a PGlite folder, or a PostgreSQL database with DATABASE_URL. */
+  async function freshTarget(): Promise<{ env: Record<string, string | undefined>; open: () => Promise<Database>; drop: () => Promise<void> }> {
+    const url = process.env.DATABASE_URL;
+    if (!url) {
+      const dir = mkdtempSync(join(tmpdir(), 'crewboard-backup-'));
+      return {
+        env: { DATA_DIR: dir, DATABASE_URL: undefined, AUTH_SECRET: 'x'.repeat(40) },
+        open: () => openDatabase({ dataDir: dir }),
+        drop: async () => rmSync(dir, { recursive: true, force: true }),
+      };
+    }
+    const name = `crewboard_cli_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(url);
+    u.pathname = `/${name}`;
+    return {
+      env: { DATABASE_URL: u.toString(), AUTH_SECRET: 'x'.repeat(40) },
+      open: () => openDatabase({ databaseUrl: u.toString() }),
+      drop: async () => {
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      },
+    };
+  }
+
+  it('backs a database up to a file and restores it into a new one, every row', async () => {
+    const source = await freshTarget();
+    const target = await freshTarget();
+    const file = join(mkdtempSync(join(tmpdir(), 'crewboard-bk-')), 'backup.json');
+    try {
+      let db = await source.open();
+      await db.migrate();
+      await populate(db);
+      const before = await dump(db.db);
+      await db.close();
+
+      const b = cli(['backup', file], source.env);
+      expect(b.status, b.stderr).toBe(0);
+      expect(b.stdout).toMatch(/backed up \d+ rows of \d+ tables/);
+      expect(JSON.parse(readFileSync(file, 'utf8')).format).toBe('crewboard-backup');
+
+      const r = cli(['restore', file], target.env);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/restored \d+ rows/);
+      db = await target.open();
+      expect(await dump(db.db)).toEqual(before);
+      await db.close();
+
+      // A second restore into the now non-empty database is refused, and says so.
+      const again = cli(['restore', file], target.env);
+      expect(again.status).toBe(1);
+      expect(again.stderr).toMatch(/not empty/);
+    } finally {
+      await source.drop();
+      await target.drop();
+    }
+  }, 240_000);
+});
