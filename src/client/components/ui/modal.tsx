@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { cn } from '../../lib/cn';
 
 export type ModalSize = 'sm' | 'md' | 'lg' | 'xl';
@@ -27,6 +27,14 @@ export interface ModalProps {
  * returns it to the opener on close (Radix Dialog).
  */
 export function Modal({ open, onClose, title, description, size = 'md', children, footer }: ModalProps) {
+  // Radix gives focus back to a Dialog.Trigger only; our modals open from ordinary buttons, so remember the opener.
+  // Read while rendering: by the effects, an autoFocus field inside the dialog already has focus.
+  const [opener, setOpener] = useState<HTMLElement | null>(() => (open ? focusedElement() : null));
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) setOpener(focusedElement());
+  }
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
       <Dialog.Portal>
@@ -36,7 +44,10 @@ export function Modal({ open, onClose, title, description, size = 'md', children
             'fixed left-1/2 top-1/2 z-50 flex max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl bg-white shadow-xl dark:bg-slate-900 dark:ring-1 dark:ring-slate-700',
             SIZES[size],
           )}
-          aria-describedby={description ? undefined : undefined}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            if (opener?.isConnected) opener.focus();
+          }}
         >
           <div className="flex items-start justify-between gap-4 border-b border-slate-200 px-5 py-4 dark:border-slate-700">
             <div>
@@ -63,3 +74,5 @@ export function Modal({ open, onClose, title, description, size = 'md', children
     </Dialog.Root>
   );
 }
+
+const focusedElement = () => (document.activeElement instanceof HTMLElement ? document.activeElement : null);
