@@ -53,10 +53,34 @@ export interface BuildAppOptions {
 /** Connection-level database failures: answered 503, never 500. */
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '53300']);
 function isDatabaseUnavailable(error: unknown): boolean {
-  const code = pgCode(error) ?? (error as { code?: string })?.code;
-  if (code && UNAVAILABLE_CODES.has(code)) return true;
-  const message = String((error as Error)?.message ?? '');
-  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(message);
+  // Drizzle wraps the driver's error: look down the cause chain.
+  let e: unknown = error;
+  for (let i = 0; i < 4 && e && typeof e === 'object'; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    const message = String((e as Error).message ?? '');
+    if (UNAVAILABLE_MESSAGE.test(message)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+const UNAVAILABLE_MESSAGE =
+  /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Query read timeout|Client has encountered a connection error|Cannot use a pool after calling end/i;
+
+/**
+ * What is logged of an error: a failed query's parameters (emails, hashes, ids) stay out of the
+ * logs; the SQL text, the driver's message and code, and the stack are kept.
+ */
+function loggable(error: unknown): unknown {
+  const e = error as { name?: string; message?: string; query?: unknown; params?: unknown; cause?: unknown; stack?: string };
+  if (!e || typeof e !== 'object' || !('params' in e)) return error;
+  const cause = e.cause as { message?: string; code?: string; stack?: string } | undefined;
+  return {
+    type: e.name,
+    message: String(e.message ?? '').split('\nparams:')[0],
+    query: e.query,
+    cause: cause ? { message: cause.message, code: cause.code, stack: cause.stack } : undefined,
+  };
 }
 
 /**
@@ -185,7 +209,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return reply.code(415).send(errorBody('unsupported_media_type', 'Content type must be application/json'));
     }
     if (isDatabaseUnavailable(error)) {
-      req.log.warn({ err: error }, 'database unavailable');
+      req.log.warn({ err: loggable(error) }, 'database unavailable');
       return reply.code(503).header('retry-after', '5').send(errorBody('unavailable', 'Service temporarily unavailable'));
     }
     const status = error.statusCode ?? 500;
@@ -199,7 +223,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (pg && BAD_VALUE_CODES.has(pg)) {
       return reply.code(400).send(errorBody('validation_failed', 'Invalid reference or value'));
     }
-    req.log.error({ err: error }, 'unhandled error');
+    req.log.error({ err: loggable(error) }, 'unhandled error');
     return reply.code(500).send(errorBody('internal', 'Internal server error'));
   });
 

@@ -40,18 +40,31 @@ export interface DatabaseOptions {
   /** PGlite data folder; 'memory://' for an in-memory database. */
   dataDir?: string;
   poolSize?: number;
+  /** How long a request waits for a connection (a new one, or a free one of a busy pool): then 503. */
+  connectTimeoutMs?: number;
+  /** How long a query waits for PostgreSQL's answer before it fails (a dead link that never closes). */
+  queryTimeoutMs?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: options.poolSize ?? 10,
-      connectionTimeoutMillis: 5_000,
+      max: options.poolSize ?? (Number(process.env.DB_POOL_SIZE) || 10),
+      connectionTimeoutMillis: options.connectTimeoutMs ?? (Number(process.env.DB_CONNECT_TIMEOUT_MS) || 5_000),
+      // Off unless asked for (DB_QUERY_TIMEOUT_MS): TCP keep-alive already notices a dead server.
+      query_timeout: options.queryTimeoutMs ?? (Number(process.env.DB_QUERY_TIMEOUT_MS) || undefined),
+      keepAlive: true,
       idleTimeoutMillis: 30_000,
     });
     // An idle client's error (e.g. the server restarting) must not crash the process.
     pool.on('error', () => {});
+    // A checked-out client whose connection dies between two queries (inside a transaction) emits
+    // 'error' with no listener of the pool's attached: that would crash the process. Its next query
+    // fails instead ("not queryable"), which the app answers with 503.
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
