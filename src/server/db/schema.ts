@@ -223,6 +223,8 @@ export const tasks = pgTable(
     // Ascending on purpose: drizzle's .desc() adds NULLS LAST, which `order by ... desc` cannot use.
     index('tasks_project_created_idx').on(t.projectId, t.createdAt, t.id),
     index('tasks_created_idx').on(t.createdAt, t.id),
+    // The dashboard's recent activity (latest updated first, 5 rows): without it, a sort of every task.
+    index('tasks_updated_idx').on(t.updatedAt, t.id),
     index('tasks_assignee_idx').on(t.assigneeId),
     index('tasks_creator_idx').on(t.creatorId),
     index('tasks_due_idx').on(t.dueDate),
