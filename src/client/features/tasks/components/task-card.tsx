@@ -13,8 +13,9 @@ interface TaskCardViewProps {
   titleId?: string;
 }
 
-/** What a card shows (spec §2 'Task card'); used by the draggable card and the drag overlay. */
-export function TaskCardView({ task, isOverdue, className, titleId }: TaskCardViewProps) {
+/** What a card shows (spec §2 'Task card'); used by the draggable card and the drag overlay. Memoised: every
+ * draggable re-renders when a drag starts or changes column, its content need not. */
+export const TaskCardView = memo(function TaskCardView({ task, isOverdue, className, titleId }: TaskCardViewProps) {
   const shown = task.tags.slice(0, LIMITS.cardTags);
   const more = task.tags.length - shown.length;
   return (
@@ -82,7 +83,7 @@ export function TaskCardView({ task, isOverdue, className, titleId }: TaskCardVi
       </div>
     </div>
   );
-}
+});
 
 interface DraggableTaskCardProps {
   task: TaskDto;

@@ -294,6 +294,7 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
       <TextField
         label="Due Date"
         type="date"
+        className="dark:[&_input]:[color-scheme:dark]"
         value={values.dueDate}
         onChange={(e) => setField('dueDate', e.target.value)}
         error={errors.dueDate}
