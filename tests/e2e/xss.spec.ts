@@ -1,0 +1,180 @@
+import type { Page } from '@playwright/test';
+import { apiAs, createUser, expect, signIn, test, type E2EUser } from './fixtures';
+
+/**
+ * Stored XSS: hostile strings stored as team, project and task names, descriptions, tags and
+ * member names must render as text everywhere they appear — cards, modals, the dashboard,
+ * notifications, confirmation prompts. Any execution sets window.__xss or opens a dialog; any
+ * injected element carries a data-xss attribute.
+ */
+
+const RUN = 'window.__xss=1';
+const PAYLOADS: string[] = [
+  `<script data-xss>${RUN}</script>`,
+  `<img data-xss src=x onerror="${RUN}">`,
+  `<svg data-xss onload="${RUN}">`,
+  `"><img data-xss src=x onerror=${RUN}>`,
+  `'><svg data-xss/onload=${RUN}>`,
+  `</textarea><img data-xss src=x onerror=${RUN}>`,
+  `</title><img data-xss src=x onerror=${RUN}>`,
+  `<iframe data-xss srcdoc="<script>parent.${RUN}</script>">`,
+  `<iframe data-xss src="javascript:parent.${RUN}">`,
+  `<a data-xss href="javascript:${RUN}">click</a>`,
+  `javascript:${RUN}`,
+  `<body data-xss onload=${RUN}>`,
+  `<details data-xss open ontoggle=${RUN}>`,
+  `<input data-xss autofocus onfocus=${RUN}>`,
+  `<video data-xss><source onerror=${RUN}></video>`,
+  `<audio data-xss src=x onerror=${RUN}>`,
+  `<object data-xss data="javascript:${RUN}">`,
+  `<embed data-xss src="javascript:${RUN}">`,
+  `<math><mtext><img data-xss src=x onerror=${RUN}>`,
+  `<style>@import'javascript:${RUN}'</style>`,
+  `<marquee data-xss onstart=${RUN}>x</marquee>`,
+  `<div data-xss style="background:url(javascript:${RUN})">`,
+  `{{constructor.constructor('${RUN}')()}}`,
+  '${alert(1)}',
+  `<img data-xss src=x onerror=&#119;indow.__xss=1>`,
+  `%3Cimg%20data-xss%20src%3Dx%20onerror%3D${RUN}%3E`,
+  `&lt;img data-xss src=x onerror=${RUN}&gt;`,
+  `<scr<script>ipt data-xss>${RUN}</scr</script>ipt>`,
+  `<base data-xss href="javascript:/">`,
+  `<form data-xss><button formaction="javascript:${RUN}">x</button></form>`,
+  `<select data-xss autofocus onfocus=${RUN}>`,
+  `<keygen data-xss autofocus onfocus=${RUN}>`,
+  `"onmouseover="${RUN}" data-xss="`,
+  `<template data-xss><img src=x onerror=${RUN}></template>`,
+];
+/** Tags hold at most 40 characters: `__xss=1` at global scope sets window.__xss too. */
+const SHORT: string[] = ['<img data-xss src=x onerror=__xss=1>', '<svg data-xss onload=__xss=1>', '"><b data-xss>tag</b>', '<script>__xss=1</script>'];
+
+interface World {
+  owner: E2EUser;
+  teamName: string;
+  memberNames: string[];
+  taskTitles: string[];
+  projectNames: string[];
+}
+
+async function seed(request: Parameters<typeof createUser>[0]): Promise<World> {
+  const name = (s: string) => `X ${s}`.slice(0, 100);
+  const owner = await createUser(request, { fullName: name(PAYLOADS[1]!) });
+  const memberNames = [name(PAYLOADS[0]!), name(PAYLOADS[3]!), name(PAYLOADS[32]!)];
+  const members = await Promise.all(memberNames.map((fullName) => createUser(request, { fullName })));
+  const teamName = name(PAYLOADS[2]!);
+  const team = await apiAs<{ id: string }>(request, owner, 'post', '/api/teams', { name: teamName, description: PAYLOADS.join('\n') });
+  for (const m of members) {
+    const inv = await apiAs<{ id: string }>(request, owner, 'post', `/api/teams/${team.id}/invitations`, { email: m.email });
+    await apiAs(request, m, 'post', `/api/invitations/${inv.id}/respond`, { accept: true });
+  }
+  const projectNames = PAYLOADS.slice(0, 6).map((p) => `P ${p}`.slice(0, 120));
+  const projects: { id: string }[] = [];
+  for (const [i, projectName] of projectNames.entries()) {
+    projects.push(
+      await apiAs<{ id: string }>(request, owner, 'post', '/api/projects', {
+        name: projectName,
+        teamId: team.id,
+        description: PAYLOADS[(i + 7) % PAYLOADS.length],
+        status: 'active',
+      }),
+    );
+  }
+  const taskTitles = PAYLOADS.map((p) => `T ${p}`.slice(0, 200));
+  const soon = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+  for (const [i, title] of taskTitles.entries()) {
+    // The members create and assign, so the owner gets notifications naming them.
+    await apiAs(request, members[i % members.length]!, 'post', '/api/tasks', {
+      title,
+      description: PAYLOADS[(i + 1) % PAYLOADS.length],
+      projectId: projects[i % projects.length]!.id,
+      assigneeId: i % 2 ? owner.id : members[0]!.id,
+      tags: SHORT,
+      dueDate: soon,
+      priority: 'high',
+      status: i % 4 === 0 ? 'in_progress' : 'todo',
+    });
+  }
+  // An invitation from another team with a hostile name (a team_invite notification for the owner).
+  const stranger = await createUser(request, { fullName: name(PAYLOADS[5]!) });
+  const other = await apiAs<{ id: string }>(request, stranger, 'post', '/api/teams', { name: name(PAYLOADS[8]!) });
+  await apiAs(request, stranger, 'post', `/api/teams/${other.id}/invitations`, { email: owner.email });
+  return { owner, teamName, memberNames, taskTitles, projectNames };
+}
+
+/** Fails on any sign of execution or injection on the page as it stands. */
+async function expectInert(page: Page, where: string, dialogs: string[]) {
+  // Not 'networkidle': the realtime event stream keeps a request open. Give late renders a moment.
+  await page.waitForTimeout(400);
+  const state = await page.evaluate(() => ({
+    xss: (window as unknown as { __xss?: unknown }).__xss,
+    injected: document.querySelectorAll('[data-xss]').length,
+    handlers: [...document.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => /^on/i.test(a.name))).length,
+  }));
+  expect(state, where).toEqual({ xss: undefined, injected: 0, handlers: 0 });
+  expect(dialogs, where).toEqual([]);
+}
+
+test.describe('stored XSS', () => {
+  test(`${PAYLOADS.length} payloads render as text on every page, modal and prompt`, async ({ page, request }) => {
+    test.setTimeout(180_000);
+    expect(PAYLOADS.length).toBeGreaterThanOrEqual(30);
+    const world = await seed(request);
+    const dialogs: string[] = [];
+    page.on('dialog', async (d) => {
+      dialogs.push(`${d.type()}: ${d.message()}`);
+      await d.dismiss();
+    });
+    await signIn(page, world.owner);
+
+    // Dashboard: activity, deadlines, progress — and the user menu with the owner's hostile name.
+    await expect(page.getByText(world.projectNames[0]!).first()).toBeVisible();
+    await expectInert(page, 'dashboard', dialogs);
+
+    // Notifications: the menu and the page.
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    await expectInert(page, 'notifications menu', dialogs);
+    await page.screenshot({ path: '/tmp/sec-xss-notifications.png' });
+    await page.keyboard.press('Escape');
+    await page.goto('/notifications');
+    await expectInert(page, 'notifications page', dialogs);
+
+    // Tasks: the board shows every hostile title as text, and the edit modal too.
+    await page.goto('/tasks');
+    for (const title of world.taskTitles.slice(0, 8)) await expect(page.getByText(title, { exact: true }).first()).toBeVisible();
+    await expectInert(page, 'task board', dialogs);
+    await page.getByRole('button', { name: world.taskTitles[1]! }).first().click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectInert(page, 'task modal', dialogs);
+    await page.screenshot({ path: '/tmp/sec-xss-task-modal.png' });
+    await page.keyboard.press('Escape');
+    const list = page.getByRole('group', { name: 'View' }).getByRole('button', { name: /list/i });
+    await list.first().click();
+    await expect(page.getByRole('table')).toBeVisible();
+    await expectInert(page, 'task list', dialogs);
+
+    // Projects: cards and the edit modal.
+    await page.goto('/projects');
+    await expect(page.getByText(world.projectNames[1]!).first()).toBeVisible();
+    await expectInert(page, 'projects', dialogs);
+
+    // Teams: the card, the team modal with its members, and the confirmation prompt naming a member.
+    await page.goto('/teams');
+    await expect(page.getByText(world.teamName).first()).toBeVisible();
+    await expectInert(page, 'teams', dialogs);
+    await page.getByText(world.teamName).first().click();
+    await expectInert(page, 'team modal', dialogs);
+    const remove = page.getByRole('button', { name: `Remove ${world.memberNames[0]}` });
+    await remove.first().click();
+    await expect(page.getByText(`Are you sure you want to remove ${world.memberNames[0]} from the team?`)).toBeVisible();
+    await expectInert(page, 'remove-member prompt', dialogs);
+    await page.screenshot({ path: '/tmp/sec-xss-prompt.png' });
+    await page.keyboard.press('Escape');
+    // Invitation from the hostile-named team (accept/decline buttons carry its name).
+    await page.goto('/teams');
+    await expectInert(page, 'teams with invitation', dialogs);
+
+    // Last: nothing ran at any point of the visit.
+    expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+    await page.screenshot({ path: '/tmp/sec-xss-tasks.png', fullPage: false });
+  });
+});
