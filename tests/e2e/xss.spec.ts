@@ -33,6 +33,8 @@ const PAYLOADS: string[] = [
   `<marquee data-xss onstart=${RUN}>x</marquee>`,
   `<div data-xss style="background:url(javascript:${RUN})">`,
   `{{constructor.constructor('${RUN}')()}}`,
+  // A template-literal injection, on purpose.
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the payload is the literal text
   '${alert(1)}',
   `<img data-xss src=x onerror=&#119;indow.__xss=1>`,
   `%3Cimg%20data-xss%20src%3Dx%20onerror%3D${RUN}%3E`,
