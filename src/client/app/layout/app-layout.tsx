@@ -30,7 +30,7 @@ export function AppLayout() {
   }, [setCollapsed]);
 
   return (
-    <div className="flex h-screen overflow-hidden">
+    <div className="relative flex h-screen overflow-hidden">
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900"
@@ -46,7 +46,8 @@ export function AppLayout() {
       )}
       <div className="flex min-w-0 flex-1 flex-col">
         <TopBar />
-        <main id="main" className="flex-1 overflow-y-auto p-4 sm:p-6" tabIndex={-1}>
+        {/* Focusable so keyboard users can scroll it even when a page holds no links or buttons. */}
+        <main id="main" className="flex-1 overflow-y-auto p-4 focus-visible:-outline-offset-2 sm:p-6" tabIndex={0}>
           <RouteErrorBoundary>
             <Suspense fallback={<Spinner />}>
               <Outlet />
