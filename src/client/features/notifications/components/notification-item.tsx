@@ -29,7 +29,7 @@ export function NotificationItem({ notification: n, now, isExpanded }: Notificat
       <span className="min-w-0 flex-1">
         <span className={cn('block text-sm', n.isRead ? 'font-normal' : 'font-semibold')}>{n.title}</span>
         <span className={cn('block text-sm text-slate-600 dark:text-slate-300', !isExpanded && 'line-clamp-2')}>{n.message}</span>
-        <span className="mt-0.5 block text-xs text-slate-500 dark:text-slate-400">
+        <span className="mt-0.5 block text-xs text-slate-600 dark:text-slate-300">
           <time dateTime={n.createdAt}>{relativeTime(new Date(n.createdAt), now)}</time>
           {!n.isRead && <span className="sr-only">, unread</span>}
         </span>
