@@ -76,7 +76,7 @@ function urlFor(route: string, w: World): string {
 }
 
 const nest = (depth: number, leaf: string) => '['.repeat(depth) + leaf + ']'.repeat(depth);
-const nestObj = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+const nestObj = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
 /** Values of every kind, hostile ones included, as JSON text. */
 function valueArb(w: World): fc.Arbitrary<string> {
