@@ -26,6 +26,8 @@ export interface LoadResult {
   errors: number;
   statusCodes: Record<string, number>;
   rssMaxMb: number;
+  /** The server process's own CPU time per request (user + system), whatever else loads the machine. */
+  cpuMsPerRequest: number;
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -75,6 +77,7 @@ export async function runLoad(opts: {
   seconds: number;
   warmupSeconds: number;
   rssMb: () => number;
+  cpuMs: () => number;
 }): Promise<LoadResult> {
   if (opts.warmupSeconds > 0) await once(opts.url, opts.spec, opts.headers, opts.connections, opts.warmupSeconds);
   const latencies: number[] = [];
@@ -84,6 +87,7 @@ export async function runLoad(opts: {
   const sampler = setInterval(() => {
     rssMaxMb = Math.max(rssMaxMb, opts.rssMb());
   }, 200);
+  const cpu0 = opts.cpuMs();
   const started = performance.now();
   const result = await once(opts.url, opts.spec, opts.headers, opts.connections, opts.seconds, (status, b, ms) => {
     latencies.push(ms);
@@ -110,6 +114,7 @@ export async function runLoad(opts: {
     errors: result.errors + result.timeouts,
     statusCodes,
     rssMaxMb,
+    cpuMsPerRequest: (opts.cpuMs() - cpu0) / Math.max(1, latencies.length),
   };
 }
 
@@ -189,6 +194,7 @@ export async function runBoardLoad(opts: {
   seconds: number;
   warmupSeconds: number;
   rssMb: () => number;
+  cpuMs: () => number;
 }): Promise<LoadResult> {
   const paths = Array.isArray(opts.spec.path) ? opts.spec.path : [pathOf(opts.spec)];
   const agent = new Agent({ keepAlive: true, maxSockets: opts.connections * paths.length });
@@ -232,6 +238,7 @@ export async function runBoardLoad(opts: {
   const sampler = setInterval(() => {
     rssMaxMb = Math.max(rssMaxMb, opts.rssMb());
   }, 200);
+  const cpu0 = opts.cpuMs();
   const started = performance.now();
   await loop(opts.seconds, latencies);
   const seconds = (performance.now() - started) / 1000;
@@ -255,5 +262,6 @@ export async function runBoardLoad(opts: {
     errors,
     statusCodes,
     rssMaxMb: Math.max(rssMaxMb, opts.rssMb()),
+    cpuMsPerRequest: (opts.cpuMs() - cpu0) / Math.max(1, latencies.length),
   };
 }

@@ -42,13 +42,13 @@ export function formatReport(report: BenchReport): { markdown: string; failures:
   const failures: string[] = [];
   const lines: string[] = [];
   lines.push(
-    '| db | tasks | measure | conn | req/s | p50 ms | p99 ms | body KB (plain → wire) | non-2xx / errors | SQL limit ms | p50 ÷ limit | RSS max MB |',
-    '|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|',
+    '| db | tasks | measure | conn | req/s | p50 ms | p99 ms | body KB (plain → wire) | non-2xx / errors | SQL limit ms | p50 ÷ limit | server CPU ms/req | RSS max MB |',
+    '|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|',
   );
   for (const d of report.datasets) {
     for (const s of d.scenarios) {
       if (s.skipped) {
-        lines.push(`| ${d.db} | ${num(d.tasks)} | ${s.name} | – | skipped: ${s.skipped} | | | | | | | |`);
+        lines.push(`| ${d.db} | ${num(d.tasks)} | ${s.name} | – | skipped: ${s.skipped} | | | | | | | | |`);
         continue;
       }
       if (s.probe && s.probe.status >= 300) failures.push(`${d.db} ${d.tasks} ${s.name}: probe answered ${s.probe.status}`);
@@ -57,7 +57,7 @@ export function formatReport(report: BenchReport): { markdown: string; failures:
         const body = s.probe ? `${kb(s.probe.bytes)} → ${kb(s.probe.wireBytes)} ${s.probe.encoding === 'identity' ? '' : s.probe.encoding}` : '';
         const ratio = s.kind === 'read' && s.limitMs ? f(r.p50 / s.limitMs, 1) : '';
         lines.push(
-          `| ${d.db} | ${num(d.tasks)} | ${s.name}${s.probe?.items != null ? ` (${s.probe.items} cards)` : ''} | ${r.connections} | ${f(r.rps, 0)} | ${f(r.p50)} | ${f(r.p99)} | ${body.trim()} | ${r.non2xx} / ${r.errors} | ${s.kind === 'read' ? f(s.limitMs, 2) : ''} | ${ratio} | ${f(r.rssMaxMb, 0)} |`,
+          `| ${d.db} | ${num(d.tasks)} | ${s.name}${s.probe?.items != null ? ` (${s.probe.items} cards)` : ''} | ${r.connections} | ${f(r.rps, 0)} | ${f(r.p50)} | ${f(r.p99)} | ${body.trim()} | ${r.non2xx} / ${r.errors} | ${s.kind === 'read' ? f(s.limitMs, 2) : ''} | ${ratio} | ${f(r.cpuMsPerRequest, 2)} | ${f(r.rssMaxMb, 0)} |`,
         );
       }
     }

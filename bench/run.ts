@@ -264,12 +264,13 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
             seconds: options.seconds,
             warmupSeconds: options.warmupSeconds,
             rssMb: server.rssMb,
+            cpuMs: server.cpuMs,
           });
           loads.push(r);
           log(
             `  ${s.name} ×${connections}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms` +
               `${r.non2xx + r.errors ? `, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}, ${r.errors} errors` : ''}` +
-              `, RSS ≤ ${r.rssMaxMb.toFixed(0)} MB`,
+              `, server CPU ${r.cpuMsPerRequest.toFixed(2)} ms/req, RSS ≤ ${r.rssMaxMb.toFixed(0)} MB`,
           );
         }
         runs.push({

@@ -45,6 +45,7 @@ export interface RunningServer {
   pid: number;
   /** Resident set size in MB, from /proc/<pid>/status (NaN where /proc is missing). */
   rssMb(): number;
+  cpuMs(): number;
   /** The last lines the server wrote (warnings and errors at LOG_LEVEL=warn). */
   output(): string;
   stop(): Promise<void>;
@@ -55,6 +56,18 @@ export function rssOf(pid: number): number {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
     return kb ? Number(kb) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** CPU time (user + system) the process has used so far, in ms (NaN where /proc is missing). */
+export function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
     return Number.NaN;
   }
@@ -94,6 +107,7 @@ export async function startServer(entry: string, env: NodeJS.ProcessEnv): Promis
     url,
     pid,
     rssMb: () => rssOf(pid),
+    cpuMs: () => cpuMsOf(pid),
     output: () => output,
     async stop() {
       if (child.exitCode === null) {
