@@ -15,6 +15,7 @@ export function TopBar() {
   const theme = useThemeStore((s) => s.theme);
   const setTheme = useThemeStore((s) => s.setTheme);
   const toggleSidebar = useSidebarStore((s) => s.toggle);
+  const sidebarOpen = useSidebarStore((s) => !s.collapsed);
   const signOut = useSignOut();
   const navigate = useNavigate();
   const ThemeIcon = THEME_ICON[theme];
@@ -32,6 +33,7 @@ export function TopBar() {
         onClick={toggleSidebar}
         className="rounded-lg p-2 text-slate-700 hover:bg-slate-100 lg:hidden dark:text-slate-200 dark:hover:bg-slate-800"
         aria-label="Toggle sidebar"
+        aria-expanded={sidebarOpen}
       >
         <MenuIcon className="h-5 w-5" aria-hidden />
       </button>
