@@ -265,6 +265,16 @@ test.describe('small screens and zoom', () => {
           await expectNoPageOverflow(page, `${route} ${tag}`);
           await shoot(page, `${tag}${route.replace('/', '-')}`);
         }
+        if (viewport.width < 1024) {
+          const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
+          await toggle.click();
+          await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+          await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+          await audit(page, `sidebar open at ${tag}`);
+          await page.screenshot({ path: `${SHOTS}/${tag}-sidebar.png` });
+          await page.keyboard.press('Escape');
+          await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+        }
         await visit(page, '/tasks');
         await page.getByTestId('task-card').filter({ hasText: 'Write the brief' }).click();
         await expect(page.getByRole('dialog', { name: 'Edit Task' })).toBeVisible();
