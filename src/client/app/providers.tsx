@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Toaster } from 'sonner';
 import { LIMITS } from '../../domain/constants';
 import { queryClient } from '../lib/query-client';
@@ -22,13 +22,32 @@ function ThemeSync() {
   return null;
 }
 
+/**
+ * Sonner remembers where focus came from when it enters a toast and forces it back there when it leaves, so Tab
+ * loops between the page's last control and the toasts until they expire. Hiding focus-in from its handler
+ * keeps toasts reachable (and still announced by their live region) without that loop.
+ */
+function ToastRegion({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const stop = (e: FocusEvent) => e.stopPropagation();
+    el.addEventListener('focusin', stop);
+    return () => el.removeEventListener('focusin', stop);
+  }, []);
+  return <div ref={ref}>{children}</div>;
+}
+
 export function Providers({ children }: { children: ReactNode }) {
   const theme = useThemeStore((s) => s.theme);
   return (
     <QueryClientProvider client={queryClient}>
       <ThemeSync />
       {children}
-      <Toaster position="top-right" duration={LIMITS.toastMs} richColors closeButton theme={theme} />
+      <ToastRegion>
+        <Toaster position="top-right" duration={LIMITS.toastMs} richColors closeButton theme={theme} />
+      </ToastRegion>
     </QueryClientProvider>
   );
 }
