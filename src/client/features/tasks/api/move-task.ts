@@ -38,6 +38,12 @@ const setStatusIn = (data: TaskPages, id: string, status: TaskStatus): TaskPages
   pages: data.pages.map((p) => ({ ...p, tasks: p.tasks.map((t) => (t.id === id ? { ...t, status } : t)) })),
 });
 
+/** Writes the saved copy (new version) wherever the task is cached. */
+const replaceIn = (data: TaskPages, saved: TaskDto): TaskPages => ({
+  ...data,
+  pages: data.pages.map((p) => ({ ...p, tasks: p.tasks.map((t) => (t.id === saved.id ? { ...t, ...saved } : t)) })),
+});
+
 interface MoveVars {
   task: TaskDto;
   status: TaskStatus;
@@ -67,6 +73,12 @@ export function useMoveTask() {
         if (data) qc.setQueryData<TaskPages>(key, setStatusIn(data, task.id, status));
       }
       return { snapshot };
+    },
+    onSuccess: (saved) => {
+      // Opening the card right after a move must edit the new version, not the one dragged.
+      for (const [key, data] of qc.getQueriesData<TaskPages>({ queryKey: taskKeys.all })) {
+        if (data?.pages) qc.setQueryData<TaskPages>(key, replaceIn(data, saved));
+      }
     },
     onError: (error, vars, context) => {
       for (const [key, data] of context?.snapshot ?? []) qc.setQueryData(key, data);
