@@ -46,9 +46,45 @@ export interface DatabaseOptions {
   queryTimeoutMs?: number;
 }
 
+/**
+ * drizzle's node-postgres transaction sends `begin` before its try/finally, so when the connection
+ * dies between checkout and `begin` the client is never released and the pool shrinks for good
+ * (found by tests/integration/db-faults.test.ts). This pool releases — and discards — such a client.
+ */
+class GuardedPool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: NonNullable<Parameters<pg.Pool['connect']>[0]>): void;
+  override connect(callback?: NonNullable<Parameters<pg.Pool['connect']>[0]>): Promise<pg.PoolClient> | undefined {
+    if (callback) {
+      super.connect(callback);
+      return undefined;
+    }
+    return super.connect().then((client) => {
+      const guarded = client as pg.PoolClient & { __crewboardGuard?: true };
+      if (!guarded.__crewboardGuard) {
+        guarded.__crewboardGuard = true;
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+          const result = query(...args);
+          const first = args[0] as string | { text?: string } | undefined;
+          const text = typeof first === 'string' ? first : first?.text;
+          if (result instanceof Promise && text && /^\s*begin\b/i.test(text)) {
+            return result.catch((error: unknown) => {
+              client.release(error instanceof Error ? error : new Error(String(error)));
+              throw error;
+            });
+          }
+          return result;
+        };
+      }
+      return client;
+    });
+  }
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
+    const pool = new GuardedPool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? (Number(process.env.DB_POOL_SIZE) || 10),
       connectionTimeoutMillis: options.connectTimeoutMs ?? (Number(process.env.DB_CONNECT_TIMEOUT_MS) || 5_000),
