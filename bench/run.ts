@@ -4,7 +4,7 @@
 // DATABASE_URL is set (in a fresh database that is dropped afterwards).
 //
 //   npm run bench                      full run: 1,000 / 10,000 / 100,000 tasks, 10 s per measure
-//   npm run bench:smoke                CI: small data, about a second per measure, no timing checks
+//   npm run bench:smoke                CI: small data, half a second per measure, no timing checks
 //   npm run bench -- --sizes=1000 --seconds=5 --db=postgres --only=board
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem, tmpdir } from 'node:os';
@@ -39,8 +39,8 @@ const smoke = args.smoke;
 const options = {
   smoke,
   sizes: list(args.sizes, smoke ? [300] : [1000, 10_000, 100_000]),
-  seconds: Number(args.seconds ?? (smoke ? 1 : 10)),
-  warmupSeconds: Number(args.warmup ?? (smoke ? 0.2 : 3)),
+  seconds: Number(args.seconds ?? (smoke ? 0.5 : 10)),
+  warmupSeconds: Number(args.warmup ?? (smoke ? 0.1 : 3)),
   connections: list(args.connections, smoke ? [1, 4] : [1, 32]),
   createConnections: list(args['create-connections'], smoke ? [1, 2] : [1, 8, 32]),
   databases: (args.db ?? (process.env.DATABASE_URL ? 'pglite,postgres' : 'pglite')).split(',') as ('pglite' | 'postgres')[],
