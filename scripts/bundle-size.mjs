@@ -1,4 +1,4 @@
-// Bundle-size budget: the gzipped JS and CSS each route loads at start-up, worked out from the Vite
+// Bundle-size budget: the gzipped JS each route loads at start-up (CSS reported beside it), worked out from the Vite
 // build manifest (the entry, the route's lazy chunks, and every chunk they import statically).
 // Exits 1 when a route is over its budget.
 //
@@ -11,7 +11,10 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
-/** Each route: the source modules it loads lazily on top of the entry, and its budget in KB (gzip). */
+/**
+ * Each route: the source modules it loads lazily on top of the entry, and its JS budget in KB (gzip) —
+ * the targets of issue 10's 'JS at start-up' row. CSS is one shared stylesheet, reported, not budgeted.
+ */
 export const ROUTES = {
   '/login': { modules: [], budgetKb: 120 },
   '/tasks': {
@@ -79,7 +82,7 @@ for (const [route, { modules, budgetKb }] of Object.entries(ROUTES)) {
   const js = sizes.filter((s) => s.file.endsWith('.js')).reduce((n, s) => n + s.gzip, 0);
   const css = sizes.filter((s) => s.file.endsWith('.css')).reduce((n, s) => n + s.gzip, 0);
   const totalKb = (js + css) / 1024;
-  const over = totalKb > budgetKb;
+  const over = js / 1024 > budgetKb;
   failed ||= over;
   report.push({ route, jsKb: js / 1024, cssKb: css / 1024, totalKb, budgetKb, over, files: sizes });
 }
@@ -87,7 +90,7 @@ for (const [route, { modules, budgetKb }] of Object.entries(ROUTES)) {
 if (args.json) {
   console.log(JSON.stringify(report, null, 2));
 } else {
-  console.log('| route | JS gzip | CSS gzip | total | budget | |');
+  console.log('| route | JS gzip | CSS gzip | total | JS budget | |');
   console.log('|---|---:|---:|---:|---:|---|');
   for (const r of report) {
     console.log(

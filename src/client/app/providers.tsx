@@ -1,8 +1,6 @@
-import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Toaster } from 'sonner';
 import { LIMITS } from '../../domain/constants';
-import { queryClient } from '../lib/query-client';
 import { resolveDark, useThemeStore } from '../stores/theme-store';
 
 /** Applies the theme: 'system' follows the OS preference and toggles the dark class. */
@@ -42,12 +40,12 @@ function ToastRegion({ children }: { children: ReactNode }) {
 export function Providers({ children }: { children: ReactNode }) {
   const theme = useThemeStore((s) => s.theme);
   return (
-    <QueryClientProvider client={queryClient}>
+    <>
       <ThemeSync />
       {children}
       <ToastRegion>
         <Toaster position="top-right" duration={LIMITS.toastMs} richColors closeButton theme={theme} />
       </ToastRegion>
-    </QueryClientProvider>
+    </>
   );
 }

@@ -1,6 +1,8 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { Spinner } from '../../components/ui/misc';
+import { queryClient } from '../../lib/query-client';
 import { useSessionAutoRefresh } from '../../lib/session-refresh';
 import { useRealtime } from '../../lib/realtime';
 import { useSidebarStore } from '../../stores/ui-store';
@@ -9,7 +11,16 @@ import { Sidebar } from './sidebar';
 import { TopBar } from './top-bar';
 import { QuickAddHost } from '../routes/quick-add-host';
 
+/** The signed-in app. TanStack Query lives here, so the sign-in pages' bundle does not carry it. */
 export function AppLayout() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AppShell />
+    </QueryClientProvider>
+  );
+}
+
+function AppShell() {
   const collapsed = useSidebarStore((s) => s.collapsed);
   const setCollapsed = useSidebarStore((s) => s.setCollapsed);
   useSessionAutoRefresh();

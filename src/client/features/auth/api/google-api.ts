@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { MSG } from '../../../../domain/messages';
 import type { SessionDto } from '../../../../domain/schemas/auth';
@@ -7,15 +7,46 @@ import type { AuthProvidersDto } from '../../../../domain/schemas/oidc';
 import { api, ApiError } from '../../../lib/api-client';
 import { useAuthStore } from '../../../stores/auth-store';
 
-export const authKeys = {
-  all: ['auth'] as const,
-  providers: () => [...authKeys.all, 'providers'] as const,
-};
-
 export const getProviders = () => api.get<AuthProvidersDto>('/api/auth/providers', { anonymous: true });
 
-export const useProviders = () =>
-  useQuery({ queryKey: authKeys.providers(), queryFn: getProviders, staleTime: 5 * 60_000, retry: 1 });
+let providers: Promise<AuthProvidersDto> | null = null;
+
+/**
+ * Which sign-in providers the server has configured. A plain fetch, cached for the page's life:
+ * the sign-in pages do not load TanStack Query (it lives in the lazily loaded app shell).
+ */
+export function useProviders() {
+  const [state, setState] = useState<{ data: AuthProvidersDto | undefined; isLoading: boolean; isError: boolean }>({
+    data: undefined,
+    isLoading: true,
+    isError: false,
+  });
+  useEffect(() => {
+    let live = true;
+    loadProviders().then(
+      (data) => live && setState({ data, isLoading: false, isError: false }),
+      () => live && setState({ data: undefined, isLoading: false, isError: true }),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  /** Tries again (after a failed first load). */
+  const refetch = async () => {
+    const data = await loadProviders().catch(() => undefined);
+    setState({ data, isLoading: false, isError: !data });
+    return { data };
+  };
+  return { ...state, refetch };
+}
+
+function loadProviders(): Promise<AuthProvidersDto> {
+  providers ??= getProviders().catch((error) => {
+    providers = null;
+    throw error;
+  });
+  return providers;
+}
 
 export const exchangeGoogleCode = (code: string) =>
   api.post<SessionDto>('/api/auth/google/exchange', { code }, { anonymous: true });
