@@ -65,26 +65,25 @@ const limit = DASHBOARD_LIST_LIMIT;
 
 /** The newest tasks by updated_at, projects and teams by created_at: candidates for the activity feed. */
 export async function listActivityCandidates(db: DbOrTx, userId: string) {
-  const [taskRows, projectRows, teamRows] = await Promise.all([
-    db
-      .select({ id: tasks.id, title: tasks.title, status: tasks.status, at: tasks.updatedAt })
-      .from(tasks)
-      .where(inArray(tasks.projectId, myProjectIds(db, userId)))
-      .orderBy(desc(tasks.updatedAt), desc(tasks.id))
-      .limit(limit),
-    db
-      .select({ id: projects.id, title: projects.name, at: projects.createdAt })
-      .from(projects)
-      .where(inArray(projects.teamId, myTeamIds(db, userId)))
-      .orderBy(desc(projects.createdAt), desc(projects.id))
-      .limit(limit),
-    db
-      .select({ id: teams.id, title: teams.name, at: teams.createdAt })
-      .from(teams)
-      .where(inArray(teams.id, myTeamIds(db, userId)))
-      .orderBy(desc(teams.createdAt), desc(teams.id))
-      .limit(limit),
-  ]);
+  // Sequential on purpose: inside a transaction these share one connection, which runs one query at a time.
+  const taskRows = await db
+    .select({ id: tasks.id, title: tasks.title, status: tasks.status, at: tasks.updatedAt })
+    .from(tasks)
+    .where(inArray(tasks.projectId, myProjectIds(db, userId)))
+    .orderBy(desc(tasks.updatedAt), desc(tasks.id))
+    .limit(limit);
+  const projectRows = await db
+    .select({ id: projects.id, title: projects.name, at: projects.createdAt })
+    .from(projects)
+    .where(inArray(projects.teamId, myTeamIds(db, userId)))
+    .orderBy(desc(projects.createdAt), desc(projects.id))
+    .limit(limit);
+  const teamRows = await db
+    .select({ id: teams.id, title: teams.name, at: teams.createdAt })
+    .from(teams)
+    .where(inArray(teams.id, myTeamIds(db, userId)))
+    .orderBy(desc(teams.createdAt), desc(teams.id))
+    .limit(limit);
   return [
     ...taskRows.map((r) => ({ ...r, entity: 'task' as const, status: r.status as TaskStatus })),
     ...projectRows.map((r) => ({ ...r, entity: 'project' as const })),
