@@ -139,6 +139,29 @@ describe('Google (OpenID Connect) sign-in', () => {
     expect(await database.db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
   });
 
+  it('a first Google sign-in turns invitations sent before the account existed into notifications', async () => {
+    const owner = await createUser(app, { fullName: 'Inviting Owner' });
+    const team = await app.inject({ method: 'POST', url: '/api/teams', headers: owner.auth, payload: { name: 'Invite Team' } });
+    expect(team.statusCode).toBe(201);
+    const email = uniqueEmail('invited-google');
+    const invite = await app.inject({
+      method: 'POST',
+      url: `/api/teams/${team.json().id}/invitations`,
+      headers: owner.auth,
+      payload: { email, role: 'member' },
+    });
+    expect(invite.statusCode).toBe(201);
+    claims = { sub: `sub-${email}`, email, email_verified: true, name: 'Late Joiner' };
+    const result = await signInWithGoogle();
+    const list = await app.inject({
+      method: 'GET',
+      url: '/api/notifications',
+      headers: { authorization: `Bearer ${result.session!.access_token}` },
+    });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().notifications.map((n: { type: string }) => n.type)).toContain('team_invite');
+  });
+
   it('links an existing account with the same verified email instead of duplicating it', async () => {
     const existing = await createUser(app, { fullName: 'Password Person' });
     claims = { sub: `sub-${existing.email}`, email: existing.email.toUpperCase(), email_verified: true, name: 'Other Name' };

@@ -40,6 +40,11 @@ export class AuthService {
     }
   }
 
+  /** Runs the sign-up hooks for an account created another way (e.g. a first Google sign-in). */
+  async afterUserCreated(tx: Parameters<Parameters<Db['transaction']>[0]>[0], user: UserRow): Promise<void> {
+    await this.hooks.onUserCreated?.(tx, user);
+  }
+
   async signInWithPassword(email: string, password: string, userAgent: string | null): Promise<SessionDto> {
     const row = await usersRepo.getWithPasswordByEmail(this.db, email);
     const ok = await verifyPassword(row?.passwordHash, password);

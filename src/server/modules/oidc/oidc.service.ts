@@ -138,6 +138,8 @@ export class OidcService {
           emailVerified: verified,
         });
         await repo.createIdentity(tx, { issuer, subject, userId: created.id, email });
+        // Invitations sent before the account existed become notifications, as after a sign-up.
+        await this.auth.afterUserCreated(tx, created);
         return created;
       });
     try {
