@@ -79,8 +79,8 @@ export function AdminPage() {
       <PageHeader title="Admin Dashboard" subtitle="System overview" actions={refresh} />
       {data ? <AdminStats stats={data.stats} /> : <AdminStatsSkeleton />}
 
-      <div className="grid gap-6 xl:grid-cols-3">
-        <Card className="p-4 xl:col-span-2">
+      <div className="grid gap-6 2xl:grid-cols-3">
+        <Card className="min-w-0 p-4 2xl:col-span-2">
           <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
             <h2 className="text-lg font-semibold">{searching ? 'Matching Users' : 'Recent Users'}</h2>
             <TextField

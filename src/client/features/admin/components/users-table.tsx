@@ -12,10 +12,74 @@ export interface UsersTableProps {
   caption: string;
 }
 
+function RoleBadge({ user }: { user: AdminUserDto }) {
+  return (
+    <Badge tone={user.role === 'super_admin' ? 'primary' : 'secondary'} className="whitespace-nowrap capitalize">
+      {humanizeRole(user.role)}
+    </Badge>
+  );
+}
+
+function StatusBadge({ user }: { user: AdminUserDto }) {
+  return (
+    <Badge tone={user.isActive ? 'success' : 'danger'} className="whitespace-nowrap">
+      {user.isActive ? 'Active' : 'Inactive'}
+    </Badge>
+  );
+}
+
+function Joined({ user }: { user: AdminUserDto }) {
+  return <time dateTime={user.createdAt}>{format(new Date(user.createdAt), 'MMM dd, yyyy')}</time>;
+}
+
+function ToggleAction({ user, isSelf, onToggle }: { user: AdminUserDto; isSelf: boolean; onToggle: (u: AdminUserDto) => void }) {
+  if (isSelf) return <span className="text-xs text-slate-500 dark:text-slate-400">You</span>;
+  return (
+    <Button
+      size="sm"
+      variant={user.isActive ? 'secondary' : 'primary'}
+      onClick={() => onToggle(user)}
+      aria-label={`${user.isActive ? 'Deactivate' : 'Reactivate'} ${user.fullName}`}
+    >
+      {user.isActive ? <UserX className="h-4 w-4" aria-hidden /> : <UserCheck className="h-4 w-4" aria-hidden />}
+      {user.isActive ? 'Deactivate' : 'Reactivate'}
+    </Button>
+  );
+}
+
+/** A table on wider screens, a stacked list on phones. */
 export function UsersTable({ users, currentUserId, onToggle, caption }: UsersTableProps) {
   return (
-    <div className="-mx-4 overflow-x-auto sm:mx-0">
-      <table className="w-full min-w-[40rem] text-left text-sm">
+    <>
+      <ul className="divide-y divide-slate-100 sm:hidden dark:divide-slate-800" aria-label={caption}>
+        {users.map((user) => (
+          <li key={user.id} className="flex items-start justify-between gap-3 py-3">
+            <div className="min-w-0 space-y-1">
+              <p className="font-medium text-slate-900 dark:text-slate-100">{user.fullName}</p>
+              <p className="truncate text-sm text-slate-700 dark:text-slate-300">{user.email}</p>
+              <div className="flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
+                <RoleBadge user={user} />
+                <StatusBadge user={user} />
+                <span>
+                  Joined <Joined user={user} />
+                </span>
+              </div>
+            </div>
+            <div className="shrink-0">
+              <ToggleAction user={user} isSelf={user.id === currentUserId} onToggle={onToggle} />
+            </div>
+          </li>
+        ))}
+      </ul>
+      <UsersGrid users={users} currentUserId={currentUserId} onToggle={onToggle} caption={caption} />
+    </>
+  );
+}
+
+function UsersGrid({ users, currentUserId, onToggle, caption }: UsersTableProps) {
+  return (
+    <div className="hidden overflow-x-auto sm:block">
+      <table className="w-full min-w-[36rem] text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600 dark:border-slate-700 dark:text-slate-400">
           <tr>
@@ -30,41 +94,26 @@ export function UsersTable({ users, currentUserId, onToggle, caption }: UsersTab
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-          {users.map((user) => {
-            const isSelf = user.id === currentUserId;
-            return (
-              <tr key={user.id}>
-                <td className="px-4 py-3 font-medium text-slate-900 dark:text-slate-100">{user.fullName}</td>
-                <td className="max-w-[16rem] truncate px-4 py-3 text-slate-700 dark:text-slate-300">{user.email}</td>
-                <td className="px-4 py-3">
-                  <Badge tone={user.role === 'super_admin' ? 'primary' : 'secondary'} className="capitalize">
-                    {humanizeRole(user.role)}
-                  </Badge>
-                </td>
-                <td className="px-4 py-3">
-                  <Badge tone={user.isActive ? 'success' : 'danger'}>{user.isActive ? 'Active' : 'Inactive'}</Badge>
-                </td>
-                <td className="whitespace-nowrap px-4 py-3 text-slate-700 dark:text-slate-300">
-                  <time dateTime={user.createdAt}>{format(new Date(user.createdAt), 'MMM dd, yyyy')}</time>
-                </td>
-                <td className="px-4 py-3 text-right">
-                  {isSelf ? (
-                    <span className="text-xs text-slate-500 dark:text-slate-400">You</span>
-                  ) : (
-                    <Button
-                      size="sm"
-                      variant={user.isActive ? 'secondary' : 'primary'}
-                      onClick={() => onToggle(user)}
-                      aria-label={`${user.isActive ? 'Deactivate' : 'Reactivate'} ${user.fullName}`}
-                    >
-                      {user.isActive ? <UserX className="h-4 w-4" aria-hidden /> : <UserCheck className="h-4 w-4" aria-hidden />}
-                      {user.isActive ? 'Deactivate' : 'Reactivate'}
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
+          {users.map((user) => (
+            <tr key={user.id}>
+              <td className="px-4 py-3 font-medium text-slate-900 dark:text-slate-100">{user.fullName}</td>
+              <td className="max-w-[16rem] truncate px-4 py-3 text-slate-700 dark:text-slate-300" title={user.email}>
+                {user.email}
+              </td>
+              <td className="px-4 py-3">
+                <RoleBadge user={user} />
+              </td>
+              <td className="px-4 py-3">
+                <StatusBadge user={user} />
+              </td>
+              <td className="whitespace-nowrap px-4 py-3 text-slate-700 dark:text-slate-300">
+                <Joined user={user} />
+              </td>
+              <td className="px-4 py-3 text-right">
+                <ToggleAction user={user} isSelf={user.id === currentUserId} onToggle={onToggle} />
+              </td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </div>
