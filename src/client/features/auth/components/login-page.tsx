@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { LIMITS } from '../../../../domain/constants';
-import { passwordRequirements, validateLoginSignUp, validateSignIn } from '../../../../domain/auth-forms';
+import { validateLoginSignUp, validateSignIn } from '../../../../domain/auth-forms';
 import { MSG } from '../../../../domain/messages';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/field';
@@ -14,7 +14,8 @@ import { resolveDark, useThemeStore } from '../../../stores/theme-store';
 import { signInWithPassword, signUp } from '../api/auth-api';
 import { GoogleButton } from './google-button';
 import { AuthCard } from './auth-card';
-import { PasswordField, PasswordRequirements } from './password-field';
+import { PasswordField } from './password-field';
+import { SignUpFields } from './sign-up-fields';
 
 type Mode = 'none' | 'signin' | 'signup';
 
@@ -186,41 +187,13 @@ export function LoginPage() {
 
       {mode === 'signup' && (
         <form onSubmit={onSignUp} noValidate className="space-y-4" aria-label="Sign up">
-          <TextField
-            label="Full name"
-            autoComplete="name"
+          <SignUpFields
+            values={values}
+            errors={errors}
+            setField={setField}
+            passwordMin={LIMITS.loginPasswordMin}
+            passwordHint={<span>Must be at least {LIMITS.loginPasswordMin} characters</span>}
             autoFocus
-            value={values.fullName}
-            onChange={(e) => setField('fullName', e.target.value)}
-            error={errors.fullName}
-          />
-          <TextField
-            label="Email"
-            type="email"
-            autoComplete="email"
-            value={values.email}
-            onChange={(e) => setField('email', e.target.value)}
-            error={errors.email}
-          />
-          <PasswordField
-            label="Password"
-            autoComplete="new-password"
-            value={values.password}
-            onChange={(e) => setField('password', e.target.value)}
-            error={errors.password}
-            hint={
-              <>
-                <span>Must be at least {LIMITS.loginPasswordMin} characters</span>
-                <PasswordRequirements items={passwordRequirements(values.password, LIMITS.loginPasswordMin)} />
-              </>
-            }
-          />
-          <PasswordField
-            label="Confirm password"
-            autoComplete="new-password"
-            value={values.confirmPassword}
-            onChange={(e) => setField('confirmPassword', e.target.value)}
-            error={errors.confirmPassword}
           />
           <Button type="submit" className="w-full justify-center" size="lg" isLoading={submitting}>
             Create account

@@ -2,15 +2,14 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { LIMITS } from '../../../../domain/constants';
-import { passwordRequirements, validateSignupPage } from '../../../../domain/auth-forms';
+import { validateSignupPage } from '../../../../domain/auth-forms';
 import { MSG } from '../../../../domain/messages';
 import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/field';
 import { ApiError } from '../../../lib/api-client';
 import { useFormState } from '../../../lib/use-form-state';
 import { signUp } from '../api/auth-api';
 import { AuthCard } from './auth-card';
-import { PasswordField, PasswordRequirements } from './password-field';
+import { SignUpFields } from './sign-up-fields';
 
 export function SignupPage() {
   const navigate = useNavigate();
@@ -42,36 +41,7 @@ export function SignupPage() {
   return (
     <AuthCard title="Create Account" subtitle="Join your team on Crewboard">
       <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Create Account">
-        <TextField
-          label="Full name"
-          autoComplete="name"
-          value={values.fullName}
-          onChange={(e) => setField('fullName', e.target.value)}
-          error={errors.fullName}
-        />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={values.email}
-          onChange={(e) => setField('email', e.target.value)}
-          error={errors.email}
-        />
-        <PasswordField
-          label="Password"
-          autoComplete="new-password"
-          value={values.password}
-          onChange={(e) => setField('password', e.target.value)}
-          error={errors.password}
-          hint={<PasswordRequirements items={passwordRequirements(values.password, LIMITS.signupPasswordMin)} />}
-        />
-        <PasswordField
-          label="Confirm password"
-          autoComplete="new-password"
-          value={values.confirmPassword}
-          onChange={(e) => setField('confirmPassword', e.target.value)}
-          error={errors.confirmPassword}
-        />
+        <SignUpFields values={values} errors={errors} setField={setField} passwordMin={LIMITS.signupPasswordMin} />
         <div className="space-y-1">
           <label className="flex items-start gap-2 text-sm">
             <input
