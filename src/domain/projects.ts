@@ -44,12 +44,7 @@ export function isProjectOverdue(endDate: string | null, status: ProjectStatus, 
 }
 
 /** Today's calendar date (YYYY-MM-DD) in the viewer's local time zone. */
-export function localIsoDate(now: Date = new Date()): string {
-  const y = now.getFullYear();
-  const m = String(now.getMonth() + 1).padStart(2, '0');
-  const d = String(now.getDate()).padStart(2, '0');
-  return `${y}-${m}-${d}`;
-}
+export { localIsoDate } from './dates';
 
 /** The project form's values as typed (dates as 'YYYY-MM-DD' or ''). */
 export type ProjectFormValues = {

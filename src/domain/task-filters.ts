@@ -3,6 +3,7 @@
  * Pure: given the caller's local calendar date, each bucket is an inclusive range of due dates.
  * Weeks run Sunday to Saturday, as date-fns does by default.
  */
+import { addDays, startOfWeek } from './dates';
 import type { DueFilter } from './schemas/task';
 
 export interface DueRange {
@@ -14,37 +15,8 @@ export interface DueRange {
   excludeCompleted: boolean;
 }
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-function parse(date: string): Date {
-  const m = ISO_DATE.exec(date);
-  if (!m) throw new RangeError(`not a YYYY-MM-DD date: ${date}`);
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== date) throw new RangeError(`invalid date: ${date}`);
-  return d;
-}
-
-const format = (d: Date) => d.toISOString().slice(0, 10);
-
-/** `date` plus `days` calendar days (negative to go back). */
-export function addDays(date: string, days: number): string {
-  const d = parse(date);
-  d.setUTCDate(d.getUTCDate() + days);
-  return format(d);
-}
-
-/** The Sunday that starts the week holding `date`. */
-export function startOfWeek(date: string): string {
-  return addDays(date, -parse(date).getUTCDay());
-}
-
-/** The calendar date of a moment in the viewer's own time zone, as YYYY-MM-DD. */
-export function localDate(moment: Date): string {
-  const y = moment.getFullYear();
-  const m = String(moment.getMonth() + 1).padStart(2, '0');
-  const d = String(moment.getDate()).padStart(2, '0');
-  return `${y}-${m}-${d}`;
-}
+// Calendar arithmetic lives in dates.ts; re-exported under the names this module's callers use.
+export { addDays, startOfWeek, localIsoDate as localDate } from './dates';
 
 export function dueRange(filter: DueFilter, today: string): DueRange {
   switch (filter) {
