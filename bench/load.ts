@@ -156,8 +156,10 @@ async function probeOne(url: string, path: string, spec: RequestSpec, headers: R
   const text = await plain.text();
   let items: number | null = null;
   try {
-    const json = JSON.parse(text) as { tasks?: unknown[] };
-    items = Array.isArray(json.tasks) ? json.tasks.length : null;
+    const json = JSON.parse(text) as { tasks?: unknown[]; columns?: Record<string, unknown[]> };
+    // A list page has `tasks`; a board has `columns` of tasks.
+    if (Array.isArray(json.tasks)) items = json.tasks.length;
+    else if (json.columns && typeof json.columns === 'object') items = Object.values(json.columns).reduce((n, c) => n + c.length, 0);
   } catch {
     items = null;
   }
@@ -180,88 +182,4 @@ async function probeOne(url: string, path: string, spec: RequestSpec, headers: R
     encoding = result.enc;
   }
   return { status: plain.status, bytes: Buffer.byteLength(text), wireBytes, encoding, gzipBytes: gzipSync(text).length, items };
-}
-
-/**
- * A whole board as the browser loads it: every path of `spec` requested at once, timed until the
- * last answer. `connections` boards are in flight at a time; req/s counts boards.
- */
-export async function runBoardLoad(opts: {
-  url: string;
-  spec: RequestSpec;
-  headers: Record<string, string>;
-  connections: number;
-  seconds: number;
-  warmupSeconds: number;
-  rssMb: () => number;
-  cpuMs: () => number;
-}): Promise<LoadResult> {
-  const paths = Array.isArray(opts.spec.path) ? opts.spec.path : [pathOf(opts.spec)];
-  const agent = new Agent({ keepAlive: true, maxSockets: opts.connections * paths.length });
-  const statusCodes: Record<string, number> = {};
-  let errors = 0;
-  let bytes = 0;
-  const get = (path: string) =>
-    new Promise<void>((resolve) => {
-      const req = request(opts.url + path, { agent, headers: opts.headers }, (res) => {
-        res.on('data', (c: Buffer) => {
-          bytes += c.length;
-        });
-        res.on('end', () => {
-          statusCodes[res.statusCode ?? 0] = (statusCodes[res.statusCode ?? 0] ?? 0) + 1;
-          resolve();
-        });
-      });
-      req.on('error', () => {
-        errors++;
-        resolve();
-      });
-      req.end();
-    });
-  const loop = async (seconds: number, latencies: number[] | null) => {
-    const end = performance.now() + seconds * 1000;
-    const worker = async () => {
-      while (performance.now() < end) {
-        const t0 = performance.now();
-        await Promise.all(paths.map(get));
-        latencies?.push(performance.now() - t0);
-      }
-    };
-    await Promise.all(Array.from({ length: opts.connections }, worker));
-  };
-  if (opts.warmupSeconds > 0) await loop(opts.warmupSeconds, null);
-  for (const k of Object.keys(statusCodes)) delete statusCodes[k];
-  errors = 0;
-  bytes = 0;
-  const latencies: number[] = [];
-  let rssMaxMb = opts.rssMb();
-  const sampler = setInterval(() => {
-    rssMaxMb = Math.max(rssMaxMb, opts.rssMb());
-  }, 200);
-  const cpu0 = opts.cpuMs();
-  const started = performance.now();
-  await loop(opts.seconds, latencies);
-  const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const responses = Object.values(statusCodes).reduce((a, b) => a + b, 0);
-  const ok = Object.entries(statusCodes)
-    .filter(([st]) => st.startsWith('2'))
-    .reduce((n, [, c]) => n + c, 0);
-  return {
-    connections: opts.connections,
-    seconds,
-    requests: latencies.length,
-    rps: latencies.length / seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    max: latencies[latencies.length - 1] ?? Number.NaN,
-    wireBytes: latencies.length ? bytes / latencies.length : 0,
-    non2xx: responses - ok,
-    errors,
-    statusCodes,
-    rssMaxMb: Math.max(rssMaxMb, opts.rssMb()),
-    cpuMsPerRequest: (opts.cpuMs() - cpu0) / Math.max(1, latencies.length),
-  };
 }

@@ -6,13 +6,14 @@
 //   npm run bench                      full run: 1,000 / 10,000 / 100,000 tasks, 10 s per measure
 //   npm run bench:smoke                CI: small data, half a second per measure, no timing checks
 //   npm run bench -- --sizes=1000 --seconds=5 --db=postgres --only=board
+//   npm run bench -- --only=board --profile=/tmp/prof   CPU profiles of the server (.cpuprofile)
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openDatabase } from '../src/server/db/client';
-import { type LoadResult, type Probe, type RequestSpec, pathOf, probe, runBoardLoad, runLoad } from './load';
+import { type LoadResult, type Probe, type RequestSpec, pathOf, probe, runLoad } from './load';
 import { formatReport, type BenchReport, type DatasetRun, type ScenarioRun } from './report';
 import { BENCH_PASSWORD, type Seeded, seed } from './seed';
 import { bundleServer, startServer } from './server';
@@ -31,6 +32,8 @@ const { values: args } = parseArgs({
     'column-limit': { type: 'string' },
     iterations: { type: 'string' },
     out: { type: 'string' },
+    /** A folder for the server's V8 CPU profiles (one .cpuprofile per dataset). */
+    profile: { type: 'string' },
   },
 });
 
@@ -62,8 +65,6 @@ function log(message: string) {
 interface Scenario {
   name: string;
   kind: 'read' | 'write';
-  /** 'board': every path at once per measured item (a whole board), else autocannon per request. */
-  mode: 'cannon' | 'board';
   spec: RequestSpec;
   connections: number[];
   /** The route as listed in /api/openapi.json; the scenario is skipped when the server lacks it. */
@@ -77,7 +78,7 @@ function scenarios(data: Seeded): Scenario[] {
   let created = 0;
   let moved = 0;
   const statuses = ['todo', 'in_progress', 'review', 'completed'] as const;
-  // The Tasks page loads a board as one request per column (status), newest first.
+  // A column page of the list endpoint, per status, newest first.
   const columns = (filter: string) =>
     statuses.map((st) => `/api/tasks?${filter}status=${st}&limit=${options.columnLimit}&offset=0`);
   const all: Scenario[] = [
@@ -85,31 +86,29 @@ function scenarios(data: Seeded): Scenario[] {
       // The floor: no auth, one `select 1`; what any request costs on this machine right now.
       name: 'health',
       kind: 'read',
-      mode: 'cannon',
       route: '/api/health',
       spec: { method: 'GET', path: '/api/health' },
       connections: options.connections,
     },
     {
+      // What the Tasks page loads for one project: every column's first page and exact counts, in one call.
       name: 'board: one project',
       kind: 'read',
-      mode: 'board',
-      route: '/api/tasks',
-      spec: { method: 'GET', path: columns(`projectId=${board.id}&`) },
+      route: '/api/tasks/board',
+      spec: { method: 'GET', path: `/api/tasks/board?projectId=${board.id}&limit=${options.columnLimit}` },
       connections: options.connections,
     },
     {
       name: 'board: All Projects',
       kind: 'read',
-      mode: 'board',
-      route: '/api/tasks',
-      spec: { method: 'GET', path: columns('') },
+      route: '/api/tasks/board',
+      spec: { method: 'GET', path: `/api/tasks/board?limit=${options.columnLimit}` },
       connections: options.connections,
     },
     {
+      // A column's next page ('Show more'), by status in turn.
       name: 'column: All Projects',
       kind: 'read',
-      mode: 'cannon',
       route: '/api/tasks',
       spec: { method: 'GET', path: columns('') },
       connections: options.connections,
@@ -117,7 +116,6 @@ function scenarios(data: Seeded): Scenario[] {
     {
       name: 'dashboard',
       kind: 'read',
-      mode: 'cannon',
       route: '/api/dashboard',
       spec: { method: 'GET', path: `/api/dashboard?today=${today}` },
       connections: options.connections,
@@ -125,7 +123,6 @@ function scenarios(data: Seeded): Scenario[] {
     {
       name: 'task create',
       kind: 'write',
-      mode: 'cannon',
       route: '/api/tasks',
       spec: {
         method: 'POST',
@@ -148,7 +145,6 @@ function scenarios(data: Seeded): Scenario[] {
     {
       name: 'task status move',
       kind: 'write',
-      mode: 'cannon',
       route: '/api/tasks/{id}/status',
       spec: {
         method: 'PATCH',
@@ -212,7 +208,8 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     // PGlite is single-process: the limit is measured before the server opens the same data dir.
     const limits = await measureLimits({ databaseUrl: pgDb?.url, dataDir, env }, data.users[0]!.email, reads, options.iterations);
 
-    const server = await startServer(entry, env);
+    const nodeArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
+    const server = await startServer(entry, env, nodeArgs);
     const runs: ScenarioRun[] = [];
     let rssIdleMb = Number.NaN;
     let serverLog: string | undefined;
@@ -242,11 +239,11 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
           const paths = Array.isArray(s.spec.path) ? s.spec.path : [pathOf(s.spec)];
           const found = paths.map((path) => limits[path]!);
           const sum = found.reduce((n, l) => n + l.ms, 0);
-          limitMs = s.mode === 'board' ? sum : sum / found.length;
+          limitMs = sum / found.length;
           limitStatements = found[0]?.statements;
         }
         const shape: Probe = await probe(server.url, s.spec, headers);
-        if (s.mode === 'cannon' && Array.isArray(s.spec.path)) {
+        if (Array.isArray(s.spec.path)) {
           // A column row: the sizes of one request (the mean over the columns).
           const n = s.spec.path.length;
           shape.bytes /= n;
@@ -256,7 +253,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
         }
         const loads: LoadResult[] = [];
         for (const connections of s.connections) {
-          const r = await (s.mode === 'board' ? runBoardLoad : runLoad)({
+          const r = await runLoad({
             url: server.url,
             spec: s.spec,
             headers: s.kind === 'read' ? readHeaders : headers,

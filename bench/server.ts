@@ -73,9 +73,10 @@ export function cpuMsOf(pid: number): number {
   }
 }
 
-export async function startServer(entry: string, env: NodeJS.ProcessEnv): Promise<RunningServer> {
+/** `nodeArgs`: extra Node flags for the server, e.g. `--cpu-prof` (bench --profile=<dir>). */
+export async function startServer(entry: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<RunningServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [entry], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, entry], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -270,6 +270,13 @@ const TABLE: Row[] = [
     req: (w) => ({ url: `/api/tasks?projectId=${w.b.projectId}` }),
     expect: teamB(200),
   },
+  { route: 'GET /api/tasks/board', variant: 'all', req: () => ({ url: '/api/tasks/board' }), expect: allow(200) },
+  {
+    route: 'GET /api/tasks/board',
+    variant: 'filtered on a team A project',
+    req: (w) => ({ url: `/api/tasks/board?projectId=${w.a.projectId}` }),
+    expect: teamA(200),
+  },
   {
     route: 'POST /api/tasks',
     variant: 'in a team A project',

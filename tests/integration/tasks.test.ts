@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/domain/messages';
-import type { TaskDto, TaskListDto } from '../../src/domain/schemas/task';
+import type { TaskBoardDto, TaskDto, TaskListDto } from '../../src/domain/schemas/task';
 import { addDays, startOfWeek } from '../../src/domain/task-filters';
 import { projects } from '../../src/server/db/schema';
 import type { DomainEvent } from '../../src/server/lib/events';
@@ -338,6 +338,54 @@ describe('GET /api/tasks filters (all in SQL)', () => {
     const mine = await list(stranger);
     expect(mine.total).toBe(0);
     expect(mine.tasks).toEqual([]);
+  });
+
+  describe('GET /api/tasks/board', () => {
+    async function board(user: TestUser, query: string): Promise<TaskBoardDto> {
+      const res = await call(user, 'GET', `/api/tasks/board?${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    }
+
+    it('gives each column the same tasks, in the same order, as the per-column list, with the exact counts', async () => {
+      for (const filter of ['', 'priority=low', `assigneeId=${member.id}`, 'due=this_week', 'q=f']) {
+        const b = await board(member, q(`limit=2&${filter}`));
+        for (const status of ['todo', 'in_progress', 'review', 'completed'] as const) {
+          const col = await list(member, q(`limit=2&status=${status}&${filter}`));
+          expect(b.columns[status].map((t) => t.id), `${filter} ${status}`).toEqual(col.tasks.map((t) => t.id));
+          expect(b.columns[status].every((t) => t.status === status)).toBe(true);
+        }
+        const all = await list(member, q(filter));
+        expect(b.counts, filter).toEqual(all.counts);
+        expect(b.total).toBe(all.total);
+      }
+      const full = await board(member, q(''));
+      expect(full.columns.todo).toHaveLength(6);
+      expect(Object.keys(full.columns.todo[0]!).sort()).toEqual(Object.keys((await list(member, q('limit=1'))).tasks[0]!).sort());
+    });
+
+    it('fills only the filtered column under a status filter', async () => {
+      const b = await board(member, q('status=review'));
+      expect(b.columns.review.map((t) => t.id)).toEqual([ids.sunday]);
+      expect(b.columns.todo).toEqual([]);
+      expect(b.counts).toEqual({ todo: 0, in_progress: 0, review: 1, completed: 0 });
+    });
+
+    it('answers 404 for a project the caller cannot see, shows a stranger nothing, and needs a signed-in caller', async () => {
+      expect((await call(member, 'GET', `/api/tasks/board?projectId=${foreignProject}`)).statusCode).toBe(404);
+      expect((await call(stranger, 'GET', `/api/tasks/board?projectId=${fp}`)).statusCode).toBe(404);
+      const theirs = await board(stranger, '');
+      expect(theirs.total).toBe(0);
+      expect(Object.values(theirs.columns).flat()).toEqual([]);
+      expect((await ctx.app.inject({ method: 'GET', url: '/api/tasks/board' })).statusCode).toBe(401);
+    });
+
+    it('rejects bad values with 400, never 500', async () => {
+      for (const bad of ['status=done', 'limit=0', 'limit=101', 'limit=x', 'projectId=1', 'due=soon', 'today=2024-02-30']) {
+        const res = await call(member, 'GET', `/api/tasks/board?${bad}`);
+        expect(res.statusCode, bad).toBe(400);
+      }
+    });
   });
 
   it('rejects bad filter values with 400, never 500', async () => {

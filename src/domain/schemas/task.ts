@@ -113,6 +113,20 @@ export const taskListDto = z.object({
 });
 export type TaskListDto = z.infer<typeof taskListDto>;
 
+/** The board's first screen: the newest `limit` tasks of each status, with the list's filters. */
+export const taskBoardQuery = listTasksQuery.omit({ sort: true, dir: true, offset: true }).extend({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+export type TaskBoardQuery = z.infer<typeof taskBoardQuery>;
+
+export const taskBoardDto = z.object({
+  /** Newest first, at most `limit` per status; with a status filter, only that column has tasks. */
+  columns: z.record(z.enum(TASK_STATUSES), z.array(taskDto)),
+  counts: taskListDto.shape.counts,
+  total: z.number().int(),
+});
+export type TaskBoardDto = z.infer<typeof taskBoardDto>;
+
 /** Tags are entered comma-separated, trimmed, empty ones dropped (spec §5). */
 export function parseTags(input: string): string[] {
   return input

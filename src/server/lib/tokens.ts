@@ -9,9 +9,14 @@ export interface AccessClaims {
   sid: string;
 }
 
+/** How many verified access tokens are remembered (per process), so a token's signature is checked once. */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export class TokenService {
   private readonly key: Uint8Array;
   private readonly refreshKey: Buffer;
+  /** Verified tokens → their claims and expiry (s). A signature check is deterministic, so a hit is as good as a check. */
+  private readonly verified = new Map<string, AccessClaims & { exp: number }>();
 
   constructor(secret: string, readonly ttlSeconds: number) {
     this.key = new TextEncoder().encode(createHmac('sha256', secret).update('access-token').digest('hex'));
@@ -33,15 +38,27 @@ export class TokenService {
   }
 
   /** Verifies signature (HS256 only), issuer, audience and expiry. Returns null when invalid. */
-  async verifyAccess(token: string): Promise<AccessClaims | null> {
+  async verifyAccess(token: string, now = Date.now()): Promise<AccessClaims | null> {
+    const hit = this.verified.get(token);
+    if (hit) {
+      if (hit.exp > now / 1000) return { sub: hit.sub, sid: hit.sid };
+      this.verified.delete(token);
+      return null;
+    }
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: AUDIENCE,
         clockTolerance: 0,
+        currentDate: new Date(now),
       });
       if (payload.typ !== 'access' || typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
+      if (typeof payload.exp === 'number') {
+        // Oldest first out: a Map iterates in insertion order.
+        if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
+        this.verified.set(token, { sub: payload.sub, sid: payload.sid, exp: payload.exp });
+      }
       return { sub: payload.sub, sid: payload.sid };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return null;

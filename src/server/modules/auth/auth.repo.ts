@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { refreshTokens, sessions, users } from '../../db/schema';
 
 export async function createSession(db: DbOrTx, userId: string, userAgent: string | null) {
@@ -39,6 +39,20 @@ export async function getSessionWithUser(db: DbOrTx, sessionId: string) {
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.id, sessionId));
   return row;
+}
+
+/**
+ * getSessionWithUser as a prepared statement on `db` (not usable inside a transaction): built once,
+ * and planned once per connection by PostgreSQL. It runs on every authenticated request.
+ */
+export function prepareSessionWithUser(db: Db) {
+  const statement = db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, sql.placeholder('sessionId')))
+    .prepare('auth_session_with_user');
+  return async (sessionId: string) => (await statement.execute({ sessionId }))[0];
 }
 
 export async function revokeSession(db: DbOrTx, sessionId: string) {

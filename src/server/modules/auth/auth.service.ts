@@ -18,11 +18,15 @@ const invalidCredentials = () => new AppError('invalid_credentials', MSG.invalid
 const invalidGrant = () => new AppError('invalid_grant', 'Invalid or expired refresh token');
 
 export class AuthService {
+  private readonly sessionWithUser: ReturnType<typeof repo.prepareSessionWithUser>;
+
   constructor(
     private readonly db: Db,
     private readonly tokens: TokenService,
     private readonly hooks: AuthHooks = {},
-  ) {}
+  ) {
+    this.sessionWithUser = repo.prepareSessionWithUser(db);
+  }
 
   async signup(input: SignupInput): Promise<UserDto> {
     const passwordHash = await hashPassword(input.password);
@@ -135,7 +139,7 @@ export class AuthService {
   async authenticate(accessToken: string) {
     const claims = await this.tokens.verifyAccess(accessToken);
     if (!claims) return null;
-    const found = await repo.getSessionWithUser(this.db, claims.sid);
+    const found = await this.sessionWithUser(claims.sid);
     if (!found || found.session.revokedAt || found.user.id !== claims.sub || !found.user.isActive) return null;
     return { user: found.user, sessionId: found.session.id };
   }

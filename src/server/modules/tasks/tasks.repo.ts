@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, ilike, isNull, lte, ne, or, sql, type S
 import type { TaskStatus } from '../../../domain/constants';
 import type { ListTasksQuery, TaskSort } from '../../../domain/schemas/task';
 import { dueRange } from '../../../domain/task-filters';
+import { unionAll } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { projects, tasks, teamMembers, users } from '../../db/schema';
 
@@ -104,6 +105,26 @@ export async function listVisible(db: DbOrTx, userId: string, f: TaskFilters): P
     .orderBy(...orderBy(f.sort, f.dir))
     .limit(f.limit ?? 100)
     .offset(f.offset ?? 0);
+}
+
+/**
+ * The first `limit` tasks of each status, newest first, in one statement (one limited, indexed
+ * select per status, joined by UNION ALL), so a board costs one round trip whatever its size.
+ */
+export async function listBoard(db: DbOrTx, userId: string, f: TaskFilters, statuses: readonly TaskStatus[], limit: number): Promise<TaskListRow[]> {
+  const column = (status: TaskStatus) =>
+    db
+      .select(listColumns)
+      .from(tasks)
+      .innerJoin(projects, eq(projects.id, tasks.projectId))
+      .leftJoin(users, eq(users.id, tasks.assigneeId))
+      .where(and(...filterConditions(userId, { ...f, status })))
+      .orderBy(...orderBy('created', 'desc'))
+      .limit(limit);
+  const [first, ...rest] = statuses.map(column);
+  if (!first) return [];
+  if (!rest.length) return first;
+  return unionAll(first, ...(rest as [typeof first, ...(typeof first)[]]));
 }
 
 export async function countVisibleByStatus(db: DbOrTx, userId: string, f: TaskFilters) {

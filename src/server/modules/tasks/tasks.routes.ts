@@ -5,6 +5,8 @@ import {
   createTaskInput,
   listTasksQuery,
   moveTaskInput,
+  taskBoardDto,
+  taskBoardQuery,
   taskDto,
   taskListDto,
   updateTaskInput,
@@ -22,6 +24,12 @@ export function registerTasks(app: FastifyInstance): void {
     config: { auth: 'user' },
     schema: { tags: ['tasks'], querystring: listTasksQuery, response: { 200: taskListDto, ...errors } },
     handler: async (req) => service.list(requireUser(req).userId, req.query),
+  });
+
+  r.get('/api/tasks/board', {
+    config: { auth: 'user' },
+    schema: { tags: ['tasks'], querystring: taskBoardQuery, response: { 200: taskBoardDto, ...errors } },
+    handler: async (req) => service.board(requireUser(req).userId, req.query),
   });
 
   r.post('/api/tasks', {

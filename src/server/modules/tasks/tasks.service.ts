@@ -5,6 +5,8 @@ import { splitFullName } from '../../../domain/schemas/common';
 import type {
   CreateTaskInput,
   ListTasksQuery,
+  TaskBoardDto,
+  TaskBoardQuery,
   TaskDto,
   TaskListDto,
   UpdateTaskInput,
@@ -50,6 +52,13 @@ export function toTaskDto(row: repo.TaskListRow): TaskDto {
   };
 }
 
+/** Every status's count (0 when absent) and their sum. */
+function countsOf(counted: { status: TaskStatus; n: number }[]): Pick<TaskListDto, 'counts' | 'total'> {
+  const counts = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
+  for (const c of counted) counts[c.status] = Number(c.n);
+  return { counts, total: Object.values(counts).reduce((a, b) => a + b, 0) };
+}
+
 export class TasksService {
   constructor(
     private readonly db: Db,
@@ -57,16 +66,29 @@ export class TasksService {
   ) {}
 
   async list(userId: string, query: ListTasksQuery): Promise<TaskListDto> {
-    if (query.projectId) await this.requireVisibleProject(this.db, query.projectId, userId);
     const filters: repo.TaskFilters = { ...query, today: query.today ?? localDate(new Date()) };
-    const [rows, counted] = await Promise.all([
+    // The project check runs beside the reads; when it fails, their rows are dropped.
+    const [, rows, counted] = await Promise.all([
+      query.projectId && this.requireVisibleProject(this.db, query.projectId, userId),
       repo.listVisible(this.db, userId, filters),
       repo.countVisibleByStatus(this.db, userId, filters),
     ]);
-    const counts = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
-    for (const c of counted) counts[c.status] = Number(c.n);
-    const total = Object.values(counts).reduce((a, b) => a + b, 0);
-    return { tasks: rows.map(toTaskDto), counts, total };
+    return { tasks: rows.map(toTaskDto), ...countsOf(counted) };
+  }
+
+  /** The board's first screen in one call: each column's newest tasks and every exact count. */
+  async board(userId: string, query: TaskBoardQuery): Promise<TaskBoardDto> {
+    const { limit, ...rest } = query;
+    const filters: repo.TaskFilters = { ...rest, today: query.today ?? localDate(new Date()) };
+    const statuses = query.status ? [query.status] : TASK_STATUSES;
+    const [, rows, counted] = await Promise.all([
+      query.projectId && this.requireVisibleProject(this.db, query.projectId, userId),
+      repo.listBoard(this.db, userId, filters, statuses, limit),
+      repo.countVisibleByStatus(this.db, userId, filters),
+    ]);
+    const columns = Object.fromEntries(TASK_STATUSES.map((s) => [s, [] as TaskDto[]])) as Record<TaskStatus, TaskDto[]>;
+    for (const row of rows) columns[row.status as TaskStatus].push(toTaskDto(row));
+    return { columns, ...countsOf(counted) };
   }
 
   async get(userId: string, id: string): Promise<TaskDto> {

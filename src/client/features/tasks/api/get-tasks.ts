@@ -1,7 +1,8 @@
 import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { TaskStatus } from '../../../../domain/constants';
-import type { TaskDto, TaskListDto } from '../../../../domain/schemas/task';
+import type { TaskBoardDto, TaskDto, TaskListDto } from '../../../../domain/schemas/task';
 import { api } from '../../../lib/api-client';
+import { createBoardLoader } from './board-loader';
 import { type TaskListSort, type TaskQueryFilters, taskKeys } from './task-keys';
 
 /** Cards rendered per column before 'Show more' (the board stays fast with thousands of tasks). */
@@ -18,11 +19,19 @@ const nextOffset = (last: TaskListDto, pages: TaskListDto[]) => {
   return loaded < last.total && last.tasks.length > 0 ? loaded : undefined;
 };
 
+/** The columns' first pages, one board request for all of them. */
+const loadFirstPage = createBoardLoader((filters) =>
+  api.get<TaskBoardDto>('/api/tasks/board', { query: { ...filters, limit: COLUMN_PAGE_SIZE } }),
+);
+
 /** One board column: the newest tasks of one status, a page at a time. */
 export const taskColumnOptions = (filters: Omit<TaskQueryFilters, 'status'>, status: TaskStatus) =>
   infiniteQueryOptions({
     queryKey: taskKeys.column(filters, status),
-    queryFn: ({ pageParam, signal }) => getTasks({ ...filters, status, limit: COLUMN_PAGE_SIZE, offset: pageParam }, signal),
+    queryFn: ({ pageParam, signal }) =>
+      pageParam === 0
+        ? loadFirstPage(filters, status)
+        : getTasks({ ...filters, status, limit: COLUMN_PAGE_SIZE, offset: pageParam }, signal),
     initialPageParam: 0,
     getNextPageParam: nextOffset,
   });
