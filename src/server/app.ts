@@ -6,12 +6,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import {
-  hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { healthResponse } from '../domain/schemas/auth';
 import type { Config } from './config';
@@ -20,6 +15,7 @@ import { AppError, pgCode } from './lib/errors';
 import { typed, type RouteAuth } from './lib/http';
 import { EventBus } from './lib/events';
 import { RateLimiter, type RateLimitRule } from './lib/rate-limit';
+import { createSerializerCompiler } from './lib/serializer';
 import { Throttle } from './lib/throttle';
 import { TokenService } from './lib/tokens';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -50,6 +46,8 @@ export interface BuildAppOptions {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
+  /** Check every response against its zod schema before sending it (default: unless NODE_ENV is production). */
+  checkResponses?: boolean;
 }
 
 /** Connection-level database failures: answered 503, never 500. */
@@ -117,7 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(createSerializerCompiler({ check: options.checkResponses ?? process.env.NODE_ENV !== 'production' }));
 
   const tokens = new TokenService(config.authSecret, config.accessTokenTtl);
   const auth = new AuthService(database.db, tokens, { onUserCreated: notifyPendingInvitations });

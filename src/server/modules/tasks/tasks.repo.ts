@@ -148,10 +148,21 @@ export async function getOneById(db: DbOrTx, id: string) {
   return row;
 }
 
-/** Locks the task row for the rest of the transaction. */
-export async function lockOneById(db: DbOrTx, id: string) {
+/**
+ * The active role of `userId` in the team of the `projects` row in scope (null when not a member).
+ * Written with qualified names: drizzle leaves columns unqualified in a single-table select, and
+ * an unqualified team_id here would mean the subquery's own.
+ */
+const roleIn = (userId: string) =>
+  sql<string | null>`(select tm.role from team_members tm where tm.team_id = "projects"."team_id" and tm.user_id = ${userId} and tm.status = 'active')`;
+
+/**
+ * Locks the task row for the rest of the transaction, and reads its team and the caller's role
+ * there in the same statement.
+ */
+export async function lockOneById(db: DbOrTx, id: string, userId: string) {
   const [row] = await db
-    .select({ task: tasks, teamId: projects.teamId })
+    .select({ task: tasks, teamId: projects.teamId, callerRole: roleIn(userId) })
     .from(tasks)
     .innerJoin(projects, eq(projects.id, tasks.projectId))
     .where(eq(tasks.id, id))
@@ -159,8 +170,21 @@ export async function lockOneById(db: DbOrTx, id: string) {
   return row;
 }
 
-export async function getProjectTeam(db: DbOrTx, projectId: string) {
-  const [row] = await db.select({ id: projects.id, teamId: projects.teamId }).from(projects).where(eq(projects.id, projectId));
+/**
+ * What writing a task into a project needs to know, in one statement: the project's team and name,
+ * the caller's role there, and (when given) the assignee's role there and name.
+ */
+export async function getProjectAccess(db: DbOrTx, projectId: string, userId: string, assigneeId: string | null) {
+  const [row] = await db
+    .select({
+      teamId: projects.teamId,
+      projectName: projects.name,
+      callerRole: roleIn(userId),
+      assigneeRole: assigneeId ? roleIn(assigneeId) : sql<string | null>`null`,
+      assigneeName: assigneeId ? sql<string | null>`(select u.full_name from users u where u.id = ${assigneeId})` : sql<string | null>`null`,
+    })
+    .from(projects)
+    .where(eq(projects.id, projectId));
   return row;
 }
 

@@ -1,4 +1,4 @@
-import { TASK_STATUSES, type TaskPriority, type TaskStatus } from '../../../domain/constants';
+import { TASK_STATUSES, type TaskPriority, type TaskStatus, type TeamRole } from '../../../domain/constants';
 import { MSG } from '../../../domain/messages';
 import { canDeleteTask } from '../../../domain/permissions';
 import { splitFullName } from '../../../domain/schemas/common';
@@ -59,6 +59,9 @@ function countsOf(counted: { status: TaskStatus; n: number }[]): Pick<TaskListDt
   return { counts, total: Object.values(counts).reduce((a, b) => a + b, 0) };
 }
 
+const assigneeNotMember = () =>
+  new AppError('validation_failed', ASSIGNEE_NOT_MEMBER, { fields: { assigneeId: ASSIGNEE_NOT_MEMBER } });
+
 export class TasksService {
   constructor(
     private readonly db: Db,
@@ -99,9 +102,8 @@ export class TasksService {
   }
 
   async create(userId: string, input: CreateTaskInput): Promise<TaskDto> {
-    const { row, teamId } = await this.db.transaction(async (tx) => {
-      const teamId = await this.requireVisibleProject(tx, input.projectId, userId);
-      if (input.assigneeId) await this.requireAssignee(tx, teamId, input.assigneeId);
+    const { row, teamId, dto } = await this.db.transaction(async (tx) => {
+      const access = await this.requireVisibleProject(tx, input.projectId, userId, input.assigneeId);
       const row = await repo.createOne(tx, {
         title: input.title,
         description: input.description,
@@ -114,22 +116,26 @@ export class TasksService {
         tags: input.tags,
       });
       await recomputeProgress(tx, input.projectId);
-      return { row, teamId };
+      // The answer is built from what this transaction already read: no second look-up.
+      const dto = toTaskDto({ ...row, projectName: access.projectName, assigneeName: access.assigneeName });
+      return { row, teamId: access.teamId, dto };
     });
     this.publish('task.created', userId, teamId, row, null, null);
-    return this.get(userId, row.id);
+    return dto;
   }
 
   async update(userId: string, id: string, input: UpdateTaskInput): Promise<TaskDto> {
     const { version, ...changes } = input;
-    const { before, after, teamId } = await this.db.transaction(async (tx) => {
+    const { before, after, teamId, dto } = await this.db.transaction(async (tx) => {
       const found = await this.lockVisible(tx, id, userId);
       const before = found.task;
       let teamId = found.teamId;
       const projectChanged = changes.projectId !== undefined && changes.projectId !== before.projectId;
-      if (projectChanged) teamId = await this.requireVisibleProject(tx, changes.projectId!, userId);
       const assigneeId = changes.assigneeId === undefined ? before.assigneeId : changes.assigneeId;
-      if (assigneeId && (projectChanged || assigneeId !== before.assigneeId)) {
+      if (projectChanged) {
+        // The new project must be visible to the caller, and the assignee a member of its team.
+        teamId = (await this.requireVisibleProject(tx, changes.projectId!, userId, assigneeId)).teamId;
+      } else if (assigneeId && assigneeId !== before.assigneeId) {
         await this.requireAssignee(tx, teamId, assigneeId);
       }
       if (version !== undefined && version !== before.version) throw new AppError('conflict', MSG.staleEdit);
@@ -144,10 +150,12 @@ export class TasksService {
         await recomputeProgress(tx, after.projectId);
         if (projectChanged) await recomputeProgress(tx, before.projectId);
       }
-      return { before, after, teamId };
+      // Membership was checked above, in this transaction.
+      const dto = toTaskDto((await repo.getOneById(tx, id))!);
+      return { before, after, teamId, dto };
     });
     this.publish('task.updated', userId, teamId, after, before.assigneeId, before.status);
-    return this.get(userId, after.id);
+    return dto;
   }
 
   async move(userId: string, id: string, status: TaskStatus): Promise<TaskDto> {
@@ -157,8 +165,7 @@ export class TasksService {
   async remove(userId: string, id: string): Promise<void> {
     const { task, teamId } = await this.db.transaction(async (tx) => {
       const found = await this.lockVisible(tx, id, userId);
-      const role = await getMemberRole(tx, found.teamId, userId);
-      if (!canDeleteTask(role, userId, found.task)) throw new AppError('permission_denied', DELETE_DENIED);
+      if (!canDeleteTask(found.callerRole, userId, found.task)) throw new AppError('permission_denied', DELETE_DENIED);
       await repo.deleteOne(tx, id);
       await recomputeProgress(tx, found.task.projectId);
       return found;
@@ -166,25 +173,26 @@ export class TasksService {
     this.publish('task.deleted', userId, teamId, task, task.assigneeId, task.status);
   }
 
-  /** The project's team id, or 404 when the caller is not an active member of it. */
-  private async requireVisibleProject(db: DbOrTx, projectId: string, userId: string): Promise<string> {
-    const project = await repo.getProjectTeam(db, projectId);
-    if (!project) throw new AppError('not_found', PROJECT_NOT_FOUND);
-    await requireTeamMember(db, project.teamId, userId, PROJECT_NOT_FOUND);
-    return project.teamId;
+  /**
+   * The project's team and name (and the assignee's name), or 404 when the caller is not an active
+   * member of its team; 400 when `assigneeId` is given and is not a member there.
+   */
+  private async requireVisibleProject(db: DbOrTx, projectId: string, userId: string, assigneeId: string | null = null) {
+    const access = await repo.getProjectAccess(db, projectId, userId, assigneeId);
+    if (!access?.callerRole) throw new AppError('not_found', PROJECT_NOT_FOUND);
+    if (assigneeId && !access.assigneeRole) throw assigneeNotMember();
+    return access;
   }
 
   private async requireAssignee(db: DbOrTx, teamId: string, assigneeId: string): Promise<void> {
-    if (!(await getMemberRole(db, teamId, assigneeId))) {
-      throw new AppError('validation_failed', ASSIGNEE_NOT_MEMBER, { fields: { assigneeId: ASSIGNEE_NOT_MEMBER } });
-    }
+    if (!(await getMemberRole(db, teamId, assigneeId))) throw assigneeNotMember();
   }
 
+  /** The locked task, its team and the caller's role there; 404 when the caller is not a member. */
   private async lockVisible(db: DbOrTx, id: string, userId: string) {
-    const found = await repo.lockOneById(db, id);
-    if (!found) throw new AppError('not_found', TASK_NOT_FOUND);
-    await requireTeamMember(db, found.teamId, userId, TASK_NOT_FOUND);
-    return found;
+    const found = await repo.lockOneById(db, id, userId);
+    if (!found?.callerRole) throw new AppError('not_found', TASK_NOT_FOUND);
+    return { ...found, callerRole: found.callerRole as TeamRole };
   }
 
   private publish(

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { taskBoardDto } from '../../domain/schemas/task';
+import { createSerializerCompiler } from './serializer';
+
+const user = z.object({ id: z.string(), name: z.string().nullable(), tags: z.array(z.string()), counts: z.record(z.enum(['a', 'b']), z.number().int()) });
+const compile = (check: boolean, schema: unknown = user) =>
+  createSerializerCompiler({ check })({ schema, method: 'GET', url: '/x', httpStatus: '200' } as never);
+
+describe('createSerializerCompiler', () => {
+  it('sends only the declared fields, as zod would, in both modes', () => {
+    const data = { id: 'u1', name: null, tags: ['x', 'y "quoted"'], counts: { a: 1, b: 2 }, passwordHash: 'secret' };
+    for (const check of [true, false]) {
+      const text = compile(check)(data);
+      expect(JSON.parse(text)).toEqual({ id: 'u1', name: null, tags: ['x', 'y "quoted"'], counts: { a: 1, b: 2 } });
+      expect(text).not.toContain('secret');
+    }
+  });
+
+  it('accepts the { properties: schema } form', () => {
+    expect(compile(false, { properties: user })({ id: 'u', name: 'N', tags: [], counts: { a: 0, b: 0 } })).toBe(
+      '{"id":"u","name":"N","tags":[],"counts":{"a":0,"b":0}}',
+    );
+  });
+
+  it('with check, refuses a response that breaks its schema', () => {
+    expect(() => compile(true)({ id: 1, name: null, tags: [], counts: { a: 1, b: 2 } })).toThrow();
+    expect(() => compile(true)({ id: 'u', tags: [], counts: { a: 1, b: 2 } })).toThrow();
+  });
+
+  it('writes a board exactly as JSON.stringify of the zod-encoded board', () => {
+    const task = {
+      id: '0b5e4a4c-6f1e-4b4a-9a52-0d7f4bd1c001',
+      title: 'Ship it — "now" \\ later',
+      description: null,
+      status: 'todo',
+      priority: 'high',
+      assigneeId: null,
+      assignee: null,
+      projectId: '0b5e4a4c-6f1e-4b4a-9a52-0d7f4bd1c002',
+      projectName: 'Apollo',
+      creatorId: '0b5e4a4c-6f1e-4b4a-9a52-0d7f4bd1c003',
+      dueDate: '2026-11-30',
+      tags: ['a'],
+      commentCount: 0,
+      attachmentCount: 0,
+      createdAt: '2026-11-22T07:00:00.000Z',
+      updatedAt: '2026-11-22T07:00:00.000Z',
+      version: 3,
+    };
+    const board = { columns: { todo: [task], in_progress: [], review: [], completed: [] }, counts: { todo: 1, in_progress: 0, review: 0, completed: 0 }, total: 1 };
+    expect(compile(false, taskBoardDto)(board)).toBe(JSON.stringify(z.encode(taskBoardDto, board as never)));
+  });
+});
