@@ -150,8 +150,9 @@ describe('JWT edge cases', () => {
     const u = await createUser(ctx.app);
     const { sub, sid } = decodeJwt(u.token) as { sub: string; sid: string };
     const tokens = new TokenService(ctx.config.authSecret, 60);
-    const expired = await tokens.signAccess({ sub, sid }, Date.now() - 61_000);
-    expect(decodeJwt(expired.token).exp).toBe(Math.floor(Date.now() / 1000) - 1);
+    const now = Date.now();
+    const expired = await tokens.signAccess({ sub, sid }, now - 61_000);
+    expect(decodeJwt(expired.token).exp).toBe(Math.floor(now / 1000) - 1);
     expect((await me(expired.token)).statusCode).toBe(401);
     const almost = await tokens.signAccess({ sub, sid }, Date.now() - 58_000);
     expect((await me(almost.token)).statusCode).toBe(200);

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from './client';
+import { recountAllProjects } from './task-counters';
 
 /**
  * Logical backup and restore, the same on PGlite and PostgreSQL: every table of the `public`
@@ -126,6 +127,8 @@ export async function restoreBackup(db: Db, backup: Backup): Promise<{ tables: n
         );
       }
     }
+    // The task triggers counted the restored tasks on top of the restored counters.
+    await recountAllProjects(tx);
     return { tables: present.length, rows };
   });
 }

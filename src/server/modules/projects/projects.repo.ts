@@ -27,7 +27,7 @@ function selectVisible(db: DbOrTx, userId: string) {
       startDate: projects.startDate,
       endDate: projects.endDate,
       progress: projects.progress,
-      taskCount: sql<number>`(select count(*) from tasks t where t.project_id = ${projects.id})::int`,
+      taskCount: projects.taskCount,
       createdAt: projects.createdAt,
       updatedAt: projects.updatedAt,
       version: projects.version,

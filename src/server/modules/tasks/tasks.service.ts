@@ -15,7 +15,6 @@ import { localDate } from '../../../domain/task-filters';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { DomainEvent, EventBus } from '../../lib/events';
-import { recomputeProgress } from '../projects/progress';
 import { getMemberRole, requireTeamMember } from '../teams/membership';
 import * as repo from './tasks.repo';
 
@@ -115,7 +114,7 @@ export class TasksService {
         dueDate: input.dueDate,
         tags: input.tags,
       });
-      await recomputeProgress(tx, input.projectId);
+      // The project's progress follows by trigger (migration 0003).
       // The answer is built from what this transaction already read: no second look-up.
       const dto = toTaskDto({ ...row, projectName: access.projectName, assigneeName: access.assigneeName });
       return { row, teamId: access.teamId, dto };
@@ -146,10 +145,6 @@ export class TasksService {
         version,
       );
       if (!after) throw new AppError('conflict', MSG.staleEdit);
-      if (projectChanged || before.status !== after.status) {
-        await recomputeProgress(tx, after.projectId);
-        if (projectChanged) await recomputeProgress(tx, before.projectId);
-      }
       // Membership was checked above, in this transaction.
       const dto = toTaskDto((await repo.getOneById(tx, id))!);
       return { before, after, teamId, dto };
@@ -167,7 +162,6 @@ export class TasksService {
       const found = await this.lockVisible(tx, id, userId);
       if (!canDeleteTask(found.callerRole, userId, found.task)) throw new AppError('permission_denied', DELETE_DENIED);
       await repo.deleteOne(tx, id);
-      await recomputeProgress(tx, found.task.projectId);
       return found;
     });
     this.publish('task.deleted', userId, teamId, task, task.assigneeId, task.status);
