@@ -15,7 +15,7 @@ async function list(user: TestUser, query = ''): Promise<NotificationListDto> {
 }
 
 /** Notifications are written after commit, by a listener: poll until `ready` holds. */
-async function waitFor<T>(read: () => Promise<T>, ready: (value: T) => boolean, timeoutMs = 3000): Promise<T> {
+async function waitFor<T>(read: () => Promise<T>, ready: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
   const start = Date.now();
   for (;;) {
     const value = await read();

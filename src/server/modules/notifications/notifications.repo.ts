@@ -66,6 +66,18 @@ export async function filterActiveMembers(db: DbOrTx, teamId: string, userIds: s
   return rows.map((r) => r.userId);
 }
 
+/**
+ * Which of `userIds` are active members of the team, each row with the actor's name: what a task
+ * notification needs, in one statement (no rows: nobody to notify, and no name needed).
+ */
+export async function activeMembersWithActorName(db: DbOrTx, teamId: string, userIds: string[], actorId: string) {
+  if (userIds.length === 0) return [];
+  return db
+    .select({ userId: teamMembers.userId, actorName: sql<string | null>`(select u.full_name from users u where u.id = ${actorId})` })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.status, 'active'), inArray(teamMembers.userId, userIds)));
+}
+
 export async function listActiveMemberIds(db: DbOrTx, teamId: string): Promise<string[]> {
   const rows = await db
     .select({ userId: teamMembers.userId })

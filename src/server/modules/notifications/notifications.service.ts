@@ -92,8 +92,10 @@ export class NotificationsService {
     const candidates = unique([...assigned, ...completed]).filter((id) => id !== event.actorId);
     if (candidates.length === 0) return [];
     // Never anyone outside the team, e.g. a creator who has since left it.
-    const members = new Set(await repo.filterActiveMembers(this.db, event.teamId, candidates));
-    const actor = await this.actorName(event.actorId);
+    const found = await repo.activeMembersWithActorName(this.db, event.teamId, candidates, event.actorId);
+    if (found.length === 0) return [];
+    const members = new Set(found.map((r) => r.userId));
+    const actor = found[0]!.actorName ?? 'Someone';
     const base = { taskId: event.taskId, projectId: event.projectId, teamId: event.teamId };
     const rows: NewNotification[] = [];
     for (const userId of unique(assigned)) {

@@ -44,6 +44,9 @@ export class EventChannel {
   private retryTimer: NodeJS.Timeout | null = null;
   private attempt = 0;
   private startedOnce = false;
+  /** Events published during this turn of the event loop, sent together at its end. */
+  private pending: string[] = [];
+  private flushing: Promise<void> | null = null;
 
   constructor(
     private readonly database: Database,
@@ -59,13 +62,23 @@ export class EventChannel {
     await this.connect();
   }
 
-  async publish(event: DomainEvent): Promise<void> {
-    const payload = encodeEvent(event);
-    if (this.database.pglite) {
-      await this.database.pglite.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, payload]);
-    } else if (this.database.pool) {
-      await this.database.pool.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, payload]);
-    }
+  /**
+   * Sends the event to every instance. Events published in the same turn of the event loop (several
+   * requests' changes under load) go out in one statement, in order; the promise settles when it has.
+   */
+  publish(event: DomainEvent): Promise<void> {
+    this.pending.push(encodeEvent(event));
+    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+    return this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    const payloads = this.pending;
+    this.pending = [];
+    this.flushing = null;
+    const text = 'select pg_notify($1, p) from unnest($2::text[]) with ordinality as n(p, i) order by i';
+    if (this.database.pglite) await this.database.pglite.query(text, [EVENTS_CHANNEL, payloads]);
+    else if (this.database.pool) await this.database.pool.query(text, [EVENTS_CHANNEL, payloads]);
   }
 
   async stop(): Promise<void> {
