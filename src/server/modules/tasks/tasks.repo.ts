@@ -157,14 +157,15 @@ const roleIn = (userId: string) =>
   sql<string | null>`(select tm.role from team_members tm where tm.team_id = "projects"."team_id" and tm.user_id = ${userId} and tm.status = 'active')`;
 
 /**
- * Locks the task row for the rest of the transaction, and reads its team and the caller's role
- * there in the same statement.
+ * Locks the task row for the rest of the transaction, and reads in the same statement its team,
+ * the caller's role there, and the project and assignee names its answer shows.
  */
 export async function lockOneById(db: DbOrTx, id: string, userId: string) {
   const [row] = await db
-    .select({ task: tasks, teamId: projects.teamId, callerRole: roleIn(userId) })
+    .select({ task: tasks, teamId: projects.teamId, callerRole: roleIn(userId), projectName: projects.name, assigneeName: users.fullName })
     .from(tasks)
     .innerJoin(projects, eq(projects.id, tasks.projectId))
+    .leftJoin(users, eq(users.id, tasks.assigneeId))
     .where(eq(tasks.id, id))
     .for('update', { of: tasks });
   return row;

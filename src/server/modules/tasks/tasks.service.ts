@@ -145,8 +145,12 @@ export class TasksService {
         version,
       );
       if (!after) throw new AppError('conflict', MSG.staleEdit);
-      // Membership was checked above, in this transaction.
-      const dto = toTaskDto((await repo.getOneById(tx, id))!);
+      // The names read with the lock still hold unless the project or the assignee changed; then
+      // the answer is read again (membership was checked above, in this transaction).
+      const dto =
+        projectChanged || after.assigneeId !== before.assigneeId
+          ? toTaskDto((await repo.getOneById(tx, id))!)
+          : toTaskDto({ ...after, projectName: found.projectName, assigneeName: found.assigneeName });
       return { before, after, teamId, dto };
     });
     this.publish('task.updated', userId, teamId, after, before.assigneeId, before.status);
