@@ -9,14 +9,15 @@ import { openTestDatabase, setupTestApp } from '../helpers/app';
 
 const ctx = setupTestApp();
 
-/** Each project's stored counters beside a recount of its tasks. */
+/** Each project's stored counters beside a recount of its tasks: "total/todo/in progress/review/completed/progress". */
 async function countersOf(ids: string[]) {
+  const recount = (status: string) => `count(*) filter (where t.status = '${status}')`;
   const rows = await ctx.database.db
     .select({
       id: projects.id,
-      stored: sql<string>`${projects.taskCount} || '/' || ${projects.doneCount} || '/' || ${projects.progress}`,
-      recounted: sql<string>`(select count(*) || '/' || count(*) filter (where t.status = 'completed') || '/' ||
-        coalesce(round(100.0 * count(*) filter (where t.status = 'completed') / nullif(count(*), 0))::int, 0)
+      stored: sql<string>`concat_ws('/', ${projects.taskCount}, ${projects.todoCount}, ${projects.inProgressCount}, ${projects.reviewCount}, ${projects.doneCount}, ${projects.progress})`,
+      recounted: sql<string>`(select concat_ws('/', count(*), ${sql.raw(recount('todo'))}, ${sql.raw(recount('in_progress'))}, ${sql.raw(recount('review'))}, ${sql.raw(recount('completed'))},
+        coalesce(round(100.0 * ${sql.raw(recount('completed'))} / nullif(count(*), 0))::int, 0))
         from tasks t where t.project_id = "projects"."id")`,
     })
     .from(projects)
@@ -49,14 +50,14 @@ describe('project task counters', () => {
       expect(res.statusCode, res.body).toBe(201);
       ids.push(res.json().id);
     }
-    expect(await countersOf([a])).toEqual([{ id: a, stored: '4/2/50', recounted: '4/2/50' }]);
+    expect(await countersOf([a])).toEqual([{ id: a, stored: '4/1/0/1/2/50', recounted: '4/1/0/1/2/50' }]);
     expect((await call('PATCH', `/api/tasks/${ids[0]}/status`, { status: 'completed' })).statusCode).toBe(200);
     expect((await call('PATCH', `/api/tasks/${ids[1]}`, { title: 'Renamed' })).statusCode).toBe(200);
     expect((await call('PATCH', `/api/tasks/${ids[2]}`, { projectId: b })).statusCode).toBe(200);
     expect((await call('DELETE', `/api/tasks/${ids[3]}`)).statusCode).toBe(204);
     const after = await countersOf([a, b]);
-    expect(after.find((r) => r.id === a)).toEqual({ id: a, stored: '2/2/100', recounted: '2/2/100' });
-    expect(after.find((r) => r.id === b)).toEqual({ id: b, stored: '1/1/100', recounted: '1/1/100' });
+    expect(after.find((r) => r.id === a)).toEqual({ id: a, stored: '2/0/0/0/2/100', recounted: '2/0/0/0/2/100' });
+    expect(after.find((r) => r.id === b)).toEqual({ id: b, stored: '1/0/0/0/1/100', recounted: '1/0/0/0/1/100' });
   });
 
   it('stay exact under bulk SQL that touches several projects at once', async () => {
@@ -69,13 +70,15 @@ describe('project task counters', () => {
     }));
     await db.insert(tasks).values(rows);
     await db.update(tasks).set({ status: 'completed' }).where(sql`${tasks.projectId} = ${a} and ${tasks.status} = 'todo'`);
+    await db.update(tasks).set({ status: 'review' }).where(sql`${tasks.projectId} = ${b} and ${tasks.status} = 'in_progress'`);
+    await db.update(tasks).set({ title: sql`${tasks.title} || '!'` }).where(eq(tasks.projectId, b));
     await db.update(tasks).set({ projectId: b }).where(sql`${tasks.projectId} = ${a} and ${tasks.title} like 'Bulk 1%'`);
     await db.delete(tasks).where(sql`${tasks.projectId} = ${b} and ${tasks.status} = 'review'`);
     for (const r of await countersOf([a, b])) expect(r.stored, r.id).toBe(r.recounted);
     const [emptied] = await db.select().from(projects).where(eq(projects.id, a));
     expect(emptied!.taskCount).toBeGreaterThan(0);
     await db.delete(tasks).where(eq(tasks.projectId, a));
-    expect(await countersOf([a])).toEqual([{ id: a, stored: '0/0/0', recounted: '0/0/0' }]);
+    expect(await countersOf([a])).toEqual([{ id: a, stored: '0/0/0/0/0/0', recounted: '0/0/0/0/0/0' }]);
   });
 
   it('are exact after a restore (the triggers count restored tasks on top of the restored counters)', async () => {

@@ -182,8 +182,11 @@ export const projects = pgTable(
     startDate: date('start_date', { mode: 'string' }),
     endDate: date('end_date', { mode: 'string' }),
     progress: integer('progress').notNull().default(0),
-    /** Kept by triggers on tasks (migration 0003): the project's tasks, and how many are completed. */
+    /** Kept by triggers on tasks (migration 0003): the project's tasks, in all and per status. */
     taskCount: integer('task_count').notNull().default(0),
+    todoCount: integer('todo_count').notNull().default(0),
+    inProgressCount: integer('in_progress_count').notNull().default(0),
+    reviewCount: integer('review_count').notNull().default(0),
     doneCount: integer('done_count').notNull().default(0),
     version: integer('version').notNull().default(0),
     createdAt: createdAt(),
@@ -194,7 +197,10 @@ export const projects = pgTable(
     index('projects_owner_idx').on(t.ownerId),
     check('projects_status_check', sql`${t.status} in ('planning', 'active', 'on_hold', 'completed', 'archived')`),
     check('projects_progress_check', sql`${t.progress} between 0 and 100`),
-    check('projects_counts_check', sql`${t.doneCount} between 0 and ${t.taskCount}`),
+    check(
+      'projects_counts_check',
+      sql`least(${t.todoCount}, ${t.inProgressCount}, ${t.reviewCount}, ${t.doneCount}) >= 0 and ${t.todoCount} + ${t.inProgressCount} + ${t.reviewCount} + ${t.doneCount} = ${t.taskCount}`,
+    ),
     check('projects_dates_check', sql`${t.startDate} is null or ${t.endDate} is null or ${t.endDate} > ${t.startDate}`),
   ],
 );

@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, gte, ilike, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { TaskStatus } from '../../../domain/constants';
+import { TASK_STATUSES, type TaskStatus } from '../../../domain/constants';
 import type { ListTasksQuery, TaskSort } from '../../../domain/schemas/task';
 import { dueRange } from '../../../domain/task-filters';
-import { unionAll } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, unionAll } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import { projects, tasks, teamMembers, users } from '../../db/schema';
+import { projects, tasks, users } from '../../db/schema';
 
 export type TaskRow = typeof tasks.$inferSelect;
 
@@ -44,9 +44,12 @@ export interface TaskListRow {
   version: number;
 }
 
-/** Tasks of projects in teams where `userId` is an active member. */
+/**
+ * Projects (and so their tasks) in teams where `userId` is an active member. Qualified by hand:
+ * drizzle leaves columns unqualified in a single-table select, where team_id would mean tm's own.
+ */
 const visibleTo = (userId: string) =>
-  sql`exists (select 1 from ${teamMembers} where ${teamMembers.teamId} = ${projects.teamId} and ${teamMembers.userId} = ${userId} and ${teamMembers.status} = 'active')`;
+  sql`exists (select 1 from team_members tm where tm.team_id = "projects"."team_id" and tm.user_id = ${userId} and tm.status = 'active')`;
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -127,14 +130,34 @@ export async function listBoard(db: DbOrTx, userId: string, f: TaskFilters, stat
   return unionAll(first, ...(rest as [typeof first, ...(typeof first)[]]));
 }
 
-export async function countVisibleByStatus(db: DbOrTx, userId: string, f: TaskFilters) {
-  const rows = await db
-    .select({ status: tasks.status, n: count() })
-    .from(tasks)
-    .innerJoin(projects, eq(projects.id, tasks.projectId))
-    .where(and(...filterConditions(userId, f)))
-    .groupBy(tasks.status);
-  return rows as { status: TaskStatus; n: number }[];
+/**
+ * Exact task counts per status for the filters. Filtered only by project (or not at all), they are
+ * the sum of the visible projects' counters (kept by triggers, migration 0003): the cost follows the
+ * number of projects, not of tasks. Any other filter counts the matching tasks.
+ */
+export async function countVisibleByStatus(db: DbOrTx, userId: string, f: TaskFilters): Promise<{ status: TaskStatus; n: number }[]> {
+  if (f.priority || f.assigneeId || f.q?.trim() || f.due) {
+    const rows = await db
+      .select({ status: tasks.status, n: count() })
+      .from(tasks)
+      .innerJoin(projects, eq(projects.id, tasks.projectId))
+      .where(and(...filterConditions(userId, f)))
+      .groupBy(tasks.status);
+    return rows as { status: TaskStatus; n: number }[];
+  }
+  const where: SQL[] = [visibleTo(userId)];
+  if (f.projectId) where.push(eq(projects.id, f.projectId));
+  const sum = (column: AnyPgColumn) => sql<number>`coalesce(sum(${column}), 0)::int`;
+  const [row] = await db
+    .select({
+      todo: sum(projects.todoCount),
+      in_progress: sum(projects.inProgressCount),
+      review: sum(projects.reviewCount),
+      completed: sum(projects.doneCount),
+    })
+    .from(projects)
+    .where(and(...where));
+  return TASK_STATUSES.filter((s) => !f.status || s === f.status).map((status) => ({ status, n: Number(row?.[status] ?? 0) }));
 }
 
 /** One task with what its DTO needs, regardless of the caller (the service authorizes). */
