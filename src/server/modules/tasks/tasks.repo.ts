@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, ilike, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, isNull, lte, ne, or, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import { TASK_STATUSES, type TaskStatus } from '../../../domain/constants';
 import type { ListTasksQuery, TaskSort } from '../../../domain/schemas/task';
 import { dueRange } from '../../../domain/task-filters';
@@ -48,7 +48,7 @@ export interface TaskListRow {
  * Projects (and so their tasks) in teams where `userId` is an active member. Qualified by hand:
  * drizzle leaves columns unqualified in a single-table select, where team_id would mean tm's own.
  */
-const visibleTo = (userId: string) =>
+const visibleTo = (userId: string | Placeholder) =>
   sql`exists (select 1 from team_members tm where tm.team_id = "projects"."team_id" and tm.user_id = ${userId} and tm.status = 'active')`;
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -113,8 +113,14 @@ export async function listVisible(db: DbOrTx, userId: string, f: TaskFilters): P
 /**
  * The first `limit` tasks of each status, newest first, in one statement (one limited, indexed
  * select per status, joined by UNION ALL), so a board costs one round trip whatever its size.
+ * Without task filters (the usual board), it runs as a prepared statement: built once, planned by
+ * PostgreSQL once per connection.
  */
 export async function listBoard(db: DbOrTx, userId: string, f: TaskFilters, statuses: readonly TaskStatus[], limit: number): Promise<TaskListRow[]> {
+  if (!hasTaskFilters(f) && !f.status) {
+    const prepared = preparedBoards(db)[f.projectId ? 'project' : 'all'];
+    return prepared.execute({ userId, projectId: f.projectId, limit });
+  }
   const column = (status: TaskStatus) =>
     db
       .select(listColumns)
@@ -130,13 +136,51 @@ export async function listBoard(db: DbOrTx, userId: string, f: TaskFilters, stat
   return unionAll(first, ...(rest as [typeof first, ...(typeof first)[]]));
 }
 
+/** Filters that narrow the tasks within a project (the board's counts then need counting). */
+const hasTaskFilters = (f: TaskFilters) => Boolean(f.priority || f.assigneeId || f.q?.trim() || f.due);
+
+function buildPreparedBoards(db: DbOrTx) {
+  const board = (withProject: boolean) => {
+    const column = (status: TaskStatus) =>
+      db
+        .select(listColumns)
+        .from(tasks)
+        .innerJoin(projects, eq(projects.id, tasks.projectId))
+        .leftJoin(users, eq(users.id, tasks.assigneeId))
+        .where(
+          and(
+            visibleTo(sql.placeholder('userId')),
+            eq(tasks.status, status),
+            withProject ? eq(tasks.projectId, sql.placeholder('projectId')) : undefined,
+          ),
+        )
+        .orderBy(...orderBy('created', 'desc'))
+        .limit(sql.placeholder('limit'));
+    const [first, ...rest] = TASK_STATUSES.map(column);
+    return unionAll(first!, ...(rest as [NonNullable<typeof first>, ...NonNullable<typeof first>[]])).prepare(
+      withProject ? 'tasks_board_project' : 'tasks_board_all',
+    );
+  };
+  return { all: board(false), project: board(true) };
+}
+
+const boardStatements = new WeakMap<DbOrTx, ReturnType<typeof buildPreparedBoards>>();
+function preparedBoards(db: DbOrTx) {
+  let found = boardStatements.get(db);
+  if (!found) {
+    found = buildPreparedBoards(db);
+    boardStatements.set(db, found);
+  }
+  return found;
+}
+
 /**
  * Exact task counts per status for the filters. Filtered only by project (or not at all), they are
  * the sum of the visible projects' counters (kept by triggers, migration 0003): the cost follows the
  * number of projects, not of tasks. Any other filter counts the matching tasks.
  */
 export async function countVisibleByStatus(db: DbOrTx, userId: string, f: TaskFilters): Promise<{ status: TaskStatus; n: number }[]> {
-  if (f.priority || f.assigneeId || f.q?.trim() || f.due) {
+  if (hasTaskFilters(f)) {
     const rows = await db
       .select({ status: tasks.status, n: count() })
       .from(tasks)
