@@ -118,9 +118,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(createSerializerCompiler({ check: options.checkResponses ?? process.env.NODE_ENV !== 'production' }));
 
   const tokens = new TokenService(config.authSecret, config.accessTokenTtl);
-  const auth = new AuthService(database.db, tokens, { onUserCreated: notifyPendingInvitations });
-  const rateLimiter = new RateLimiter(database.db, config.rateLimitEnabled);
   const events = new EventBus();
+  const auth = new AuthService(database.db, tokens, {
+    onUserCreated: notifyPendingInvitations,
+    onSessionRevoked: (userId, sessionId) => events.publish({ type: 'session.revoked', actorId: userId, userId, sessionId }),
+  });
+  const rateLimiter = new RateLimiter(database.db, config.rateLimitEnabled);
   app.decorate('deps', { config, database, tokens, auth, rateLimiter, events });
   app.decorateRequest('auth', null);
 

@@ -2,7 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { openDatabase, type Database } from '../../src/server/db/client';
-import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
+import { eq } from 'drizzle-orm';
+import { users } from '../../src/server/db/schema';
+import { HEARTBEAT_MS } from '../../src/server/modules/realtime/realtime.routes';
+import { createUser, insertMember, insertTeam, signIn, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
 
 const ctx = setupTestApp();
@@ -161,6 +164,28 @@ describe('realtime event stream', () => {
 
     await new Promise((r) => setTimeout(r, 300));
     expect(stranger.messages.filter((m) => m.event === 'message')).toEqual([]);
+  });
+
+  it('a sign-out closes the streams of that session at once; a deactivation closes all the streams of the user', async () => {
+    const user = await createUser(ctx.app);
+    const other = await signIn(ctx.app, user.email, user.password);
+    const first = await open(baseUrl, user);
+    const second = await open(baseUrl, other);
+    const admin = await createUser(ctx.app);
+    await ctx.database.db.update(users).set({ role: 'super_admin' }).where(eq(users.id, admin.id));
+
+    const started = Date.now();
+    expect((await ctx.app.inject({ method: 'POST', url: '/api/auth/logout', headers: user.auth, payload: {} })).statusCode).toBe(204);
+    await first.next(() => false, 2000);
+    expect(first.ended).toBe(true);
+    // Long before the heartbeat would have noticed.
+    expect(Date.now() - started).toBeLessThan(HEARTBEAT_MS / 4);
+    expect(second.ended).toBe(false);
+
+    const off = await ctx.app.inject({ method: 'PATCH', url: `/api/admin/users/${user.id}`, headers: admin.auth, payload: { isActive: false } });
+    expect(off.statusCode, off.body).toBe(200);
+    await second.next(() => false, 2000);
+    expect(second.ended).toBe(true);
   });
 
   it('a notification reaches only its owner', async () => {

@@ -37,6 +37,15 @@ export type DomainEvent =
       actorId: string;
       userId: string;
       notificationId: string;
+    }
+
+  | {
+      /** Sessions ended (sign-out, reuse of a spent refresh token, deactivation): their event streams close. */
+      type: 'session.revoked';
+      actorId: string;
+      userId: string;
+      /** null: every session of the user. */
+      sessionId: string | null;
     };
 
 export type DomainEventType = DomainEvent['type'];

@@ -12,7 +12,7 @@ import { AdminService } from './admin.service';
 
 /** /api/admin/*: system role super_admin only (the global auth hook answers 401/403). */
 export function registerAdmin(app: FastifyInstance): void {
-  const service = new AdminService(app.deps.database, app.deps.config);
+  const service = new AdminService(app.deps.database, app.deps.config, app.deps.events);
   const r = typed(app);
 
   r.get('/api/admin/overview', {

@@ -11,6 +11,7 @@ import {
 import type { Config } from '../../config';
 import { migrationsFolder, type Database } from '../../db/client';
 import { AppError } from '../../lib/errors';
+import type { EventBus } from '../../lib/events';
 import * as authRepo from '../auth/auth.repo';
 import type { UserRow } from '../users/users.repo';
 import * as repo from './admin.repo';
@@ -40,6 +41,7 @@ export class AdminService {
   constructor(
     private readonly database: Database,
     private readonly config: Config,
+    private readonly events: EventBus,
   ) {}
 
   async overview(): Promise<AdminOverviewDto> {
@@ -68,6 +70,7 @@ export class AdminService {
       return updated;
     });
     if (!row) throw new AppError('not_found', 'User not found');
+    if (!isActive) this.events.publish({ type: 'session.revoked', actorId, userId, sessionId: null });
     return toAdminUserDto(row);
   }
 

@@ -49,7 +49,8 @@ export function authRoutes(app: FastifyInstance, auth: AuthService) {
     config: { auth: 'user' },
     schema: { tags: ['auth'], response: { 204: z.null() } },
     handler: async (req, reply) => {
-      await auth.logout(requireUser(req).sessionId);
+      const { userId, sessionId } = requireUser(req);
+      await auth.logout(userId, sessionId);
       return reply.code(204).send(null);
     },
   });

@@ -12,6 +12,8 @@ import * as repo from './auth.repo';
 export interface AuthHooks {
   /** Runs inside the sign-up transaction, e.g. to notify about pending invitations. */
   onUserCreated?: (tx: Parameters<Parameters<Db['transaction']>[0]>[0], user: UserRow) => Promise<void>;
+  /** After a session was revoked (sign-out, reuse of a spent refresh token), e.g. to close its event streams. */
+  onSessionRevoked?: (userId: string, sessionId: string) => void;
 }
 
 const invalidCredentials = () => new AppError('invalid_credentials', MSG.invalidCredentials);
@@ -90,9 +92,12 @@ export class AuthService {
         return { ok: true as const, user: found.user, sessionId: token.sessionId, refresh: child };
       }
       await repo.revokeSession(tx, token.sessionId);
-      return { ok: false as const };
+      return { ok: false as const, userId: found.user.id, sessionId: token.sessionId };
     });
-    if (!result.ok) throw invalidGrant();
+    if (!result.ok) {
+      this.hooks.onSessionRevoked?.(result.userId, result.sessionId);
+      throw invalidGrant();
+    }
     return this.sessionDto(result.user, result.sessionId, result.refresh);
   }
 
@@ -119,8 +124,9 @@ export class AuthService {
     return this.sessionDto(result.user, result.sessionId, result.refresh);
   }
 
-  async logout(sessionId: string): Promise<void> {
+  async logout(userId: string, sessionId: string): Promise<void> {
     await repo.revokeSession(this.db, sessionId);
+    this.hooks.onSessionRevoked?.(userId, sessionId);
   }
 
   private async sessionDto(user: UserRow, sessionId: string, refresh: string): Promise<SessionDto> {

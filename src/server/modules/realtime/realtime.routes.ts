@@ -4,7 +4,10 @@ import { requireUser, typed } from '../../lib/http';
 import { EventChannel } from './realtime.channel';
 import { RealtimeService, type StreamSink } from './realtime.service';
 
-/** Comment lines keep proxies from closing an idle stream; each one also re-checks the session. */
+/**
+ * Comment lines keep proxies from closing an idle stream; each one also re-checks the session (a
+ * revocation normally closes the stream at once, through a session.revoked event).
+ */
 export const HEARTBEAT_MS = 20_000;
 
 /**
@@ -47,7 +50,7 @@ export function registerRealtime(app: FastifyInstance): RealtimeService {
       response: { 200: z.string() },
     },
     handler: async (req, reply) => {
-      const { userId } = requireUser(req);
+      const { userId, sessionId } = requireUser(req);
       const token = req.headers.authorization?.slice(7).trim() ?? '';
       reply.hijack();
       const res = reply.raw;
@@ -90,7 +93,7 @@ export function registerRealtime(app: FastifyInstance): RealtimeService {
       res.on('error', end);
 
       try {
-        remove = await realtime.open(userId, sink);
+        remove = await realtime.open(userId, sessionId, sink);
       } catch (err) {
         req.log.error({ err }, 'realtime: opening a stream failed');
         end();

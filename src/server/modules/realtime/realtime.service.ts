@@ -12,6 +12,7 @@ export interface StreamSink {
 interface Stream {
   id: number;
   userId: string;
+  sessionId: string;
   /** Teams the user belonged to when last seen, so a team's deletion still reaches its former members. */
   teamIds: Set<string>;
   sink: StreamSink;
@@ -43,9 +44,9 @@ export class RealtimeService {
     return this.streams.size;
   }
 
-  async open(userId: string, sink: StreamSink): Promise<() => void> {
+  async open(userId: string, sessionId: string, sink: StreamSink): Promise<() => void> {
     const teamIds = new Set(await repo.listTeamIdsByUserId(this.db, userId));
-    const stream: Stream = { id: this.nextId++, userId, teamIds, sink };
+    const stream: Stream = { id: this.nextId++, userId, sessionId, teamIds, sink };
     const mine = [...this.streams.values()].filter((s) => s.userId === userId);
     for (const old of mine.slice(0, Math.max(0, mine.length - MAX_STREAMS_PER_USER + 1))) {
       this.streams.delete(old.id);
@@ -74,6 +75,10 @@ export class RealtimeService {
 
   private async deliver(event: DomainEvent): Promise<void> {
     if (this.streams.size === 0) return;
+    if (event.type === 'session.revoked') {
+      this.closeSessions(event.userId, event.sessionId);
+      return;
+    }
     const recipients = await this.recipients(event);
     if (recipients.size === 0) return;
     for (const s of this.streams.values()) {
@@ -81,7 +86,17 @@ export class RealtimeService {
     }
   }
 
-  private async recipients(event: DomainEvent): Promise<Set<string>> {
+  /** Ends the streams of a revoked session (or, with `sessionId` null, of every session of the user). */
+  private closeSessions(userId: string, sessionId: string | null): void {
+    for (const s of [...this.streams.values()]) {
+      if (s.userId === userId && (sessionId === null || s.sessionId === sessionId)) {
+        this.streams.delete(s.id);
+        s.sink.close();
+      }
+    }
+  }
+
+  private async recipients(event: Exclude<DomainEvent, { type: 'session.revoked' }>): Promise<Set<string>> {
     const local = [...new Set([...this.streams.values()].map((s) => s.userId))];
     if (event.type === 'notification.created') return new Set(local.filter((id) => id === event.userId));
 
