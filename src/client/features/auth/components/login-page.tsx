@@ -11,11 +11,12 @@ import { ApiError } from '../../../lib/api-client';
 import { useFormState } from '../../../lib/use-form-state';
 import { setRememberMe, useAuthStore } from '../../../stores/auth-store';
 import { resolveDark, useThemeStore } from '../../../stores/theme-store';
-import { signInWithPassword, signUp } from '../api/auth-api';
+import { signInWithPassword } from '../api/auth-api';
 import { GoogleButton } from './google-button';
 import { AuthCard } from './auth-card';
 import { PasswordField } from './password-field';
 import { SignUpFields } from './sign-up-fields';
+import { useSignUpSubmit } from './use-sign-up-submit';
 
 type Mode = 'none' | 'signin' | 'signup';
 
@@ -94,23 +95,7 @@ export function LoginPage() {
     }
   };
 
-  const onSignUp = async (e: FormEvent) => {
-    e.preventDefault();
-    const found = validateLoginSignUp(values);
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setSubmitting(true);
-    try {
-      await signUp({ email: values.email.trim(), password: values.password, fullName: values.fullName.trim() });
-      toast.success(MSG.accountCreated);
-      setMode('none');
-      navigate('/login', { replace: true });
-    } catch (error) {
-      toast.error(error instanceof ApiError && error.status > 0 ? error.message : MSG.signupFailed);
-    } finally {
-      setSubmitting(false);
-    }
-  };
+  const { submitting: signingUp, onSubmit: onSignUp } = useSignUpSubmit(values, validateLoginSignUp, setErrors, () => setMode('none'));
 
   return (
     <AuthCard
@@ -195,7 +180,7 @@ export function LoginPage() {
             passwordHint={<span>Must be at least {LIMITS.loginPasswordMin} characters</span>}
             autoFocus
           />
-          <Button type="submit" className="w-full justify-center" size="lg" isLoading={submitting}>
+          <Button type="submit" className="w-full justify-center" size="lg" isLoading={signingUp}>
             Create account
           </Button>
           <BackToOptions onClick={() => setMode('none')} />

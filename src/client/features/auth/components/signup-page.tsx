@@ -1,42 +1,21 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { useEffect, useMemo } from 'react';
+import { Link } from 'react-router';
 import { LIMITS } from '../../../../domain/constants';
 import { validateSignupPage } from '../../../../domain/auth-forms';
-import { MSG } from '../../../../domain/messages';
 import { Button } from '../../../components/ui/button';
-import { ApiError } from '../../../lib/api-client';
 import { useFormState } from '../../../lib/use-form-state';
-import { signUp } from '../api/auth-api';
 import { AuthCard } from './auth-card';
 import { SignUpFields } from './sign-up-fields';
+import { useSignUpSubmit } from './use-sign-up-submit';
 
 export function SignupPage() {
-  const navigate = useNavigate();
   const initial = useMemo(() => ({ fullName: '', email: '', password: '', confirmPassword: '', agreeToTerms: false }), []);
   const { values, errors, setErrors, setField } = useFormState(initial);
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, onSubmit } = useSignUpSubmit(values, validateSignupPage, setErrors);
 
   useEffect(() => {
     document.title = 'Create Account · Crewboard';
   }, []);
-
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    const found = validateSignupPage(values);
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setSubmitting(true);
-    try {
-      await signUp({ email: values.email.trim(), password: values.password, fullName: values.fullName.trim() });
-      toast.success(MSG.accountCreated);
-      navigate('/login', { replace: true });
-    } catch (error) {
-      toast.error(error instanceof ApiError && error.status > 0 ? error.message : MSG.signupFailed);
-    } finally {
-      setSubmitting(false);
-    }
-  };
 
   return (
     <AuthCard title="Create Account" subtitle="Join your team on Crewboard">
