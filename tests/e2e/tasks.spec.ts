@@ -328,4 +328,26 @@ test.describe('tasks', () => {
     await table.getByRole('button', { name: 'Old finished' }).click();
     await expect(page.getByRole('dialog', { name: 'Edit Task' }).getByLabel('Title')).toHaveValue('Old finished');
   });
+
+  test('the four columns fit beside the sidebar from 1280 px wide; on a phone the board scrolls sideways', async ({ page, request }) => {
+    const { owner, apollo } = await seedTeam(request);
+    await newTask(request, owner, { title: 'Shipped', projectId: apollo.id, status: 'completed' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signIn(page, owner);
+    await page.getByRole('link', { name: 'Tasks' }).first().click();
+    const board = page.getByTestId('task-board');
+    await expect(card(column(page, 'completed'), 'Shipped')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Collapse sidebar' })).toBeVisible();
+    const overflow = () => board.evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(await overflow()).toBe(0);
+    const done = (await column(page, 'completed').boundingBox())!;
+    expect(done.x + done.width).toBeLessThanOrEqual(1280);
+    expect(done.width).toBeGreaterThanOrEqual(224);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(overflow).toBeGreaterThan(0);
+    const todo = (await column(page, 'todo').boundingBox())!;
+    expect(todo.width).toBeGreaterThan(250);
+    expect(todo.width).toBeLessThan(390);
+  });
 });

@@ -15,7 +15,7 @@ import {
   useSensors,
 } from '@dnd-kit/core';
 import { Plus } from 'lucide-react';
-import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { memo, type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
 import { TASK_STATUS_LABELS, TASK_STATUSES, type TaskStatus } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import type { TaskDto } from '../../../../domain/schemas/task';
@@ -153,7 +153,6 @@ export function TaskBoard({ filters, statusFilter, onOpenTask, onAddTask }: Task
             onOpen={openTask}
             onAdd={onAddTask}
             isDragActive={isDragActive}
-            isDragging={activeTask !== null}
           />
         ))}
       </div>
@@ -162,7 +161,7 @@ export function TaskBoard({ filters, statusFilter, onOpenTask, onAddTask }: Task
           <TaskCardView
             task={activeTask}
             isOverdue={activeTask.status !== 'completed' && matchesDueFilter(activeTask, 'overdue', today)}
-            className="w-72 cursor-grabbing shadow-xl ring-2 ring-brand-600"
+            className="w-full cursor-grabbing shadow-xl ring-2 ring-brand-600"
           />
         )}
       </DragOverlay>
@@ -178,12 +177,14 @@ interface BoardColumnProps {
   onOpen: (task: TaskDto) => void;
   onAdd: (status: TaskStatus) => void;
   isDragActive: () => boolean;
-  isDragging: boolean;
 }
 
-const BoardColumn = memo(function BoardColumn({ status, filters, enabled, today, onOpen, onAdd, isDragActive, isDragging }: BoardColumnProps) {
+/**
+ * A column: its header and its cards. It renders when its data changes, never during a drag: what a drag
+ * changes (the drop highlight) lives in ColumnDropZone, which gets the cards as an element it passes on.
+ */
+const BoardColumn = memo(function BoardColumn({ status, filters, enabled, today, onOpen, onAdd, isDragActive }: BoardColumnProps) {
   const query = useTaskColumn(filters, status, enabled);
-  const { setNodeRef, isOver } = useDroppable({ id: status });
   const tasks = useMemo(() => (enabled ? flattenPages(query.data) : []), [enabled, query.data]);
   const count = enabled ? (query.data?.pages[0]?.counts[status] ?? 0) : 0;
   const name = label(status);
@@ -193,12 +194,12 @@ const BoardColumn = memo(function BoardColumn({ status, filters, enabled, today,
   return (
     <section
       aria-labelledby={headingId}
-      className="flex w-80 shrink-0 flex-col rounded-xl bg-slate-100 dark:bg-slate-900/60"
+      className="flex w-80 shrink-0 flex-col rounded-xl bg-slate-100 lg:w-auto lg:min-w-56 lg:max-w-md lg:flex-1 dark:bg-slate-900/60"
       data-testid={`column-${status}`}
     >
       <header className="flex items-center justify-between gap-2 px-3 pb-2 pt-3">
-        <div className="flex items-center gap-2">
-          <h2 id={headingId} className="text-sm font-semibold text-slate-800 dark:text-slate-100">
+        <div className="flex min-w-0 items-center gap-2">
+          <h2 id={headingId} className="truncate text-sm font-semibold text-slate-800 dark:text-slate-100">
             {name}
           </h2>
           <span
@@ -212,7 +213,7 @@ const BoardColumn = memo(function BoardColumn({ status, filters, enabled, today,
         <Button
           variant="ghost"
           size="icon"
-          className="h-8 w-8"
+          className="h-8 w-8 shrink-0"
           title={`Add task to ${name}`}
           aria-label={`Add task to ${name}`}
           onClick={() => onAdd(status)}
@@ -220,61 +221,87 @@ const BoardColumn = memo(function BoardColumn({ status, filters, enabled, today,
           <Plus className="h-4 w-4" aria-hidden />
         </Button>
       </header>
-      <div
-        ref={setNodeRef}
-        className={cn(
-          'flex min-h-40 flex-1 flex-col gap-2 rounded-b-xl px-3 pb-3 transition-colors',
-          isOver && 'bg-brand-100/60 ring-2 ring-inset ring-brand-600 dark:bg-indigo-950/50',
-        )}
-      >
+      <ColumnDropZone status={status} empty={!isLoading && tasks.length === 0} onAdd={onAdd}>
         {isLoading ? (
           <ColumnSkeleton />
-        ) : tasks.length === 0 ? (
-          <div className="flex flex-1 flex-col items-center justify-center rounded-lg border-2 border-dashed border-slate-300 px-3 py-8 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300">
-            {isDragging && isOver ? (
-              <p className="font-medium text-brand-700 dark:text-brand-100">Drop task here</p>
-            ) : (
-              <>
-                <p>No tasks in {name}</p>
-                <Button variant="link" className="mt-1" onClick={() => onAdd(status)}>
-                  Add a task
-                </Button>
-              </>
-            )}
-          </div>
         ) : (
-          <>
-            {tasks.map((task) => (
-              <DraggableTaskCard
-                key={task.id}
-                task={task}
-                isOverdue={task.status !== 'completed' && matchesDueFilter(task, 'overdue', today)}
-                onOpen={onOpen}
-                isDragActive={isDragActive}
-              />
-            ))}
-            {query.hasNextPage && (
-              <Button
-                variant="secondary"
-                size="sm"
-                className="justify-center"
-                isLoading={query.isFetchingNextPage}
-                onClick={() => void query.fetchNextPage()}
-              >
-                Show more ({count - tasks.length} more)
-              </Button>
-            )}
-          </>
+          tasks.length > 0 && (
+            <>
+              {tasks.map((task) => (
+                <DraggableTaskCard
+                  key={task.id}
+                  task={task}
+                  isOverdue={task.status !== 'completed' && matchesDueFilter(task, 'overdue', today)}
+                  onOpen={onOpen}
+                  isDragActive={isDragActive}
+                />
+              ))}
+              {query.hasNextPage && (
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  className="justify-center"
+                  isLoading={query.isFetchingNextPage}
+                  onClick={() => void query.fetchNextPage()}
+                >
+                  Show more ({count - tasks.length} more)
+                </Button>
+              )}
+            </>
+          )
         )}
         {query.isError && enabled && (
           <p role="alert" className="text-sm text-red-700 dark:text-red-400">
             {MSG.loadFailed}
           </p>
         )}
-      </div>
+      </ColumnDropZone>
     </section>
   );
 });
+
+interface ColumnDropZoneProps {
+  status: TaskStatus;
+  /** No cards: shows the empty state ('Drop task here' while a card is over it). */
+  empty: boolean;
+  onAdd: (status: TaskStatus) => void;
+  children: ReactNode;
+}
+
+/**
+ * The droppable part of a column. It re-renders whenever a drag starts, ends or changes column (every
+ * droppable does), so it is small: the cards come in as `children`, an element that stays the same, and
+ * React does not render them again.
+ */
+function ColumnDropZone({ status, empty, onAdd, children }: ColumnDropZoneProps) {
+  const { setNodeRef, isOver } = useDroppable({ id: status });
+  const name = label(status);
+  return (
+    <div
+      ref={setNodeRef}
+      className={cn(
+        'flex min-h-40 flex-1 flex-col gap-2 rounded-b-xl px-3 pb-3 transition-colors',
+        isOver && 'bg-brand-100/60 ring-2 ring-inset ring-brand-600 dark:bg-indigo-950/50',
+      )}
+    >
+      {empty && (
+        <div className="flex flex-1 flex-col items-center justify-center rounded-lg border-2 border-dashed border-slate-300 px-3 py-8 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300">
+          {isOver ? (
+            <p className="font-medium text-brand-700 dark:text-brand-100">Drop task here</p>
+          ) : (
+            <>
+              <p>No tasks in {name}</p>
+              <Button variant="link" className="mt-1" onClick={() => onAdd(status)}>
+                Add a task
+              </Button>
+            </>
+          )}
+        </div>
+      )}
+      {children}
+    </div>
+  );
+}
 
 function ColumnSkeleton() {
   return (

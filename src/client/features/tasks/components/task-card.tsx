@@ -1,6 +1,6 @@
 import { useDraggable } from '@dnd-kit/core';
 import { Calendar, MessageSquare, Paperclip, User } from 'lucide-react';
-import { type KeyboardEvent, memo, useId } from 'react';
+import { type KeyboardEvent, memo, useCallback, useId, useMemo } from 'react';
 import { LIMITS } from '../../../../domain/constants';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { cn } from '../../../lib/cn';
@@ -85,6 +85,10 @@ export const TaskCardView = memo(function TaskCardView({ task, isOverdue, classN
   );
 });
 
+/** A card on the board. Off-screen cards skip style, layout and paint (content-visibility) until they scroll into
+ * view; their last drawn height is kept, 9rem before the first time. */
+const BOARD_CARD_CLASS = 'hover:border-brand-600/60 [content-visibility:auto] [contain-intrinsic-size:auto_9rem]';
+
 interface DraggableTaskCardProps {
   task: TaskDto;
   isOverdue: boolean;
@@ -93,18 +97,33 @@ interface DraggableTaskCardProps {
   isDragActive: () => boolean;
 }
 
-/** A board card: click or Enter opens it; pointer drag or Space picks it up. */
+/**
+ * A board card: click or Enter opens it; pointer drag or Space picks it up.
+ *
+ * useDraggable subscribes every card to the drag state, so all of them render again when a drag starts,
+ * ends or changes column. That render is kept to the hook and one div: the data, the handlers and the
+ * card's content are memoised, so React reuses the content without comparing it again.
+ */
 export const DraggableTaskCard = memo(function DraggableTaskCard({ task, isOverdue, onOpen, isDragActive }: DraggableTaskCardProps) {
   const titleId = useId();
-  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: task.id, data: { task } });
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key === 'Enter' && !isDragActive()) {
-      e.preventDefault();
-      onOpen(task);
-      return;
-    }
-    listeners?.onKeyDown?.(e);
-  };
+  const data = useMemo(() => ({ task }), [task]);
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: task.id, data });
+  const onKeyDown = useCallback(
+    (e: KeyboardEvent<HTMLDivElement>) => {
+      if (e.key === 'Enter' && !isDragActive()) {
+        e.preventDefault();
+        onOpen(task);
+        return;
+      }
+      listeners?.onKeyDown?.(e);
+    },
+    [isDragActive, listeners, onOpen, task],
+  );
+  const onClick = useCallback(() => onOpen(task), [onOpen, task]);
+  const content = useMemo(
+    () => <TaskCardView task={task} isOverdue={isOverdue} titleId={titleId} className={BOARD_CARD_CLASS} />,
+    [task, isOverdue, titleId],
+  );
   return (
     <div
       ref={setNodeRef}
@@ -113,7 +132,7 @@ export const DraggableTaskCard = memo(function DraggableTaskCard({ task, isOverd
       tabIndex={0}
       {...listeners}
       onKeyDown={onKeyDown}
-      onClick={() => onOpen(task)}
+      onClick={onClick}
       aria-labelledby={titleId}
       data-testid="task-card"
       className={cn(
@@ -121,7 +140,7 @@ export const DraggableTaskCard = memo(function DraggableTaskCard({ task, isOverd
         isDragging && 'opacity-40',
       )}
     >
-      <TaskCardView task={task} isOverdue={isOverdue} titleId={titleId} className="hover:border-brand-600/60" />
+      {content}
     </div>
   );
 });
