@@ -98,12 +98,18 @@ function orderBy(sort: TaskSort = 'created', dir: 'asc' | 'desc' = sort === 'cre
   return [key[sort], desc(tasks.createdAt), desc(tasks.id)];
 }
 
+/** Cards with their project's and assignee's names: the one join every list of cards starts from. */
+const selectCards = (db: DbOrTx) =>
+  db.select(listColumns).from(tasks).innerJoin(projects, eq(projects.id, tasks.projectId)).leftJoin(users, eq(users.id, tasks.assigneeId));
+
+type ColumnSelect = ReturnType<typeof selectCards>;
+
+/** One statement from the columns' selects (each keeps its own order and limit). */
+const unionColumns = <T extends Pick<ColumnSelect, 'getSQL'>>(columns: T[]) =>
+  unionAll(...(columns as unknown as [ColumnSelect, ColumnSelect, ...ColumnSelect[]]));
+
 export async function listVisible(db: DbOrTx, userId: string, f: TaskFilters): Promise<TaskListRow[]> {
-  return db
-    .select(listColumns)
-    .from(tasks)
-    .innerJoin(projects, eq(projects.id, tasks.projectId))
-    .leftJoin(users, eq(users.id, tasks.assigneeId))
+  return selectCards(db)
     .where(and(...filterConditions(userId, f)))
     .orderBy(...orderBy(f.sort, f.dir))
     .limit(f.limit ?? 100)
@@ -121,46 +127,34 @@ export async function listBoard(db: DbOrTx, userId: string, f: TaskFilters, stat
     const prepared = preparedBoards(db)[f.projectId ? 'project' : 'all'];
     return prepared.execute({ userId, projectId: f.projectId, limit });
   }
-  const column = (status: TaskStatus) =>
-    db
-      .select(listColumns)
-      .from(tasks)
-      .innerJoin(projects, eq(projects.id, tasks.projectId))
-      .leftJoin(users, eq(users.id, tasks.assigneeId))
+  const columns = statuses.map((status) =>
+    selectCards(db)
       .where(and(...filterConditions(userId, { ...f, status })))
       .orderBy(...orderBy('created', 'desc'))
-      .limit(limit);
-  const [first, ...rest] = statuses.map(column);
-  if (!first) return [];
-  if (!rest.length) return first;
-  return unionAll(first, ...(rest as [typeof first, ...(typeof first)[]]));
+      .limit(limit),
+  );
+  return columns.length > 1 ? unionColumns(columns) : (columns[0] ?? []);
 }
 
 /** Filters that narrow the tasks within a project (the board's counts then need counting). */
 const hasTaskFilters = (f: TaskFilters) => Boolean(f.priority || f.assigneeId || f.q?.trim() || f.due);
 
 function buildPreparedBoards(db: DbOrTx) {
-  const board = (withProject: boolean) => {
-    const column = (status: TaskStatus) =>
-      db
-        .select(listColumns)
-        .from(tasks)
-        .innerJoin(projects, eq(projects.id, tasks.projectId))
-        .leftJoin(users, eq(users.id, tasks.assigneeId))
-        .where(
-          and(
-            visibleTo(sql.placeholder('userId')),
-            eq(tasks.status, status),
-            withProject ? eq(tasks.projectId, sql.placeholder('projectId')) : undefined,
-          ),
-        )
-        .orderBy(...orderBy('created', 'desc'))
-        .limit(sql.placeholder('limit'));
-    const [first, ...rest] = TASK_STATUSES.map(column);
-    return unionAll(first!, ...(rest as [NonNullable<typeof first>, ...NonNullable<typeof first>[]])).prepare(
-      withProject ? 'tasks_board_project' : 'tasks_board_all',
-    );
-  };
+  const board = (withProject: boolean) =>
+    unionColumns(
+      TASK_STATUSES.map((status) =>
+        selectCards(db)
+          .where(
+            and(
+              visibleTo(sql.placeholder('userId')),
+              eq(tasks.status, status),
+              withProject ? eq(tasks.projectId, sql.placeholder('projectId')) : undefined,
+            ),
+          )
+          .orderBy(...orderBy('created', 'desc'))
+          .limit(sql.placeholder('limit')),
+      ),
+    ).prepare(withProject ? 'tasks_board_project' : 'tasks_board_all');
   return { all: board(false), project: board(true) };
 }
 
