@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NotificationDto, NotificationListDto } from '../../src/domain/schemas/notification';
+import { notifications as notificationsTable } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, uniqueEmail, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
 
@@ -220,6 +221,37 @@ describe('notifications API', () => {
     expect(page2.notifications.map((n) => n.message)).toEqual(['Olive Owner assigned you "Task 0"']);
     expect((await call(s.member, 'GET', '/api/notifications?limit=0')).statusCode).toBe(400);
     expect((await call(s.member, 'GET', '/api/notifications?offset=-1')).statusCode).toBe(400);
+  });
+
+  it('a page always agrees with its counts, also while notifications arrive', async () => {
+    const s = await scenario();
+    const rows = Array.from({ length: 40 }, (_, i) => ({
+      userId: s.member.id,
+      type: 'project_updated' as const,
+      title: 'Project updated',
+      message: `Update ${i}`,
+      data: { projectId: s.projectId, teamId: s.team.id, progress: 0 },
+    }));
+    // Writers insert one at a time while a reader lists: every answer is one snapshot.
+    const writer = (async () => {
+      for (const row of rows) await ctx.database.db.insert(notificationsTable).values(row);
+    })();
+    let reads = 0;
+    let done = false;
+    writer.finally(() => {
+      done = true;
+    });
+    while (!done || reads === 0) {
+      const l = await list(s.member, '?limit=100');
+      expect(l.notifications).toHaveLength(l.total);
+      expect(l.notifications.filter((n) => !n.isRead)).toHaveLength(l.unread);
+      reads++;
+    }
+    await writer;
+    // Past the end: no rows, and still the counts.
+    const past = await list(s.member, '?limit=10&offset=40');
+    expect(past).toMatchObject({ notifications: [], total: 40, unread: 40 });
+    expect((await list(s.stranger)).total).toBe(0);
   });
 
   it('a user reads and marks only their own notifications', async () => {

@@ -13,14 +13,30 @@ export interface NewNotification {
   data: Record<string, string | number>;
 }
 
-export async function listByUserId(db: DbOrTx, userId: string, limit: number, offset: number): Promise<NotificationRow[]> {
-  return db
-    .select()
+/**
+ * One page of the user's notifications with the counts of them all, from one statement (one
+ * snapshot): a notification committed meanwhile is either in both the page and the counts or in
+ * neither. The counts ride on the rows as window aggregates, so an empty page carries none.
+ */
+export async function listPageByUserId(
+  db: DbOrTx,
+  userId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: NotificationRow[]; counts: { total: number; unread: number } | null }> {
+  const page = await db
+    .select({
+      row: notifications,
+      total: sql<number>`count(*) over ()`.mapWith(Number),
+      unread: sql<number>`count(*) filter (where ${notifications.isRead} = false) over ()`.mapWith(Number),
+    })
     .from(notifications)
     .where(eq(notifications.userId, userId))
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(limit)
     .offset(offset);
+  const first = page[0];
+  return { rows: page.map((p) => p.row), counts: first ? { total: first.total, unread: first.unread } : null };
 }
 
 export async function countByUserId(db: DbOrTx, userId: string): Promise<{ total: number; unread: number }> {

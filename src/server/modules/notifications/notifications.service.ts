@@ -33,11 +33,10 @@ export class NotificationsService {
   ) {}
 
   async list(userId: string, limit: number, offset: number): Promise<NotificationListDto> {
-    const [rows, counts] = await Promise.all([
-      repo.listByUserId(this.db, userId, limit, offset),
-      repo.countByUserId(this.db, userId),
-    ]);
-    return { notifications: rows.map(toNotificationDto), ...counts };
+    const { rows, counts } = await repo.listPageByUserId(this.db, userId, limit, offset);
+    // An empty first page means none at all; past the end, the counts need a statement of their own.
+    const all = counts ?? (offset === 0 ? { total: 0, unread: 0 } : await repo.countByUserId(this.db, userId));
+    return { notifications: rows.map(toNotificationDto), ...all };
   }
 
   /** Someone else's notification answers 404, like one that does not exist. */
