@@ -19,7 +19,8 @@ export const chromiumLaunch = {
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  timeout: 60_000,
+  // Generous: CI shares two cores between the server, PostgreSQL and two browsers.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: process.env.CI ? 2 : 2,

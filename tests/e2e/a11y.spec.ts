@@ -98,6 +98,8 @@ for (const scheme of ['light', 'dark'] as const) {
     });
 
     test('empty app pages have no WCAG A/AA violations', async ({ page, request }) => {
+      // Ten pages, each audited by axe: about 40 s on a quiet machine, far more on a loaded one.
+      test.setTimeout(240_000);
       const user = await createUser(request);
       await signIn(page, user);
       for (const route of APP_ROUTES.filter((r) => r !== '/admin')) {
@@ -107,7 +109,7 @@ for (const scheme of ['light', 'dark'] as const) {
     });
 
     test('seeded pages, menus, modals and dialogs have no WCAG A/AA violations', async ({ page, request }) => {
-      test.setTimeout(180_000);
+      test.setTimeout(480_000);
       const { me } = await seedWorld(request);
       await signIn(page, me);
       for (const route of APP_ROUTES) {
@@ -242,7 +244,7 @@ test.describe('small screens and zoom', () => {
 
   for (const scheme of ['light', 'dark'] as const) {
     test(`every page fits 390 px and 200% zoom (${scheme})`, async ({ browser, request }) => {
-      test.setTimeout(180_000);
+      test.setTimeout(480_000);
       mkdirSync(SHOTS, { recursive: true });
       const { me } = await seedWorld(request);
       // 390 px: a phone. 640 x 400 CSS px: a 1280 x 800 window at 200% zoom.

@@ -88,7 +88,7 @@ async function keyboardSignIn(page: Page, user: E2EUser) {
 }
 
 test('keyboard only: sign in, create a team, a project and a task, move the task from To Do to Completed', async ({ page, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const user = await createUser(request, { fullName: 'Kim Keys' });
 
   await keyboardSignIn(page, user);
@@ -197,7 +197,7 @@ test('keyboard only: sign in, create a team, a project and a task, move the task
 });
 
 test('keyboard only: answer an invitation, use the menus, filter, edit and delete a task, sort the list, invite, sign out', async ({ page, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const me = await createUser(request, { fullName: 'Kai Keys' });
   const zed = await createUser(request, { fullName: 'Zed Other' });
   const guest = await createUser(request, { fullName: 'Gus Guest' });

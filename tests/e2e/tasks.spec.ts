@@ -171,6 +171,7 @@ test.describe('tasks', () => {
     await card(todo, 'Keyboard mover').focus();
     await page.keyboard.press('Space');
     await expect(card(todo, 'Keyboard mover')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByText('Picked up task Keyboard mover.')).toBeAttached();
     await page.keyboard.press('ArrowRight');
     await expect(page.getByText('Task Keyboard mover is over In Progress.')).toBeAttached();
     await page.keyboard.press('Space');
@@ -208,6 +209,8 @@ test.describe('tasks', () => {
     });
     await card(progress, 'Keyboard mover').focus();
     await page.keyboard.press('Space');
+    // The keyboard sensor listens for arrows only once the pick-up has gone through.
+    await expect(page.getByText('Picked up task Keyboard mover.')).toBeAttached();
     await page.keyboard.press('ArrowRight');
     // The board scrolls sideways to bring Review into view; drop once the card is over it.
     await expect(page.getByText('Task Keyboard mover is over Review.')).toBeAttached();

@@ -118,7 +118,7 @@ async function expectInert(page: Page, where: string, dialogs: string[]) {
 
 test.describe('stored XSS', () => {
   test(`${PAYLOADS.length} payloads render as text on every page, modal and prompt`, async ({ page, request }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     expect(PAYLOADS.length).toBeGreaterThanOrEqual(30);
     const world = await seed(request);
     const dialogs: string[] = [];
