@@ -342,6 +342,48 @@ test.describe('tasks', () => {
     await expect(page.getByRole('dialog', { name: 'Edit Task' }).getByLabel('Title')).toHaveValue('Old finished');
   });
 
+  test('a cold load of /tasks starts the board request beside the page\'s code, and asks for it once', async ({ page, request }) => {
+    const { owner, apollo, borealis } = await seedTeam(request);
+    await newTask(request, owner, { title: 'Early bird', projectId: apollo.id, status: 'review' });
+    await newTask(request, owner, { title: 'Elsewhere', projectId: borealis.id });
+    await signIn(page, owner);
+    const boards: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/tasks/board')) boards.push(r.url());
+    });
+    const timings = () =>
+      page.evaluate(() => {
+        const entries = performance.getEntriesByType('resource');
+        const board = entries.find((e) => e.name.includes('/api/tasks/board'));
+        const chunk = entries.find((e) => /\/assets\/tasks-page-[^/]*\.js$/.test(e.name)) as PerformanceResourceTiming | undefined;
+        return { boardStart: board?.startTime ?? null, chunkEnd: chunk?.responseEnd ?? null };
+      });
+
+    // The plain board of one project: the request leaves before the Tasks page's chunk has arrived.
+    await page.goto(`/tasks?project=${apollo.id}`);
+    await expect(card(column(page, 'review'), 'Early bird')).toBeVisible();
+    await expect(countOf(page, 'review')).toHaveText('1 tasks');
+    await expect(countOf(page, 'todo')).toHaveText('0 tasks');
+    const early = await timings();
+    expect(early.boardStart).not.toBeNull();
+    expect(early.chunkEnd).not.toBeNull();
+    expect(early.boardStart!).toBeLessThan(early.chunkEnd!);
+    await page.waitForTimeout(500);
+    expect(boards).toHaveLength(1);
+    expect(boards[0]).toContain(`projectId=${apollo.id}`);
+
+    // Other filters in the URL: the columns ask for themselves once the page renders, still one request.
+    boards.length = 0;
+    await page.goto('/tasks?q=Elsewhere');
+    await expect(card(column(page, 'todo'), 'Elsewhere')).toBeVisible();
+    await expect(column(page, 'review').getByText('No tasks in Review')).toBeVisible();
+    const late = await timings();
+    expect(late.boardStart!).toBeGreaterThan(late.chunkEnd!);
+    await page.waitForTimeout(500);
+    expect(boards).toHaveLength(1);
+    expect(boards[0]).toContain('q=Elsewhere');
+  });
+
   test('the four columns fit beside the sidebar from 1280 px wide; on a phone the board scrolls sideways', async ({ page, request }) => {
     const { owner, apollo } = await seedTeam(request);
     await newTask(request, owner, { title: 'Shipped', projectId: apollo.id, status: 'completed' });

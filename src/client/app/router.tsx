@@ -4,6 +4,7 @@ import { AuthInit, PublicOnly, RequireAuth } from '../features/auth/components/a
 import { LoginPage } from '../features/auth/components/login-page';
 import { SignupPage } from '../features/auth/components/signup-page';
 import { Spinner } from '../components/ui/misc';
+import { primeBoard } from '../features/tasks/api/prefetch-board';
 import { useAuthStore } from '../stores/auth-store';
 
 // Route-level code splitting: the sign-in pages do not load the app shell, and each heavy page
@@ -41,12 +42,15 @@ const PRELOAD: Record<string, () => Promise<unknown>> = {
   '/projects': loadProjects,
   '/teams': loadTeams,
 };
-if (typeof window !== 'undefined' && useAuthStore.getState().session) {
+const storedSession = typeof window !== 'undefined' ? useAuthStore.getState().session : null;
+if (storedSession) {
   const page = PRELOAD[window.location.pathname.replace(/\/+$/, '')];
   if (page) {
     void loadAppLayout().catch(() => {});
     void page().catch(() => {});
   }
+  // The board's data too, so it arrives with the chunks rather than after the first render.
+  primeBoard(window.location, storedSession.expires_at);
 }
 
 export const router = createBrowserRouter([

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { TaskBoardDto, TaskDto } from '../../../../domain/schemas/task';
-import { createBoardLoader } from './board-loader';
+import { boardKey, createBoardLoader } from './board-loader';
 
 const task = (id: string, status: TaskDto['status']) => ({ id, status }) as TaskDto;
 
@@ -45,5 +45,24 @@ describe('createBoardLoader', () => {
     });
     const results = await Promise.allSettled([load({}, 'todo'), load({}, 'review')]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+
+  it('answers from a primed board when one is on its way for the same filters, then asks again', async () => {
+    const fetchBoard = vi.fn(async () => board);
+    const primedFor = new Map([[boardKey({ projectId: 'p1' }), Promise.resolve(board)]]);
+    const taken = new Set<string>();
+    const load = createBoardLoader(fetchBoard, (key, status) => {
+      const primed = primedFor.get(key);
+      if (!primed || taken.has(status)) return null;
+      taken.add(status);
+      return primed;
+    });
+    const first = await Promise.all((['todo', 'completed'] as const).map((s) => load({ projectId: 'p1', q: undefined }, s)));
+    expect(fetchBoard).not.toHaveBeenCalled();
+    expect(first[1]).toEqual({ tasks: [task('c', 'completed')], counts: { todo: 0, in_progress: 0, review: 0, completed: 3 }, total: 3 });
+    // Other filters, or a column asking a second time (a refetch), go to the server.
+    await load({ projectId: 'p2' }, 'todo');
+    await load({ projectId: 'p1' }, 'todo');
+    expect(fetchBoard).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,7 +1,14 @@
 import { TASK_STATUSES, type TaskStatus } from '../../../../domain/constants';
 import type { TaskBoardDto, TaskListDto } from '../../../../domain/schemas/task';
 
-type BoardFilters = Record<string, string | number | undefined>;
+export type BoardFilters = Record<string, string | number | undefined>;
+
+/** The key boards are batched by: the filters that are set, in a fixed order. */
+export const boardKey = (filters: BoardFilters) => JSON.stringify(filters, Object.keys(filters).sort());
+
+/** A board already on its way for these filters (started before the page rendered), or null. */
+export type TakePrimed = (key: string, status: TaskStatus) => Promise<TaskBoardDto> | null;
+
 
 /**
  * Coalesces the first pages that the board's columns ask for in the same moment (a board opening,
@@ -9,11 +16,17 @@ type BoardFilters = Record<string, string | number | undefined>;
  * query instead of four. Each column gets back the page it would have got alone, with `total`
  * being its own count, so paging ('Show more') is unchanged.
  */
-export function createBoardLoader(fetchBoard: (filters: BoardFilters) => Promise<TaskBoardDto>, waitMs = 0) {
+export function createBoardLoader(
+  fetchBoard: (filters: BoardFilters) => Promise<TaskBoardDto>,
+  takePrimed: TakePrimed = () => null,
+  waitMs = 0,
+) {
   const batches = new Map<string, { statuses: Set<TaskStatus>; result: Promise<TaskBoardDto> }>();
 
   return function loadColumn(filters: BoardFilters, status: TaskStatus): Promise<TaskListDto> {
-    const key = JSON.stringify(filters, Object.keys(filters).sort());
+    const key = boardKey(filters);
+    const primed = takePrimed(key, status);
+    if (primed) return primed.then((board) => columnPage(board, status));
     let batch = batches.get(key);
     if (!batch) {
       const statuses = new Set<TaskStatus>();

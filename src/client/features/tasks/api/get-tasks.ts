@@ -1,12 +1,11 @@
 import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { TaskStatus } from '../../../../domain/constants';
-import type { TaskBoardDto, TaskDto, TaskListDto } from '../../../../domain/schemas/task';
+import type { TaskDto, TaskListDto } from '../../../../domain/schemas/task';
 import { api } from '../../../lib/api-client';
 import { createBoardLoader } from './board-loader';
+import { COLUMN_PAGE_SIZE, fetchBoard, takePrimedBoard } from './prefetch-board';
 import { type TaskListSort, type TaskQueryFilters, taskKeys } from './task-keys';
 
-/** Cards rendered per column before 'Show more' (the board stays fast with thousands of tasks). */
-export const COLUMN_PAGE_SIZE = 50;
 export const LIST_PAGE_SIZE = 100;
 
 export type TaskPages = InfiniteData<TaskListDto>;
@@ -20,9 +19,7 @@ const nextOffset = (last: TaskListDto, pages: TaskListDto[]) => {
 };
 
 /** The columns' first pages, one board request for all of them. */
-const loadFirstPage = createBoardLoader((filters) =>
-  api.get<TaskBoardDto>('/api/tasks/board', { query: { ...filters, limit: COLUMN_PAGE_SIZE } }),
-);
+const loadFirstPage = createBoardLoader(fetchBoard, takePrimedBoard);
 
 /** One board column: the newest tasks of one status, a page at a time. */
 export const taskColumnOptions = (filters: Omit<TaskQueryFilters, 'status'>, status: TaskStatus) =>

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { TASK_PRIORITIES, TASK_STATUSES, type TaskPriority, type TaskStatus } from '../../../../domain/constants';
 import { DUE_FILTERS, type DueFilter, TASK_SORTS, type TaskSort } from '../../../../domain/schemas/task';
 import { localDate } from '../../../../domain/task-filters';
+import { UUID } from '../api/prefetch-board';
 import type { TaskListSort, TaskQueryFilters } from '../api/task-keys';
 
 export type TaskView = 'board' | 'list';
@@ -26,7 +27,6 @@ export const FILTER_KEYS = ['project', 'q', 'status', 'priority', 'assignee', 'd
 const oneOf = <T extends string>(values: readonly T[], v: string | null): T | '' =>
   v && (values as readonly string[]).includes(v) ? (v as T) : '';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function useTaskFilters() {
   const [params, setParams] = useSearchParams();
