@@ -9,7 +9,6 @@ export const boardKey = (filters: BoardFilters) => JSON.stringify(filters, Objec
 /** A board already on its way for these filters (started before the page rendered), or null. */
 export type TakePrimed = (key: string, status: TaskStatus) => Promise<TaskBoardDto> | null;
 
-
 /**
  * Coalesces the first pages that the board's columns ask for in the same moment (a board opening,
  * a refetch after a move) into one board request: one round trip, one auth check and one count
