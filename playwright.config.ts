@@ -28,7 +28,8 @@ export default defineConfig({
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // Recording a trace costs the page a DOM snapshot at every action; record only the retry of a failure.
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     launchOptions: chromiumLaunch,
   },

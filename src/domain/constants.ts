@@ -87,6 +87,10 @@ export const LIMITS = {
   cardTags: 3,
   teamCardAvatars: 4,
   dashboardList: 5,
+  /** Cards per board column at first (a tall screen's worth and more: cost follows what is shown)… */
+  boardFirstPage: 20,
+  /** …and per 'Show more' (which also loads by itself as the end of the column scrolls into view). */
+  boardMorePage: 50,
   toastMs: 4000,
   refetchAfterCreateMs: 1000,
   sidebarBreakpointPx: 1024,

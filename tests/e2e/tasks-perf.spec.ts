@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
-import { TASK_PRIORITIES, TASK_STATUSES, type TaskStatus } from '../../src/domain/constants';
+import { LIMITS, TASK_PRIORITIES, TASK_STATUSES, type TaskStatus } from '../../src/domain/constants';
 import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { TaskBoardDto } from '../../src/domain/schemas/task';
 import type { TeamDto } from '../../src/domain/schemas/team';
@@ -16,6 +16,10 @@ import { apiAs, createUser, type E2EUser, expect, signIn, test } from './fixture
  * - TASKS_PERF_SIZES: board sizes in tasks, comma-separated (default 2000,10000); one test per size.
  * - TASKS_PERF_REPEATS: cold loads, in-app navigations and drags per size (default 3); medians are reported.
  * - TASKS_PERF_OUT: where the figures go as JSON, merged per size (default bench/results/browser-latest.json).
+ * - TASKS_PERF_PROFILE: a folder; the first cold load and the first drag of each size also write a Chromium CPU
+ *   profile there (`<size>-cold.cpuprofile`, `<size>-drag.cpuprofile`; open them in DevTools' Performance panel), and
+ *   the cold load's resource timeline (`<size>-cold.timeline.txt`); with TASKS_PERF_TRACE=1 also a Chromium trace of
+ *   that load (`<size>-cold.trace.json`). Build with PROFILE_BUILD=1 for readable function names.
  *
  * Per size it measures, at 1440×900:
  * - cold: a fresh browser context (empty cache) with a signed-in session, page.goto('/tasks'); from navigation
@@ -35,9 +39,10 @@ const SIZES = (process.env.TASKS_PERF_SIZES ?? '2000,10000')
 const REPEATS = Math.max(1, Number(process.env.TASKS_PERF_REPEATS ?? 3) || 3);
 const OUT = process.env.TASKS_PERF_OUT ?? 'bench/results/browser-latest.json';
 const SHOTS_DIR = process.env.TASKS_SHOTS_DIR ?? '/tmp';
+const PROFILE_DIR = process.env.TASKS_PERF_PROFILE;
 const VIEWPORT = { width: 1440, height: 900 };
-/** Cards a column draws before 'Show more' (COLUMN_PAGE_SIZE of the client). */
-const PER_COLUMN = 50;
+/** Cards a column draws before 'Show more'. */
+const PER_COLUMN = LIMITS.boardFirstPage;
 
 type Expected = Record<TaskStatus, number>;
 
@@ -74,6 +79,7 @@ function watchBoard(expected: Record<string, number>) {
     requestAnimationFrame(() =>
       setTimeout(() => {
         board.paintedAt = performance.now();
+        console.log('crewboard-perf: board painted');
       }, 0),
     );
   });
@@ -91,10 +97,16 @@ interface LoadFigures {
   domNodes: number;
 }
 
-async function readLoad(page: Page, from: number): Promise<LoadFigures> {
-  await page.waitForFunction(() => (window as unknown as { __board?: BoardWatch }).__board?.paintedAt !== undefined, null, {
-    timeout: 60_000,
-  });
+/**
+ * Resolves when the page reports the board painted. Armed before the navigation or click: it listens for a console
+ * line, where page.waitForFunction would inject Playwright's script into the page while it loads (60 ms of its main
+ * thread in a trace).
+ */
+const boardPainted = (page: Page) =>
+  page.waitForEvent('console', { predicate: (m) => m.text() === 'crewboard-perf: board painted', timeout: 60_000 });
+
+async function readLoad(page: Page, from: number, painted: Promise<unknown>): Promise<LoadFigures> {
+  await painted;
   return page.evaluate((from) => {
     const b = (window as unknown as { __board: BoardWatch }).__board;
     const board = performance
@@ -118,14 +130,53 @@ async function newSignedInContext(browser: Browser, baseURL: string, storageStat
   return browser.newContext({ baseURL, storageState, viewport: VIEWPORT });
 }
 
-/** A fresh context (empty cache), straight to /tasks. */
-async function coldLoad(browser: Browser, baseURL: string, state: Awaited<ReturnType<BrowserContext['storageState']>>, expected: Expected) {
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink', 'loading'];
+
+/** Samples the page's main thread (CDP Profiler) until the returned function is called; it writes `file`. */
+async function startProfile(page: Page, file: string) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  return async () => {
+    const { profile } = await cdp.send('Profiler.stop');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(profile));
+    await cdp.detach();
+  };
+}
+
+/** A fresh context (empty cache), straight to /tasks; with `profile`, the load's CPU profile goes there. */
+async function coldLoad(
+  browser: Browser,
+  baseURL: string,
+  state: Awaited<ReturnType<BrowserContext['storageState']>>,
+  expected: Expected,
+  profile?: string,
+) {
   const context = await newSignedInContext(browser, baseURL, state);
   try {
     await context.addInitScript(watchBoard, expected);
     const page = await context.newPage();
+    const stop = profile ? await startProfile(page, profile) : undefined;
+    const trace = process.env.TASKS_PERF_TRACE && profile ? profile.replace(/\.cpuprofile$/, '.trace.json') : undefined;
+    if (trace) await browser.startTracing(page, { path: trace, categories: TRACE_CATEGORIES });
+    const painted = boardPainted(page);
     await page.goto('/tasks');
-    return await readLoad(page, 0);
+    const figures = await readLoad(page, 0, painted);
+    if (trace) await browser.stopTracing();
+    await stop?.();
+    if (profile) {
+      const timeline = await page.evaluate(() => [
+        ...performance.getEntriesByType('resource').map((e) => {
+          const r = e as PerformanceResourceTiming;
+          return `${Math.round(r.startTime)}–${Math.round(r.responseEnd)} ${r.name.replace(location.origin, '')}`;
+        }),
+        ...performance.getEntriesByType('paint').map((e) => `${Math.round(e.startTime)} ${e.name}`),
+      ]);
+      writeFileSync(profile.replace(/\.cpuprofile$/, '.timeline.txt'), `${timeline.join('\n')}\n`);
+    }
+    return figures;
   } finally {
     await context.close();
   }
@@ -142,8 +193,9 @@ async function inAppLoad(browser: Browser, baseURL: string, state: Awaited<Retur
     await page.waitForTimeout(1500);
     await page.evaluate(watchBoard, expected);
     const clickAt = await page.evaluate(() => (window as unknown as { __board: BoardWatch }).__board.startedAt);
+    const painted = boardPainted(page);
     await page.getByRole('link', { name: 'Tasks' }).first().click();
-    return await readLoad(page, clickAt);
+    return await readLoad(page, clickAt, painted);
   } finally {
     await context.close();
   }
@@ -176,7 +228,7 @@ const median = (values: number[]) => {
 };
 
 /** One mouse drag of the 4th To Do card: across In Progress and Review and back, dropped on In Progress. */
-async function dragOnce(page: Page): Promise<DragFigures> {
+async function dragOnce(page: Page, profile?: string): Promise<DragFigures> {
   const todo = page.getByTestId('column-todo');
   const progress = page.getByTestId('column-in_progress');
   const review = page.getByTestId('column-review');
@@ -201,6 +253,7 @@ async function dragOnce(page: Page): Promise<DragFigures> {
       for (const e of list.getEntries()) drag.long.push(e.duration);
     }).observe({ type: 'longtask' });
   });
+  const stop = profile ? await startProfile(page, profile) : undefined;
   const started = Date.now();
   await page.mouse.move(from.x + 40, y);
   await page.mouse.down();
@@ -214,6 +267,7 @@ async function dragOnce(page: Page): Promise<DragFigures> {
   await page.mouse.up();
   await page.waitForTimeout(500);
   const durationMs = Date.now() - started;
+  await stop?.();
   const { t, long, up } = await page.evaluate(() => {
     const d = (window as unknown as { __drag: { t: number[]; long: number[]; run: boolean; up: number } }).__drag;
     d.run = false;
@@ -283,6 +337,10 @@ function writeFigures(n: number, figures: unknown) {
   writeFileSync(OUT, `${JSON.stringify(doc, null, 2)}\n`);
 }
 
+// A trace records a DOM snapshot in the page at every action: in a profile of a cold load that was
+// 0.8 s of the page's main thread. Measure the app, not the recorder.
+test.use({ trace: 'off' });
+
 test.describe('tasks board at scale', () => {
   test.describe.configure({ mode: 'serial' });
 
@@ -314,7 +372,9 @@ test.describe('tasks board at scale', () => {
       const state = await page.context().storageState();
 
       const cold: LoadFigures[] = [];
-      for (let i = 0; i < REPEATS; i++) cold.push(await coldLoad(browser, baseURL!, state, expected));
+      for (let i = 0; i < REPEATS; i++) {
+        cold.push(await coldLoad(browser, baseURL!, state, expected, PROFILE_DIR && i === 0 ? `${PROFILE_DIR}/${n}-cold.cpuprofile` : undefined));
+      }
       const inApp: LoadFigures[] = [];
       for (let i = 0; i < REPEATS; i++) inApp.push(await inAppLoad(browser, baseURL!, state, expected));
 
@@ -325,7 +385,7 @@ test.describe('tasks board at scale', () => {
       const drags: DragFigures[] = [];
       for (let i = 0; i < REPEATS; i++) {
         const before = await boardCounts(request, owner);
-        drags.push(await dragOnce(page));
+        drags.push(await dragOnce(page, PROFILE_DIR && i === 0 ? `${PROFILE_DIR}/${n}-drag.cpuprofile` : undefined));
         // The move is saved (and the columns refetched) before the next drag.
         await expect
           .poll(async () => (await boardCounts(request, owner)).in_progress, { timeout: 15_000 })

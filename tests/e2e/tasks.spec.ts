@@ -1,6 +1,6 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { format, parseISO } from 'date-fns';
-import { TASK_STATUS_LABELS, type TaskStatus } from '../../src/domain/constants';
+import { LIMITS, TASK_STATUS_LABELS, type TaskStatus } from '../../src/domain/constants';
 import { MSG } from '../../src/domain/messages';
 import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { TaskDto } from '../../src/domain/schemas/task';
@@ -382,6 +382,42 @@ test.describe('tasks', () => {
     await page.waitForTimeout(500);
     expect(boards).toHaveLength(1);
     expect(boards[0]).toContain('q=Elsewhere');
+  });
+
+  test('a long column draws its first page with the exact count, and loads the rest as it scrolls near or on Show more', async ({
+    page,
+    request,
+  }) => {
+    const { owner, apollo } = await seedTeam(request);
+    const total = LIMITS.boardFirstPage + LIMITS.boardMorePage + 5;
+    for (let i = 0; i < total; i += 15) {
+      await Promise.all(
+        Array.from({ length: Math.min(15, total - i) }, (_, j) =>
+          newTask(request, owner, { title: `Backlog ${String(i + j).padStart(3, '0')}`, projectId: apollo.id }),
+        ),
+      );
+    }
+    await signIn(page, owner);
+    await page.goto(`/tasks?project=${apollo.id}`);
+    const todo = column(page, 'todo');
+    const cards = todo.getByTestId('task-card');
+    await expect(countOf(page, 'todo')).toHaveText(`${total} tasks`);
+    await expect(cards).toHaveCount(LIMITS.boardFirstPage);
+    const more = todo.getByRole('button', { name: /^Show more/ });
+    await expect(more).toHaveText(`Show more (${total - LIMITS.boardFirstPage} more)`);
+
+    // Scrolling near the end of the column loads the next page by itself.
+    await cards.nth(LIMITS.boardFirstPage - 3).scrollIntoViewIfNeeded();
+    await expect(cards).toHaveCount(LIMITS.boardFirstPage + LIMITS.boardMorePage);
+    await expect(more).toHaveText('Show more (5 more)');
+
+    // The button itself, from the keyboard.
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await expect(cards).toHaveCount(total);
+    await expect(more).toBeHidden();
+    await expect(countOf(page, 'todo')).toHaveText(`${total} tasks`);
+    await expect(card(todo, 'Backlog 000')).toBeAttached();
   });
 
   test('the four columns fit beside the sidebar from 1280 px wide; on a phone the board scrolls sideways', async ({ page, request }) => {

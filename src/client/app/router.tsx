@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
-import { AuthInit, PublicOnly, RequireAuth } from '../features/auth/components/auth-gate';
+import { AuthInit, checkStoredSessionEarly, PublicOnly, RequireAuth } from '../features/auth/components/auth-gate';
 import { LoginPage } from '../features/auth/components/login-page';
 import { SignupPage } from '../features/auth/components/signup-page';
 import { Spinner } from '../components/ui/misc';
@@ -44,6 +44,7 @@ const PRELOAD: Record<string, () => Promise<unknown>> = {
 };
 const storedSession = typeof window !== 'undefined' ? useAuthStore.getState().session : null;
 if (storedSession) {
+  checkStoredSessionEarly();
   const page = PRELOAD[window.location.pathname.replace(/\/+$/, '')];
   if (page) {
     void loadAppLayout().catch(() => {});

@@ -115,7 +115,7 @@ export type TaskListDto = z.infer<typeof taskListDto>;
 
 /** The board's first screen: the newest `limit` tasks of each status, with the list's filters. */
 export const taskBoardQuery = listTasksQuery.omit({ sort: true, dir: true, offset: true }).extend({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: z.coerce.number().int().min(1).max(100).default(LIMITS.boardFirstPage),
 });
 export type TaskBoardQuery = z.infer<typeof taskBoardQuery>;
 

@@ -1,9 +1,9 @@
-import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import type { TaskStatus } from '../../../../domain/constants';
+import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { LIMITS, type TaskStatus } from '../../../../domain/constants';
 import type { TaskDto, TaskListDto } from '../../../../domain/schemas/task';
 import { api } from '../../../lib/api-client';
-import { createBoardLoader } from './board-loader';
-import { COLUMN_PAGE_SIZE, fetchBoard, takePrimedBoard } from './prefetch-board';
+import { boardKey, columnPage, createBoardLoader } from './board-loader';
+import { fetchBoard, takeArrivedBoard, takePrimedBoard } from './prefetch-board';
 import { type TaskListSort, type TaskQueryFilters, taskKeys } from './task-keys';
 
 export const LIST_PAGE_SIZE = 100;
@@ -28,13 +28,23 @@ export const taskColumnOptions = (filters: Omit<TaskQueryFilters, 'status'>, sta
     queryFn: ({ pageParam, signal }) =>
       pageParam === 0
         ? loadFirstPage(filters, status)
-        : getTasks({ ...filters, status, limit: COLUMN_PAGE_SIZE, offset: pageParam }, signal),
+        : getTasks({ ...filters, status, limit: LIMITS.boardMorePage, offset: pageParam }, signal),
     initialPageParam: 0,
     getNextPageParam: nextOffset,
   });
 
+/** A column's first page from the board the entry script asked for, if it has arrived (see prefetch-board). */
+function arrivedColumn(filters: Omit<TaskQueryFilters, 'status'>, status: TaskStatus) {
+  const arrived = takeArrivedBoard(boardKey(filters), status);
+  return arrived ? { page: { pages: [columnPage(arrived.board, status)], pageParams: [0] }, at: arrived.at } : undefined;
+}
+
 export function useTaskColumn(filters: Omit<TaskQueryFilters, 'status'>, status: TaskStatus, enabled: boolean) {
-  return useInfiniteQuery({ ...taskColumnOptions(filters, status), enabled });
+  const queryClient = useQueryClient();
+  const options = taskColumnOptions(filters, status);
+  // Read when the column's query is created (its first render); not again once it has data.
+  const arrived = enabled && !queryClient.getQueryState(options.queryKey) ? arrivedColumn(filters, status) : undefined;
+  return useInfiniteQuery({ ...options, enabled, initialData: arrived?.page, initialDataUpdatedAt: arrived?.at });
 }
 
 export const taskListOptions = (filters: TaskQueryFilters, sort: TaskListSort) =>

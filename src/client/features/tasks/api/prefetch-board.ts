@@ -1,18 +1,23 @@
+import { LIMITS } from '../../../../domain/constants';
 import type { TaskBoardDto } from '../../../../domain/schemas/task';
 import { api } from '../../../lib/api-client';
 import { type BoardFilters, boardKey } from './board-loader';
 
-/** Cards per column on the board's first screen (and each 'Show more' page). */
-export const COLUMN_PAGE_SIZE = 50;
 
 /** A task or project id as the URL carries it. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const fetchBoard = (filters: BoardFilters) =>
-  api.get<TaskBoardDto>('/api/tasks/board', { query: { ...filters, limit: COLUMN_PAGE_SIZE } });
+  api.get<TaskBoardDto>('/api/tasks/board', { query: { ...filters, limit: LIMITS.boardFirstPage } });
 
-/** A board request started before the page rendered; each column may take it once. */
-let primed: { key: string; result: Promise<TaskBoardDto>; takers: Set<string>; until: number } | null = null;
+/** A board request started before the page rendered (and its answer once it is in); each column may take it once. */
+let primed: {
+  key: string;
+  result: Promise<TaskBoardDto>;
+  arrived?: { board: TaskBoardDto; at: number };
+  takers: Set<string>;
+  until: number;
+} | null = null;
 
 /**
  * A cold load of /tasks: start the board request from the entry script, beside the session check
@@ -29,16 +34,35 @@ export function primeBoard(location: Pick<Location, 'pathname' | 'search'>, acce
   if (project !== null && !UUID.test(project)) return;
   const filters: BoardFilters = project ? { projectId: project } : {};
   const result = fetchBoard(filters);
-  const entry = { key: boardKey(filters), result, takers: new Set<string>(), until: Date.now() + 15_000 };
+  const entry: NonNullable<typeof primed> = { key: boardKey(filters), result, takers: new Set<string>(), until: Date.now() + 15_000 };
   primed = entry;
-  result.catch(() => {
-    if (primed === entry) primed = null;
-  });
+  result.then(
+    (board) => {
+      entry.arrived = { board, at: Date.now() };
+    },
+    () => {
+      if (primed === entry) primed = null;
+    },
+  );
+}
+
+/** Takes the primed board for this column if it is for these filters, not yet taken by it, and fresh. */
+function take(key: string, column: string) {
+  if (!primed || primed.key !== key || primed.takers.has(column) || Date.now() > primed.until) return null;
+  primed.takers.add(column);
+  return primed;
 }
 
 /** The primed board for these filters, once per column, while it is fresh. */
 export function takePrimedBoard(key: string, column: string): Promise<TaskBoardDto> | null {
-  if (!primed || primed.key !== key || primed.takers.has(column) || Date.now() > primed.until) return null;
-  primed.takers.add(column);
-  return primed.result;
+  return take(key, column)?.result ?? null;
+}
+
+/**
+ * The primed board if its answer is already in, once per column: the column then draws its cards in its first
+ * render, instead of a skeleton first and the cards a task later.
+ */
+export function takeArrivedBoard(key: string, column: string): { board: TaskBoardDto; at: number } | null {
+  if (!primed?.arrived) return null;
+  return take(key, column)?.arrived ?? null;
 }

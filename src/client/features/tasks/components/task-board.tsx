@@ -15,7 +15,7 @@ import {
   useSensors,
 } from '@dnd-kit/core';
 import { Plus } from 'lucide-react';
-import { memo, type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
+import { memo, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { TASK_STATUS_LABELS, TASK_STATUSES, type TaskStatus } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import type { TaskDto } from '../../../../domain/schemas/task';
@@ -190,6 +190,9 @@ const BoardColumn = memo(function BoardColumn({ status, filters, enabled, today,
   const name = label(status);
   const headingId = `column-${status}`;
   const isLoading = enabled && query.isPending;
+  const { fetchNextPage } = query;
+  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+  const moreRef = useLoadWhenNear(loadMore, query.hasNextPage && !query.isFetchingNextPage);
 
   return (
     <section
@@ -238,11 +241,12 @@ const BoardColumn = memo(function BoardColumn({ status, filters, enabled, today,
               ))}
               {query.hasNextPage && (
                 <Button
+                  ref={moreRef}
                   variant="secondary"
                   size="sm"
                   className="justify-center"
                   isLoading={query.isFetchingNextPage}
-                  onClick={() => void query.fetchNextPage()}
+                  onClick={loadMore}
                 >
                   Show more ({count - tasks.length} more)
                 </Button>
@@ -259,6 +263,25 @@ const BoardColumn = memo(function BoardColumn({ status, filters, enabled, today,
     </section>
   );
 });
+
+/**
+ * The ref for a column's 'Show more': when it comes within 400 px of the screen, the next page loads by itself
+ * (and again after that page, while it stays near), so the short first page never stops someone scrolling down a
+ * column. The button stays, for the keyboard and for anyone who gets there first.
+ */
+function useLoadWhenNear(load: () => void, active: boolean) {
+  const ref = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const button = ref.current;
+    if (!active || !button || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && load(), {
+      rootMargin: '400px 0px',
+    });
+    observer.observe(button);
+    return () => observer.disconnect();
+  }, [active, load]);
+  return ref;
+}
 
 interface ColumnDropZoneProps {
   status: TaskStatus;
