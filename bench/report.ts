@@ -65,7 +65,7 @@ export function formatReport(report: BenchReport): { markdown: string; failures:
   const m = report.machine;
   const header = [
     `Crewboard bench, ${report.date.slice(0, 16).replace('T', ' ')} UTC — ${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB RAM, Node ${m.node}, ${m.platform}.`,
-    `Each measure: ${report.options.warmupSeconds} s warm-up then ${report.options.seconds} s. A board is what the Tasks page loads: one GET /api/tasks/board with the newest ${report.options.columnLimit} cards of each column and every exact count (its SQL limit is the statements it issues, run serially). A column row is one GET /api/tasks?status=… page ('Show more'), the four statuses in turn. Load generator on the same machine; 1-minute load average before → after each dataset: ${report.datasets.map((d) => `${d.db} ${num(d.tasks)}: ${d.loadAvg.map((x) => x.toFixed(1)).join(' → ')}`).join(', ')}.`,
+    `Each measure: ${report.options.warmupSeconds} s warm-up then ${report.options.seconds} s. A board is what the Tasks page loads: one GET /api/tasks/board with the newest ${report.options.columnLimit} cards of each column and every exact count (its SQL limit is the statements it issues, run serially). A column row is one GET /api/tasks?status=… page of ${report.options.moreLimit} ('Show more'), the four statuses in turn. Load generator on the same machine; 1-minute load average before → after each dataset: ${report.datasets.map((d) => `${d.db} ${num(d.tasks)}: ${d.loadAvg.map((x) => x.toFixed(1)).join(' → ')}`).join(', ')}.`,
     '',
   ];
   const targets = formatTargets(report);

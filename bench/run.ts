@@ -12,6 +12,7 @@ import { cpus, freemem, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { LIMITS } from '../src/domain/constants';
 import { openDatabase } from '../src/server/db/client';
 import { type LoadResult, type Probe, type RequestSpec, pathOf, probe, runLoad } from './load';
 import { formatReport, type BenchReport, type DatasetRun, type ScenarioRun } from './report';
@@ -48,8 +49,10 @@ const options = {
   createConnections: list(args['create-connections'], smoke ? [1, 2] : [1, 8, 32]),
   databases: (args.db ?? (process.env.DATABASE_URL ? 'pglite,postgres' : 'pglite')).split(',') as ('pglite' | 'postgres')[],
   only: args.only ? args.only.split(',') : null,
-  /** What the Tasks page asks for per column on its first screen (COLUMN_PAGE_SIZE in the client). */
-  columnLimit: Number(args['column-limit'] ?? 50),
+  /** What the Tasks page asks for per column on its first screen. */
+  columnLimit: Number(args['column-limit'] ?? LIMITS.boardFirstPage),
+  /** What a column's 'Show more' asks for. */
+  moreLimit: LIMITS.boardMorePage,
   /** Replays of the raw SQL per read (after 3 warm-ups); the median is the limit. */
   iterations: Number(args.iterations ?? (smoke ? 3 : 30)),
   out: args.out ?? join(import.meta.dirname, 'results', smoke ? 'smoke.json' : 'latest.json'),
@@ -80,7 +83,7 @@ function scenarios(data: Seeded): Scenario[] {
   const statuses = ['todo', 'in_progress', 'review', 'completed'] as const;
   // A column page of the list endpoint, per status, newest first.
   const columns = (filter: string) =>
-    statuses.map((st) => `/api/tasks?${filter}status=${st}&limit=${options.columnLimit}&offset=0`);
+    statuses.map((st) => `/api/tasks?${filter}status=${st}&limit=${options.moreLimit}&offset=0`);
   const all: Scenario[] = [
     {
       // The floor: no auth, one `select 1`; what any request costs on this machine right now.

@@ -3,6 +3,21 @@
 export const TASK_STATUSES = ['todo', 'in_progress', 'review', 'completed'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
+/** The due-date buckets of the task filters (spec §2 'Filter panel'). */
+export const DUE_FILTERS = ['overdue', 'today', 'this_week', 'next_week'] as const;
+export type DueFilter = (typeof DUE_FILTERS)[number];
+
+export const DUE_FILTER_LABELS: Record<DueFilter, string> = {
+  overdue: 'Overdue',
+  today: 'Due Today',
+  this_week: 'This Week',
+  next_week: 'Next Week',
+};
+
+/** The list view's sortable columns. */
+export const TASK_SORTS = ['created', 'title', 'status', 'priority', 'assignee', 'due', 'project'] as const;
+export type TaskSort = (typeof TASK_SORTS)[number];
+
 export const TASK_STATUS_LABELS: Record<TaskStatus, string> = {
   todo: 'To Do',
   in_progress: 'In Progress',

@@ -18,8 +18,8 @@ import { apiAs, createUser, type E2EUser, expect, signIn, test } from './fixture
  * - TASKS_PERF_OUT: where the figures go as JSON, merged per size (default bench/results/browser-latest.json).
  * - TASKS_PERF_PROFILE: a folder; the first cold load and the first drag of each size also write a Chromium CPU
  *   profile there (`<size>-cold.cpuprofile`, `<size>-drag.cpuprofile`; open them in DevTools' Performance panel), and
- *   the cold load's resource timeline (`<size>-cold.timeline.txt`); with TASKS_PERF_TRACE=1 also a Chromium trace of
- *   that load (`<size>-cold.trace.json`). Build with PROFILE_BUILD=1 for readable function names.
+ *   the cold load's resource timeline (`<size>-cold.timeline.txt`); with TASKS_PERF_TRACE=1, a Chromium trace of
+ *   that load (`<size>-cold.trace.json`) instead of its CPU profile. Build with PROFILE_BUILD=1 for readable function names.
  *
  * Per size it measures, at 1440×900:
  * - cold: a fresh browser context (empty cache) with a signed-in session, page.goto('/tasks'); from navigation
@@ -158,8 +158,9 @@ async function coldLoad(
   try {
     await context.addInitScript(watchBoard, expected);
     const page = await context.newPage();
-    const stop = profile ? await startProfile(page, profile) : undefined;
+    // A trace instead of the sampling profiler, when asked for: the two together slow the page down.
     const trace = process.env.TASKS_PERF_TRACE && profile ? profile.replace(/\.cpuprofile$/, '.trace.json') : undefined;
+    const stop = profile && !trace ? await startProfile(page, profile) : undefined;
     if (trace) await browser.startTracing(page, { path: trace, categories: TRACE_CATEGORIES });
     const painted = boardPainted(page);
     await page.goto('/tasks');

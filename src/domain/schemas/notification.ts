@@ -54,9 +54,5 @@ export const NOTIFICATION_TEXT = {
   },
 } as const;
 
-/** Where a notification leads when opened. */
-export function notificationTarget(n: Pick<NotificationDto, 'type' | 'data'>): string {
-  if (n.type === 'team_invite') return '/dashboard';
-  if (n.data.projectId) return `/tasks?project=${encodeURIComponent(n.data.projectId)}`;
-  return '/tasks';
-}
+// Kept beside the plain constants, so that the notification menu does not load zod.
+export { notificationTarget } from '../notification-target';

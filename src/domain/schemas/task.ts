@@ -1,17 +1,10 @@
 import { z } from 'zod';
-import { LIMITS, TASK_PRIORITIES, TASK_STATUSES } from '../constants';
+import { DUE_FILTERS, LIMITS, TASK_PRIORITIES, TASK_SORTS, TASK_STATUSES } from '../constants';
 import { MSG } from '../messages';
 import { isoDate, isoDateTime, optionalText, uuid, versionField } from './common';
 
-export const DUE_FILTERS = ['overdue', 'today', 'this_week', 'next_week'] as const;
-export type DueFilter = (typeof DUE_FILTERS)[number];
-
-export const DUE_FILTER_LABELS: Record<DueFilter, string> = {
-  overdue: 'Overdue',
-  today: 'Due Today',
-  this_week: 'This Week',
-  next_week: 'Next Week',
-};
+// Plain lists, kept in constants so that pages which only need them do not load zod.
+export { DUE_FILTER_LABELS, DUE_FILTERS, type DueFilter, TASK_SORTS, type TaskSort } from '../constants';
 
 const tags = z
   .array(z.string().trim().min(1).max(LIMITS.tagMax))
@@ -59,8 +52,6 @@ export const moveTaskInput = z.object({ status: z.enum(TASK_STATUSES) }).strict(
 export type MoveTaskInput = z.infer<typeof moveTaskInput>;
 
 /** Sortable columns of the list view. */
-export const TASK_SORTS = ['created', 'title', 'status', 'priority', 'assignee', 'due', 'project'] as const;
-export type TaskSort = (typeof TASK_SORTS)[number];
 
 export const listTasksQuery = z.object({
   projectId: uuid.optional(),

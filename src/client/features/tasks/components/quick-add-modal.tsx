@@ -1,4 +1,4 @@
-import { TaskFormModal } from './task-form-modal';
+import { TaskFormModal } from './task-form-modal-lazy';
 
 /** The New Task form opened from the sidebar's Quick Add (tasks feature). */
 export function QuickAddTaskModal({ open, onClose }: { open: boolean; onClose: () => void }) {

@@ -1,12 +1,13 @@
 import { Filter, Search, X } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import {
+  DUE_FILTER_LABELS,
+  DUE_FILTERS,
   TASK_PRIORITIES,
   TASK_PRIORITY_LABELS,
   TASK_STATUS_LABELS,
   TASK_STATUSES,
 } from '../../../../domain/constants';
-import { DUE_FILTER_LABELS, DUE_FILTERS } from '../../../../domain/schemas/task';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/field';
 import { cn } from '../../../lib/cn';

@@ -9,7 +9,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useTaskFilters } from '../hooks/use-task-filters';
 import { TaskBoard } from './task-board';
 import { TaskFiltersBar } from './task-filters-bar';
-import { TaskFormModal } from './task-form-modal';
+import { TaskFormModal } from './task-form-modal-lazy';
 import { TaskListTable } from './task-list-table';
 
 type FormState = { mode: 'closed' } | { mode: 'create'; status?: TaskStatus } | { mode: 'edit'; task: TaskDto };

@@ -1,7 +1,15 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { TASK_PRIORITIES, TASK_STATUSES, type TaskPriority, type TaskStatus } from '../../../../domain/constants';
-import { DUE_FILTERS, type DueFilter, TASK_SORTS, type TaskSort } from '../../../../domain/schemas/task';
+import {
+  DUE_FILTERS,
+  type DueFilter,
+  TASK_PRIORITIES,
+  TASK_SORTS,
+  TASK_STATUSES,
+  type TaskPriority,
+  type TaskSort,
+  type TaskStatus,
+} from '../../../../domain/constants';
 import { localDate } from '../../../../domain/task-filters';
 import { UUID } from '../api/prefetch-board';
 import type { TaskListSort, TaskQueryFilters } from '../api/task-keys';
