@@ -16,6 +16,8 @@ import { apiAs, createUser, type E2EUser, expect, signIn, test } from './fixture
  * - TASKS_PERF_SIZES: board sizes in tasks, comma-separated (default 2000,10000); one test per size.
  * - TASKS_PERF_REPEATS: cold loads, in-app navigations and drags per size (default 3); medians are reported.
  * - TASKS_PERF_OUT: where the figures go as JSON, merged per size (default bench/results/browser-latest.json).
+ * - TASKS_PERF_LATENCY: milliseconds of round-trip latency added to every request of the cold loads (Chromium's
+ *   network emulation), to see the load chain as it is over a real network rather than on 127.0.0.1.
  * - TASKS_PERF_PROFILE: a folder; the first cold load and the first drag of each size also write a Chromium CPU
  *   profile there (`<size>-cold.cpuprofile`, `<size>-drag.cpuprofile`; open them in DevTools' Performance panel), and
  *   the cold load's resource timeline (`<size>-cold.timeline.txt`); with TASKS_PERF_TRACE=1, a Chromium trace of
@@ -40,6 +42,7 @@ const REPEATS = Math.max(1, Number(process.env.TASKS_PERF_REPEATS ?? 3) || 3);
 const OUT = process.env.TASKS_PERF_OUT ?? 'bench/results/browser-latest.json';
 const SHOTS_DIR = process.env.TASKS_SHOTS_DIR ?? '/tmp';
 const PROFILE_DIR = process.env.TASKS_PERF_PROFILE;
+const LATENCY_MS = Number(process.env.TASKS_PERF_LATENCY ?? 0) || 0;
 const VIEWPORT = { width: 1440, height: 900 };
 /** Cards a column draws before 'Show more'. */
 const PER_COLUMN = LIMITS.boardFirstPage;
@@ -158,6 +161,11 @@ async function coldLoad(
   try {
     await context.addInitScript(watchBoard, expected);
     const page = await context.newPage();
+    if (LATENCY_MS > 0) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: LATENCY_MS, downloadThroughput: -1, uploadThroughput: -1 });
+    }
     // A trace instead of the sampling profiler, when asked for: the two together slow the page down.
     const trace = process.env.TASKS_PERF_TRACE && profile ? profile.replace(/\.cpuprofile$/, '.trace.json') : undefined;
     const stop = profile && !trace ? await startProfile(page, profile) : undefined;
