@@ -105,8 +105,11 @@ interface LoadFigures {
  * line, where page.waitForFunction would inject Playwright's script into the page while it loads (60 ms of its main
  * thread in a trace).
  */
-const boardPainted = (page: Page) =>
-  page.waitForEvent('console', { predicate: (m) => m.text() === 'crewboard-perf: board painted', timeout: 60_000 });
+function boardPainted(page: Page) {
+  const painted = page.waitForEvent('console', { predicate: (m) => m.text() === 'crewboard-perf: board painted', timeout: 60_000 });
+  painted.catch(() => {}); // awaited by readLoad; not left unhandled if the navigation fails first
+  return painted;
+}
 
 async function readLoad(page: Page, from: number, painted: Promise<unknown>): Promise<LoadFigures> {
   await painted;

@@ -422,13 +422,40 @@ test.describe('tasks', () => {
     await expect(cards).toHaveCount(LIMITS.boardFirstPage + LIMITS.boardMorePage);
     await expect(more).toHaveText('Show more (5 more)');
 
-    // The button itself, from the keyboard.
+    // A page that fails is asked for once, not again and again while the button stays in view; the error shows.
+    let failedAsks = 0;
+    const nextPage = /\/api\/tasks\?.*offset=/;
+    await page.route(nextPage, (route) => {
+      failedAsks += 1;
+      return route.fulfill({ status: 404, json: { error: { code: 'not_found', message: 'Not found' } } });
+    });
+    await more.scrollIntoViewIfNeeded();
+    await expect(todo.getByRole('alert')).toHaveText(MSG.loadFailed);
+    await page.waitForTimeout(1500);
+    expect(failedAsks).toBe(1);
+    await page.unroute(nextPage);
+
+    // Reaching the button from the keyboard loads the rest (the scroll that focus brings, or the button).
     await more.focus();
     await page.keyboard.press('Enter');
     await expect(cards).toHaveCount(total);
     await expect(more).toBeHidden();
     await expect(countOf(page, 'todo')).toHaveText(`${total} tasks`);
     await expect(card(todo, 'Backlog 000')).toBeAttached();
+
+    // Without IntersectionObserver nothing loads by itself, and the button alone does it.
+    await page.addInitScript(() => {
+      delete (window as { IntersectionObserver?: unknown }).IntersectionObserver;
+    });
+    await page.reload();
+    await expect(cards).toHaveCount(LIMITS.boardFirstPage);
+    await more.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(500);
+    await expect(cards).toHaveCount(LIMITS.boardFirstPage);
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await expect(cards).toHaveCount(LIMITS.boardFirstPage + LIMITS.boardMorePage);
+    await expect(more).toHaveText('Show more (5 more)');
   });
 
   test('the four columns fit beside the sidebar from 1280 px wide; on a phone the board scrolls sideways', async ({ page, request }) => {

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import type { SystemRole } from '../../../../domain/constants';
+import { OIDC_CODE_PARAM, type SystemRole } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import { Spinner } from '../../../components/ui/misc';
 import { ApiError } from '../../../lib/api-client';
@@ -21,6 +21,8 @@ let early: { token: string; user: ReturnType<typeof getCurrentUser> } | null = n
 export function checkStoredSessionEarly(): void {
   const { session } = useAuthStore.getState();
   if (!session || early || checked) return;
+  // Back from a Google sign-in: AuthInit first exchanges the code for a new session, and checks that one.
+  if (new URLSearchParams(window.location.hash.slice(1)).has(OIDC_CODE_PARAM)) return;
   const user = getCurrentUser();
   user.catch(() => {}); // AuthInit handles the failure when it takes the answer.
   early = { token: session.access_token, user };

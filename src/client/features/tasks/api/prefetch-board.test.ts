@@ -5,6 +5,10 @@ import { boardKey } from './board-loader';
 
 const get = vi.fn();
 vi.mock('../../../lib/api-client', () => ({ api: { get: (...args: unknown[]) => get(...args) } }));
+let accessToken: string | undefined = 'token-a';
+vi.mock('../../../stores/auth-store', () => ({
+  useAuthStore: { getState: () => ({ session: accessToken ? { access_token: accessToken } : null }) },
+}));
 
 const board: TaskBoardDto = {
   columns: { todo: [], in_progress: [], review: [], completed: [] },
@@ -21,20 +25,26 @@ const load = async () => {
 };
 
 describe('primeBoard and takeArrivedBoard', () => {
-  beforeEach(() => get.mockReset());
+  beforeEach(() => {
+    get.mockReset();
+    accessToken = 'token-a';
+  });
   afterEach(() => vi.useRealTimers());
 
   it('asks for the first page of the plain board, and hands its answer to each column once, after it has arrived', async () => {
     let answer!: (b: TaskBoardDto) => void;
-    get.mockReturnValue(new Promise<TaskBoardDto>((resolve) => (answer = resolve)));
+    get.mockReturnValue(
+      new Promise<TaskBoardDto>((resolve) => {
+        answer = resolve;
+      }),
+    );
     const { primeBoard, takeArrivedBoard } = await load();
     primeBoard({ pathname: '/tasks', search: `?project=${PROJECT}` }, inAnHour());
     expect(get).toHaveBeenCalledWith('/api/tasks/board', { query: { projectId: PROJECT, limit: LIMITS.boardFirstPage } });
     const key = boardKey({ projectId: PROJECT });
     expect(takeArrivedBoard(key, 'todo')).toBeNull(); // not in yet: the column asks through its loader
     answer(board);
-    await Promise.resolve();
-    await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 0));
     expect(takeArrivedBoard(key, 'todo')?.board).toBe(board);
     expect(takeArrivedBoard(key, 'todo')).toBeNull();
     expect(takeArrivedBoard(key, 'review')?.board).toBe(board);
@@ -61,7 +71,26 @@ describe('primeBoard and takeArrivedBoard', () => {
     get.mockResolvedValueOnce(board);
     mod = await load();
     mod.primeBoard({ pathname: '/tasks', search: '' }, inAnHour());
-    await vi.advanceTimersByTimeAsync(16_000);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(mod.takeArrivedBoard(boardKey({}), 'todo')?.board).toBe(board);
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(mod.takeArrivedBoard(boardKey({}), 'review')).toBeNull();
+  });
+
+  it('is not taken by another session, nor after a task was written', async () => {
+    get.mockResolvedValue(board);
+    let mod = await load();
+    mod.primeBoard({ pathname: '/tasks', search: '' }, inAnHour());
+    await new Promise((r) => setTimeout(r, 0));
+    accessToken = 'token-b'; // signed out, and someone else signed in
+    expect(mod.takeArrivedBoard(boardKey({}), 'todo')).toBeNull();
+    expect(mod.takePrimedBoard(boardKey({}), 'todo')).toBeNull();
+
+    accessToken = 'token-a';
+    mod = await load();
+    mod.primeBoard({ pathname: '/tasks', search: '' }, inAnHour());
+    await new Promise((r) => setTimeout(r, 0));
+    mod.dropPrimedBoard();
     expect(mod.takeArrivedBoard(boardKey({}), 'todo')).toBeNull();
   });
 });

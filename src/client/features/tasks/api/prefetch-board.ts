@@ -1,6 +1,7 @@
 import { LIMITS } from '../../../../domain/constants';
 import type { TaskBoardDto } from '../../../../domain/schemas/task';
 import { api } from '../../../lib/api-client';
+import { useAuthStore } from '../../../stores/auth-store';
 import { type BoardFilters, boardKey } from './board-loader';
 
 
@@ -15,6 +16,8 @@ let primed: {
   key: string;
   result: Promise<TaskBoardDto>;
   arrived?: { board: TaskBoardDto; at: number };
+  /** The session it was asked for: another session (a sign-out, a refresh) does not take it. */
+  token: string | undefined;
   takers: Set<string>;
   until: number;
 } | null = null;
@@ -34,7 +37,13 @@ export function primeBoard(location: Pick<Location, 'pathname' | 'search'>, acce
   if (project !== null && !UUID.test(project)) return;
   const filters: BoardFilters = project ? { projectId: project } : {};
   const result = fetchBoard(filters);
-  const entry: NonNullable<typeof primed> = { key: boardKey(filters), result, takers: new Set<string>(), until: Date.now() + 15_000 };
+  const entry: NonNullable<typeof primed> = {
+    key: boardKey(filters),
+    result,
+    token: useAuthStore.getState().session?.access_token,
+    takers: new Set<string>(),
+    until: Date.now() + 15_000,
+  };
   primed = entry;
   result.then(
     (board) => {
@@ -46,9 +55,10 @@ export function primeBoard(location: Pick<Location, 'pathname' | 'search'>, acce
   );
 }
 
-/** Takes the primed board for this column if it is for these filters, not yet taken by it, and fresh. */
+/** Takes the primed board for this column if it is for these filters and this session, not yet taken by it, and fresh. */
 function take(key: string, column: string) {
   if (!primed || primed.key !== key || primed.takers.has(column) || Date.now() > primed.until) return null;
+  if (primed.token !== useAuthStore.getState().session?.access_token) return null;
   primed.takers.add(column);
   return primed;
 }
@@ -65,4 +75,9 @@ export function takePrimedBoard(key: string, column: string): Promise<TaskBoardD
 export function takeArrivedBoard(key: string, column: string): { board: TaskBoardDto; at: number } | null {
   if (!primed?.arrived) return null;
   return take(key, column)?.arrived ?? null;
+}
+
+/** A task was written: an early board that a column has not taken yet may no longer be true. */
+export function dropPrimedBoard(): void {
+  primed = null;
 }

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LIMITS } from '../../../../domain/constants';
 import type { CreateTaskInput, TaskDto, UpdateTaskInput } from '../../../../domain/schemas/task';
 import { api } from '../../../lib/api-client';
+import { dropPrimedBoard } from './prefetch-board';
 import { taskKeys } from './task-keys';
 
 export const createTask = (input: CreateTaskInput) => api.post<TaskDto>('/api/tasks', input);
@@ -13,6 +14,7 @@ export function useCreateTask() {
   return useMutation({
     mutationFn: createTask,
     onSuccess: () => {
+      dropPrimedBoard();
       void qc.invalidateQueries({ queryKey: taskKeys.all });
       // About 1 s after a create, everything is refetched (spec §4 'Data loading').
       setTimeout(() => void qc.invalidateQueries(), LIMITS.refetchAfterCreateMs);
@@ -24,7 +26,10 @@ export function useUpdateTask() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, input }: { id: string; input: UpdateTaskInput }) => updateTask(id, input),
-    onSettled: () => qc.invalidateQueries({ queryKey: taskKeys.all }),
+    onSettled: () => {
+      dropPrimedBoard();
+      return qc.invalidateQueries({ queryKey: taskKeys.all });
+    },
   });
 }
 
@@ -32,6 +37,9 @@ export function useDeleteTask() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: deleteTask,
-    onSettled: () => qc.invalidateQueries({ queryKey: taskKeys.all }),
+    onSettled: () => {
+      dropPrimedBoard();
+      return qc.invalidateQueries({ queryKey: taskKeys.all });
+    },
   });
 }

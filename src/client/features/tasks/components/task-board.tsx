@@ -192,7 +192,8 @@ const BoardColumn = memo(function BoardColumn({ status, filters, enabled, today,
   const isLoading = enabled && query.isPending;
   const { fetchNextPage } = query;
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
-  const moreRef = useLoadWhenNear(loadMore, query.hasNextPage && !query.isFetchingNextPage);
+  const loadNear = useCallback(() => void fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
+  const moreRef = useLoadWhenNear(loadNear, query.hasNextPage && !query.isFetching && !query.isFetchNextPageError);
 
   return (
     <section
@@ -264,23 +265,33 @@ const BoardColumn = memo(function BoardColumn({ status, filters, enabled, today,
   );
 });
 
+/** The nearest ancestor that scrolls vertically (the page's main area), or null for the viewport. */
+function scrollRoot(el: Element): Element | null {
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const { overflowY } = getComputedStyle(p);
+    if ((overflowY === 'auto' || overflowY === 'scroll') && p.scrollHeight > p.clientHeight) return p;
+  }
+  return null;
+}
+
 /**
- * The ref for a column's 'Show more': when it comes within 400 px of the screen, the next page loads by itself
- * (and again after that page, while it stays near), so the short first page never stops someone scrolling down a
- * column. The button stays, for the keyboard and for anyone who gets there first.
+ * A callback ref for a column's 'Show more': when it comes within 400 px of the visible part of the page, the next
+ * page loads by itself (and again after that page, while it stays near), so the short first page never stops
+ * someone scrolling down a column. The button stays, for the keyboard and for anyone who gets there first. `active`
+ * is false while the column is fetching (a refetch is not cancelled) and after a failed page (the button retries).
  */
 function useLoadWhenNear(load: () => void, active: boolean) {
-  const ref = useRef<HTMLButtonElement>(null);
+  const [button, setButton] = useState<HTMLButtonElement | null>(null);
   useEffect(() => {
-    const button = ref.current;
     if (!active || !button || typeof IntersectionObserver === 'undefined') return;
     const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && load(), {
+      root: scrollRoot(button),
       rootMargin: '400px 0px',
     });
     observer.observe(button);
     return () => observer.disconnect();
-  }, [active, load]);
-  return ref;
+  }, [active, button, load]);
+  return setButton;
 }
 
 interface ColumnDropZoneProps {

@@ -1,8 +1,37 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
+import { toast } from 'sonner';
+import { MSG } from '../../../../domain/messages';
+import { Spinner } from '../../../components/ui/misc';
 import type { TaskFormModalProps } from './task-form-modal';
 
 const loadTaskForm = () => import('./task-form-modal');
-const TaskFormModalImpl = lazy(() => loadTaskForm().then((m) => ({ default: m.TaskFormModal })));
+/** Whether the form's code is in: only then does the form stay rendered while closed (its closing animation). */
+let loaded = false;
+
+/** The form's code could not be loaded (offline, or a newer deployment): say so, close, and try again next time. */
+function LoadFailed({ onClose }: TaskFormModalProps) {
+  useEffect(() => {
+    toast.error(MSG.loadFailed);
+    TaskFormModalImpl = lazyForm();
+    onClose();
+  }, [onClose]);
+  return null;
+}
+
+const lazyForm = () =>
+  lazy<ComponentType<TaskFormModalProps>>(() =>
+    loadTaskForm().then(
+      (m) => {
+        loaded = true;
+        return { default: m.TaskFormModal };
+      },
+      (error: unknown) => {
+        console.error('Failed to load the task form', error);
+        return { default: LoadFailed };
+      },
+    ),
+  );
+let TaskFormModalImpl = lazyForm();
 
 /** After the page has drawn: when the browser is idle, or after 2 s without it. */
 function whenIdle(run: () => void): () => void {
@@ -23,9 +52,9 @@ export function TaskFormModal(props: TaskFormModalProps) {
   const [used, setUsed] = useState(props.open);
   if (props.open && !used) setUsed(true);
   useEffect(() => whenIdle(() => void loadTaskForm().catch(() => {})), []);
-  if (!used) return null;
+  if (!used || (!props.open && !loaded)) return null;
   return (
-    <Suspense fallback={null}>
+    <Suspense fallback={props.open ? <Spinner className="fixed inset-0 z-50 bg-slate-900/30" /> : null}>
       <TaskFormModalImpl {...props} />
     </Suspense>
   );
