@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { TASK_STATUS_LABELS, type TaskStatus } from '../../src/domain/constants';
+import { LIMITS, TASK_STATUS_LABELS, type TaskStatus } from '../../src/domain/constants';
 import { MSG } from '../../src/domain/messages';
 import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { TeamDto } from '../../src/domain/schemas/team';
@@ -165,7 +165,10 @@ test('keyboard only: sign in, create a team, a project and a task, move the task
   await expect(taskDialog).toBeHidden();
   await expect(newTask).toBeFocused();
 
-  // Move the card: Space picks it up, the right arrow goes one column at a time, Space drops it.
+  // Move the card: Space picks it up, the right arrow goes one column at a time, Space drops it. First let the
+  // refetch that follows a create (spec: about 1 s later) land, so that it does not redraw the board mid-move
+  // (which can announce the column the card is over again, replacing the announcement this test waits for).
+  await page.waitForTimeout(LIMITS.refetchAfterCreateMs + 1_000);
   const column = (status: TaskStatus) => page.getByRole('region', { name: TASK_STATUS_LABELS[status], exact: true });
   const card = column('todo').getByTestId('task-card').filter({ hasText: 'Keyboard task' });
   await tabTo(page, card);
