@@ -5,7 +5,7 @@ import { MSG } from '../../../../domain/messages';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { api } from '../../../lib/api-client';
 import type { TaskPages } from './get-tasks';
-import { dropPrimedBoard } from './prefetch-board';
+import { invalidateTasks } from './prefetch-board';
 import { taskKeys } from './task-keys';
 
 export const moveTask = (id: string, status: TaskStatus) => api.patch<TaskDto>(`/api/tasks/${id}/status`, { status });
@@ -86,9 +86,6 @@ export function useMoveTask() {
       console.error(`Failed to move task ${vars.task.id} to ${vars.status}`, error);
       toast.error(MSG.taskStatusFailed);
     },
-    onSettled: () => {
-      dropPrimedBoard();
-      return qc.invalidateQueries({ queryKey: taskKeys.all });
-    },
+    onSettled: () => invalidateTasks(qc),
   });
 }

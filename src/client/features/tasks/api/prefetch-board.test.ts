@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '../../../../domain/constants';
 import type { TaskBoardDto } from '../../../../domain/schemas/task';
@@ -90,7 +91,7 @@ describe('primeBoard and takeArrivedBoard', () => {
     mod = await load();
     mod.primeBoard({ pathname: '/tasks', search: '' }, inAnHour());
     await new Promise((r) => setTimeout(r, 0));
-    mod.dropPrimedBoard();
+    await mod.invalidateTasks({ invalidateQueries: async () => {} } as unknown as QueryClient);
     expect(mod.takeArrivedBoard(boardKey({}), 'todo')).toBeNull();
   });
 });

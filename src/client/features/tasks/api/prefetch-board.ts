@@ -1,9 +1,10 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { LIMITS } from '../../../../domain/constants';
 import type { TaskBoardDto } from '../../../../domain/schemas/task';
 import { api } from '../../../lib/api-client';
 import { useAuthStore } from '../../../stores/auth-store';
 import { type BoardFilters, boardKey } from './board-loader';
-
+import { taskKeys } from './task-keys';
 
 /** A task or project id as the URL carries it. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -77,7 +78,11 @@ export function takeArrivedBoard(key: string, column: string): { board: TaskBoar
   return take(key, column)?.arrived ?? null;
 }
 
-/** A task was written: an early board that a column has not taken yet may no longer be true. */
-export function dropPrimedBoard(): void {
+/**
+ * A task was written: every cached task query is stale, and so is an early board that a column has not taken
+ * yet. What each task write calls when it settles.
+ */
+export function invalidateTasks(qc: QueryClient): Promise<void> {
   primed = null;
+  return qc.invalidateQueries({ queryKey: taskKeys.all });
 }

@@ -2,8 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LIMITS } from '../../../../domain/constants';
 import type { CreateTaskInput, TaskDto, UpdateTaskInput } from '../../../../domain/schemas/task';
 import { api } from '../../../lib/api-client';
-import { dropPrimedBoard } from './prefetch-board';
-import { taskKeys } from './task-keys';
+import { invalidateTasks } from './prefetch-board';
 
 export const createTask = (input: CreateTaskInput) => api.post<TaskDto>('/api/tasks', input);
 export const updateTask = (id: string, input: UpdateTaskInput) => api.patch<TaskDto>(`/api/tasks/${id}`, input);
@@ -14,8 +13,7 @@ export function useCreateTask() {
   return useMutation({
     mutationFn: createTask,
     onSuccess: () => {
-      dropPrimedBoard();
-      void qc.invalidateQueries({ queryKey: taskKeys.all });
+      void invalidateTasks(qc);
       // About 1 s after a create, everything is refetched (spec §4 'Data loading').
       setTimeout(() => void qc.invalidateQueries(), LIMITS.refetchAfterCreateMs);
     },
@@ -26,10 +24,7 @@ export function useUpdateTask() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, input }: { id: string; input: UpdateTaskInput }) => updateTask(id, input),
-    onSettled: () => {
-      dropPrimedBoard();
-      return qc.invalidateQueries({ queryKey: taskKeys.all });
-    },
+    onSettled: () => invalidateTasks(qc),
   });
 }
 
@@ -37,9 +32,6 @@ export function useDeleteTask() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: deleteTask,
-    onSettled: () => {
-      dropPrimedBoard();
-      return qc.invalidateQueries({ queryKey: taskKeys.all });
-    },
+    onSettled: () => invalidateTasks(qc),
   });
 }
