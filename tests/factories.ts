@@ -49,8 +49,10 @@ export async function signIn(app: FastifyInstance, email: string, password: stri
   };
 }
 
-import { teamMembers, teams } from '../src/server/db/schema';
+import { eq, sql } from 'drizzle-orm';
+import { projects, projectTaskCounts, teamMembers, teams } from '../src/server/db/schema';
 import type { Db } from '../src/server/db/client';
+import { countSums, projectTotals } from '../src/server/db/task-counters';
 
 /**
  * Test setup straight into the database (for suites that need a team before the teams API is
@@ -66,4 +68,16 @@ export async function insertTeam(db: Db, owner: { id: string }, name = `Team ${r
 export async function insertMember(db: Db, teamId: string, user: { id: string }, role: 'admin' | 'member' = 'member') {
   const [member] = await db.insert(teamMembers).values({ teamId, userId: user.id, role, status: 'active' }).returning();
   return member!;
+}
+
+/** A project's task counters as the app reads them (the sums of its counter rows, migration 0004). */
+export async function projectCounters(db: Db, projectId: string) {
+  const totals = projectTotals(db, projects.id);
+  const [row] = await db
+    .select({ taskCount: totals.taskCount, progress: totals.progress })
+    .from(projects)
+    .leftJoinLateral(totals, sql`true`)
+    .where(eq(projects.id, projectId));
+  const [byStatus] = await db.select(countSums).from(projectTaskCounts).where(eq(projectTaskCounts.projectId, projectId));
+  return { ...row!, ...byStatus! };
 }

@@ -124,7 +124,8 @@ describe('projects API', () => {
       expect(res.statusCode).toBe(400);
     }
     const [row] = await ctx.database.db.select().from(projects).where(eq(projects.id, p.id));
-    expect(row).toMatchObject({ name: 'Mine', progress: 0, ownerId: w.owner.id });
+    expect(row).toMatchObject({ name: 'Mine', ownerId: w.owner.id });
+    expect((await call(w.owner, 'GET', `/api/projects/${p.id}`)).json()).toMatchObject({ progress: 0, taskCount: 0 });
   });
 
   it('lets only the team owner and admins update: member 403 with the spec message, stranger 404', async () => {

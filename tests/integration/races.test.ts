@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { TASK_STATUSES } from '../../src/domain/constants';
 import type { TaskDto } from '../../src/domain/schemas/task';
 import { projects, tasks, teamInvitations, teamMembers } from '../../src/server/db/schema';
-import { createUser, insertMember, insertTeam, uniqueEmail } from '../factories';
+import { createUser, insertMember, insertTeam, projectCounters, uniqueEmail } from '../factories';
 import { setupTestApp } from '../helpers/app';
 
 /** Concurrency: what many identical or competing requests at once leave behind. */
@@ -100,9 +100,8 @@ describe('races', () => {
     const last = ok.filter((t) => t.version === final!.version);
     expect(last.length).toBeGreaterThan(0);
     for (const t of last) expect(t.status).toBe(final!.status);
-    const [p] = await db.select().from(projects).where(eq(projects.id, project!.id));
     const completed = 1 + (final!.status === 'completed' ? 1 : 0);
-    expect(p!.progress).toBe(Math.round((100 * completed) / 3));
+    expect((await projectCounters(db, project!.id)).progress).toBe(Math.round((100 * completed) / 3));
   });
 
   it('concurrent creates and deletes in one project keep its progress true', async () => {
@@ -129,8 +128,9 @@ describe('races', () => {
     expect(responses.filter((r) => r.statusCode >= 300).map((r) => `${r.statusCode} ${r.body}`)).toEqual([]);
     const rows = await db.select().from(tasks).where(eq(tasks.projectId, project!.id));
     expect(rows).toHaveLength(10 + 15 - 6);
-    const [p] = await db.select().from(projects).where(eq(projects.id, project!.id));
-    expect(p!.progress).toBe(Math.round((100 * rows.filter((t) => t.status === 'completed').length) / rows.length));
+    const p = await projectCounters(db, project!.id);
+    expect(p.progress).toBe(Math.round((100 * rows.filter((t) => t.status === 'completed').length) / rows.length));
+    expect(p.taskCount).toBe(rows.length);
   });
 });
 
@@ -181,7 +181,7 @@ describe('a failure injected mid-operation leaves nothing half done', () => {
     const owner = await createUser(ctx.app);
     const team = await insertTeam(db, owner);
     const [project] = await db.insert(projects).values({ name: 'Fail on progress', teamId: team.id, ownerId: owner.id }).returning();
-    await withFailingTrigger('projects', 'before update', `new.id = '${project!.id}'`, async () => {
+    await withFailingTrigger('project_task_counts', 'before insert', `new.project_id = '${project!.id}'`, async () => {
       const res = await ctx.app.inject({ method: 'POST', url: '/api/tasks', headers: owner.auth, payload: { title: 'Orphan', projectId: project!.id } });
       expect(res.statusCode).toBe(500);
     });

@@ -1,28 +1,33 @@
-// The project counters (task_count, done_count, progress) kept by the triggers on tasks
-// (migration 0003): exact after API writes, after bulk SQL that no app code sees, and after a restore.
-import { eq, inArray, sql } from 'drizzle-orm';
+// The project counters (per status, and so the task count and progress) kept by the triggers on
+// tasks (migrations 0003, 0004): exact after API writes, after bulk SQL that no app code sees,
+// through several connections at once, and after a restore.
+import { eq, sql } from 'drizzle-orm';
+import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createBackup, restoreBackup } from '../../src/server/db/backup';
-import { projects, tasks } from '../../src/server/db/schema';
-import { createUser, insertTeam } from '../factories';
+import { projects, projectTaskCounts, tasks } from '../../src/server/db/schema';
+import { createUser, insertTeam, projectCounters } from '../factories';
 import { openTestDatabase, setupTestApp } from '../helpers/app';
 
 const ctx = setupTestApp();
 
-/** Each project's stored counters beside a recount of its tasks: "total/todo/in progress/review/completed/progress". */
+/** Each project's counters as the app reads them beside a recount of its tasks: "total/todo/in progress/review/completed/progress". */
 async function countersOf(ids: string[]) {
   const recount = (status: string) => `count(*) filter (where t.status = '${status}')`;
-  const rows = await ctx.database.db
-    .select({
-      id: projects.id,
-      stored: sql<string>`concat_ws('/', ${projects.taskCount}, ${projects.todoCount}, ${projects.inProgressCount}, ${projects.reviewCount}, ${projects.doneCount}, ${projects.progress})`,
-      recounted: sql<string>`(select concat_ws('/', count(*), ${sql.raw(recount('todo'))}, ${sql.raw(recount('in_progress'))}, ${sql.raw(recount('review'))}, ${sql.raw(recount('completed'))},
-        coalesce(round(100.0 * ${sql.raw(recount('completed'))} / nullif(count(*), 0))::int, 0))
-        from tasks t where t.project_id = "projects"."id")`,
-    })
-    .from(projects)
-    .where(inArray(projects.id, ids));
-  return rows;
+  return Promise.all(
+    ids.map(async (id) => {
+      const c = await projectCounters(ctx.database.db, id);
+      const [row] = await ctx.database.db
+        .select({
+          recounted: sql<string>`(select concat_ws('/', count(*), ${sql.raw(recount('todo'))}, ${sql.raw(recount('in_progress'))}, ${sql.raw(recount('review'))}, ${sql.raw(recount('completed'))},
+            coalesce(round(100.0 * ${sql.raw(recount('completed'))} / nullif(count(*), 0))::int, 0))
+            from tasks t where t.project_id = ${id})`,
+        })
+        .from(projects)
+        .where(eq(projects.id, id));
+      return { id, stored: [c.taskCount, c.todo, c.in_progress, c.review, c.completed, c.progress].join('/'), recounted: row!.recounted };
+    }),
+  );
 }
 
 async function world() {
@@ -75,8 +80,7 @@ describe('project task counters', () => {
     await db.update(tasks).set({ projectId: b }).where(sql`${tasks.projectId} = ${a} and ${tasks.title} like 'Bulk 1%'`);
     await db.delete(tasks).where(sql`${tasks.projectId} = ${b} and ${tasks.status} = 'review'`);
     for (const r of await countersOf([a, b])) expect(r.stored, r.id).toBe(r.recounted);
-    const [emptied] = await db.select().from(projects).where(eq(projects.id, a));
-    expect(emptied!.taskCount).toBeGreaterThan(0);
+    expect((await projectCounters(db, a)).taskCount).toBeGreaterThan(0);
     await db.delete(tasks).where(eq(tasks.projectId, a));
     expect(await countersOf([a])).toEqual([{ id: a, stored: '0/0/0/0/0/0', recounted: '0/0/0/0/0/0' }]);
   });
@@ -90,12 +94,47 @@ describe('project task counters', () => {
     const target = await openTestDatabase();
     try {
       await restoreBackup(target.database.db, backup);
-      const [restored] = await target.database.db.select().from(projects).where(eq(projects.id, a));
-      const [original] = await ctx.database.db.select().from(projects).where(eq(projects.id, a));
-      expect({ n: restored!.taskCount, done: restored!.doneCount, p: restored!.progress }).toEqual({ n: 3, done: 2, p: 67 });
-      expect(original).toMatchObject({ taskCount: 3, doneCount: 2, progress: 67 });
+      const restored = await projectCounters(target.database.db, a);
+      expect({ n: restored.taskCount, done: restored.completed, p: restored.progress }).toEqual({ n: 3, done: 2, p: 67 });
+      expect(await projectCounters(ctx.database.db, a)).toMatchObject({ taskCount: 3, completed: 2, progress: 67 });
+      // One row per project after the recount.
+      const rows = await target.database.db.select().from(projectTaskCounts).where(eq(projectTaskCounts.projectId, a));
+      expect(rows).toHaveLength(1);
     } finally {
       await target.drop();
+    }
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('project task counters on PostgreSQL', () => {
+  it('let a writer on another connection go on while one holds its transaction open in the same project', async () => {
+    const { owner, a } = await world();
+    const pool = ctx.database.pool!;
+    const holder = await pool.connect();
+    const others: pg.PoolClient[] = [];
+    try {
+      await holder.query('begin');
+      await holder.query(`insert into tasks (title, project_id, creator_id, status) values ('Held', $1, $2, 'todo')`, [a, owner.id]);
+      const slotOf = async (c: pg.PoolClient) => (await c.query<{ s: number }>('select pg_backend_pid() % 8 as s')).rows[0]!.s;
+      const held = await slotOf(holder);
+      // Another connection of the pool with another slot (pools of up to 8 connections can collide).
+      let other: pg.PoolClient | undefined;
+      for (let i = 0; i < 6 && !other; i++) {
+        const c = await pool.connect();
+        others.push(c);
+        if ((await slotOf(c)) !== held) other = c;
+      }
+      expect(other, 'no connection with another slot').toBeDefined();
+      // On one counter row per project this insert waited for the holder's commit; now it must not.
+      await other!.query(`set statement_timeout = '2s'`);
+      await other!.query(`insert into tasks (title, project_id, creator_id, status) values ('Not blocked', $1, $2, 'completed')`, [a, owner.id]);
+      await other!.query(`set statement_timeout = 0`);
+      await holder.query('commit');
+      expect(await countersOf([a])).toEqual([{ id: a, stored: '2/1/0/0/1/50', recounted: '2/1/0/0/1/50' }]);
+    } finally {
+      await holder.query('rollback').catch(() => {});
+      holder.release();
+      for (const c of others) c.release();
     }
   });
 });

@@ -5,7 +5,7 @@ import type { TaskBoardDto, TaskDto, TaskListDto } from '../../src/domain/schema
 import { addDays, startOfWeek } from '../../src/domain/task-filters';
 import { projects } from '../../src/server/db/schema';
 import type { DomainEvent } from '../../src/server/lib/events';
-import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
+import { createUser, insertMember, insertTeam, projectCounters, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
 
 const ctx = setupTestApp();
@@ -25,8 +25,7 @@ async function insertProject(teamId: string, ownerId: string, name: string) {
   return p!.id;
 }
 
-const progressOf = async (id: string) =>
-  (await ctx.database.db.select({ p: projects.progress }).from(projects).where(eq(projects.id, id)))[0]!.p;
+const progressOf = async (id: string) => (await projectCounters(ctx.database.db, id)).progress;
 
 function call(user: TestUser, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
   return ctx.app.inject({ method, url, headers: user.auth, payload: payload as never });

@@ -6,7 +6,8 @@ import { recountAllProjects } from './task-counters';
  * Logical backup and restore, the same on PGlite and PostgreSQL: every table of the `public`
  * schema, in foreign-key order, as JSON rows (`row_to_json`), restored with
  * `json_populate_recordset` so every column keeps its exact type. Restore runs in one transaction
- * into an empty, migrated database of the same schema.
+ * into an empty, migrated database of the same schema. Tables derived from the others are not
+ * written: restore rebuilds them.
  */
 
 export const BACKUP_FORMAT = 'crewboard-backup';
@@ -22,6 +23,9 @@ export interface Backup {
 }
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
+/** Derived from the tasks (the task triggers count them as they are restored; restore recounts them). */
+export const DERIVED_TABLES: readonly string[] = ['project_task_counts'];
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** The public tables, parents before children (a topological sort of the foreign keys). */
@@ -71,6 +75,7 @@ export async function createBackup(db: Db): Promise<Backup> {
     async (tx) => {
       const tables: Backup['tables'] = [];
       for (const name of await tablesInForeignKeyOrder(tx)) {
+        if (DERIVED_TABLES.includes(name)) continue;
         const rows = rowsOf<{ row: Record<string, unknown> }>(
           await tx.execute(sql.raw(`select row_to_json(t) as row from ${ident(name)} t`)),
         ).map((r) => r.row);
@@ -105,6 +110,7 @@ export async function restoreBackup(db: Db, backup: Backup): Promise<{ tables: n
     }
     let rows = 0;
     for (const name of present) {
+      if (DERIVED_TABLES.includes(name)) continue;
       const data = byName.get(name) ?? [];
       for (let i = 0; i < data.length; i += 500) {
         const chunk = JSON.stringify(data.slice(i, i + 500));
@@ -127,7 +133,7 @@ export async function restoreBackup(db: Db, backup: Backup): Promise<{ tables: n
         );
       }
     }
-    // The task triggers counted the restored tasks on top of the restored counters.
+    // The task triggers counted the restored tasks; one row per project instead of one per slot.
     await recountAllProjects(tx);
     return { tables: present.length, rows };
   });

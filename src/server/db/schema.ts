@@ -181,13 +181,6 @@ export const projects = pgTable(
       .references(() => teams.id, { onDelete: 'cascade' }),
     startDate: date('start_date', { mode: 'string' }),
     endDate: date('end_date', { mode: 'string' }),
-    progress: integer('progress').notNull().default(0),
-    /** Kept by triggers on tasks (migration 0003): the project's tasks, in all and per status. */
-    taskCount: integer('task_count').notNull().default(0),
-    todoCount: integer('todo_count').notNull().default(0),
-    inProgressCount: integer('in_progress_count').notNull().default(0),
-    reviewCount: integer('review_count').notNull().default(0),
-    doneCount: integer('done_count').notNull().default(0),
     version: integer('version').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -196,13 +189,30 @@ export const projects = pgTable(
     index('projects_team_idx').on(t.teamId, t.createdAt),
     index('projects_owner_idx').on(t.ownerId),
     check('projects_status_check', sql`${t.status} in ('planning', 'active', 'on_hold', 'completed', 'archived')`),
-    check('projects_progress_check', sql`${t.progress} between 0 and 100`),
-    check(
-      'projects_counts_check',
-      sql`least(${t.todoCount}, ${t.inProgressCount}, ${t.reviewCount}, ${t.doneCount}) >= 0 and ${t.todoCount} + ${t.inProgressCount} + ${t.reviewCount} + ${t.doneCount} = ${t.taskCount}`,
-    ),
     check('projects_dates_check', sql`${t.startDate} is null or ${t.endDate} is null or ${t.endDate} > ${t.startDate}`),
   ],
+);
+
+/**
+ * Each project's tasks per status, kept by triggers on tasks (migrations 0003, 0004) and read as the
+ * sum of the project's rows. A writer adds to the row of its own slot (its database connection's
+ * process id modulo 8), so concurrent writers to one project seldom wait on one another; one row
+ * per project would queue every writer behind the one before it until its commit. A slot's counts
+ * can be negative (a task counted in one slot and deleted through another); their sums are exact.
+ */
+export const projectTaskCounts = pgTable(
+  'project_task_counts',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    slot: integer('slot').notNull(),
+    todoCount: integer('todo_count').notNull().default(0),
+    inProgressCount: integer('in_progress_count').notNull().default(0),
+    reviewCount: integer('review_count').notNull().default(0),
+    doneCount: integer('done_count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.slot] })],
 );
 
 export const tasks = pgTable(

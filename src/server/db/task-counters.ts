@@ -1,28 +1,48 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from './client';
+import { projectTaskCounts } from './schema';
+
+const sumOf = (column: AnyPgColumn) => sql<number>`coalesce(sum(${column}), 0)::int`;
+
+/** The sums of a set of counter rows: a project's tasks per status (0 when there are none). */
+export const countSums = {
+  todo: sumOf(projectTaskCounts.todoCount),
+  in_progress: sumOf(projectTaskCounts.inProgressCount),
+  review: sumOf(projectTaskCounts.reviewCount),
+  completed: sumOf(projectTaskCounts.doneCount),
+};
 
 /**
- * Recounts every project's task counters (in all and per status) and progress from its tasks. Triggers on `tasks`
- * (migration 0003) keep them current on every change; this is for after a restore, which writes
- * projects with their stored counters and then their tasks (counted a second time by the trigger).
+ * One project's task count and progress (the share of its tasks completed, in whole percent), as a
+ * subquery on the project `projectId` names, for a lateral join: the sum of its counter rows
+ * (migration 0004), never a count of its tasks.
+ */
+export function projectTotals(db: DbOrTx, projectId: AnyPgColumn | SQL) {
+  const total = sql`${projectTaskCounts.todoCount} + ${projectTaskCounts.inProgressCount} + ${projectTaskCounts.reviewCount} + ${projectTaskCounts.doneCount}`;
+  return db
+    .select({
+      taskCount: sql<number>`coalesce(sum(${total}), 0)::int`.as('task_count'),
+      progress: sql<number>`coalesce(round(100.0 * sum(${projectTaskCounts.doneCount}) / nullif(sum(${total}), 0))::int, 0)`.as('progress'),
+    })
+    .from(projectTaskCounts)
+    .where(eq(projectTaskCounts.projectId, projectId))
+    .as('totals');
+}
+
+/**
+ * Recounts every project's task counters from its tasks, into one row each. Triggers on `tasks`
+ * (migrations 0003, 0004) keep them current on every change; this is for after a restore, which
+ * writes the stored counters and then the tasks (counted a second time by the trigger).
  */
 export async function recountAllProjects(db: DbOrTx): Promise<void> {
+  await db.execute(sql`delete from project_task_counts`);
   await db.execute(sql`
-    update projects p set
-      task_count = coalesce(c.n, 0),
-      todo_count = coalesce(c.todo, 0),
-      in_progress_count = coalesce(c.doing, 0),
-      review_count = coalesce(c.review, 0),
-      done_count = coalesce(c.done, 0),
-      progress = coalesce(round(100.0 * c.done / nullif(c.n, 0))::int, 0)
-    from projects p2
-    left join (
-      select project_id, count(*)::int as n,
-        (count(*) filter (where status = 'todo'))::int as todo,
-        (count(*) filter (where status = 'in_progress'))::int as doing,
-        (count(*) filter (where status = 'review'))::int as review,
-        (count(*) filter (where status = 'completed'))::int as done
-      from tasks group by project_id
-    ) c on c.project_id = p2.id
-    where p.id = p2.id`);
+    insert into project_task_counts (project_id, slot, todo_count, in_progress_count, review_count, done_count)
+    select project_id, 0,
+      (count(*) filter (where status = 'todo'))::int,
+      (count(*) filter (where status = 'in_progress'))::int,
+      (count(*) filter (where status = 'review'))::int,
+      (count(*) filter (where status = 'completed'))::int
+    from tasks group by project_id`);
 }

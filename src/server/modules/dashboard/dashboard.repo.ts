@@ -2,7 +2,8 @@ import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { ProjectStatus, TaskPriority, TaskStatus } from '../../../domain/constants';
 import { DASHBOARD_LIST_LIMIT } from '../../../domain/dashboard';
 import type { DbOrTx } from '../../db/client';
-import { projects, tasks, teamMembers, teams } from '../../db/schema';
+import { projects, projectTaskCounts, tasks, teamMembers, teams } from '../../db/schema';
+import { projectTotals } from '../../db/task-counters';
 
 /** Ids of the teams where `userId` is an active member, as a subquery. */
 const myTeamIds = (db: DbOrTx, userId: string) =>
@@ -32,16 +33,15 @@ export async function countForUser(db: DbOrTx, userId: string): Promise<Dashboar
       where ${teamMembers.userId} = ${userId} and ${teamMembers.status} = 'active'
     ),
     my_projects as (
-      select p.id, p.status, p.task_count, p.done_count, p.in_progress_count
-      from ${projects} p where p.team_id in (select team_id from my_teams)
+      select p.id, p.status from ${projects} p where p.team_id in (select team_id from my_teams)
     ),
-    -- The projects' task counters (kept by triggers, migration 0003): no scan of the tasks.
+    -- The projects' task counters (kept by triggers, migrations 0003 and 0004): no scan of the tasks.
     my_tasks as (
       select
-        coalesce(sum(task_count), 0)::int as total,
-        coalesce(sum(done_count), 0)::int as completed,
-        coalesce(sum(in_progress_count), 0)::int as in_progress
-      from my_projects
+        coalesce(sum(c.todo_count + c.in_progress_count + c.review_count + c.done_count), 0)::int as total,
+        coalesce(sum(c.done_count), 0)::int as completed,
+        coalesce(sum(c.in_progress_count), 0)::int as in_progress
+      from ${projectTaskCounts} c where c.project_id in (select id from my_projects)
     )
     select
       my_tasks.total as "totalTasks",
@@ -95,9 +95,11 @@ export async function listActivityCandidates(db: DbOrTx, userId: string) {
 
 /** The first projects in the projects list's order (newest first). */
 export async function listFirstProjects(db: DbOrTx, userId: string) {
+  const totals = projectTotals(db, projects.id);
   const rows = await db
-    .select({ id: projects.id, name: projects.name, progress: projects.progress, status: projects.status })
+    .select({ id: projects.id, name: projects.name, progress: totals.progress, status: projects.status })
     .from(projects)
+    .leftJoinLateral(totals, sql`true`)
     .where(inArray(projects.teamId, myTeamIds(db, userId)))
     .orderBy(desc(projects.createdAt), desc(projects.id))
     .limit(limit);

@@ -2,6 +2,7 @@ import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { NotificationType } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
 import { notifications, projects, teamInvitations, teamMembers, teams, users } from '../../db/schema';
+import { projectTotals } from '../../db/task-counters';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 
@@ -116,9 +117,11 @@ export async function getActiveUserIdByEmail(db: DbOrTx, email: string): Promise
 }
 
 export async function getProjectInTeam(db: DbOrTx, projectId: string, teamId: string) {
+  const totals = projectTotals(db, projects.id);
   const [row] = await db
-    .select({ id: projects.id, name: projects.name, progress: projects.progress })
+    .select({ id: projects.id, name: projects.name, progress: totals.progress })
     .from(projects)
+    .leftJoinLateral(totals, sql`true`)
     .where(and(eq(projects.id, projectId), eq(projects.teamId, teamId)));
   return row;
 }

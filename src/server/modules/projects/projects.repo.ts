@@ -2,6 +2,7 @@ import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { ProjectStatus } from '../../../domain/constants';
 import type { ListProjectsQuery, ProjectDto } from '../../../domain/schemas/project';
 import type { DbOrTx } from '../../db/client';
+import { projectTotals } from '../../db/task-counters';
 import { projects, tasks, teamMembers, teams } from '../../db/schema';
 
 export type ProjectRow = typeof projects.$inferSelect;
@@ -14,6 +15,7 @@ const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
  * and whether the caller may edit (owner/admin), all in one query.
  */
 function selectVisible(db: DbOrTx, userId: string) {
+  const totals = projectTotals(db, projects.id);
   return db
     .select({
       id: projects.id,
@@ -26,8 +28,8 @@ function selectVisible(db: DbOrTx, userId: string) {
       teamMemberCount: sql<number>`(select count(*) from team_members tm where tm.team_id = ${projects.teamId} and tm.status = 'active')::int`,
       startDate: projects.startDate,
       endDate: projects.endDate,
-      progress: projects.progress,
-      taskCount: projects.taskCount,
+      progress: totals.progress,
+      taskCount: totals.taskCount,
       createdAt: projects.createdAt,
       updatedAt: projects.updatedAt,
       version: projects.version,
@@ -38,7 +40,8 @@ function selectVisible(db: DbOrTx, userId: string) {
     .innerJoin(
       teamMembers,
       and(eq(teamMembers.teamId, projects.teamId), eq(teamMembers.userId, userId), eq(teamMembers.status, 'active')),
-    );
+    )
+    .leftJoinLateral(totals, sql`true`);
 }
 
 type VisibleRow = Awaited<ReturnType<ReturnType<typeof selectVisible>['execute']>>[number];
@@ -82,7 +85,7 @@ export async function createOne(
   db: DbOrTx,
   values: Pick<ProjectRow, 'name' | 'description' | 'status' | 'ownerId' | 'teamId' | 'startDate' | 'endDate'>,
 ): Promise<ProjectRow> {
-  const [row] = await db.insert(projects).values({ ...values, progress: 0 }).returning();
+  const [row] = await db.insert(projects).values(values).returning();
   return row!;
 }
 

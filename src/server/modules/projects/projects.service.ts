@@ -37,7 +37,7 @@ export class ProjectsService {
       await requireTeamMember(tx, input.teamId, userId);
       return repo.createOne(tx, { ...input, ownerId: userId });
     });
-    this.events.publish({ type: 'project.created', teamId: row.teamId, actorId: userId, projectId: row.id, progress: row.progress });
+    this.events.publish({ type: 'project.created', teamId: row.teamId, actorId: userId, projectId: row.id, progress: 0 });
     return this.get(userId, row.id);
   }
 
@@ -58,7 +58,7 @@ export class ProjectsService {
       if (moving) await repo.unassignNonMembers(tx, id, updated.teamId);
       return updated;
     });
-    this.events.publish({ type: 'project.updated', teamId: row.teamId, actorId: userId, projectId: row.id, progress: row.progress });
+    this.events.publish({ type: 'project.updated', teamId: row.teamId, actorId: userId, projectId: row.id });
     return this.get(userId, row.id);
   }
 
@@ -70,6 +70,6 @@ export class ProjectsService {
       await repo.deleteOne(tx, id);
       return current;
     });
-    this.events.publish({ type: 'project.deleted', teamId: row.teamId, actorId: userId, projectId: row.id, progress: row.progress });
+    this.events.publish({ type: 'project.deleted', teamId: row.teamId, actorId: userId, projectId: row.id });
   }
 }

@@ -2,9 +2,10 @@ import { and, asc, count, desc, eq, gte, ilike, isNull, lte, ne, or, type Placeh
 import { TASK_STATUSES, type TaskStatus } from '../../../domain/constants';
 import type { ListTasksQuery, TaskSort } from '../../../domain/schemas/task';
 import { dueRange } from '../../../domain/task-filters';
-import { type AnyPgColumn, unionAll } from 'drizzle-orm/pg-core';
+import { unionAll } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import { projects, tasks, users } from '../../db/schema';
+import { projects, projectTaskCounts, tasks, users } from '../../db/schema';
+import { countSums } from '../../db/task-counters';
 
 export type TaskRow = typeof tasks.$inferSelect;
 
@@ -170,7 +171,7 @@ function preparedBoards(db: DbOrTx) {
 
 /**
  * Exact task counts per status for the filters. Filtered only by project (or not at all), they are
- * the sum of the visible projects' counters (kept by triggers, migration 0003): the cost follows the
+ * the sum of the visible projects' counters (kept by triggers, migrations 0003 and 0004): the cost follows the
  * number of projects, not of tasks. Any other filter counts the matching tasks.
  */
 export async function countVisibleByStatus(db: DbOrTx, userId: string, f: TaskFilters): Promise<{ status: TaskStatus; n: number }[]> {
@@ -185,15 +186,10 @@ export async function countVisibleByStatus(db: DbOrTx, userId: string, f: TaskFi
   }
   const where: SQL[] = [visibleTo(userId)];
   if (f.projectId) where.push(eq(projects.id, f.projectId));
-  const sum = (column: AnyPgColumn) => sql<number>`coalesce(sum(${column}), 0)::int`;
   const [row] = await db
-    .select({
-      todo: sum(projects.todoCount),
-      in_progress: sum(projects.inProgressCount),
-      review: sum(projects.reviewCount),
-      completed: sum(projects.doneCount),
-    })
-    .from(projects)
+    .select(countSums)
+    .from(projectTaskCounts)
+    .innerJoin(projects, eq(projects.id, projectTaskCounts.projectId))
     .where(and(...where));
   return TASK_STATUSES.filter((s) => !f.status || s === f.status).map((status) => ({ status, n: Number(row?.[status] ?? 0) }));
 }

@@ -101,26 +101,27 @@ export class TasksService {
   }
 
   async create(userId: string, input: CreateTaskInput): Promise<TaskDto> {
-    const { row, teamId, dto } = await this.db.transaction(async (tx) => {
-      const access = await this.requireVisibleProject(tx, input.projectId, userId, input.assigneeId);
-      const row = await repo.createOne(tx, {
-        title: input.title,
-        description: input.description,
-        status: input.status,
-        priority: input.priority,
-        assigneeId: input.assigneeId,
-        projectId: input.projectId,
-        creatorId: userId,
-        dueDate: input.dueDate,
-        tags: input.tags,
-      });
-      // The project's progress follows by trigger (migration 0003).
-      // The answer is built from what this transaction already read: no second look-up.
-      const dto = toTaskDto({ ...row, projectName: access.projectName, assigneeName: access.assigneeName });
-      return { row, teamId: access.teamId, dto };
+    // No explicit transaction: the insert is one statement, so it commits as it ends. Its trigger
+    // adds to the project's counters (migration 0003), which locks the project's row until the
+    // commit; inside BEGIN … COMMIT that lock would also span the server's round trips, and every
+    // writer to the project would queue behind them. The check before it reads what a transaction
+    // would have read (READ COMMITTED takes no lock on a membership either); a project deleted in
+    // between fails the insert's foreign key (400).
+    const access = await this.requireVisibleProject(this.db, input.projectId, userId, input.assigneeId);
+    const row = await repo.createOne(this.db, {
+      title: input.title,
+      description: input.description,
+      status: input.status,
+      priority: input.priority,
+      assigneeId: input.assigneeId,
+      projectId: input.projectId,
+      creatorId: userId,
+      dueDate: input.dueDate,
+      tags: input.tags,
     });
-    this.publish('task.created', userId, teamId, row, null, null);
-    return dto;
+    this.publish('task.created', userId, access.teamId, row, null, null);
+    // The answer is built from what the check already read: no second look-up.
+    return toTaskDto({ ...row, projectName: access.projectName, assigneeName: access.assigneeName });
   }
 
   async update(userId: string, id: string, input: UpdateTaskInput): Promise<TaskDto> {
