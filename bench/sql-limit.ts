@@ -44,6 +44,7 @@ async function openCapturing(target: { databaseUrl?: string; dataDir: string }):
     const db = drizzlePg(pool, { schema, logger }) as unknown as Db;
     state.database = {
       db,
+      preparedDb: db,
       kind: 'postgres',
       pool,
       migrate: async () => {},
@@ -56,6 +57,7 @@ async function openCapturing(target: { databaseUrl?: string; dataDir: string }):
     const db = drizzlePglite(client, { schema, logger }) as unknown as Db;
     state.database = {
       db,
+      preparedDb: db,
       kind: 'pglite',
       pglite: client,
       migrate: async () => {},

@@ -85,7 +85,7 @@ describe('project task counters', () => {
     expect(await countersOf([a])).toEqual([{ id: a, stored: '0/0/0/0/0/0', recounted: '0/0/0/0/0/0' }]);
   });
 
-  it('are exact after a restore (the triggers count restored tasks on top of the restored counters)', async () => {
+  it('are exact after a restore (the counters are not in the backup: the triggers count the restored tasks, then one recount)', async () => {
     const { db, owner, a } = await world();
     await db.insert(tasks).values(
       ['todo', 'completed', 'completed'].map((status, i) => ({ title: `Restored ${i}`, projectId: a, creatorId: owner.id, status })),
@@ -132,6 +132,7 @@ describe.skipIf(!process.env.DATABASE_URL)('project task counters on PostgreSQL'
       await holder.query('commit');
       expect(await countersOf([a])).toEqual([{ id: a, stored: '2/1/0/0/1/50', recounted: '2/1/0/0/1/50' }]);
     } finally {
+      for (const c of others) await c.query('reset statement_timeout').catch(() => {});
       await holder.query('rollback').catch(() => {});
       holder.release();
       for (const c of others) c.release();

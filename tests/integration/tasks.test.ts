@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/domain/messages';
 import type { TaskBoardDto, TaskDto, TaskListDto } from '../../src/domain/schemas/task';
@@ -384,6 +384,21 @@ describe('GET /api/tasks filters (all in SQL)', () => {
         const res = await call(member, 'GET', `/api/tasks/board?${bad}`);
         expect(res.statusCode, bad).toBe(400);
       }
+    });
+
+    it.skipIf(!process.env.DATABASE_URL)('runs the unfiltered board on connections that plan it once (PostgreSQL)', async () => {
+      const { db, preparedDb } = ctx.database;
+      const setting = async (d: typeof db) => ((await d.execute(sql`show plan_cache_mode`)) as unknown as { rows: { plan_cache_mode: string }[] }).rows[0]!.plan_cache_mode;
+      expect(await setting(preparedDb)).toBe('force_generic_plan');
+      expect(await setting(db)).toBe('auto');
+      // One after the other, the requests reuse one connection of the pool (the last one released).
+      for (let i = 0; i < 3; i++) await board(member, '');
+      const plans = (await preparedDb.execute(
+        sql`select generic_plans, custom_plans from pg_prepared_statements where name = 'tasks_board_all'`,
+      )) as unknown as { rows: { generic_plans: string; custom_plans: string }[] };
+      expect(plans.rows).toHaveLength(1);
+      expect(Number(plans.rows[0]!.generic_plans)).toBeGreaterThanOrEqual(3);
+      expect(Number(plans.rows[0]!.custom_plans)).toBe(0);
     });
   });
 

@@ -1,6 +1,6 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { DbOrTx } from './client';
+import type { DbOrTx, Tx } from './client';
 import { projectTaskCounts } from './schema';
 
 const sumOf = (column: AnyPgColumn) => sql<number>`coalesce(sum(${column}), 0)::int`;
@@ -22,8 +22,8 @@ export function projectTotals(db: DbOrTx, projectId: AnyPgColumn | SQL) {
   const total = sql`${projectTaskCounts.todoCount} + ${projectTaskCounts.inProgressCount} + ${projectTaskCounts.reviewCount} + ${projectTaskCounts.doneCount}`;
   return db
     .select({
-      taskCount: sql<number>`coalesce(sum(${total}), 0)::int`.as('task_count'),
-      progress: sql<number>`coalesce(round(100.0 * sum(${projectTaskCounts.doneCount}) / nullif(sum(${total}), 0))::int, 0)`.as('progress'),
+      taskCount: sql<number>`coalesce(sum(${total}), 0)::int`.as('counted_tasks'),
+      progress: sql<number>`coalesce(round(100.0 * sum(${projectTaskCounts.doneCount}) / nullif(sum(${total}), 0))::int, 0)`.as('counted_progress'),
     })
     .from(projectTaskCounts)
     .where(eq(projectTaskCounts.projectId, projectId))
@@ -32,12 +32,14 @@ export function projectTotals(db: DbOrTx, projectId: AnyPgColumn | SQL) {
 
 /**
  * Recounts every project's task counters from its tasks, into one row each. Triggers on `tasks`
- * (migrations 0003, 0004) keep them current on every change; this is for after a restore, which
- * writes the stored counters and then the tasks (counted a second time by the trigger).
+ * (migrations 0003, 0004) keep them current on every change; a restore calls this after writing the
+ * tasks. Inside `tx`, with the counters locked against writers: a writer whose counter update came
+ * first is waited for and counted; one that comes later adds to the recount.
  */
-export async function recountAllProjects(db: DbOrTx): Promise<void> {
-  await db.execute(sql`delete from project_task_counts`);
-  await db.execute(sql`
+export async function recountAllProjects(tx: Tx): Promise<void> {
+  await tx.execute(sql`lock table project_task_counts in exclusive mode`);
+  await tx.execute(sql`delete from project_task_counts`);
+  await tx.execute(sql`
     insert into project_task_counts (project_id, slot, todo_count, in_progress_count, review_count, done_count)
     select project_id, 0,
       (count(*) filter (where status = 'todo'))::int,

@@ -120,12 +120,18 @@ export async function listVisible(db: DbOrTx, userId: string, f: TaskFilters): P
 /**
  * The first `limit` tasks of each status, newest first, in one statement (one limited, indexed
  * select per status, joined by UNION ALL), so a board costs one round trip whatever its size.
- * Without task filters (the usual board), it runs as a prepared statement: built once, planned by
- * PostgreSQL once per connection.
+ * Without task filters (the usual board), it runs as a prepared statement on `preparedDb`: built
+ * once, planned by PostgreSQL once per connection (Database.preparedDb).
  */
-export async function listBoard(db: DbOrTx, userId: string, f: TaskFilters, statuses: readonly TaskStatus[], limit: number): Promise<TaskListRow[]> {
+export async function listBoard(
+  { db, preparedDb }: { db: DbOrTx; preparedDb: DbOrTx },
+  userId: string,
+  f: TaskFilters,
+  statuses: readonly TaskStatus[],
+  limit: number,
+): Promise<TaskListRow[]> {
   if (!hasTaskFilters(f) && !f.status) {
-    const prepared = preparedBoards(db)[f.projectId ? 'project' : 'all'];
+    const prepared = preparedBoards(preparedDb)[f.projectId ? 'project' : 'all'];
     return prepared.execute({ userId, projectId: f.projectId, limit });
   }
   const columns = statuses.map((status) =>

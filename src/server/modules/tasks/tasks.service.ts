@@ -65,6 +65,8 @@ export class TasksService {
   constructor(
     private readonly db: Db,
     private readonly events: EventBus,
+    /** Where prepared statements run (Database.preparedDb). */
+    private readonly preparedDb: Db = db,
   ) {}
 
   async list(userId: string, query: ListTasksQuery): Promise<TaskListDto> {
@@ -85,7 +87,7 @@ export class TasksService {
     const statuses = query.status ? [query.status] : TASK_STATUSES;
     const [, rows, counted] = await Promise.all([
       query.projectId && this.requireVisibleProject(this.db, query.projectId, userId),
-      repo.listBoard(this.db, userId, filters, statuses, limit),
+      repo.listBoard({ db: this.db, preparedDb: this.preparedDb }, userId, filters, statuses, limit),
       repo.countVisibleByStatus(this.db, userId, filters),
     ]);
     const columns = Object.fromEntries(TASK_STATUSES.map((s) => [s, [] as TaskDto[]])) as Record<TaskStatus, TaskDto[]>;
@@ -102,9 +104,9 @@ export class TasksService {
 
   async create(userId: string, input: CreateTaskInput): Promise<TaskDto> {
     // No explicit transaction: the insert is one statement, so it commits as it ends. Its trigger
-    // adds to the project's counters (migration 0003), which locks the project's row until the
-    // commit; inside BEGIN … COMMIT that lock would also span the server's round trips, and every
-    // writer to the project would queue behind them. The check before it reads what a transaction
+    // adds to the project's counters (migrations 0003, 0004), which locks a counter row until the
+    // commit; inside BEGIN … COMMIT that lock would also span the server's round trips, and the
+    // writers to the project that share the row would queue behind them. The check before it reads what a transaction
     // would have read (READ COMMITTED takes no lock on a membership either); a project deleted in
     // between fails the insert's foreign key (400).
     const access = await this.requireVisibleProject(this.db, input.projectId, userId, input.assigneeId);
