@@ -20,8 +20,8 @@ import { apiAs, createUser, type E2EUser, expect, signIn, test } from './fixture
  *   network emulation), to see the load chain as it is over a real network rather than on 127.0.0.1.
  * - TASKS_PERF_PROFILE: a folder; the first cold load and the first drag of each size also write a Chromium CPU
  *   profile there (`<size>-cold.cpuprofile`, `<size>-drag.cpuprofile`; open them in DevTools' Performance panel), and
- *   the cold load's resource timeline (`<size>-cold.timeline.txt`); with TASKS_PERF_TRACE=1, a Chromium trace of
- *   that load (`<size>-cold.trace.json`) instead of its CPU profile. Build with PROFILE_BUILD=1 for readable function names.
+ *   the cold load's resource timeline (`<size>-cold.timeline.txt`); with TASKS_PERF_TRACE=1, Chromium traces of
+ *   that load and that drag (`<size>-cold.trace.json`, `<size>-drag.trace.json`) instead of their CPU profiles. Build with PROFILE_BUILD=1 for readable function names.
  *
  * Per size it measures, at 1440×900:
  * - cold: a fresh browser context (empty cache) with a signed-in session, page.goto('/tasks'); from navigation
@@ -265,7 +265,10 @@ async function dragOnce(page: Page, profile?: string): Promise<DragFigures> {
       for (const e of list.getEntries()) drag.long.push(e.duration);
     }).observe({ type: 'longtask' });
   });
-  const stop = profile ? await startProfile(page, profile) : undefined;
+  const trace = process.env.TASKS_PERF_TRACE && profile ? profile.replace(/\.cpuprofile$/, '.trace.json') : undefined;
+  const browser = page.context().browser();
+  const stop = profile && !trace ? await startProfile(page, profile) : undefined;
+  if (trace) await browser?.startTracing(page, { path: trace, categories: TRACE_CATEGORIES });
   const started = Date.now();
   await page.mouse.move(from.x + 40, y);
   await page.mouse.down();
@@ -280,6 +283,7 @@ async function dragOnce(page: Page, profile?: string): Promise<DragFigures> {
   await page.waitForTimeout(500);
   const durationMs = Date.now() - started;
   await stop?.();
+  if (trace) await browser?.stopTracing();
   const { t, long, up } = await page.evaluate(() => {
     const d = (window as unknown as { __drag: { t: number[]; long: number[]; run: boolean; up: number } }).__drag;
     d.run = false;
