@@ -317,6 +317,27 @@ test.describe('tasks', () => {
     await expect(page).toHaveURL(/\/tasks$/);
     await expect(chips).toHaveCount(0);
 
+    // Two filters changed in one moment, before the page renders again: the second keeps the first.
+    const filtersPanel = page.getByRole('region', { name: 'Filters' });
+    const selects = [await filtersPanel.getByLabel('Priority').elementHandle(), await filtersPanel.getByLabel('Assignee').elementHandle()];
+    await page.evaluate(
+      ([priority, assignee, miaId]) => {
+        for (const [select, value] of [
+          [priority, 'high'],
+          [assignee, miaId],
+        ] as const) {
+          (select as HTMLSelectElement).value = value as string;
+          (select as HTMLSelectElement).dispatchEvent(new Event('change', { bubbles: true }));
+        }
+      },
+      [selects[0], selects[1], mia.id] as const,
+    );
+    await expect(page).toHaveURL(/priority=high/);
+    await expect(page).toHaveURL(new RegExp(`assignee=${mia.id}`));
+    await shown(['Overdue bug']);
+    await page.getByRole('button', { name: 'Clear All' }).click();
+    await shown(all);
+
     // List view: a real table, sortable by column, with the same filters.
     await page.getByRole('button', { name: 'List' }).click();
     const table = page.getByRole('table');

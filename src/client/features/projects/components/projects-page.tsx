@@ -1,6 +1,5 @@
 import { FolderKanban, LayoutGrid, List, Plus, Search, X } from 'lucide-react';
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { PROJECT_STATUS_TILES, type ProjectStatus } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import { localIsoDate, type ProjectTile, projectStats, projectTileCounts } from '../../../../domain/projects';
@@ -10,6 +9,7 @@ import { SelectField, TextField } from '../../../components/ui/field';
 import { EmptyState, PageHeader, Spinner } from '../../../components/ui/misc';
 import { cn } from '../../../lib/cn';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useUrlParams } from '../../../lib/use-url-params';
 import { useProjects } from '../api/get-projects';
 import { useTeamOptions } from '../api/get-team-options';
 import { ProjectCard } from './project-card';
@@ -26,7 +26,7 @@ const isTileStatus = (s: string | null): s is (typeof PROJECT_STATUS_TILES)[numb
 
 /** Filters live in the URL so they survive a reload: ?team=&status=&q=&view=list */
 function useProjectFilters() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlParams();
   const status = params.get('status');
   const filters: ListProjectsQuery = {
     teamId: params.get('team') || undefined,
@@ -34,28 +34,8 @@ function useProjectFilters() {
     q: params.get('q')?.trim() || undefined,
   };
   const view: ViewMode = params.get('view') === 'list' ? 'list' : 'grid';
-  const set = useCallback(
-    (key: string, value: string | undefined) =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          if (value) next.set(key, value);
-          else next.delete(key);
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
-  const clear = () =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const key of ['team', 'status', 'q']) next.delete(key);
-        return next;
-      },
-      { replace: true },
-    );
+  const set = useCallback((key: string, value: string | undefined) => setParams({ [key]: value }), [setParams]);
+  const clear = () => setParams({ team: null, status: null, q: null });
   return { filters, rawQ: params.get('q') ?? '', view, set, clear };
 }
 

@@ -1,5 +1,4 @@
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import {
   DUE_FILTERS,
   type DueFilter,
@@ -11,6 +10,7 @@ import {
   type TaskStatus,
 } from '../../../../domain/constants';
 import { localDate } from '../../../../domain/task-filters';
+import { useUrlParams } from '../../../lib/use-url-params';
 import { UUID } from '../api/prefetch-board';
 import type { TaskListSort, TaskQueryFilters } from '../api/task-keys';
 
@@ -37,7 +37,7 @@ const oneOf = <T extends string>(values: readonly T[], v: string | null): T | ''
 
 
 export function useTaskFilters() {
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useUrlParams();
 
   const state: TaskUrlState = useMemo(() => {
     const assignee = params.get('assignee') ?? '';
@@ -54,23 +54,6 @@ export function useTaskFilters() {
       dir: params.get('dir') === 'asc' ? 'asc' : params.get('dir') === 'desc' ? 'desc' : params.get('sort') ? 'asc' : 'desc',
     };
   }, [params]);
-
-  const update = useCallback(
-    (changes: Partial<Record<keyof TaskUrlState, string | null>>) => {
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          for (const [k, v] of Object.entries(changes)) {
-            if (v) next.set(k, v);
-            else next.delete(k);
-          }
-          return next;
-        },
-        { replace: true },
-      );
-    },
-    [setParams],
-  );
 
   const clearAll = useCallback(
     () => update(Object.fromEntries(FILTER_KEYS.map((k) => [k, null]))),

@@ -1,0 +1,33 @@
+import { useCallback, useEffect, useRef } from 'react';
+import { useSearchParams } from 'react-router';
+
+/**
+ * The page's query parameters, and a function that sets or (with null, undefined or '') removes some of
+ * them, replacing the history entry. React Router's setSearchParams does not queue functional updates:
+ * two changes before the next render (two filters picked in one moment) would both start from the same
+ * URL, and the second would undo the first. Here each change starts from the last one asked for, until
+ * the URL has caught up.
+ */
+export function useUrlParams() {
+  const [params, setParams] = useSearchParams();
+  const current = useRef(params);
+  const asked = useRef<URLSearchParams | null>(null);
+  useEffect(() => {
+    current.current = params;
+    asked.current = null;
+  }, [params]);
+
+  const update = useCallback(
+    (changes: Record<string, string | null | undefined>) => {
+      const next = new URLSearchParams(asked.current ?? current.current);
+      for (const [k, v] of Object.entries(changes)) {
+        if (v) next.set(k, v);
+        else next.delete(k);
+      }
+      asked.current = next;
+      setParams(next, { replace: true });
+    },
+    [setParams],
+  );
+  return [params, update] as const;
+}
