@@ -5,13 +5,17 @@ import { projectTaskCounts } from './schema';
 
 const sumOf = (column: AnyPgColumn) => sql<number>`coalesce(sum(${column}), 0)::int`;
 
-/** The sums of a set of counter rows: a project's tasks per status (0 when there are none). */
+/** A counter row's tasks, whatever their status. */
+const rowTotal = sql`${projectTaskCounts.todoCount} + ${projectTaskCounts.inProgressCount} + ${projectTaskCounts.reviewCount} + ${projectTaskCounts.doneCount}`;
+
+/** The sums of a set of counter rows: tasks per status, and in all (0 when there are none). */
 export const countSums = {
   todo: sumOf(projectTaskCounts.todoCount),
   in_progress: sumOf(projectTaskCounts.inProgressCount),
   review: sumOf(projectTaskCounts.reviewCount),
   completed: sumOf(projectTaskCounts.doneCount),
 };
+export const countTotal = sql<number>`coalesce(sum(${rowTotal}), 0)::int`;
 
 /**
  * One project's task count and progress (the share of its tasks completed, in whole percent), as a
@@ -19,11 +23,10 @@ export const countSums = {
  * (migration 0004), never a count of its tasks.
  */
 export function projectTotals(db: DbOrTx, projectId: AnyPgColumn | SQL) {
-  const total = sql`${projectTaskCounts.todoCount} + ${projectTaskCounts.inProgressCount} + ${projectTaskCounts.reviewCount} + ${projectTaskCounts.doneCount}`;
   return db
     .select({
-      taskCount: sql<number>`coalesce(sum(${total}), 0)::int`.as('counted_tasks'),
-      progress: sql<number>`coalesce(round(100.0 * sum(${projectTaskCounts.doneCount}) / nullif(sum(${total}), 0))::int, 0)`.as('counted_progress'),
+      taskCount: sql<number>`${countTotal}`.as('counted_tasks'),
+      progress: sql<number>`coalesce(round(100.0 * sum(${projectTaskCounts.doneCount}) / nullif(sum(${rowTotal}), 0))::int, 0)`.as('counted_progress'),
     })
     .from(projectTaskCounts)
     .where(eq(projectTaskCounts.projectId, projectId))

@@ -3,7 +3,7 @@ import type { ProjectStatus, TaskPriority, TaskStatus } from '../../../domain/co
 import { DASHBOARD_LIST_LIMIT } from '../../../domain/dashboard';
 import type { DbOrTx } from '../../db/client';
 import { projects, projectTaskCounts, tasks, teamMembers, teams } from '../../db/schema';
-import { projectTotals } from '../../db/task-counters';
+import { countSums, countTotal, projectTotals } from '../../db/task-counters';
 
 /** Ids of the teams where `userId` is an active member, as a subquery. */
 const myTeamIds = (db: DbOrTx, userId: string) =>
@@ -37,11 +37,8 @@ export async function countForUser(db: DbOrTx, userId: string): Promise<Dashboar
     ),
     -- The projects' task counters (kept by triggers, migrations 0003 and 0004): no scan of the tasks.
     my_tasks as (
-      select
-        coalesce(sum(c.todo_count + c.in_progress_count + c.review_count + c.done_count), 0)::int as total,
-        coalesce(sum(c.done_count), 0)::int as completed,
-        coalesce(sum(c.in_progress_count), 0)::int as in_progress
-      from ${projectTaskCounts} c where c.project_id in (select id from my_projects)
+      select ${countTotal} as total, ${countSums.completed} as completed, ${countSums.in_progress} as in_progress
+      from ${projectTaskCounts} where ${projectTaskCounts.projectId} in (select id from my_projects)
     )
     select
       my_tasks.total as "totalTasks",
