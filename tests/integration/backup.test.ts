@@ -69,7 +69,7 @@ async function populate(db: Database) {
         projectId: project.id,
         assigneeId: i % 2 ? owner.id : member.id,
         tags: ['a,b', 'ünïcode', `t${i}`],
-        dueDate: '2025-06-0' + ((i % 9) + 1),
+        dueDate: `2025-06-0${(i % 9) + 1}`,
         priority: i % 2 ? 'urgent' : 'low',
       });
       if (i % 3 === 0) await post(member, `/api/tasks/${task.id}/status`, { status: 'completed' }, 'PATCH');

@@ -231,7 +231,7 @@ describe('passwords', () => {
   });
 
   it('accept 128 characters without truncation and refuse 129 with a clear message', async () => {
-    const long = 'p'.repeat(127) + 'X';
+    const long = `${'p'.repeat(127)}X`;
     const u = await createUser(ctx.app, { password: long });
     expect((await signIn(ctx.app, freshIp(), u.email, long)).statusCode).toBe(200);
     expect((await signIn(ctx.app, freshIp(), u.email, `${'p'.repeat(127)}Y`)).statusCode).toBe(400);
