@@ -14,6 +14,16 @@ const port = process.env.E2E_PORT || '3100';
 
 /** Runs axe on the page as it is now, prints the route/state checked, and fails on any WCAG 2.2 A/AA violation. */
 async function audit(page: Page, label: string) {
+  // A colour transition still running (a toggle just pressed, a hover) would be sampled half-way by the contrast
+  // check: CI once caught the Grid/List toggle mid-transition. Finite animations end first; spinners do not.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).withTags(WCAG).analyze();
   const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   console.log(`axe ${label}: ${results.violations.length} violations`);
