@@ -9,7 +9,7 @@ export interface ScenarioRun {
   probe?: Probe;
   /** The raw SQL time of a read (ms), see sql-limit.ts. */
   limitMs?: number;
-  limitStatements?: { sql: string; ms: number; rows: number }[];
+  limitStatements?: { sql: string; ms: number; rows: number; prepared: boolean }[];
   loads: LoadResult[];
 }
 

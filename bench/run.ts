@@ -246,6 +246,12 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
           limitStatements = found[0]?.statements;
         }
         const shape: Probe = await probe(server.url, s.spec, headers);
+        // The limit must hold the statement that reads the cards (a filter once dropped the board's,
+        // which starts with a parenthesis, and the ratio was taken against the session and counts alone).
+        if (limitStatements && !Array.isArray(s.spec.path) && shape.items) {
+          const most = Math.max(0, ...limitStatements.map((st) => st.rows));
+          if (most < shape.items) throw new Error(`${s.name}: the SQL limit reads ${most} rows at most, the response has ${shape.items} cards`);
+        }
         if (Array.isArray(s.spec.path)) {
           // A column row: the sizes of one request (the mean over the columns).
           const n = s.spec.path.length;

@@ -1,72 +1,82 @@
 // "The limit" of a read: the SQL a request issues, run directly on the same database (no HTTP, no
-// JSON shaping). The statements are captured from the real app (built in-process on a Drizzle client
-// with a query logger, fed the same request through inject), so they stay exactly what the server
-// runs; then each is replayed raw on the driver and timed.
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import type { Logger } from 'drizzle-orm/logger';
-import pg from 'pg';
+// JSON shaping). The app is built in-process on a database opened the way the server opens it
+// (`openDatabase`: the same pools, and on PostgreSQL the same generic-plan pool for prepared
+// statements) and fed the same request through inject. Every statement it hands the driver is
+// recorded as handed (text, values, and on PostgreSQL the prepared statement's name, row mode and
+// type parsers), then replayed the same way on the same pool and timed: the database's time for
+// exactly the work the server asks of it, plus the driver's reading of the rows.
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
-import type { Database, Db } from '../src/server/db/client';
-import * as schema from '../src/server/db/schema';
+import { type Database, openDatabase } from '../src/server/db/client';
 import { BENCH_PASSWORD } from './seed';
 
-export interface Statement {
-  text: string;
-  params: unknown[];
-}
-
 export interface LimitResult {
-  /** Median over the iterations of the serial run of every SELECT the request issues. */
+  /** Median over the iterations of the serial run of every reading statement the request issues. */
   ms: number;
   /** Status of the captured in-process request. */
   status: number;
-  statements: { sql: string; ms: number; rows: number }[];
+  statements: { sql: string; ms: number; rows: number; prepared: boolean }[];
 }
 
-interface Capturing {
-  database: Database;
-  captured: Statement[] | null;
-  run(s: Statement): Promise<number>;
+/** One call to the driver, as the app made it; `replay` makes it again and returns the row count. */
+interface Call {
+  text: string;
+  prepared: boolean;
+  replay(): Promise<number>;
 }
 
-async function openCapturing(target: { databaseUrl?: string; dataDir: string }): Promise<Capturing> {
-  const state: Capturing = { captured: null } as Capturing;
-  const logger: Logger = {
-    logQuery(text, params) {
-      state.captured?.push({ text, params: [...params] });
-    },
+/** Writes (a GET's fire-and-forget `last_seen_at`, say) and transaction control are not the read's SQL. */
+export const isReadingStatement = (text: string) => !/^\s*(insert|update|delete|begin|commit|rollback|savepoint|release)\b/i.test(text);
+
+type QueryFn = (...args: unknown[]) => Promise<unknown>;
+
+/**
+ * Wraps `target.query` so that, while `sink()` is an array, each call is recorded with a way to make
+ * it again (through `replayOn`, by default the same target). A trailing callback (pg-pool's own
+ * call) is not part of the statement: the replay awaits the promise instead.
+ */
+function interceptQuery(
+  target: { query: unknown },
+  sink: () => Call[] | null,
+  describe: (args: unknown[]) => { text: string; prepared: boolean },
+  rowsOf: (result: unknown) => number,
+  replayOn: { query: unknown } = target,
+) {
+  const original = (target.query as QueryFn).bind(target);
+  const again = replayOn === target ? original : (...args: unknown[]) => (replayOn.query as QueryFn).apply(replayOn, args);
+  target.query = (...args: unknown[]) => {
+    const calls = sink();
+    if (calls) {
+      const statement = args.filter((a) => typeof a !== 'function').map((a) => (Array.isArray(a) ? [...a] : a));
+      calls.push({ ...describe(statement), replay: async () => rowsOf(await again(...statement)) });
+    }
+    return original(...args);
   };
-  if (target.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 4 });
-    const db = drizzlePg(pool, { schema, logger }) as unknown as Db;
-    state.database = {
-      db,
-      preparedDb: db,
-      kind: 'postgres',
-      pool,
-      migrate: async () => {},
-      close: () => pool.end(),
-      ping: async () => void (await pool.query('select 1')),
-    };
-    state.run = async (s) => (await pool.query({ text: s.text, values: s.params, rowMode: 'array' })).rowCount ?? 0;
-  } else {
-    const client = await PGlite.create(target.dataDir);
-    const db = drizzlePglite(client, { schema, logger }) as unknown as Db;
-    state.database = {
-      db,
-      preparedDb: db,
-      kind: 'pglite',
-      pglite: client,
-      migrate: async () => {},
-      close: () => client.close(),
-      ping: async () => void (await client.query('select 1')),
-    };
-    state.run = async (s) => (await client.query(s.text, s.params, { rowMode: 'array' })).rows.length;
+}
+
+const pgStatement = (args: unknown[]) => {
+  const first = args[0] as string | { text: string; name?: string };
+  return typeof first === 'string' ? { text: first, prepared: false } : { text: first.text, prepared: Boolean(first.name) };
+};
+const pgliteStatement = (args: unknown[]) => ({ text: String(args[0]), prepared: false });
+const rowsOf = (r: unknown) => (r as { rows: unknown[] }).rows.length;
+
+/**
+ * Records every statement that reaches the database: on PostgreSQL at each connection of both pools
+ * (so statements inside a transaction are seen too, and replayed on the same connection, where a
+ * prepared statement is already prepared); on PGlite on the client and inside its transactions
+ * (replayed on the client, after the transaction has ended).
+ */
+function recordStatements(database: Database, sink: () => Call[] | null) {
+  for (const pool of [database.pool, database.preparedPool]) {
+    pool?.on('connect', (client) => interceptQuery(client, sink, pgStatement, rowsOf));
   }
-  return state;
+  const lite = database.pglite;
+  if (lite) {
+    interceptQuery(lite, sink, pgliteStatement, rowsOf);
+    const transaction = lite.transaction.bind(lite);
+    lite.transaction = (fn) => transaction((tx) => (interceptQuery(tx, sink, pgliteStatement, rowsOf, lite), fn(tx)));
+  }
 }
 
 const median = (xs: number[]) => {
@@ -84,9 +94,13 @@ export async function measureLimits(
   paths: Record<string, string>,
   iterations: number,
 ): Promise<Record<string, LimitResult>> {
-  const cap = await openCapturing(target);
+  let captured: Call[] | null = null;
+  const sink = () => captured;
+  const database = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir });
+  recordStatements(database, sink);
+
   const config = loadConfig({ ...target.env, DATABASE_URL: target.databaseUrl ?? '' });
-  const app = await buildApp({ config, database: cap.database });
+  const app = await buildApp({ config, database });
   const results: Record<string, LimitResult> = {};
   try {
     const signIn = await app.inject({
@@ -98,14 +112,15 @@ export async function measureLimits(
     const headers = { authorization: `Bearer ${signIn.json().access_token}` };
     for (const [name, url] of Object.entries(paths)) {
       await app.inject({ method: 'GET', url, headers }); // warm the app's own caches first
-      cap.captured = [];
+      captured = [];
       const res = await app.inject({ method: 'GET', url, headers });
-      const statements = cap.captured.filter((s) => /^\s*(select|with)\b/i.test(s.text));
-      cap.captured = null;
+      const statements = (captured as Call[]).filter((c) => isReadingStatement(c.text));
+      captured = null;
       if (res.statusCode >= 300) {
         results[name] = { ms: Number.NaN, status: res.statusCode, statements: [] };
         continue;
       }
+      if (!statements.length) throw new Error(`${url}: no statement reached the driver`);
       const perStatement = statements.map(() => [] as number[]);
       const rows = statements.map(() => 0);
       const totals: number[] = [];
@@ -113,7 +128,7 @@ export async function measureLimits(
         let total = 0;
         for (const [k, s] of statements.entries()) {
           const t0 = performance.now();
-          rows[k] = await cap.run(s);
+          rows[k] = await s.replay();
           const dt = performance.now() - t0;
           total += dt;
           if (i >= 3) perStatement[k]!.push(dt);
@@ -127,12 +142,13 @@ export async function measureLimits(
           sql: s.text.replace(/\s+/g, ' ').slice(0, 400),
           ms: median(perStatement[k]!),
           rows: rows[k]!,
+          prepared: s.prepared,
         })),
       };
     }
   } finally {
     await app.close();
-    await cap.database.close();
+    await database.close();
   }
   return results;
 }

@@ -32,6 +32,8 @@ export interface Database {
   ping(): Promise<void>;
   pglite?: PGlite;
   pool?: pg.Pool;
+  /** The pool behind `preparedDb` on PostgreSQL. */
+  preparedPool?: pg.Pool;
 }
 
 /** The migrations folder: beside the bundled server in dist, or in the source tree. */
@@ -123,6 +125,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       preparedDb: drizzlePg(preparedPool, { schema }) as unknown as Db,
       kind: 'postgres',
       pool,
+      preparedPool,
       migrate: () => migratePg(db as never, { migrationsFolder: migrationsFolder() }),
       close: async () => {
         await Promise.all([pool.end(), preparedPool.end()]);
