@@ -68,6 +68,8 @@ function log(message: string) {
 interface Scenario {
   name: string;
   kind: 'read' | 'write';
+  /** See ScenarioRun.floor. */
+  floor?: boolean;
   spec: RequestSpec;
   connections: number[];
   /** The route as listed in /api/openapi.json; the scenario is skipped when the server lacks it. */
@@ -89,6 +91,7 @@ function scenarios(data: Seeded): Scenario[] {
       // The floor: no auth, one `select 1`; what any request costs on this machine right now.
       name: 'health',
       kind: 'read',
+      floor: true,
       route: '/api/health',
       spec: { method: 'GET', path: '/api/health' },
       connections: options.connections,
@@ -282,6 +285,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
         runs.push({
           name: s.name,
           kind: s.kind,
+          floor: s.floor,
           path: describePath(s.spec),
           probe: shape,
           limitMs,
