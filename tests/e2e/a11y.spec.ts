@@ -1,32 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { TaskDto } from '../../src/domain/schemas/task';
 import type { InvitationDto, TeamDto } from '../../src/domain/schemas/team';
 import { addDays, localDate } from '../../src/domain/task-filters';
-import { apiAs, createUser, type E2EUser, expect, signIn, test } from './fixtures';
+import { apiAs, axeViolations, createUser, type E2EUser, expect, signIn, test } from './fixtures';
 
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 const port = process.env.E2E_PORT || '3100';
 
 /** Runs axe on the page as it is now, prints the route/state checked, and fails on any WCAG 2.2 A/AA violation. */
 async function audit(page: Page, label: string) {
-  // A colour transition still running (a toggle just pressed, a hover) would be sampled half-way by the contrast
-  // check: CI once caught the Grid/List toggle mid-transition. Finite animations end first; spinners do not.
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
-  const results = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-  const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  console.log(`axe ${label}: ${results.violations.length} violations`);
+  const summary = await axeViolations(page);
+  console.log(`axe ${label}: ${summary.length} violations`);
   expect.soft(summary, `axe violations on ${label}`).toEqual([]);
 }
 

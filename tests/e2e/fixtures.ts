@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export interface E2EUser {
@@ -48,6 +49,29 @@ export async function signIn(page: Page, user: Pick<E2EUser, 'email' | 'password
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** WCAG 2.2 A and AA, what every axe check of the suite holds the pages to. */
+export const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+
+/**
+ * axe's WCAG A/AA violations on the page as it is now (within `include`, when given), one line each.
+ * A colour transition still running (a toggle just pressed, a hover) would be sampled half-way by the
+ * contrast check (CI caught the Grid/List toggle of /projects mid-transition, twice): finite animations
+ * end first; spinners do not.
+ */
+export async function axeViolations(page: Page, include?: string): Promise<string[]> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+  const builder = new AxeBuilder({ page }).withTags(WCAG);
+  const results = await (include ? builder.include(include) : builder).analyze();
+  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 export const test = base;

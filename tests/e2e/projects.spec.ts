@@ -1,9 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { MSG } from '../../src/domain/messages';
 import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { InvitationDto, TeamDto } from '../../src/domain/schemas/team';
-import { apiAs, createUser, expect, signIn, test } from './fixtures';
+import { apiAs, axeViolations, createUser, expect, signIn, test } from './fixtures';
 
 const grid = (page: Page) => page.getByRole('list', { name: 'Projects' });
 const stats = (page: Page) => page.getByRole('region', { name: 'Project statistics' });
@@ -187,9 +186,7 @@ test.describe('projects', () => {
         await apiAs(request, owner, 'post', '/api/projects', { name, status, teamId: team.id, startDate: '2020-01-01', endDate });
       }
       const audit = async (label: string) => {
-        const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-        const found = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-        expect(found, `axe violations on ${label} (${scheme})`).toEqual([]);
+        expect(await axeViolations(page), `axe violations on ${label} (${scheme})`).toEqual([]);
       };
       await signIn(page, owner);
       await page.goto('/projects');

@@ -1,13 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { MSG } from '../../src/domain/messages';
 import type { InvitationDto, TeamDto } from '../../src/domain/schemas/team';
-import { apiAs, createUser, type E2EUser, expect, signIn, test } from './fixtures';
+import { apiAs, axeViolations, createUser, type E2EUser, expect, signIn, test } from './fixtures';
 
-/** No WCAG A/AA violations inside `selector` (our page content or dialog, not the shared shell). */
+/** No WCAG 2.2 A/AA violations inside `selector` (our page content or dialog, not the shared shell). */
 async function expectAccessible(page: Page, selector: string) {
-  const results = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa']).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(await axeViolations(page, selector)).toEqual([]);
 }
 
 async function inviteAndAccept(request: Parameters<typeof apiAs>[0], owner: E2EUser, teamId: string, user: E2EUser, role = 'member') {
