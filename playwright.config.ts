@@ -1,21 +1,14 @@
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumOrExit } from './scripts/find-chromium.mjs';
 
 const port = Number(process.env.E2E_PORT || 3100);
 export const baseURL = `http://127.0.0.1:${port}`;
 
-/** Debian's Chromium: Playwright cannot download its own browser here. */
-export const chromiumLaunch = {
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-};
+/**
+ * The browser scripts/find-chromium.mjs finds (CHROMIUM_PATH, the PATH, Playwright's cache). With
+ * none, the run stops here with one line on how to get one: before the web server and any test.
+ */
+export const chromiumLaunch = { executablePath: await chromiumOrExit(), args: CHROMIUM_ARGS };
 
 export default defineConfig({
   testDir: 'tests/e2e',

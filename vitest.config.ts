@@ -20,6 +20,15 @@ export default defineConfig({
           pool: 'forks',
         },
       },
+      {
+        // The project's own tooling: the lint boundaries and the browser finder, each shown to fail.
+        test: {
+          name: 'tooling',
+          include: ['tests/tooling/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+        },
+      },
     ],
   },
 });

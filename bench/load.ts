@@ -1,6 +1,6 @@
 // One load run with autocannon on 127.0.0.1: a warm-up, then the measured run, sampling the
 // server's RSS meanwhile.
-import { Agent, request } from 'node:http';
+import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 

@@ -1,4 +1,4 @@
-// The markdown report: one row per measured run, then the targets against the figures.
+// The markdown report: one row per measured run, then the project's performance targets against the figures.
 import type { LoadResult, Probe } from './load';
 
 export interface ScenarioRun {
@@ -80,7 +80,7 @@ function find(report: BenchReport, db: string, tasks: number, name: string, conn
   return { s, r: s?.loads.find((l) => l.connections === connections) };
 }
 
-/** The targets against the figures of the PostgreSQL run (else PGlite). */
+/** The performance targets against the figures of the PostgreSQL run (else PGlite). */
 export function formatTargets(report: BenchReport): string[] {
   const db = report.datasets.some((d) => d.db === 'postgres') ? 'postgres' : 'pglite';
   const ok = (pass: boolean | undefined) => (pass === undefined ? '–' : pass ? 'met' : '**missed**');

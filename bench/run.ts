@@ -7,11 +7,11 @@
 //   npm run bench:smoke                CI: small data, half a second per measure, no timing checks
 //   npm run bench -- --sizes=1000 --seconds=5 --db=postgres --only=board
 //   npm run bench -- --only=board --profile=/tmp/prof   CPU profiles of the server (.cpuprofile)
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, freemem, loadavg, totalmem, tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { createScratchTarget } from '../tests/helpers/scratch-db';
 import { LIMITS } from '../src/domain/constants';
 import { openDatabase } from '../src/server/db/client';
 import { type LoadResult, type Probe, type RequestSpec, pathOf, probe, runLoad } from './load';
@@ -163,33 +163,15 @@ function scenarios(data: Seeded): Scenario[] {
   return all.filter((s) => !options.only || options.only.some((o) => s.name.includes(o)));
 }
 
-async function createPgDatabase(baseUrl: string, size: number): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `crewboard_bench_${Date.now().toString(36)}_${size}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: baseUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
 async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: string): Promise<DatasetRun> {
   const loadBefore = loadavg()[0]!;
-  const dataDir = mkdtempSync(join(tmpdir(), 'crewboard-bench-'));
-  const pgDb = kind === 'postgres' ? await createPgDatabase(process.env.DATABASE_URL!, size) : null;
+  // Its folder is the server's DATA_DIR, and PGlite's data when kind is 'pglite'.
+  const scratch = await createScratchTarget(`crewboard_bench_${size}`, kind === 'postgres' ? process.env.DATABASE_URL! : null);
+  const { dataDir, databaseUrl } = scratch;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
-    DATABASE_URL: pgDb?.url ?? '',
+    DATABASE_URL: databaseUrl ?? '',
     AUTH_SECRET,
     RATE_LIMIT_ENABLED: 'false',
     LOG_LEVEL: 'warn',
@@ -197,7 +179,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
   };
   try {
     log(`${kind} ${size.toLocaleString('en')} tasks: seeding`);
-    const database = await openDatabase({ databaseUrl: pgDb?.url, dataDir });
+    const database = await openDatabase({ databaseUrl, dataDir });
     await database.migrate();
     const data = await seed(database.db, { users: 50, teams: 5, projects: 40, tasks: size });
     await database.close();
@@ -212,7 +194,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     }
     log('  measuring the raw SQL of each read');
     // PGlite is single-process: the limit is measured before the server opens the same data dir.
-    const limits = await measureLimits({ databaseUrl: pgDb?.url, dataDir, env }, data.users[0]!.email, reads, options.iterations);
+    const limits = await measureLimits({ databaseUrl, dataDir, env }, data.users[0]!.email, reads, options.iterations);
 
     const nodeArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
     const server = await startServer(entry, env, nodeArgs);
@@ -310,8 +292,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
       scenarios: runs,
     };
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-    await pgDb?.drop().catch((e) => log(`could not drop the bench database: ${e}`));
+    await scratch.drop().catch((e) => log(`could not drop the bench database: ${e}`));
   }
 }
 

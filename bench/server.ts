@@ -1,34 +1,21 @@
-// The production server as a child process: bundled like `npm run build` does (esbuild, npm
-// packages external) but into node_modules/.cache so nothing in dist/ is touched (and the bundle
-// still resolves its npm packages from the project's node_modules).
+// The production server as a child process, bundled by the production build script
+// (scripts/build-server.mjs) into node_modules/.cache, so nothing in dist/ is touched and the
+// bundle still resolves its npm packages from the project's node_modules.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { buildServer } from '../scripts/build-server.mjs';
+import { waitUntilHealthy } from '../tests/helpers/wait-healthy';
 
-export const BUILD_DIR = join(import.meta.dirname, '..', 'node_modules', '.cache', 'crewboard-bench');
+const BUILD_DIR = join(import.meta.dirname, '..', 'node_modules', '.cache', 'crewboard-bench');
 
-/** Bundles src/server/main.ts to <BUILD_DIR>/server/main.js (+ migrations) and returns its path. */
-export async function bundleServer(): Promise<string> {
-  const outdir = join(BUILD_DIR, 'server');
-  rmSync(outdir, { recursive: true, force: true });
-  mkdirSync(outdir, { recursive: true });
-  await build({
-    entryPoints: { main: 'src/server/main.ts' },
-    outdir,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  cpSync('src/server/db/migrations', join(outdir, 'migrations'), { recursive: true });
-  return join(outdir, 'main.js');
+/** Bundles the server to <BUILD_DIR>/server (as `npm run build` does dist/server) and returns main.js's path. */
+export function bundleServer(): Promise<string> {
+  return buildServer(join(BUILD_DIR, 'server'));
 }
 
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
@@ -51,7 +38,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export function rssOf(pid: number): number {
+function rssOf(pid: number): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
@@ -62,7 +49,7 @@ export function rssOf(pid: number): number {
 }
 
 /** CPU time (user + system) the process has used so far, in ms (NaN where /proc is missing). */
-export function cpuMsOf(pid: number): number {
+function cpuMsOf(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -88,21 +75,7 @@ export async function startServer(entry: string, env: NodeJS.ProcessEnv, nodeArg
   child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) during start-up:\n${output}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not become healthy in 60 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntilHealthy(child, url, 60_000, () => output);
   const pid = child.pid!;
   return {
     url,

@@ -77,7 +77,11 @@ function recordStatements(database: Database, sink: () => Call[] | null) {
   if (lite) {
     interceptQuery(lite, sink, pgliteStatement, rowsOf);
     const transaction = lite.transaction.bind(lite);
-    lite.transaction = (fn) => transaction((tx) => (interceptQuery(tx, sink, pgliteStatement, rowsOf, lite), fn(tx)));
+    lite.transaction = (fn) =>
+      transaction((tx) => {
+        interceptQuery(tx, sink, pgliteStatement, rowsOf, lite);
+        return fn(tx);
+      });
   }
 }
 

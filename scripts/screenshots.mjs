@@ -2,6 +2,7 @@
 // Usage: BASE_URL=http://127.0.0.1:3000 node scripts/screenshots.mjs [outDir]
 import { mkdirSync } from 'node:fs';
 import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumOrExit } from './find-chromium.mjs';
 
 const base = process.env.BASE_URL || 'http://127.0.0.1:3000';
 const out = process.argv[2] || 'docs/screenshots';
@@ -22,7 +23,7 @@ const post = async (path, body, token) => {
 await post('/api/auth/signup', { email, password, fullName: 'Alex Morgan' });
 const session = await post('/api/auth/token?grant_type=password', { email, password });
 const token = session.access_token;
-// Sample data, when those APIs exist.
+// Sample data, so the pages show something; the screenshots are taken without it if the server refuses.
 try {
   const team = await post('/api/teams', { name: 'Product Team', description: 'Builds the product' }, token);
   const project = await post('/api/projects', { name: 'Website Redesign', teamId: team.id, status: 'active', description: 'New marketing site' }, token);
@@ -39,10 +40,7 @@ try {
   console.warn('sample data skipped:', error.message);
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await chromium.launch({ executablePath: await chromiumOrExit(), args: CHROMIUM_ARGS });
 
 async function shoot(name, path, { width = 1280, height = 800, scheme = 'light', signedIn = true } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, colorScheme: scheme });

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import {
-  passwordRequirements,
-  validateEmail,
-  validateLoginSignUp,
-  validateSignIn,
-  validateSignupPage,
-} from './auth-forms';
+import { loginSignUpForm, signInForm, signupPageForm } from './auth-forms';
+import { passwordRequirements } from './password-requirements';
 import { MSG } from './messages';
+import { parseForm } from './forms';
+
+const errorsOf = (schema: Parameters<typeof parseForm>[0]) => (values: unknown) => {
+  const result = parseForm(schema, values);
+  return result.ok ? {} : result.errors;
+};
+const validateSignIn = errorsOf(signInForm);
+const validateLoginSignUp = errorsOf(loginSignUpForm);
+const validateSignupPage = errorsOf(signupPageForm);
+const validateEmail = (email: string) => validateSignIn({ email, password: 'secret' }).email;
 
 describe('email', () => {
   it.each([

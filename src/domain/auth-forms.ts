@@ -1,94 +1,38 @@
-/** Login-screen and signup-page validation rules (spec §5). Pure: returns field -> message. */
+/**
+ * The sign-in and sign-up forms (spec §5), as the API's own schemas extended with what only a
+ * form has: a minimum length on sign-in, the confirmation, the terms box. The login screen's
+ * sign-up takes 6-character passwords, the /signup page 8.
+ */
+import { z } from 'zod';
 import { LIMITS } from './constants';
 import { MSG } from './messages';
+import { passwordGrantInput, passwordInput, signupInput } from './schemas/auth';
 
-export type FieldErrors<K extends string> = Partial<Record<K, string>>;
+const confirmPassword = z.string().min(1, MSG.confirmRequired);
 
-/** A simple address pattern, as the spec asks. */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The confirmation must match; checked even while other fields fail, so every error shows at once. */
+const confirmMatches = {
+  path: ['confirmPassword'],
+  message: MSG.passwordsMismatch,
+  when: ({ value }: { value: unknown }) => {
+    const v = value as { password?: unknown; confirmPassword?: unknown };
+    return typeof v.password === 'string' && typeof v.confirmPassword === 'string' && v.confirmPassword !== '';
+  },
+};
+const matches = (v: { password: string; confirmPassword: string }) => v.password === v.confirmPassword;
 
-export function validateEmail(email: string): string | undefined {
-  if (!email.trim()) return MSG.emailRequired;
-  if (!EMAIL_PATTERN.test(email.trim())) return MSG.emailInvalid;
-  return undefined;
-}
+export const signInForm = z.object({
+  ...passwordGrantInput.shape,
+  password: passwordInput.min(LIMITS.loginPasswordMin, MSG.passwordMin6),
+});
 
-export function validatePassword(password: string, min: number): string | undefined {
-  if (!password) return MSG.passwordRequired;
-  if (password.length < min) return min === LIMITS.signupPasswordMin ? MSG.passwordMin8 : MSG.passwordMin6;
-  if (password.length > LIMITS.passwordMax) return MSG.passwordTooLong;
-  return undefined;
-}
+export const loginSignUpForm = z.object({ ...signupInput.shape, confirmPassword }).refine(matches, confirmMatches);
 
-export function validateFullName(fullName: string): string | undefined {
-  if (!fullName.trim()) return MSG.fullNameRequired;
-  if (fullName.trim().length < LIMITS.fullNameMin) return MSG.fullNameMin;
-  return undefined;
-}
-
-export function validateConfirm(password: string, confirm: string): string | undefined {
-  if (!confirm) return MSG.confirmRequired;
-  if (confirm !== password) return MSG.passwordsMismatch;
-  return undefined;
-}
-
-function compact<K extends string>(errors: Record<K, string | undefined>): FieldErrors<K> {
-  const out: FieldErrors<K> = {};
-  for (const key of Object.keys(errors) as K[]) {
-    if (errors[key]) out[key] = errors[key];
-  }
-  return out;
-}
-
-export interface SignInValues {
-  email: string;
-  password: string;
-}
-
-export function validateSignIn(v: SignInValues): FieldErrors<keyof SignInValues> {
-  return compact({
-    email: validateEmail(v.email),
-    password: validatePassword(v.password, LIMITS.loginPasswordMin),
-  });
-}
-
-export interface SignUpValues {
-  fullName: string;
-  email: string;
-  password: string;
-  confirmPassword: string;
-}
-
-/** The login screen's sign-up form: 6-character passwords. */
-export function validateLoginSignUp(v: SignUpValues): FieldErrors<keyof SignUpValues> {
-  return compact({
-    fullName: validateFullName(v.fullName),
-    email: validateEmail(v.email),
-    password: validatePassword(v.password, LIMITS.loginPasswordMin),
-    confirmPassword: validateConfirm(v.password, v.confirmPassword),
-  });
-}
-
-export interface SignupPageValues extends SignUpValues {
-  agreeToTerms: boolean;
-}
-
-/** The /signup page: 8-character passwords and the terms box. */
-export function validateSignupPage(v: SignupPageValues): FieldErrors<keyof SignupPageValues> {
-  return compact({
-    fullName: validateFullName(v.fullName),
-    email: validateEmail(v.email),
-    password: validatePassword(v.password, LIMITS.signupPasswordMin),
-    confirmPassword: validateConfirm(v.password, v.confirmPassword),
-    agreeToTerms: v.agreeToTerms ? undefined : MSG.termsRequired,
-  });
-}
-
-/** The live password-requirements list shown while signing up. */
-export function passwordRequirements(password: string, min: number): { label: string; met: boolean }[] {
-  return [
-    { label: `At least ${min} characters`, met: password.length >= min },
-    { label: 'Contains a letter', met: /[A-Za-z]/.test(password) },
-    { label: 'Contains a number', met: /\d/.test(password) },
-  ];
-}
+export const signupPageForm = z
+  .object({
+    ...signupInput.shape,
+    password: passwordInput.min(LIMITS.signupPasswordMin, MSG.passwordMin8),
+    confirmPassword,
+    agreeToTerms: z.boolean().refine(Boolean, MSG.termsRequired),
+  })
+  .refine(matches, confirmMatches);

@@ -81,7 +81,6 @@ export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 
 export const SYSTEM_ROLES = ['team_member', 'super_admin'] as const;
 export type SystemRole = (typeof SYSTEM_ROLES)[number];
-export const DEFAULT_SYSTEM_ROLE: SystemRole = 'team_member';
 
 export const NOTIFICATION_TYPES = ['task_assigned', 'task_completed', 'project_updated', 'team_invite'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

@@ -1,4 +1,15 @@
-/** One table: error code -> HTTP status (DESIGN.md "API conventions"). */
+/**
+ * Every error the API answers with, in one table (DESIGN.md "API conventions").
+ *
+ * An error has a `code`, the class a program branches on (`not_found`, `conflict`…, the
+ * fixed list DESIGN.md gives, each with one HTTP status), and a `reason`, the specific
+ * failure (`already_member`, `stale_edit`…), each with the text a person reads. The server
+ * takes the status and the message from here; the client picks its text by reason from here,
+ * never from the body's English. A new reason without a code and a message fails the typecheck.
+ */
+import { MSG } from './messages';
+
+/** code -> HTTP status. */
 export const ERROR_STATUS = {
   validation_failed: 400,
   invalid_credentials: 400,
@@ -16,10 +27,103 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string; fields?: Record<string, string> };
+interface ReasonSpec {
+  code: ErrorCode;
+  message: string;
+  /** Says nothing a person can act on (a bad request, a crash): the client shows its own "Failed to …" text. */
+  generic?: true;
 }
 
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && value in ERROR_STATUS;
+/** reason -> its code and its text. Every code is also a reason of its own (the general case). */
+export const ERRORS = {
+  // the general case of each code
+  validation_failed: { code: 'validation_failed', message: 'Please check the highlighted fields.', generic: true },
+  invalid_credentials: { code: 'invalid_credentials', message: MSG.invalidCredentials },
+  invalid_grant: { code: 'invalid_grant', message: 'Invalid or expired refresh token' },
+  unauthenticated: { code: 'unauthenticated', message: 'Authentication required' },
+  permission_denied: { code: 'permission_denied', message: 'You do not have permission to do this' },
+  not_found: { code: 'not_found', message: 'Not found' },
+  conflict: { code: 'conflict', message: 'This item already exists' },
+  payload_too_large: { code: 'payload_too_large', message: 'That is too much to save at once' },
+  unsupported_media_type: { code: 'unsupported_media_type', message: 'Content type must be application/json', generic: true },
+  rate_limited: { code: 'rate_limited', message: 'Too many requests. Please try again later.' },
+  internal: { code: 'internal', message: 'Internal server error', generic: true },
+  unavailable: { code: 'unavailable', message: 'Service temporarily unavailable' },
+
+  // requests
+  bad_request: { code: 'validation_failed', message: 'Malformed request', generic: true },
+  invalid_value: { code: 'validation_failed', message: 'Invalid reference or value', generic: true },
+
+  // sign-in and sessions
+  session_invalid: { code: 'unauthenticated', message: 'Invalid or expired session' },
+  account_deactivated: { code: 'invalid_credentials', message: 'This account has been deactivated' },
+  oidc_code_expired: { code: 'invalid_grant', message: 'This sign-in has expired. Please try again.' },
+  email_taken: { code: 'conflict', message: MSG.emailTaken },
+
+  // not found (a resource the caller may not see answers these too: no existence leaks)
+  user_not_found: { code: 'not_found', message: 'User not found' },
+  team_not_found: { code: 'not_found', message: MSG.teamNotFound },
+  project_not_found: { code: 'not_found', message: 'Project not found' },
+  task_not_found: { code: 'not_found', message: 'Task not found' },
+  member_not_found: { code: 'not_found', message: MSG.memberNotFound },
+  invitation_not_found: { code: 'not_found', message: MSG.invitationNotFound },
+  notification_not_found: { code: 'not_found', message: 'Notification not found' },
+
+  // permission
+  admin_only: { code: 'permission_denied', message: 'This area is for super admins only' },
+  cannot_deactivate_self: { code: 'permission_denied', message: 'You cannot deactivate your own account' },
+  team_edit_denied: { code: 'permission_denied', message: MSG.teamNoPermission },
+  team_delete_denied: { code: 'permission_denied', message: MSG.teamDeleteNoPermission },
+  team_manage_denied: { code: 'permission_denied', message: MSG.teamManageNoPermission },
+  owner_cannot_leave: { code: 'permission_denied', message: MSG.ownerCannotLeave },
+  cannot_change_own_role: { code: 'permission_denied', message: MSG.cannotChangeOwnRole },
+  cannot_remove_self: { code: 'permission_denied', message: MSG.cannotRemoveSelf },
+  owner_untouchable: { code: 'permission_denied', message: MSG.ownerUntouchable },
+  invitation_not_for_you: { code: 'permission_denied', message: MSG.invitationNotForYou },
+  project_edit_denied: { code: 'permission_denied', message: MSG.projectNoPermission },
+  task_delete_denied: { code: 'permission_denied', message: 'Only the task creator or a team owner or admin can delete this task' },
+
+  // rules and state
+  end_before_start: { code: 'validation_failed', message: MSG.endAfterStart },
+  assignee_not_member: { code: 'validation_failed', message: "The assignee must be an active member of the project's team" },
+  already_member: { code: 'conflict', message: MSG.alreadyMember },
+  invitation_exists: { code: 'conflict', message: MSG.invitationExists },
+  invitation_answered: { code: 'conflict', message: MSG.invitationAnswered },
+  stale_edit: { code: 'conflict', message: MSG.staleEdit },
+} as const satisfies Record<string, ReasonSpec>;
+
+export type ErrorReason = keyof typeof ERRORS;
+
+export const isErrorReason = (value: unknown): value is ErrorReason => typeof value === 'string' && Object.hasOwn(ERRORS, value);
+
+export const errorStatus = (reason: ErrorReason): number => ERROR_STATUS[ERRORS[reason].code];
+
+/** The text a person reads for a reason. */
+export const ERROR_MESSAGES: Record<ErrorReason, string> = Object.fromEntries(
+  Object.entries(ERRORS).map(([reason, spec]) => [reason, spec.message]),
+) as Record<ErrorReason, string>;
+
+/** True when the reason tells a person nothing they can act on; the caller shows its own text. */
+export const isGenericError = (reason: ErrorReason): boolean => 'generic' in ERRORS[reason];
+
+/** The JSON body of every error answer. `fields` maps a body path to its message. */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; reason?: ErrorReason; fields?: Record<string, string> };
+}
+
+/**
+ * The body for a reason. With `fields`, the message is the first field's (a form shows it
+ * beside the field; an API user reads it first). `reason` is left out where it is the code itself.
+ */
+export function errorBody(reason: ErrorReason, fields?: Record<string, string>): ErrorBody {
+  const { code, message } = ERRORS[reason];
+  const first = fields && Object.values(fields)[0];
+  return {
+    error: {
+      code,
+      message: first ?? message,
+      ...(reason !== code && { reason }),
+      ...(fields && { fields }),
+    },
+  };
 }

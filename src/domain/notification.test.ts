@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NOTIFICATION_TEXT, notificationListDto, notificationTarget } from './schemas/notification';
+import { notificationTarget } from './notification-target';
+import { NOTIFICATION_TEXT, notificationListDto } from './schemas/notification';
 
 describe('notificationTarget', () => {
   it('opens the task board of the project for task and project notifications', () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { canActOnMember, canDeleteTask, canEditProject, canEditTeam, canManageMembers } from './permissions';
+import {
+  canActOnMember,
+  canDeleteTask,
+  canEditProject,
+  canEditTeam,
+  canLeaveTeam,
+  canManageMembers,
+  canUseAdminArea,
+} from './permissions';
 
 describe('team permissions', () => {
   it('only owner and admins edit projects and manage members', () => {
@@ -9,6 +17,16 @@ describe('team permissions', () => {
       expect(check('member')).toBe(false);
       expect(check(null)).toBe(false);
     }
+  });
+  it('everyone but the owner may leave', () => {
+    expect(canLeaveTeam('owner')).toBe(false);
+    expect(canLeaveTeam('admin')).toBe(true);
+    expect(canLeaveTeam('member')).toBe(true);
+    expect(canLeaveTeam(null)).toBe(false);
+  });
+  it('only super admins use the admin area', () => {
+    expect(canUseAdminArea('super_admin')).toBe(true);
+    expect(canUseAdminArea('team_member')).toBe(false);
   });
   it('only the owner edits the team', () => {
     expect(canEditTeam('owner')).toBe(true);

@@ -1,9 +1,12 @@
 /** Who may do what inside a team (spec §6, DESIGN.md "Authorization"). Pure rules, used by server and client. */
-import type { TeamRole } from './constants';
+import type { SystemRole, TeamRole } from './constants';
 
 export type MemberRole = TeamRole | null | undefined;
 
-export const isManager = (role: MemberRole): boolean => role === 'owner' || role === 'admin';
+/** The roles that run a team (the server also filters by this list in SQL). */
+export const MANAGER_ROLES = ['owner', 'admin'] as const satisfies readonly TeamRole[];
+
+const isManager = (role: MemberRole): boolean => MANAGER_ROLES.some((r) => r === role);
 
 /** Edit or delete a project: the team's owner or admins. */
 export const canEditProject = isManager;
@@ -11,6 +14,8 @@ export const canEditProject = isManager;
 export const canEditTeam = (role: MemberRole): boolean => role === 'owner';
 /** Invite, cancel invitations, remove members, change roles: owner and admins. */
 export const canManageMembers = isManager;
+/** Leave a team: anyone but its owner (whose membership is untouchable). */
+export const canLeaveTeam = (role: MemberRole): boolean => role != null && role !== 'owner';
 
 /**
  * May `actor` (with role `actorRole`) remove or change the role of `target`?
@@ -31,3 +36,6 @@ export function canActOnMember(
 export function canDeleteTask(role: MemberRole, userId: string, task: { creatorId: string }): boolean {
   return task.creatorId === userId || isManager(role);
 }
+
+/** The `/api/admin/*` area: the system role `super_admin` only (set by the CLI). */
+export const canUseAdminArea = (role: SystemRole): boolean => role === 'super_admin';

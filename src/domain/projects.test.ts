@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { isProjectOverdue, localIsoDate, PROJECT_TEAM_REQUIRED, projectFormPayload, projectStats, projectTileCounts, validateProjectForm } from './projects';
+import { isProjectOverdue, localIsoDate, PROJECT_TEAM_REQUIRED, projectForm, projectStats, projectTileCounts } from './projects';
+import { parseForm } from './forms';
+
+const TEAM = '7d4a1f0e-3b2c-4d5e-8f9a-0b1c2d3e4f50';
+const validateProjectForm = (values: unknown) => {
+  const result = parseForm(projectForm, values);
+  return result.ok ? {} : result.errors;
+};
+const projectFormPayload = (values: unknown) => {
+  const result = parseForm(projectForm, values);
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result.data;
+};
 import { endNotAfterStart, createProjectInput, updateProjectInput } from './schemas/project';
 import { MSG } from './messages';
 
@@ -80,7 +92,7 @@ describe('project schemas', () => {
 });
 
 describe('validateProjectForm', () => {
-  const base = { name: 'Apollo', description: '', teamId: 'team-1', status: 'planning' as const, startDate: '', endDate: '' };
+  const base = { name: 'Apollo', description: '', teamId: TEAM, status: 'planning' as const, startDate: '', endDate: '' };
 
   it('accepts a named project with a team and no dates', () => {
     expect(validateProjectForm(base)).toEqual({});
@@ -102,7 +114,7 @@ describe('validateProjectForm', () => {
     expect(projectFormPayload({ ...base, name: ' A ', description: '  ' })).toEqual({
       name: 'A',
       description: null,
-      teamId: 'team-1',
+      teamId: TEAM,
       status: 'planning',
       startDate: null,
       endDate: null,

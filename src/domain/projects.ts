@@ -1,7 +1,8 @@
 /** Pure rules of the projects page (spec §2 'Projects', §9): stat cards, status tiles, due labels. */
 import type { PROJECT_STATUS_TILES, ProjectStatus } from './constants';
-import { MSG } from './messages';
-import { endNotAfterStart } from './schemas/project';
+import { z } from 'zod';
+import { emptyAsNull, isoDate, uuid } from './schemas/common';
+import { datesInOrder, datesIssue, projectFields } from './schemas/project';
 
 interface ProjectLike {
   status: ProjectStatus;
@@ -58,23 +59,21 @@ export type ProjectFormValues = {
 
 export const PROJECT_TEAM_REQUIRED = 'Please select a team';
 
-/** Field errors of the project form (spec §5 'Project form'); empty when it may be saved. */
-export function validateProjectForm(values: ProjectFormValues): Partial<Record<keyof ProjectFormValues, string>> {
-  const errors: Partial<Record<keyof ProjectFormValues, string>> = {};
-  if (!values.name.trim()) errors.name = MSG.projectNameRequired;
-  if (!values.teamId) errors.teamId = PROJECT_TEAM_REQUIRED;
-  if (endNotAfterStart(values.startDate || null, values.endDate || null)) errors.endDate = MSG.endAfterStart;
-  return errors;
-}
+/**
+ * The project form (spec §5 'Project form'): the create body's fields, with '' for an empty date
+ * or no team chosen yet. Its output is the request body: trimmed, empty optional fields as null.
+ */
+export const projectForm = z
+  .object({
+    ...projectFields,
+    teamId: z.string().min(1, PROJECT_TEAM_REQUIRED).pipe(uuid),
+    startDate: emptyAsNull(isoDate),
+    endDate: emptyAsNull(isoDate),
+  })
+  // The date order shows even while another field fails.
+  .refine(datesInOrder, { ...datesIssue, when: ({ value }) => hasDates(value) });
 
-/** The request body for a create or an edit: trimmed, empty optional fields sent as null. */
-export function projectFormPayload(values: ProjectFormValues) {
-  return {
-    name: values.name.trim(),
-    description: values.description.trim() || null,
-    teamId: values.teamId,
-    status: values.status,
-    startDate: values.startDate || null,
-    endDate: values.endDate || null,
-  };
-}
+const hasDates = (value: unknown): boolean => {
+  const v = value as { startDate?: unknown; endDate?: unknown };
+  return typeof v.startDate === 'string' && typeof v.endDate === 'string';
+};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { avatarOverflow, initials, matchesTeamSearch, memberCountLabel, sortMembers, teamRoleTone, teamStats } from './teams';
+import { avatarOverflow, initials, memberCountLabel, sortMembers, teamRoleTone, teamStats } from './teams';
 
 describe('teamStats', () => {
   it('counts owned, shared and the sum of members', () => {
@@ -40,16 +40,6 @@ describe('sortMembers', () => {
       { id: 'o', role: 'owner' as const, joinedAt: '2024-01-01' },
     ]);
     expect(sorted.map((m) => m.id)).toEqual(['o', 'a', 'm1', 'm2']);
-  });
-});
-
-describe('matchesTeamSearch', () => {
-  it('matches name or description, case-insensitively', () => {
-    const team = { name: 'Design Crew', description: 'Makes things PRETTY' };
-    expect(matchesTeamSearch(team, 'crew')).toBe(true);
-    expect(matchesTeamSearch(team, 'pretty')).toBe(true);
-    expect(matchesTeamSearch(team, 'backend')).toBe(false);
-    expect(matchesTeamSearch({ name: 'X', description: null }, '  ')).toBe(true);
   });
 });
 

@@ -46,13 +46,6 @@ export function sortMembers<T extends { role: TeamRole; joinedAt: string }>(memb
   return [...members].sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.joinedAt.localeCompare(b.joinedAt));
 }
 
-/** Case-insensitive match on name or description (the same rule the server applies). */
-export function matchesTeamSearch(team: { name: string; description: string | null }, q: string): boolean {
-  const needle = q.trim().toLowerCase();
-  if (!needle) return true;
-  return team.name.toLowerCase().includes(needle) || (team.description ?? '').toLowerCase().includes(needle);
-}
-
 /** Role badge colours: the owner and admins each have a distinct badge (spec §6). */
 export function teamRoleTone(role: TeamRole): 'warning' | 'info' | 'secondary' {
   if (role === 'owner') return 'warning';

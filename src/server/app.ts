@@ -5,12 +5,16 @@ import fastifyCompress from '@fastify/compress';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { type ErrorReason, errorBody, errorStatus } from '../domain/errors';
+import { fieldErrors } from '../domain/forms';
+import { canUseAdminArea } from '../domain/permissions';
 import { healthResponse } from '../domain/schemas/auth';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { takeBucketToken } from './db/rate-limit-buckets';
 import { AppError, pgCode } from './lib/errors';
 import { typed, type RouteAuth } from './lib/http';
 import { EventBus } from './lib/events';
@@ -46,8 +50,6 @@ export interface BuildAppOptions {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
-  /** Check every response against its zod schema before sending it (default: unless NODE_ENV is production). */
-  checkResponses?: boolean;
 }
 
 /** Connection-level database failures: answered 503, never 500. */
@@ -101,10 +103,6 @@ const LOG_REDACT = [
 /** `last_seen_at` is written at most this often per user by one process (the admin panel shows days). */
 const LAST_SEEN_EVERY_MS = 60_000;
 
-function errorBody(code: string, message: string, fields?: Record<string, string>) {
-  return { error: fields ? { code, message, fields } : { code, message } };
-}
-
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
@@ -115,7 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(createSerializerCompiler({ check: options.checkResponses ?? process.env.NODE_ENV !== 'production' }));
+  app.setSerializerCompiler(createSerializerCompiler({ check: config.checkResponses ?? true }));
 
   const tokens = new TokenService(config.authSecret, config.accessTokenTtl);
   const events = new EventBus();
@@ -123,7 +121,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     onUserCreated: notifyPendingInvitations,
     onSessionRevoked: (userId, sessionId) => events.publish({ type: 'session.revoked', actorId: userId, userId, sessionId }),
   });
-  const rateLimiter = new RateLimiter(database.db, config.rateLimitEnabled);
+  const rateLimiter = new RateLimiter(
+    (key, capacity, ratePerSecond) => takeBucketToken(database.db, key, capacity, ratePerSecond),
+    config.rateLimitEnabled,
+    config.rateLimits,
+  );
   app.decorate('deps', { config, database, tokens, auth, rateLimiter, events });
   app.decorateRequest('auth', null);
 
@@ -143,14 +145,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const header = req.headers.authorization;
     const bearer = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
     if (mode === 'public') return;
-    if (!bearer) throw new AppError('unauthenticated', 'Authentication required');
+    if (!bearer) throw new AppError('unauthenticated');
     const found = await auth.authenticate(bearer);
-    if (!found) throw new AppError('unauthenticated', 'Invalid or expired session');
-    const role = found.user.role as 'team_member' | 'super_admin';
+    if (!found) throw new AppError('session_invalid');
+    const { role } = found.user;
     req.auth = { userId: found.user.id, sessionId: found.sessionId, user: found.user, role };
-    if (mode === 'super_admin' && role !== 'super_admin') {
-      throw new AppError('permission_denied', 'This area is for super admins only');
-    }
+    if (mode === 'super_admin' && !canUseAdminArea(role)) throw new AppError('admin_only');
     if (lastSeen.due(found.user.id)) void touchLastSeen(database.db, found.user.id).catch(() => {});
   });
 
@@ -204,43 +204,34 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     transform: jsonSchemaTransform,
   });
 
+  const send = (reply: FastifyReply, reason: ErrorReason, fields?: Record<string, string>) =>
+    reply.code(errorStatus(reason)).send(errorBody(reason, fields));
+
   app.setErrorHandler((error: FastifyError, req, reply) => {
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
-      return reply.code(error.status).send(errorBody(error.code, error.message, error.fields));
+      return send(reply, error.reason, error.fields);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const fields: Record<string, string> = {};
-      for (const issue of error.validation) {
-        const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || '_';
-        fields[path] ??= issue.message ?? 'Invalid value';
-      }
-      const first = error.validation[0]?.message ?? 'Invalid request';
-      return reply.code(400).send(errorBody('validation_failed', first, fields));
+      const issues = error.validation.map((issue) => ({ path: issue.instancePath.split('/').filter(Boolean), message: issue.message }));
+      return send(reply, 'validation_failed', fieldErrors(issues));
     }
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send(errorBody('payload_too_large', 'Request body is too large'));
-    }
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.code(415).send(errorBody('unsupported_media_type', 'Content type must be application/json'));
-    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(reply, 'payload_too_large');
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return send(reply, 'unsupported_media_type');
     if (isDatabaseUnavailable(error)) {
       req.log.warn({ err: loggable(error) }, 'database unavailable');
-      return reply.code(503).header('retry-after', '5').send(errorBody('unavailable', 'Service temporarily unavailable'));
+      reply.header('retry-after', '5');
+      return send(reply, 'unavailable');
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const code = status === 404 ? 'not_found' : status === 429 ? 'rate_limited' : status === 413 ? 'payload_too_large' : 'validation_failed';
-      const message = error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'Malformed JSON body' : error.message;
-      return reply.code(status).send(errorBody(code, message));
+      return send(reply, status === 404 ? 'not_found' : status === 429 ? 'rate_limited' : status === 413 ? 'payload_too_large' : 'bad_request');
     }
     const pg = pgCode(error);
-    if (pg === '23505') return reply.code(409).send(errorBody('conflict', 'This item already exists'));
-    if (pg && BAD_VALUE_CODES.has(pg)) {
-      return reply.code(400).send(errorBody('validation_failed', 'Invalid reference or value'));
-    }
+    if (pg === '23505') return send(reply, 'conflict');
+    if (pg && BAD_VALUE_CODES.has(pg)) return send(reply, 'invalid_value');
     req.log.error({ err: loggable(error) }, 'unhandled error');
-    return reply.code(500).send(errorBody('internal', 'Internal server error'));
+    return send(reply, 'internal');
   });
 
   app.setNotFoundHandler((req, reply) => {
@@ -249,7 +240,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (!path.startsWith('/api') && (req.method === 'GET' || req.method === 'HEAD') && existsSync(indexFile)) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', config.clientDir);
     }
-    return reply.code(404).send(errorBody('not_found', 'Not found'));
+    return send(reply, 'not_found');
   });
 
   const r = typed(app);

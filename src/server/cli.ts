@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { resolve } from 'node:path';
 import { SYSTEM_ROLES } from '../domain/constants';
 import { setRoleInput } from '../domain/schemas/auth';
 import { adminSocketPath } from './admin-socket';
+import { loadDatabaseConfig } from './config';
 import { createBackup, RestoreError, restoreBackup } from './db/backup';
 import { openDatabase } from './db/client';
 import { setRoleByEmail } from './modules/users/users.repo';
@@ -15,13 +15,12 @@ const USAGE = `Usage:
 
 /** The database of DATABASE_URL, else the PGlite folder DATA_DIR, migrated. */
 async function openConfigured() {
-  const databaseUrl = process.env.DATABASE_URL || undefined;
-  const dataDir = resolve(process.env.DATA_DIR || './data');
-  if (!databaseUrl && existsSync(adminSocketPath(dataDir))) {
-    console.error(`the server is running on ${dataDir}: stop it first (PGlite admits one process)`);
+  const config = loadDatabaseConfig();
+  if (!config.databaseUrl && existsSync(adminSocketPath(config.dataDir))) {
+    console.error(`the server is running on ${config.dataDir}: stop it first (PGlite admits one process)`);
     return null;
   }
-  const database = await openDatabase({ databaseUrl, dataDir });
+  const database = await openDatabase(config);
   await database.migrate();
   return database;
 }
@@ -92,10 +91,9 @@ async function setRole(emailArg: string | undefined, roleArg: string | undefined
     return 2;
   }
   const { email, role } = parsed.data;
-  const databaseUrl = process.env.DATABASE_URL || undefined;
-  const dataDir = resolve(process.env.DATA_DIR || './data');
-  const socket = adminSocketPath(dataDir);
-  if (!databaseUrl && existsSync(socket)) {
+  const config = loadDatabaseConfig();
+  const socket = adminSocketPath(config.dataDir);
+  if (!config.databaseUrl && existsSync(socket)) {
     try {
       const { status, data } = await viaSocket(socket, { email, role });
       if (status !== 200) {
@@ -108,7 +106,7 @@ async function setRole(emailArg: string | undefined, roleArg: string | undefined
       // A stale socket from a server that is gone: fall through to opening the database.
     }
   }
-  const database = await openDatabase({ databaseUrl, dataDir });
+  const database = await openDatabase(config);
   try {
     await database.migrate();
     const user = await setRoleByEmail(database.db, email, role);

@@ -1,13 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { DatabaseOptions } from './db/client';
+import { RATE_LIMITS, type RateLimitName, type RateLimitOverrides } from './lib/rate-limit';
 
-export interface Config {
+/**
+ * Every setting the server reads from its environment, read here and nowhere else (the README's
+ * table of variables follows this file); the rest of the server receives what it needs.
+ */
+
+/** Where the data lives (PostgreSQL at DATABASE_URL, else PGlite in DATA_DIR) and how the pool behaves. */
+export interface DatabaseConfig extends DatabaseOptions {
+  databaseUrl: string | undefined;
+  dataDir: string;
+}
+
+export interface Config extends DatabaseConfig {
   port: number;
   host: string;
   publicUrl: string;
-  dataDir: string;
-  databaseUrl: string | undefined;
   authSecret: string;
   accessTokenTtl: number;
   rateLimitEnabled: boolean;
@@ -15,6 +26,10 @@ export interface Config {
   logLevel: string;
   google: { clientId: string; clientSecret: string; issuer: string } | null;
   trustProxy: boolean;
+  /** Limits other than the defaults of lib/rate-limit.ts (RATE_LIMIT_<NAME>_MAX, RATE_LIMIT_<NAME>_WINDOW). */
+  rateLimits?: RateLimitOverrides;
+  /** Check every response against its zod schema before sending it (default: unless NODE_ENV is production). */
+  checkResponses?: boolean;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -22,6 +37,12 @@ function int(value: string | undefined, fallback: number, name: string): number 
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return n;
+}
+
+/** A positive number, or undefined when unset (or not one: the default then applies). */
+function positive(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return value && Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
 /** The signing secret: AUTH_SECRET, else one generated on first start and kept in DATA_DIR (mode 0600). */
@@ -38,18 +59,39 @@ function loadAuthSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
   return secret;
 }
 
+/** The database settings alone: what the CLI needs, without the server's secret. */
+export function loadDatabaseConfig(env: NodeJS.ProcessEnv = process.env): DatabaseConfig {
+  return {
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: resolve(env.DATA_DIR || './data'),
+    poolSize: positive(env.DB_POOL_SIZE),
+    connectTimeoutMs: positive(env.DB_CONNECT_TIMEOUT_MS),
+    // Off unless asked for: TCP keep-alive already notices a dead server.
+    queryTimeoutMs: positive(env.DB_QUERY_TIMEOUT_MS),
+  };
+}
+
+function loadRateLimits(env: NodeJS.ProcessEnv): RateLimitOverrides {
+  const overrides: RateLimitOverrides = {};
+  for (const name of Object.keys(RATE_LIMITS) as RateLimitName[]) {
+    const capacity = positive(env[`RATE_LIMIT_${name.toUpperCase()}_MAX`]);
+    const windowSeconds = positive(env[`RATE_LIMIT_${name.toUpperCase()}_WINDOW`]);
+    if (capacity !== undefined || windowSeconds !== undefined) overrides[name] = { capacity, windowSeconds };
+  }
+  return overrides;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 3000, 'PORT');
-  const dataDir = resolve(env.DATA_DIR || './data');
+  const database = loadDatabaseConfig(env);
   const googleId = env.GOOGLE_CLIENT_ID;
   const googleSecret = env.GOOGLE_CLIENT_SECRET;
   return {
     port,
     host: env.HOST || '0.0.0.0',
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
-    dataDir,
-    databaseUrl: env.DATABASE_URL || undefined,
-    authSecret: loadAuthSecret(env, dataDir),
+    ...database,
+    authSecret: loadAuthSecret(env, database.dataDir),
     accessTokenTtl: int(env.ACCESS_TOKEN_TTL, 3600, 'ACCESS_TOKEN_TTL') || 3600,
     rateLimitEnabled: env.RATE_LIMIT_ENABLED !== 'false',
     clientDir: resolve(env.CLIENT_DIR || './dist/client'),
@@ -63,5 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : null,
     trustProxy: env.TRUST_PROXY === 'true',
+    rateLimits: loadRateLimits(env),
+    checkResponses: env.NODE_ENV !== 'production',
   };
 }

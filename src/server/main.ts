@@ -6,7 +6,7 @@ import { openDatabase } from './db/client';
 
 async function main() {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase(config);
   await database.migrate();
   const app = await buildApp({
     config,

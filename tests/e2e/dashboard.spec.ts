@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { addDays, formatShortDate, localIsoDate } from '../../src/domain/dates';
 import { MSG } from '../../src/domain/messages';
-import { apiAs, createUser, expect, signIn, test } from './fixtures';
+import { apiAs, createUser, expect, gate, signIn, test } from './fixtures';
 
 const region = (page: Page, name: string) => page.getByRole('region', { name });
 const stat = (page: Page, name: string) => page.getByRole('group', { name });
@@ -96,13 +96,15 @@ test('a team, a project and three tasks show in every panel as the spec says', a
 test('shows the loading state, then a failure with Retry that recovers', async ({ page, request }) => {
   const user = await createUser(request);
   let fail = true;
+  const loadingSeen = gate();
   await page.route('**/api/dashboard?*', async (route) => {
-    await new Promise((r) => setTimeout(r, 300));
+    await loadingSeen.passed;
     if (fail) await route.fulfill({ status: 500, json: { error: { code: 'internal', message: 'boom' } } });
     else await route.continue();
   });
   await signIn(page, user);
   await expect(page.getByText(MSG.loadingDashboard)).toBeVisible();
+  loadingSeen.open();
   await expect(page.getByText(MSG.loadFailed)).toBeVisible({ timeout: 15_000 });
 
   fail = false;

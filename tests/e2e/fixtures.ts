@@ -51,6 +51,34 @@ export async function signIn(page: Page, user: Pick<E2EUser, 'email' | 'password
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
+/**
+ * Proves "the page asked for nothing more" instead of waiting: after two animation frames (so
+ * IntersectionObserver callbacks and the effects they cause have run), the page fetches a sentinel
+ * URL; Playwright reports requests in the order the page issues them, so once the sentinel is seen,
+ * a `page.on('request')` listener has seen every request issued before it.
+ */
+export async function requestSentinel(page: Page): Promise<void> {
+  const path = `/api/health?sentinel=${randomBytes(4).toString('hex')}`;
+  const seen = page.waitForRequest((r) => r.url().endsWith(path));
+  await page.evaluate(async (url) => {
+    for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
+    await fetch(url).then((r) => r.text());
+  }, path);
+  await seen;
+}
+
+/**
+ * A gate a routed request waits at until the test opens it, so that what the page shows meanwhile (a
+ * loading state, an optimistic move) is asserted while it lasts, instead of making it last a while.
+ */
+export function gate(): { passed: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const passed = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { passed, open };
+}
+
 /** WCAG 2.2 A and AA, what every axe check of the suite holds the pages to. */
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 

@@ -1,5 +1,5 @@
-import type { Locator, Page } from '@playwright/test';
-import { LIMITS, TASK_STATUS_LABELS, type TaskStatus } from '../../src/domain/constants';
+import type { Locator, Page, Request } from '@playwright/test';
+import { TASK_STATUS_LABELS, type TaskStatus } from '../../src/domain/constants';
 import { MSG } from '../../src/domain/messages';
 import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { TeamDto } from '../../src/domain/schemas/team';
@@ -160,15 +160,21 @@ test('keyboard only: sign in, create a team, a project and a task, move the task
   await tabTo(page, taskDialog.getByLabel('Title'));
   await page.keyboard.type('Keyboard task');
   await tabTo(page, taskDialog.getByRole('button', { name: 'Create Task' }));
+  // The refetch that follows a create (spec: about 1 s later) asks for every active query again, the
+  // bell's notifications and the board among them: the board answer that comes after it is the one to wait for.
+  const isGet = (r: Request, path: string) => r.method() === 'GET' && new URL(r.url()).pathname === path;
+  const refetchLanded = page
+    .waitForRequest((r) => isGet(r, '/api/notifications'))
+    .then(() => page.waitForResponse((r) => isGet(r.request(), '/api/tasks/board')));
   await page.keyboard.press('Enter');
   await expect(toastIn(page, MSG.taskCreated)).toBeVisible();
   await expect(taskDialog).toBeHidden();
   await expect(newTask).toBeFocused();
 
   // Move the card: Space picks it up, the right arrow goes one column at a time, Space drops it. First let the
-  // refetch that follows a create (spec: about 1 s later) land, so that it does not redraw the board mid-move
-  // (which can announce the column the card is over again, replacing the announcement this test waits for).
-  await page.waitForTimeout(LIMITS.refetchAfterCreateMs + 1_000);
+  // refetch that follows a create land, so that it does not redraw the board mid-move (which can announce
+  // the column the card is over again, replacing the announcement this test waits for).
+  await refetchLanded;
   const column = (status: TaskStatus) => page.getByRole('region', { name: TASK_STATUS_LABELS[status], exact: true });
   const card = column('todo').getByTestId('task-card').filter({ hasText: 'Keyboard task' });
   await tabTo(page, card);

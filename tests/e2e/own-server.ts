@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { createScratchTarget } from '../helpers/scratch-db';
+import { waitUntilHealthy } from '../helpers/wait-healthy';
 
 export interface OwnServer {
   baseURL: string;
@@ -14,7 +14,8 @@ export interface OwnServer {
  * lifetime). It serves the client build the suite's web server made for E2E_PORT.
  */
 export async function startOwnServer(port: number, env: Record<string, string> = {}): Promise<OwnServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), `crewboard-e2e-${port}-`));
+  // PGlite in a folder of its own, like the suite's web server (scripts/e2e-server.mjs).
+  const scratch = await createScratchTarget(`crewboard_e2e_${port}`, null);
   const baseURL = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -23,7 +24,7 @@ export async function startOwnServer(port: number, env: Record<string, string> =
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL: baseURL,
-      DATA_DIR: dataDir,
+      DATA_DIR: scratch.dataDir,
       CLIENT_DIR: resolve('.e2e', process.env.E2E_PORT || '3100', 'client'),
       RATE_LIMIT_ENABLED: 'false',
       LOG_LEVEL: 'warn',
@@ -35,31 +36,17 @@ export async function startOwnServer(port: number, env: Record<string, string> =
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server on ${port} exited: ${stderr}`);
-    try {
-      const res = await fetch(`${baseURL}/api/health`);
-      if (res.ok) break;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server on ${port} did not start: ${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitUntilHealthy(child, baseURL, 150_000, () => stderr);
   return {
     baseURL,
-    dataDir,
+    dataDir: scratch.dataDir,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      await scratch.drop();
     },
   };
 }

@@ -45,6 +45,7 @@ test.describe('session auto-refresh', () => {
     ];
     let i = 0;
     while (Date.now() - startedAt < 75_000) {
+      // Real time on purpose: the user works on while the 20 s token ages and the client's refresh tick runs.
       await page.waitForTimeout(7_000);
       const stop = stops[i++ % stops.length]!;
       await page.getByRole('navigation').getByRole('link', { name: stop.link, exact: true }).click();

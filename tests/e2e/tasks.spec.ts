@@ -6,7 +6,7 @@ import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { TaskDto } from '../../src/domain/schemas/task';
 import type { InvitationDto, TeamDto } from '../../src/domain/schemas/team';
 import { addDays, localDate, matchesDueFilter } from '../../src/domain/task-filters';
-import { apiAs, createUser, type E2EUser, expect, signIn, test } from './fixtures';
+import { apiAs, createUser, type E2EUser, expect, gate, requestSentinel, signIn, test } from './fixtures';
 
 const column = (page: Page, status: TaskStatus) => page.getByRole('region', { name: TASK_STATUS_LABELS[status], exact: true });
 const card = (scope: Page | Locator, title: string) =>
@@ -156,7 +156,7 @@ test.describe('tasks', () => {
   test('drag a card with the mouse and with the keyboard; it stays after a reload; a failed save puts it back', async ({ page, request }) => {
     const { owner, apollo } = await seedTeam(request);
     await newTask(request, owner, { title: 'Mouse mover', projectId: apollo.id });
-    await newTask(request, owner, { title: 'Keyboard mover', projectId: apollo.id });
+    const keyboardMover = await newTask(request, owner, { title: 'Keyboard mover', projectId: apollo.id });
     await signIn(page, owner);
     await page.goto('/tasks');
     const todo = column(page, 'todo');
@@ -164,8 +164,12 @@ test.describe('tasks', () => {
     await expect(card(todo, 'Mouse mover')).toBeVisible();
 
     let statusCalls = 0;
+    const statusUrls: string[] = [];
     page.on('request', (r) => {
-      if (r.method() === 'PATCH' && r.url().endsWith('/status')) statusCalls++;
+      if (r.method() === 'PATCH' && r.url().endsWith('/status')) {
+        statusCalls++;
+        statusUrls.push(new URL(r.url()).pathname);
+      }
     });
 
     // Mouse.
@@ -209,26 +213,31 @@ test.describe('tasks', () => {
     await page.mouse.move(header!.x + 10, header!.y + 5, { steps: 10 });
     await page.mouse.up();
     await expect(card(progress, 'Mouse mover')).toBeVisible();
-    await page.waitForTimeout(300);
-    expect(statusCalls).toBe(2);
 
-    // A failed save: the move shows at once, then the card returns with the toast.
+    // A failed save: the move shows at once (the answer is held until the test has seen it), then the
+    // card returns with the toast. Its request is also the sentinel for the drops above: it is the
+    // third status request, so they sent none.
     const errors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    const answer = gate();
     await page.route('**/api/tasks/*/status', async (route) => {
-      await new Promise((r) => setTimeout(r, 800));
+      await answer.passed;
       await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Internal server error' } }) });
     });
     await pickUp(page, card(progress, 'Keyboard mover'), 'Keyboard mover', 'In Progress');
     await page.keyboard.press('ArrowRight');
     // The board scrolls sideways to bring Review into view; drop once the card is over it.
     await expect(page.getByText('Task Keyboard mover is over Review.')).toBeAttached();
+    const sentinel = page.waitForRequest((r) => r.method() === 'PATCH' && r.url().endsWith(`/api/tasks/${keyboardMover.id}/status`));
     await page.keyboard.press('Enter');
+    await sentinel;
+    expect(statusUrls.slice(2)).toEqual([`/api/tasks/${keyboardMover.id}/status`]);
     await expect(card(column(page, 'review'), 'Keyboard mover')).toBeVisible();
+    answer.open();
     await expect(page.getByText(MSG.taskStatusFailed)).toBeVisible();
     await expect(card(progress, 'Keyboard mover')).toBeVisible();
     await expect(column(page, 'review').getByText('No tasks in Review')).toBeVisible();
-    expect(errors.some((e) => e.includes('Failed to move task'))).toBe(true);
+    expect(errors.some((e) => e.includes(MSG.taskStatusFailed))).toBe(true);
     await page.unroute('**/api/tasks/*/status');
     await page.reload();
     await expect(card(progress, 'Keyboard mover')).toBeVisible();
@@ -400,7 +409,7 @@ test.describe('tasks', () => {
     expect(early.boardStart).not.toBeNull();
     expect(early.pageAt).not.toBeNull();
     expect(early.boardStart!).toBeLessThan(early.pageAt!);
-    await page.waitForTimeout(500);
+    await requestSentinel(page);
     expect(boards).toHaveLength(1);
     expect(boards[0]).toContain(`projectId=${apollo.id}`);
 
@@ -411,7 +420,7 @@ test.describe('tasks', () => {
     await expect(column(page, 'review').getByText('No tasks in Review')).toBeVisible();
     const late = await timings();
     expect(late.boardStart!).toBeGreaterThan(late.chunkEnd!);
-    await page.waitForTimeout(500);
+    await requestSentinel(page);
     expect(boards).toHaveLength(1);
     expect(boards[0]).toContain('q=Elsewhere');
   });
@@ -452,7 +461,8 @@ test.describe('tasks', () => {
     });
     await more.scrollIntoViewIfNeeded();
     await expect(todo.getByRole('alert')).toHaveText(MSG.loadFailed);
-    await page.waitForTimeout(1500);
+    // The error shows once the query has given up (no retries left); nothing asks again after it.
+    await requestSentinel(page);
     expect(failedAsks).toBe(1);
     await page.unroute(nextPage);
 
@@ -470,8 +480,13 @@ test.describe('tasks', () => {
     });
     await page.reload();
     await expect(cards).toHaveCount(LIMITS.boardFirstPage);
+    let nextPageAsks = 0;
+    page.on('request', (r) => {
+      if (nextPage.test(r.url())) nextPageAsks += 1;
+    });
     await more.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(500);
+    await requestSentinel(page);
+    expect(nextPageAsks).toBe(0);
     await expect(cards).toHaveCount(LIMITS.boardFirstPage);
     await more.focus();
     await page.keyboard.press('Enter');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { apiAs, createUser, expect, signIn, test, type E2EUser } from './fixtures';
+import { apiAs, createUser, expect, requestSentinel, signIn, test, type E2EUser } from './fixtures';
 
 /**
  * Stored XSS: hostile strings stored as team, project and task names, descriptions, tags and
@@ -56,6 +56,8 @@ interface World {
   memberNames: string[];
   taskTitles: string[];
   projectNames: string[];
+  /** The team whose invitation the owner has open. */
+  invitingTeamName: string;
 }
 
 async function seed(request: Parameters<typeof createUser>[0]): Promise<World> {
@@ -98,15 +100,19 @@ async function seed(request: Parameters<typeof createUser>[0]): Promise<World> {
   }
   // An invitation from another team with a hostile name (a team_invite notification for the owner).
   const stranger = await createUser(request, { fullName: name(PAYLOADS[5]!) });
-  const other = await apiAs<{ id: string }>(request, stranger, 'post', '/api/teams', { name: name(PAYLOADS[8]!) });
+  const invitingTeamName = name(PAYLOADS[8]!);
+  const other = await apiAs<{ id: string }>(request, stranger, 'post', '/api/teams', { name: invitingTeamName });
   await apiAs(request, stranger, 'post', `/api/teams/${other.id}/invitations`, { email: owner.email });
-  return { owner, teamName, memberNames, taskTitles, projectNames };
+  return { owner, teamName, memberNames, taskTitles, projectNames, invitingTeamName };
 }
 
-/** Fails on any sign of execution or injection on the page as it stands. */
+/**
+ * Fails on any sign of execution or injection on the page as it stands. Call it once the hostile text
+ * of `where` is visible; a sentinel request then proves the renders and effects it caused have run
+ * (not 'networkidle': the realtime event stream keeps a request open).
+ */
 async function expectInert(page: Page, where: string, dialogs: string[]) {
-  // Not 'networkidle': the realtime event stream keeps a request open. Give late renders a moment.
-  await page.waitForTimeout(400);
+  await requestSentinel(page);
   const state = await page.evaluate(() => ({
     xss: (window as unknown as { __xss?: unknown }).__xss,
     injected: document.querySelectorAll('[data-xss]').length,
@@ -134,10 +140,12 @@ test.describe('stored XSS', () => {
 
     // Notifications: the menu and the page.
     await page.getByRole('button', { name: /^Notifications/ }).click();
+    await expect(page.getByRole('menu').getByText(world.invitingTeamName, { exact: false }).first()).toBeVisible();
     await expectInert(page, 'notifications menu', dialogs);
     await page.screenshot({ path: '/tmp/sec-xss-notifications.png' });
     await page.keyboard.press('Escape');
     await page.goto('/notifications');
+    await expect(page.getByRole('list', { name: 'Notifications' }).getByText(world.invitingTeamName, { exact: false }).first()).toBeVisible();
     await expectInert(page, 'notifications page', dialogs);
 
     // Tasks: the board shows every hostile title as text, and the edit modal too.
@@ -171,16 +179,18 @@ test.describe('stored XSS', () => {
     await expect(page.getByText(world.teamName).first()).toBeVisible();
     await expectInert(page, 'teams', dialogs);
     await page.getByText(world.teamName).first().click();
-    await expectInert(page, 'team modal', dialogs);
     const remove = page.getByRole('button', { name: `Remove ${world.memberNames[0]}` });
+    await expect(remove.first()).toBeVisible();
+    await expectInert(page, 'team modal', dialogs);
     await remove.first().click();
     await expect(page.getByText(`Are you sure you want to remove ${world.memberNames[0]} from the team?`)).toBeVisible();
     await expectInert(page, 'remove-member prompt', dialogs);
     await page.screenshot({ path: '/tmp/sec-xss-prompt.png' });
     await page.keyboard.press('Escape');
-    // Invitation from the hostile-named team (accept/decline buttons carry its name).
-    await page.goto('/teams');
-    await expectInert(page, 'teams with invitation', dialogs);
+    // The invitation from the hostile-named team, on the dashboard (its accept/decline buttons carry the name).
+    await page.goto('/dashboard');
+    await expect(page.getByRole('button', { name: `Accept invitation to ${world.invitingTeamName}` })).toBeVisible();
+    await expectInert(page, 'dashboard invitation', dialogs);
 
     // Last: nothing ran at any point of the visit.
     expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import type { Config } from '../../src/server/config';
-import { openDatabase, type Database } from '../../src/server/db/client';
+import type { Database } from '../../src/server/db/client';
+import { openScratchDatabase } from './scratch-db';
 
 export interface TestContext {
   app: FastifyInstance;
   database: Database;
+  /** The scratch PostgreSQL database's URL (DATABASE_URL set), for a second connection to it. */
+  databaseUrl?: string;
   config: Config;
 }
 
@@ -30,36 +32,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-/**
- * A migrated database for one test file: PGlite in memory by default; with DATABASE_URL, a fresh
- * PostgreSQL database created for the file and dropped afterwards.
- */
-export async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    const database = await openDatabase({ dataDir: 'memory://' });
-    await database.migrate();
-    return { database, drop: () => database.close() };
-  }
-  const name = `crewboard_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: u.toString() });
-  await database.migrate();
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+/** A migrated database for one test file (or one test): see openScratchDatabase. */
+export function openTestDatabase(): Promise<{ database: Database; databaseUrl?: string; drop: () => Promise<void> }> {
+  return openScratchDatabase('crewboard_t');
 }
 
 /** Builds the app on a fresh database before the file's tests, and tears it down after. */
@@ -70,6 +45,7 @@ export function setupTestApp(overrides: Partial<Config> = {}): TestContext {
     const opened = await openTestDatabase();
     drop = opened.drop;
     ctx.database = opened.database;
+    ctx.databaseUrl = opened.databaseUrl;
     ctx.config = testConfig(overrides);
     ctx.app = await buildApp({ config: ctx.config, database: ctx.database });
     await ctx.app.ready();

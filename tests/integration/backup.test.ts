@@ -1,16 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { type Backup, createBackup, DERIVED_TABLES, restoreBackup, tablesInForeignKeyOrder } from '../../src/server/db/backup';
 import { type Database, type Db, openDatabase } from '../../src/server/db/client';
 import { createUser } from '../factories';
 import { openTestDatabase, setupTestApp, testConfig } from '../helpers/app';
+import { createScratchTarget } from '../helpers/scratch-db';
 
 /** Backup and restore round trips, on the engine of this run (PGlite, or PostgreSQL with DATABASE_URL). */
 
@@ -76,8 +75,24 @@ async function populate(db: Database) {
     }
     // A rotated refresh token (bigserial ids and parent links).
     await app.inject({ method: 'POST', url: '/api/auth/token?grant_type=refresh_token', payload: { refresh_token: owner.session.refresh_token } });
-    // Let the notification listener finish writing.
-    await new Promise((r) => setTimeout(r, 300));
+    // The notification listener writes after each commit: once a last assignment, published after every
+    // change above, has its notification, the notifications before it are written too.
+    app.deps.events.publish({
+      type: 'task.updated',
+      teamId: team.id,
+      actorId: member.id,
+      taskId: crypto.randomUUID(),
+      projectId: project.id,
+      title: 'sentinel',
+      creatorId: member.id,
+      previousAssigneeId: null,
+      assigneeId: owner.id,
+      previousStatus: 'todo',
+      status: 'todo',
+    });
+    const sentinels = async () =>
+      rowsOf<{ n: number }>(await db.db.execute(sql`select count(*)::int as n from notifications where message like '%"sentinel"'`))[0]!.n;
+    await expect.poll(sentinels, { timeout: 10_000 }).toBe(1);
   } finally {
     await app.close();
   }
@@ -146,38 +161,19 @@ describe('npm run cli -- backup / restore', () => {
 
   /** A fresh database for the CLI: a PGlite folder, or a PostgreSQL database with DATABASE_URL. */
   async function freshTarget(): Promise<{ env: Record<string, string | undefined>; open: () => Promise<Database>; drop: () => Promise<void> }> {
-    const url = process.env.DATABASE_URL;
-    if (!url) {
-      const dir = mkdtempSync(join(tmpdir(), 'crewboard-backup-'));
-      return {
-        env: { DATA_DIR: dir, DATABASE_URL: undefined, AUTH_SECRET: 'x'.repeat(40) },
-        open: () => openDatabase({ dataDir: dir }),
-        drop: async () => rmSync(dir, { recursive: true, force: true }),
-      };
-    }
-    const name = `crewboard_cli_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(url);
-    u.pathname = `/${name}`;
+    const target = await createScratchTarget('crewboard_cli');
     return {
-      env: { DATABASE_URL: u.toString(), AUTH_SECRET: 'x'.repeat(40) },
-      open: () => openDatabase({ databaseUrl: u.toString() }),
-      drop: async () => {
-        const c = new pg.Client({ connectionString: url });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`);
-        await c.end();
-      },
+      env: { DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl, AUTH_SECRET: 'x'.repeat(40) },
+      open: () => openDatabase({ dataDir: target.dataDir, databaseUrl: target.databaseUrl }),
+      drop: () => target.drop(),
     };
   }
 
   it('backs a database up to a file and restores it into a new one, every row', async () => {
     const source = await freshTarget();
     const target = await freshTarget();
-    const file = join(mkdtempSync(join(tmpdir(), 'crewboard-bk-')), 'backup.json');
+    const folder = mkdtempSync(join(tmpdir(), 'crewboard-bk-'));
+    const file = join(folder, 'backup.json');
     try {
       let db = await source.open();
       await db.migrate();
@@ -204,6 +200,7 @@ describe('npm run cli -- backup / restore', () => {
     } finally {
       await source.drop();
       await target.drop();
+      rmSync(folder, { recursive: true, force: true });
     }
   }, 240_000);
 });

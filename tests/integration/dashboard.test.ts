@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ProjectStatus, TaskStatus } from '../../src/domain/constants';
 import type { DashboardDto } from '../../src/domain/schemas/dashboard';
 import { projects, tasks, teams } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
@@ -16,7 +17,7 @@ let stranger: TestUser;
 let lonely: TestUser;
 const ids: Record<string, string> = {};
 
-async function addProject(key: string, teamId: string, ownerId: string, status: string, createdDay: number) {
+async function addProject(key: string, teamId: string, ownerId: string, status: ProjectStatus, createdDay: number) {
   const [p] = await ctx.database.db
     .insert(projects)
     .values({ name: `Project ${key}`, teamId, ownerId, status, createdAt: at(createdDay), updatedAt: at(createdDay) })
@@ -29,7 +30,7 @@ async function addTask(
   key: string,
   projectId: string,
   creatorId: string,
-  status: string,
+  status: TaskStatus,
   updatedDay: number,
   dueDate: string | null = null,
 ) {

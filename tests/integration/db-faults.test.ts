@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -7,6 +6,7 @@ import { buildApp } from '../../src/server/app';
 import { openDatabase, type Database } from '../../src/server/db/client';
 import { createUser, insertTeam, type TestUser } from '../factories';
 import { testConfig } from '../helpers/app';
+import { createScratchTarget, type ScratchTarget } from '../helpers/scratch-db';
 import { projects } from '../../src/server/db/schema';
 
 /**
@@ -87,23 +87,19 @@ describe.skipIf(!URL_)('database faults (PostgreSQL through a TCP proxy)', () =>
   let proxy: FaultProxy;
   let database: Database;
   let app: FastifyInstance;
-  let dbName = '';
+  let scratch: ScratchTarget | undefined;
   let owner: TestUser;
   let projectId = '';
 
   beforeAll(async () => {
     const base = new URL(URL_!);
-    dbName = `crewboard_fault_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: URL_ });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
+    scratch = await createScratchTarget('crewboard_fault', URL_);
     proxy = new FaultProxy(base.hostname, Number(base.port || 5432));
     await proxy.start();
     const viaProxy = new URL(URL_!);
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
-    viaProxy.pathname = `/${dbName}`;
+    viaProxy.pathname = new URL(scratch.databaseUrl!).pathname;
     database = await openDatabase({ databaseUrl: viaProxy.toString(), poolSize: 5, connectTimeoutMs: CONNECT_TIMEOUT_MS });
     await database.migrate();
     app = await buildApp({ config: testConfig(), database, logger: process.env.FAULT_LOG ? { level: 'error' } : undefined });
@@ -119,12 +115,7 @@ describe.skipIf(!URL_)('database faults (PostgreSQL through a TCP proxy)', () =>
     // Never hang the suite on a pool that cannot end.
     await Promise.race([database?.close().catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]);
     await proxy?.stop();
-    if (dbName) {
-      const c = new pg.Client({ connectionString: URL_ });
-      await c.connect();
-      await c.query(`drop database if exists ${dbName} with (force)`);
-      await c.end();
-    }
+    await scratch?.drop();
   });
 
   it('fails fast with 503 while the database is away, never hangs or crashes, and recovers when it returns', async () => {
@@ -200,9 +191,7 @@ describe.skipIf(!URL_)('database faults (PostgreSQL through a TCP proxy)', () =>
     expect((await app.inject('/api/health')).statusCode).toBe(200);
 
     // No acknowledged write was lost.
-    const u = new URL(URL_!);
-    u.pathname = `/${dbName}`;
-    const check = new pg.Client({ connectionString: u.toString() });
+    const check = new pg.Client({ connectionString: scratch!.databaseUrl });
     await check.connect();
     const { rows } = await check.query('select id from tasks where id = any($1::uuid[])', [acknowledged]);
     await check.end();

@@ -28,8 +28,39 @@ async function waitFor<T>(read: () => Promise<T>, ready: (value: T) => boolean, 
 
 const ofType = (l: NotificationListDto, type: NotificationDto['type']) => l.notifications.filter((n) => n.type === type);
 
-/** Lets listeners finish anything still in flight, so "nothing arrived" means nothing. */
-const settle = () => new Promise((r) => setTimeout(r, 150));
+type Scenario = Awaited<ReturnType<typeof scenario>>;
+const SENTINEL = 'sentinel ';
+
+/**
+ * "Nothing arrived" proved instead of waited for: publishes, after the events under test, a task
+ * assignment for `user` that takes the same listener path (one member query, one insert), waits
+ * for its notification, and returns the user's list without the sentinels. The listener starts
+ * each event's queries in publish order, so the events before it have been written by then.
+ */
+async function listAfterSentinel(s: Scenario, user: TestUser): Promise<NotificationListDto> {
+  const title = `${SENTINEL}${crypto.randomUUID()}`;
+  ctx.app.deps.events.publish({
+    type: 'task.updated',
+    teamId: user === s.stranger ? s.otherTeam.id : s.team.id,
+    actorId: crypto.randomUUID(),
+    taskId: crypto.randomUUID(),
+    projectId: s.projectId,
+    title,
+    creatorId: user.id,
+    previousAssigneeId: null,
+    assigneeId: user.id,
+    previousStatus: 'todo',
+    status: 'todo',
+  });
+  const l = await waitFor(() => list(user, '?limit=100'), (v) => v.notifications.some((n) => n.message.endsWith(`"${title}"`)));
+  expect(l.notifications.some((n) => n.message.endsWith(`"${title}"`)), 'the sentinel notification arrived').toBe(true);
+  const sentinels = l.notifications.filter((n) => n.message.includes(`"${SENTINEL}`));
+  return {
+    notifications: l.notifications.filter((n) => !sentinels.includes(n)),
+    total: l.total - sentinels.length,
+    unread: l.unread - sentinels.filter((n) => !n.isRead).length,
+  };
+}
 
 async function scenario() {
   const [owner, admin, member, stranger] = await Promise.all([
@@ -83,15 +114,13 @@ describe('notifications API', () => {
     const admins = await waitFor(() => list(s.admin), (l) => l.total > 0);
     expect(ofType(admins, 'task_assigned')).toHaveLength(1);
     expect(admins.notifications[0]!.message).toBe('Mia Member assigned you "Write the press release"');
-    await settle();
-    expect((await list(s.member)).total).toBe(1);
-    expect((await list(s.owner)).total).toBe(0);
-    expect((await list(s.stranger)).total).toBe(0);
+    for (const u of [s.member, s.owner, s.stranger]) {
+      expect((await listAfterSentinel(s, u)).total).toBe(u === s.member ? 1 : 0);
+    }
 
     // An edit that keeps the assignee notifies nobody.
     await call(s.owner, 'PATCH', `/api/tasks/${task.id}`, { title: 'Write the release' });
-    await settle();
-    expect((await list(s.admin)).total).toBe(1);
+    expect((await listAfterSentinel(s, s.admin)).total).toBe(1);
   });
 
   it('assigning yourself notifies nobody', async () => {
@@ -99,8 +128,7 @@ describe('notifications API', () => {
     const task = await createTask(s.member, s.projectId, { assigneeId: s.member.id });
     await call(s.member, 'PATCH', `/api/tasks/${task.id}`, { assigneeId: null });
     await call(s.member, 'PATCH', `/api/tasks/${task.id}`, { assigneeId: s.member.id });
-    await settle();
-    for (const u of [s.owner, s.admin, s.member, s.stranger]) expect((await list(u)).total).toBe(0);
+    for (const u of [s.owner, s.admin, s.member, s.stranger]) expect((await listAfterSentinel(s, u)).total).toBe(0);
   });
 
   it('task_completed goes to the creator and the assignee, never the actor', async () => {
@@ -121,9 +149,8 @@ describe('notifications API', () => {
         data: { taskId: task.id, projectId: s.projectId, teamId: s.team.id, completedBy: s.owner.id },
       });
     }
-    await settle();
-    expect((await list(s.owner)).total).toBe(0);
-    expect((await list(s.stranger)).total).toBe(0);
+    expect((await listAfterSentinel(s, s.owner)).total).toBe(0);
+    expect((await listAfterSentinel(s, s.stranger)).total).toBe(0);
 
     // Completed again (no change of status) or moved within completed: nothing new.
     await call(s.owner, 'PATCH', `/api/tasks/${task.id}/status`, { status: 'completed' });
@@ -131,9 +158,8 @@ describe('notifications API', () => {
     await call(s.member, 'PATCH', `/api/tasks/${task.id}/status`, { status: 'review' });
     await call(s.member, 'PATCH', `/api/tasks/${task.id}/status`, { status: 'completed' });
     await waitFor(() => list(s.admin), (l) => ofType(l, 'task_completed').length > 1);
-    await settle();
-    expect(ofType(await list(s.admin), 'task_completed')).toHaveLength(2);
-    expect(ofType(await list(s.member), 'task_completed')).toHaveLength(1);
+    expect(ofType(await listAfterSentinel(s, s.admin), 'task_completed')).toHaveLength(2);
+    expect(ofType(await listAfterSentinel(s, s.member), 'task_completed')).toHaveLength(1);
   });
 
   it('project_updated goes to every team member except the actor', async () => {
@@ -151,9 +177,8 @@ describe('notifications API', () => {
         data: { projectId: s.projectId, teamId: s.team.id, progress: 0 },
       });
     }
-    await settle();
-    expect((await list(s.owner)).total).toBe(0);
-    expect((await list(s.stranger)).total).toBe(0);
+    expect((await listAfterSentinel(s, s.owner)).total).toBe(0);
+    expect((await listAfterSentinel(s, s.stranger)).total).toBe(0);
   });
 
   it('team_invite goes to the invitee, also when their account is created after the invitation', async () => {
@@ -173,7 +198,8 @@ describe('notifications API', () => {
     // Invited before signing up: the notification is there on the first sign-in.
     const email = uniqueEmail('later');
     expect((await call(s.admin, 'POST', `/api/teams/${s.team.id}/invitations`, { email })).statusCode).toBe(201);
-    await settle();
+    // The invitation's listener has run (and found no account) before the account exists.
+    await listAfterSentinel(s, s.stranger);
     const newcomer = await createUser(ctx.app, { email, fullName: 'Nina Newcomer' });
     const theirs = await list(newcomer);
     expect(theirs.total).toBe(1);
@@ -182,7 +208,7 @@ describe('notifications API', () => {
       message: 'Adam Admin invited you to join Notify Crew',
       data: { teamId: s.team.id },
     });
-    for (const u of [s.owner, s.admin, s.member]) expect((await list(u)).total).toBe(0);
+    for (const u of [s.owner, s.admin, s.member]) expect((await listAfterSentinel(s, u)).total).toBe(0);
   });
 
   it('never notifies users outside the team, even when an event names them', async () => {
@@ -201,8 +227,7 @@ describe('notifications API', () => {
     // A project event naming a project of another team is ignored.
     const foreign = await call(s.stranger, 'POST', '/api/projects', { name: 'Theirs', teamId: s.otherTeam.id });
     ctx.app.deps.events.publish({ type: 'project.updated', teamId: s.team.id, actorId: s.owner.id, projectId: (foreign.json() as { id: string }).id });
-    await settle();
-    for (const u of [s.owner, s.admin, s.member, s.stranger]) expect((await list(u)).total).toBe(0);
+    for (const u of [s.owner, s.admin, s.member, s.stranger]) expect((await listAfterSentinel(s, u)).total).toBe(0);
   });
 
   it('lists newest first with paging and counts', async () => {

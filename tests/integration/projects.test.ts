@@ -64,7 +64,7 @@ describe('projects API', () => {
       progress: 0,
       taskCount: 0,
       version: 0,
-      canEdit: false,
+      myRole: 'member',
     });
     expect(events).toContainEqual(
       expect.objectContaining({ type: 'project.created', projectId: p.id, teamId: w.team.id, actorId: w.member.id, progress: 0 }),
@@ -72,7 +72,7 @@ describe('projects API', () => {
     // The owner sees the same project as editable.
     const asOwner = await call(w.owner, 'GET', `/api/projects/${p.id}`);
     expect(asOwner.statusCode).toBe(200);
-    expect(asOwner.json()).toMatchObject({ id: p.id, canEdit: true });
+    expect(asOwner.json()).toMatchObject({ id: p.id, myRole: expect.stringMatching(/^(owner|admin)$/) });
   });
 
   it('refuses to create a project in a team the caller is not in (404) and answers a missing team 404', async () => {
@@ -143,7 +143,7 @@ describe('projects API', () => {
 
     const asAdmin = await call(w.admin, 'PATCH', `/api/projects/${p.id}`, { status: 'active', description: 'Q3 plan' });
     expect(asAdmin.statusCode).toBe(200);
-    expect(asAdmin.json()).toMatchObject({ name: 'Roadmap', status: 'active', description: 'Q3 plan', version: 1, canEdit: true });
+    expect(asAdmin.json()).toMatchObject({ name: 'Roadmap', status: 'active', description: 'Q3 plan', version: 1, myRole: expect.stringMatching(/^(owner|admin)$/) });
 
     const asOwner = await call(w.owner, 'PATCH', `/api/projects/${p.id}`, { name: 'Roadmap 2', description: null });
     expect(asOwner.statusCode).toBe(200);
@@ -189,7 +189,7 @@ describe('projects API', () => {
 
     const byAdmin = await call(w.admin, 'PATCH', `/api/projects/${p.id}`, { teamId: second.id });
     expect(byAdmin.statusCode).toBe(200);
-    expect(byAdmin.json()).toMatchObject({ teamId: second.id, teamName: 'Admin Team', teamMemberCount: 1, canEdit: true });
+    expect(byAdmin.json()).toMatchObject({ teamId: second.id, teamName: 'Admin Team', teamMemberCount: 1, myRole: expect.stringMatching(/^(owner|admin)$/) });
     const [task] = await ctx.database.db.select().from(tasks).where(eq(tasks.projectId, p.id));
     expect(task!.assigneeId).toBeNull();
     // The old team's owner no longer sees it.
@@ -264,7 +264,7 @@ describe('projects API', () => {
 
     const list = (await call(w.member, 'GET', '/api/projects')).json() as ProjectDto[];
     const alpha = list.find((p) => p.id === a.id)!;
-    expect(alpha).toMatchObject({ taskCount: 3, progress: 33, teamMemberCount: 3, teamName: 'Apollo Team', canEdit: false });
+    expect(alpha).toMatchObject({ taskCount: 3, progress: 33, teamMemberCount: 3, teamName: 'Apollo Team', myRole: 'member' });
 
     const badStatus = await call(w.owner, 'GET', '/api/projects?status=nope');
     expect(badStatus.statusCode).toBe(400);

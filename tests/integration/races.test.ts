@@ -111,7 +111,7 @@ describe('races', () => {
     const [project] = await db.insert(projects).values({ name: 'Churn', teamId: team.id, ownerId: owner.id }).returning();
     const seeded = await db
       .insert(tasks)
-      .values(Array.from({ length: 10 }, (_, i) => ({ title: `T${i}`, projectId: project!.id, creatorId: owner.id, status: i % 2 ? 'completed' : 'todo' })))
+      .values(Array.from({ length: 10 }, (_, i) => ({ title: `T${i}`, projectId: project!.id, creatorId: owner.id, status: i % 2 ? ('completed' as const) : ('todo' as const) })))
       .returning();
     const responses = await Promise.all([
       ...Array.from({ length: 15 }, (_, i) =>

@@ -113,10 +113,7 @@ describe('rate limits', () => {
   it('buckets are shared by two app instances on one database: a second instance is not a second allowance', async () => {
     // On PostgreSQL, the second instance has its own connection pool to the same database.
     let second: Database = ctx.database;
-    if (ctx.database.kind === 'postgres') {
-      const url = (ctx.database.pool as unknown as { options: { connectionString: string } }).options.connectionString;
-      second = await openDatabase({ databaseUrl: url });
-    }
+    if (ctx.databaseUrl) second = await openDatabase({ databaseUrl: ctx.databaseUrl });
     const appB = await buildApp({ config: testConfig({ rateLimitEnabled: true }), database: second });
     await appB.ready();
     try {

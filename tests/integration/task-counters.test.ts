@@ -88,7 +88,7 @@ describe('project task counters', () => {
   it('are exact after a restore (the counters are not in the backup: the triggers count the restored tasks, then one recount)', async () => {
     const { db, owner, a } = await world();
     await db.insert(tasks).values(
-      ['todo', 'completed', 'completed'].map((status, i) => ({ title: `Restored ${i}`, projectId: a, creatorId: owner.id, status })),
+      (['todo', 'completed', 'completed'] as const).map((status, i) => ({ title: `Restored ${i}`, projectId: a, creatorId: owner.id, status })),
     );
     const backup = await createBackup(ctx.database.db);
     const target = await openTestDatabase();

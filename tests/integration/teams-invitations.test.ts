@@ -90,7 +90,7 @@ describe('POST /api/teams/:id/invitations', () => {
       teamId: s.team.id,
       teamName: 'x',
       email,
-      role: 'member',
+      role: 'member' as const,
       invitedBy: s.owner.id,
       inviterName: 'x',
       inviterEmail: s.owner.email,

@@ -11,12 +11,12 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { buildApp } from '../../src/server/app';
 import { openDatabase } from '../../src/server/db/client';
 import { projects, tasks, teamMembers, teams } from '../../src/server/db/schema';
 import { createUser, type TestUser } from '../factories';
 import { testConfig } from '../helpers/app';
+import { createScratchTarget } from '../helpers/scratch-db';
 
 const SECONDS = Number(process.env.LOAD_SECONDS) || 10;
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS) || 50;
@@ -29,14 +29,8 @@ async function main(): Promise<number> {
     console.error('test:load needs PostgreSQL: set DATABASE_URL');
     return 2;
   }
-  const name = `crewboard_load_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const dbUrl = new URL(url);
-  dbUrl.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: 20 });
+  const target = await createScratchTarget('crewboard_load', url);
+  const database = await openDatabase({ databaseUrl: target.databaseUrl, poolSize: 20 });
   const app = await buildApp({ config: testConfig({ rateLimitEnabled: false }), database });
   try {
     await database.migrate();
@@ -50,7 +44,7 @@ async function main(): Promise<number> {
     const [team] = await db.insert(teams).values({ name: 'Load team', ownerId: people[0]!.id }).returning();
     await db
       .insert(teamMembers)
-      .values(people.map((p, i) => ({ teamId: team!.id, userId: p.id, role: i === 0 ? 'owner' : 'admin', status: 'active' })));
+      .values(people.map((p, i) => ({ teamId: team!.id, userId: p.id, role: i === 0 ? ('owner' as const) : ('admin' as const), status: 'active' as const })));
     const projectIds: string[] = [];
     const taskIds: string[] = [];
     for (const p of people) {
@@ -157,10 +151,7 @@ async function main(): Promise<number> {
   } finally {
     await app.close();
     await database.close();
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
+    await target.drop();
   }
 }
 

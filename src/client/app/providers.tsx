@@ -37,6 +37,9 @@ function ToastRegion({ children }: { children: ReactNode }) {
   return <div ref={ref}>{children}</div>;
 }
 
+/** Toasts open below the top bar (styles.css), not over its bell, theme and user menus. */
+const TOAST_OFFSET = { top: 'calc(var(--top-bar-height) + 0.75rem)' };
+
 export function Providers({ children }: { children: ReactNode }) {
   const theme = useThemeStore((s) => s.theme);
   return (
@@ -44,7 +47,15 @@ export function Providers({ children }: { children: ReactNode }) {
       <ThemeSync />
       {children}
       <ToastRegion>
-        <Toaster position="top-right" duration={LIMITS.toastMs} richColors closeButton theme={theme} />
+        <Toaster
+          position="top-right"
+          offset={TOAST_OFFSET}
+          mobileOffset={TOAST_OFFSET}
+          duration={LIMITS.toastMs}
+          richColors
+          closeButton
+          theme={theme}
+        />
       </ToastRegion>
     </>
   );

@@ -3,7 +3,7 @@ import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { AuthInit, checkStoredSessionEarly, PublicOnly, RequireAuth } from '../features/auth/components/auth-gate';
 import { LoginPage } from '../features/auth/components/login-page';
 import { SignupPage } from '../features/auth/components/signup-page';
-import { Spinner } from '../components/ui/misc';
+import { Spinner } from '../components/ui/spinner';
 import { primeBoard } from '../features/tasks/api/prefetch-board';
 import { useAuthStore } from '../stores/auth-store';
 

@@ -1,17 +1,32 @@
-import type { ErrorCode } from '../../domain/errors';
+import { ERROR_STATUS, type ErrorCode, type ErrorReason, isErrorReason } from '../../domain/errors';
 import type { SessionDto } from '../../domain/schemas/auth';
 import { useAuthStore } from '../stores/auth-store';
 
-/** A non-2xx answer from the API. The caller decides whether to show a field error or a toast. */
+/**
+ * A failed call to the API: its `code` (the class, for branching) and `reason` (the specific
+ * failure, for the text a person reads; see domain/errors.ts). Components branch on these,
+ * never on the HTTP status.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: ErrorCode | 'network_error',
+    readonly reason: ErrorReason | 'network_error',
     message: string,
     readonly fields: Record<string, string> = {},
   ) {
     super(message);
   }
+}
+
+/** The code an answer without a usable body stands for (a proxy's 502, a bare 404). */
+export function codeForStatus(status: number): ErrorCode {
+  const exact = (Object.keys(ERROR_STATUS) as ErrorCode[]).find(
+    (code) => ERROR_STATUS[code] === status && code !== 'invalid_credentials' && code !== 'invalid_grant',
+  );
+  if (exact) return exact;
+  if (status >= 500) return status === 501 ? 'internal' : 'unavailable';
+  return 'validation_failed';
 }
 
 type Query = Record<string, string | number | boolean | undefined | null>;
@@ -34,19 +49,17 @@ function buildUrl(path: string, query?: Query): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-async function parseError(res: Response): Promise<ApiError> {
-  let body: { error?: { code?: ErrorCode; message?: string; fields?: Record<string, string> } } = {};
+export async function parseError(res: Response): Promise<ApiError> {
+  let body: { error?: { code?: unknown; reason?: unknown; message?: string; fields?: Record<string, string> } } = {};
   try {
     body = await res.json();
   } catch {
-    // not JSON
+    // not JSON: a proxy's page, an empty body
   }
-  return new ApiError(
-    res.status,
-    body.error?.code ?? (res.status >= 500 ? 'unavailable' : 'validation_failed'),
-    body.error?.message ?? res.statusText ?? 'Request failed',
-    body.error?.fields ?? {},
-  );
+  const sent = body.error?.code;
+  const code = typeof sent === 'string' && Object.hasOwn(ERROR_STATUS, sent) ? (sent as ErrorCode) : codeForStatus(res.status);
+  const reason = isErrorReason(body.error?.reason) ? body.error.reason : code;
+  return new ApiError(res.status, code, reason, body.error?.message ?? res.statusText ?? 'Request failed', body.error?.fields ?? {});
 }
 
 let refreshing: Promise<SessionDto | null> | null = null;
@@ -91,7 +104,7 @@ async function send(method: string, path: string, options: RequestOptions, retri
     });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    throw new ApiError(0, 'network_error', 'Network error: the server could not be reached');
+    throw new ApiError(0, 'network_error', 'network_error', 'Network error: the server could not be reached');
   }
   if (res.status === 401 && token && !retried) {
     const session = await refreshSession().catch(() => null);

@@ -1,8 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DOMAIN_EVENT_TYPES } from '../../domain/events';
 import type { SessionDto } from '../../domain/schemas/auth';
 import { useAuthStore } from '../stores/auth-store';
-import { backoffDelay, rootsFor, runRealtime } from './realtime';
+import { backoffDelay, EVENT_ROOTS, rootsFor, runRealtime } from './realtime';
 
 describe('rootsFor', () => {
   it('maps each event kind to the query roots it can change', () => {
@@ -11,7 +12,12 @@ describe('rootsFor', () => {
     expect(rootsFor('team.member_removed')).toContain('teams');
     expect(rootsFor('invitation.created')).toEqual(['invitations', 'teams', 'dashboard']);
     expect(rootsFor('notification.created')).toEqual(['notifications']);
+    expect(rootsFor('session.revoked')).toEqual([]);
     expect(rootsFor('something.else')).toEqual([]);
+  });
+
+  it('has one row per domain event name, and no other', () => {
+    expect(Object.keys(EVENT_ROOTS).sort()).toEqual([...DOMAIN_EVENT_TYPES].sort());
   });
 });
 

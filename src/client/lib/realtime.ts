@@ -1,8 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { type DomainEventType, isDomainEventType } from '../../domain/events';
 import { useAuthStore } from '../stores/auth-store';
 import { refreshSession } from './api-client';
+import { type QueryRoot, rootKey } from './query-keys';
 
 /**
  * One realtime stream per tab while signed in: Server-Sent Events read with fetch, so the access
@@ -11,29 +13,47 @@ import { refreshSession } from './api-client';
  * event refreshes the affected TanStack Query roots.
  */
 
-/** The query-key roots every feature uses; events invalidate by root. */
-type Root = 'tasks' | 'projects' | 'teams' | 'invitations' | 'dashboard' | 'notifications';
-const ALL_ROOTS: Root[] = ['tasks', 'projects', 'teams', 'invitations', 'dashboard', 'notifications'];
+type Roots = readonly QueryRoot[];
 
-/** Which data an event can change. */
-export function rootsFor(type: string): Root[] {
-  const [kind] = type.split('.');
-  switch (kind) {
-    case 'task':
-      // Moving a task also changes its project's progress and the dashboard's figures.
-      return ['tasks', 'projects', 'dashboard'];
-    case 'project':
-      return ['projects', 'tasks', 'dashboard'];
-    case 'team':
-      // Membership changes what one may see everywhere.
-      return ['teams', 'projects', 'tasks', 'invitations', 'dashboard'];
-    case 'invitation':
-      return ['invitations', 'teams', 'dashboard'];
-    case 'notification':
-      return ['notifications'];
-    default:
-      return [];
-  }
+/** The roots an event may leave stale (the admin pages are not live). */
+const ALL_ROOTS: Roots = ['tasks', 'projects', 'teams', 'invitations', 'dashboard', 'notifications'];
+
+// Moving a task also changes its project's progress and the dashboard's figures.
+const TASK: Roots = ['tasks', 'projects', 'dashboard'];
+const PROJECT: Roots = ['projects', 'tasks', 'dashboard'];
+// Membership changes what one may see everywhere.
+const TEAM: Roots = ['teams', 'projects', 'tasks', 'invitations', 'dashboard'];
+const INVITATION: Roots = ['invitations', 'teams', 'dashboard'];
+
+/**
+ * Which data each event can change. Exhaustive over the domain's event names: a new event name
+ * without a row here fails the typecheck.
+ */
+export const EVENT_ROOTS = {
+  'team.created': TEAM,
+  'team.updated': TEAM,
+  'team.deleted': TEAM,
+  'team.member_added': TEAM,
+  'team.member_updated': TEAM,
+  'team.member_removed': TEAM,
+  'invitation.created': INVITATION,
+  'invitation.cancelled': INVITATION,
+  'invitation.accepted': INVITATION,
+  'invitation.declined': INVITATION,
+  'project.created': PROJECT,
+  'project.updated': PROJECT,
+  'project.deleted': PROJECT,
+  'task.created': TASK,
+  'task.updated': TASK,
+  'task.deleted': TASK,
+  'notification.created': ['notifications'],
+  // The server ends a revoked session's stream; the client refreshes (or signs out) and reconnects.
+  'session.revoked': [],
+} as const satisfies Record<DomainEventType, Roots>;
+
+/** Which data an event can change; an event this client does not know (a newer server's) changes nothing here. */
+export function rootsFor(type: string): Roots {
+  return isDomainEventType(type) ? EVENT_ROOTS[type] : [];
 }
 
 /** A server heartbeat comes every 20 s; silence for longer means a dead connection. */
@@ -90,15 +110,15 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 /** Opens the stream and keeps it open until `signal` aborts. */
 export async function runRealtime(queryClient: QueryClient, signal: AbortSignal): Promise<void> {
-  const pending = new Set<Root>();
+  const pending = new Set<QueryRoot>();
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
-  const invalidate = (roots: Root[]) => {
+  const invalidate = (roots: Roots) => {
     for (const r of roots) pending.add(r);
     flushTimer ??= setTimeout(() => {
       flushTimer = null;
       const roots = [...pending];
       pending.clear();
-      for (const root of roots) void queryClient.invalidateQueries({ queryKey: [root] });
+      for (const root of roots) void queryClient.invalidateQueries({ queryKey: rootKey(root) });
     }, BATCH_MS);
   };
 

@@ -1,26 +1,15 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import {
-  isRefusedStatus,
-  isRetryableStatus,
-  startAutoRefresh,
-  type RefreshFailure,
-} from '../../domain/auth-refresh';
+import { startAutoRefresh } from '../../domain/auth-refresh';
 import { STORAGE_KEYS } from '../../domain/constants';
 import { useAuthStore } from '../stores/auth-store';
 import { ApiError, refreshSession } from './api-client';
+import { classifyRefreshError, logError } from './errors';
 import { queryClient } from './query-client';
-
-/** Network failures (no ApiError) and 502/503/504 are retried; 400/401 mean the session is over. */
-export function classifyRefreshError(error: unknown): RefreshFailure {
-  if (!(error instanceof ApiError)) return 'retryable';
-  if (isRefusedStatus(error.status)) return 'refused';
-  return isRetryableStatus(error.status) ? 'retryable' : 'other';
-}
 
 async function refreshOrThrow(): Promise<void> {
   const session = await refreshSession();
-  if (!session) throw new ApiError(401, 'unauthenticated', 'No session to refresh');
+  if (!session) throw new ApiError(401, 'unauthenticated', 'unauthenticated', 'No session to refresh');
 }
 
 /**
@@ -35,7 +24,7 @@ export function useSessionAutoRefresh(): void {
       refresh: refreshOrThrow,
       classify: classifyRefreshError,
       onRefused: (error) => {
-        console.error('session refresh refused', error);
+        logError('session refresh refused', error);
         useAuthStore.getState().signOutLocal();
         queryClient.clear();
         navigate('/login', { replace: true });

@@ -3,7 +3,8 @@ import { LIMITS, SYSTEM_ROLES } from '../constants';
 import { MSG } from '../messages';
 import { emailInput, uuid } from './common';
 
-const password = z
+/** A password as the server takes it: present and at most 128 characters (a form adds its minimum). */
+export const passwordInput = z
   .string({ error: MSG.passwordRequired })
   .min(1, MSG.passwordRequired)
   .max(LIMITS.passwordMax, MSG.passwordTooLong);
@@ -11,7 +12,7 @@ const password = z
 export const signupInput = z
   .object({
     email: emailInput,
-    password: password.min(LIMITS.loginPasswordMin, MSG.passwordMin6),
+    password: passwordInput.min(LIMITS.loginPasswordMin, MSG.passwordMin6),
     fullName: z
       .string({ error: MSG.fullNameRequired })
       .trim()
@@ -22,7 +23,7 @@ export const signupInput = z
   .strict();
 export type SignupInput = z.infer<typeof signupInput>;
 
-export const passwordGrantInput = z.object({ email: emailInput, password }).strict();
+export const passwordGrantInput = z.object({ email: emailInput, password: passwordInput }).strict();
 export type PasswordGrantInput = z.infer<typeof passwordGrantInput>;
 
 export const refreshGrantInput = z.object({ refresh_token: z.string().min(1).max(200) }).strict();

@@ -1,3 +1,4 @@
+import { ERROR_STATUS, ERRORS, type ErrorBody, type ErrorCode, type ErrorReason } from '../errors';
 import { z } from 'zod';
 import { LIMITS } from '../constants';
 
@@ -24,16 +25,22 @@ export const optionalText = (max: number) =>
     .nullish()
     .transform((s) => (s ? s : null));
 
+/** A form's empty text field as null, else the schema's own check (dates, ids). */
+export const emptyAsNull = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' ? null : v), schema.nullable());
+
 /** Optimistic concurrency: the version an edit was based on (optional, checked when given). */
 export const versionField = z.number().int().min(0).optional();
 
+/** The body of every error answer (domain/errors.ts `errorBody`). */
 export const errorResponse = z.object({
   error: z.object({
-    code: z.string(),
+    code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
     message: z.string(),
+    reason: z.enum(Object.keys(ERRORS) as [ErrorReason, ...ErrorReason[]]).optional(),
     fields: z.record(z.string(), z.string()).optional(),
   }),
-});
+}) satisfies z.ZodType<ErrorBody>;
 
 export const userSummary = z.object({
   id: uuid,

@@ -53,6 +53,3 @@ export const NOTIFICATION_TEXT = {
     message: (inviter: string, team: string) => `${inviter} invited you to join ${team}`,
   },
 } as const;
-
-// Kept beside the plain constants, so that the notification menu does not load zod.
-export { notificationTarget } from '../notification-target';

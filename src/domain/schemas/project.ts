@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS, PROJECT_STATUSES } from '../constants';
+import { LIMITS, PROJECT_STATUSES, TEAM_ROLES } from '../constants';
 import { MSG } from '../messages';
 import { isoDate, isoDateTime, optionalText, uuid, versionField } from './common';
 
@@ -8,7 +8,7 @@ export function endNotAfterStart(startDate?: string | null, endDate?: string | n
   return Boolean(startDate && endDate && endDate <= startDate);
 }
 
-const projectFields = {
+export const projectFields = {
   name: z
     .string({ error: MSG.projectNameRequired })
     .trim()
@@ -21,9 +21,9 @@ const projectFields = {
   endDate: isoDate.nullish().transform((v) => v ?? null),
 };
 
-const datesInOrder = (v: { startDate: string | null; endDate: string | null }) =>
+export const datesInOrder = (v: { startDate: string | null; endDate: string | null }) =>
   !endNotAfterStart(v.startDate, v.endDate);
-const datesIssue = { message: MSG.endAfterStart, path: ['endDate'] };
+export const datesIssue = { message: MSG.endAfterStart, path: ['endDate'] };
 
 export const createProjectInput = z.object(projectFields).strict().refine(datesInOrder, datesIssue);
 export type CreateProjectInput = z.infer<typeof createProjectInput>;
@@ -74,7 +74,7 @@ export const projectDto = z.object({
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
   version: z.number().int(),
-  /** Whether the caller may edit it (owner or admin of its team). */
-  canEdit: z.boolean(),
+  /** The caller's role in the project's team: what they may do is the domain's rule (permissions.ts). */
+  myRole: z.enum(TEAM_ROLES),
 });
 export type ProjectDto = z.infer<typeof projectDto>;

@@ -10,8 +10,8 @@ import { recountAllProjects } from './task-counters';
  * written: restore rebuilds them.
  */
 
-export const BACKUP_FORMAT = 'crewboard-backup';
-export const BACKUP_VERSION = 1;
+const BACKUP_FORMAT = 'crewboard-backup';
+const BACKUP_VERSION = 1;
 
 export interface Backup {
   format: typeof BACKUP_FORMAT;

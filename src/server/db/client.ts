@@ -49,10 +49,11 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite data folder; 'memory://' for an in-memory database. */
   dataDir?: string;
+  /** PostgreSQL connections of the main pool (default 10; the prepared statements' pool has a third as many). */
   poolSize?: number;
-  /** How long a request waits for a connection (a new one, or a free one of a busy pool): then 503. */
+  /** How long a request waits for a connection (a new one, or a free one of a busy pool): then 503. Default 5 s. */
   connectTimeoutMs?: number;
-  /** How long a query waits for PostgreSQL's answer before it fails (a dead link that never closes). */
+  /** How long a query waits for PostgreSQL's answer before it fails (a dead link that never closes). Default: no limit. */
   queryTimeoutMs?: number;
 }
 
@@ -96,9 +97,9 @@ function openPool(options: DatabaseOptions, max: number, extra: pg.PoolConfig = 
   const pool = new GuardedPool({
     connectionString: options.databaseUrl,
     max,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? (Number(process.env.DB_CONNECT_TIMEOUT_MS) || 5_000),
-    // Off unless asked for (DB_QUERY_TIMEOUT_MS): TCP keep-alive already notices a dead server.
-    query_timeout: options.queryTimeoutMs ?? (Number(process.env.DB_QUERY_TIMEOUT_MS) || undefined),
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    // Off unless asked for: TCP keep-alive already notices a dead server.
+    query_timeout: options.queryTimeoutMs,
     keepAlive: true,
     idleTimeoutMillis: 30_000,
     ...extra,
@@ -116,7 +117,7 @@ function openPool(options: DatabaseOptions, max: number, extra: pg.PoolConfig = 
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const size = options.poolSize ?? (Number(process.env.DB_POOL_SIZE) || 10);
+    const size = options.poolSize ?? 10;
     const pool = openPool(options, size);
     const preparedPool = openPool(options, Math.max(1, Math.ceil(size / 3)), { options: '-c plan_cache_mode=force_generic_plan' });
     const db = drizzlePg(pool, { schema }) as unknown as Db;

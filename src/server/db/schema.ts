@@ -6,6 +6,7 @@ import {
   boolean,
   check,
   date,
+  type AnyPgColumn,
   index,
   integer,
   jsonb,
@@ -16,10 +17,39 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import {
+  INVITATION_ROLES,
+  INVITATION_STATUSES,
+  NOTIFICATION_TYPES,
+  PROJECT_STATUSES,
+  SYSTEM_ROLES,
+  TASK_PRIORITIES,
+  TASK_STATUSES,
+  TEAM_ROLES,
+  type InvitationRole,
+  type InvitationStatus,
+  type NotificationType,
+  type ProjectStatus,
+  type SystemRole,
+  type TaskPriority,
+  type TaskStatus,
+  type TeamRole,
+} from '../../domain/constants';
 
 const id = () => uuid('id').primaryKey().defaultRandom();
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+/**
+ * `column in ('a', 'b', …)` from one of the domain's constant lists, so the check and the type
+ * (`$type<…>()`) come from the same list. Literals, not parameters: a check constraint has none.
+ */
+const oneOf = (column: AnyPgColumn, values: readonly string[]) =>
+  sql`${column} in (${sql.raw(values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', '))})`;
+
+/** The only membership status so far; a row with any other would not count as a member (db/visibility.ts). */
+export const MEMBER_STATUSES = ['active'] as const;
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
 /** Profiles (spec §3 "users table"). Emails are stored lower-cased. */
 export const users = pgTable(
@@ -29,7 +59,7 @@ export const users = pgTable(
     email: text('email').notNull(),
     fullName: text('full_name').notNull(),
     avatarUrl: text('avatar_url'),
-    role: text('role').notNull().default('team_member'),
+    role: text('role').$type<SystemRole>().notNull().default('team_member'),
     isActive: boolean('is_active').notNull().default(true),
     emailVerified: boolean('email_verified').notNull().default(false),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }),
@@ -38,10 +68,12 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
-    check('users_role_check', sql`${t.role} in ('team_member', 'super_admin')`),
+    check('users_role_check', oneOf(t.role, SYSTEM_ROLES)),
     check('users_email_lower_check', sql`${t.email} = lower(${t.email})`),
   ],
 );
+
+export type UserRow = typeof users.$inferSelect;
 
 export const passwordCredentials = pgTable('password_credentials', {
   userId: uuid('user_id')
@@ -123,15 +155,15 @@ export const teamMembers = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    role: text('role').notNull(),
-    status: text('status').notNull().default('active'),
+    role: text('role').$type<TeamRole>().notNull(),
+    status: text('status').$type<MemberStatus>().notNull().default('active'),
     joinedAt: timestamp('joined_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('team_members_team_user_key').on(t.teamId, t.userId),
     index('team_members_user_idx').on(t.userId, t.status),
-    check('team_members_role_check', sql`${t.role} in ('owner', 'admin', 'member')`),
-    check('team_members_status_check', sql`${t.status} in ('active')`),
+    check('team_members_role_check', oneOf(t.role, TEAM_ROLES)),
+    check('team_members_status_check', oneOf(t.status, MEMBER_STATUSES)),
   ],
 );
 
@@ -144,8 +176,8 @@ export const teamInvitations = pgTable(
       .references(() => teams.id, { onDelete: 'cascade' }),
     teamName: text('team_name').notNull(),
     email: text('email').notNull(),
-    role: text('role').notNull().default('member'),
-    status: text('status').notNull().default('pending'),
+    role: text('role').$type<InvitationRole>().notNull().default('member'),
+    status: text('status').$type<InvitationStatus>().notNull().default('pending'),
     invitedBy: uuid('invited_by')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -160,8 +192,9 @@ export const teamInvitations = pgTable(
     // The partial unique index above covers pending rows only; the foreign key needs them all.
     index('team_invitations_team_idx').on(t.teamId),
     index('team_invitations_invited_by_idx').on(t.invitedBy),
-    check('team_invitations_role_check', sql`${t.role} in ('admin', 'member')`),
-    check('team_invitations_status_check', sql`${t.status} in ('pending', 'accepted', 'declined')`),
+    // In TEAM_ROLES' order, as migration 0000 wrote the check (INVITATION_ROLES is in the form's order).
+    check('team_invitations_role_check', oneOf(t.role, TEAM_ROLES.filter((r) => (INVITATION_ROLES as readonly string[]).includes(r)))),
+    check('team_invitations_status_check', oneOf(t.status, INVITATION_STATUSES)),
     check('team_invitations_email_lower_check', sql`${t.email} = lower(${t.email})`),
   ],
 );
@@ -172,7 +205,7 @@ export const projects = pgTable(
     id: id(),
     name: text('name').notNull(),
     description: text('description'),
-    status: text('status').notNull().default('planning'),
+    status: text('status').$type<ProjectStatus>().notNull().default('planning'),
     ownerId: uuid('owner_id')
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
@@ -188,7 +221,7 @@ export const projects = pgTable(
   (t) => [
     index('projects_team_idx').on(t.teamId, t.createdAt),
     index('projects_owner_idx').on(t.ownerId),
-    check('projects_status_check', sql`${t.status} in ('planning', 'active', 'on_hold', 'completed', 'archived')`),
+    check('projects_status_check', oneOf(t.status, PROJECT_STATUSES)),
     check('projects_dates_check', sql`${t.startDate} is null or ${t.endDate} is null or ${t.endDate} > ${t.startDate}`),
   ],
 );
@@ -221,8 +254,8 @@ export const tasks = pgTable(
     id: id(),
     title: text('title').notNull(),
     description: text('description'),
-    status: text('status').notNull().default('todo'),
-    priority: text('priority').notNull().default('medium'),
+    status: text('status').$type<TaskStatus>().notNull().default('todo'),
+    priority: text('priority').$type<TaskPriority>().notNull().default('medium'),
     assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
     projectId: uuid('project_id')
       .notNull()
@@ -248,8 +281,8 @@ export const tasks = pgTable(
     index('tasks_assignee_idx').on(t.assigneeId),
     index('tasks_creator_idx').on(t.creatorId),
     index('tasks_due_idx').on(t.dueDate),
-    check('tasks_status_check', sql`${t.status} in ('todo', 'in_progress', 'review', 'completed')`),
-    check('tasks_priority_check', sql`${t.priority} in ('low', 'medium', 'high', 'urgent')`),
+    check('tasks_status_check', oneOf(t.status, TASK_STATUSES)),
+    check('tasks_priority_check', oneOf(t.priority, TASK_PRIORITIES)),
   ],
 );
 
@@ -260,7 +293,7 @@ export const notifications = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    type: text('type').notNull(),
+    type: text('type').$type<NotificationType>().notNull(),
     title: text('title').notNull(),
     message: text('message').notNull(),
     isRead: boolean('is_read').notNull().default(false),
@@ -269,10 +302,7 @@ export const notifications = pgTable(
   },
   (t) => [
     index('notifications_user_idx').on(t.userId, t.createdAt),
-    check(
-      'notifications_type_check',
-      sql`${t.type} in ('task_assigned', 'task_completed', 'project_updated', 'team_invite')`,
-    ),
+    check('notifications_type_check', oneOf(t.type, NOTIFICATION_TYPES)),
   ],
 );
 

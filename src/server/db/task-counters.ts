@@ -18,9 +18,9 @@ export const countSums = {
 export const countTotal = sql<number>`coalesce(sum(${rowTotal}), 0)::int`;
 
 /**
- * One project's task count and progress (the share of its tasks completed, in whole percent), as a
- * subquery on the project `projectId` names, for a lateral join: the sum of its counter rows
- * (migration 0004), never a count of its tasks.
+ * One project's task count and progress (the rule of domain/progress.ts `projectProgress`: the share
+ * of its tasks completed, in whole percent), as a subquery on the project `projectId` names, for a
+ * lateral join: the sum of its counter rows (migration 0004), never a count of its tasks.
  */
 export function projectTotals(db: DbOrTx, projectId: AnyPgColumn | SQL) {
   return db

@@ -1,29 +1,29 @@
-import { ERROR_STATUS, type ErrorCode } from '../../domain/errors';
+import { ERRORS, type ErrorCode, type ErrorReason, errorStatus } from '../../domain/errors';
 
-/** A typed, expected failure. The error handler maps `code` to its HTTP status. */
+/**
+ * A typed, expected failure, named by its reason (domain/errors.ts): the error handler takes
+ * the HTTP status, the code and the message from the table. `fields` maps a body path to its message.
+ */
 export class AppError extends Error {
-  readonly code: ErrorCode;
+  readonly reason: ErrorReason;
   readonly fields?: Record<string, string>;
   readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, options?: { fields?: Record<string, string>; headers?: Record<string, string> }) {
-    super(message);
-    this.code = code;
+  constructor(reason: ErrorReason, options?: { fields?: Record<string, string>; headers?: Record<string, string> }) {
+    super(ERRORS[reason].message);
+    this.reason = reason;
     this.fields = options?.fields;
     this.headers = options?.headers;
   }
 
+  get code(): ErrorCode {
+    return ERRORS[this.reason].code;
+  }
+
   get status(): number {
-    return ERROR_STATUS[this.code];
+    return errorStatus(this.reason);
   }
 }
-
-export const notFound = (what = 'Not found') => new AppError('not_found', what);
-export const forbidden = (message = 'You do not have permission to do this') =>
-  new AppError('permission_denied', message);
-export const conflict = (message: string) => new AppError('conflict', message);
-export const badRequest = (message: string, fields?: Record<string, string>) =>
-  new AppError('validation_failed', message, { fields });
 
 /** PostgreSQL error code of a driver error, if any (also looks through drizzle's wrapping `cause`). */
 export function pgCode(error: unknown): string | undefined {
@@ -36,7 +36,7 @@ export function pgCode(error: unknown): string | undefined {
   return undefined;
 }
 
-export function pgConstraint(error: unknown): string | undefined {
+function pgConstraint(error: unknown): string | undefined {
   let e: unknown = error;
   for (let i = 0; i < 3 && e && typeof e === 'object'; i++) {
     const c = (e as { constraint?: unknown }).constraint;

@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SystemRole } from '../../domain/constants';
-import type { Database } from '../db/client';
-import type { Config } from '../config';
+import type { UserRow } from '../db/schema';
 import { AppError } from './errors';
-import type { UserRow } from '../modules/users/users.repo';
 
 /** Who may call a route. Every /api route must say it (checked at start-up). */
 export type RouteAuth = 'public' | 'user' | 'super_admin';
@@ -25,16 +23,10 @@ declare module 'fastify' {
   }
 }
 
-
 /** The caller, or 401. */
 export function requireUser(req: FastifyRequest): AuthContext {
-  if (!req.auth) throw new AppError('unauthenticated', 'Authentication required');
+  if (!req.auth) throw new AppError('unauthenticated');
   return req.auth;
-}
-
-export interface AppDeps {
-  config: Config;
-  database: Database;
 }
 
 export const typed = (app: FastifyInstance) => app.withTypeProvider<ZodTypeProvider>();

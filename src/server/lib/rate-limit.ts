@@ -1,6 +1,9 @@
-import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
 import { AppError } from './errors';
+
+export interface RateLimit {
+  capacity: number;
+  windowSeconds: number;
+}
 
 /** Named limits (per IP unless said otherwise). Capacity per window, refilled continuously. */
 export const RATE_LIMITS = {
@@ -9,21 +12,19 @@ export const RATE_LIMITS = {
   invite: { capacity: 30, windowSeconds: 3600 },
   /** Sign-in attempts per account (email), whatever the IP: stops a spread-out password guess. */
   account: { capacity: 30, windowSeconds: 300 },
-} as const;
+} as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;
 /** What a route declares: a limit name, or 'token' (sign-in or refresh, by grant type). */
 export type RateLimitRule = RateLimitName | 'token';
+/** Limits that differ from RATE_LIMITS (config.ts reads them from the environment). */
+export type RateLimitOverrides = Partial<Record<RateLimitName, Partial<RateLimit>>>;
 
-function envOverride(name: RateLimitName): { capacity: number; windowSeconds: number } {
-  const base = RATE_LIMITS[name];
-  const cap = Number(process.env[`RATE_LIMIT_${name.toUpperCase()}_MAX`]);
-  const win = Number(process.env[`RATE_LIMIT_${name.toUpperCase()}_WINDOW`]);
-  return {
-    capacity: Number.isFinite(cap) && cap > 0 ? cap : base.capacity,
-    windowSeconds: Number.isFinite(win) && win > 0 ? win : base.windowSeconds,
-  };
-}
+/**
+ * Takes one token from the bucket `key` (capacity, refilled at `ratePerSecond`) and returns the
+ * tokens left, negative when there was none (db/rate-limit-buckets.ts).
+ */
+export type TakeToken = (key: string, capacity: number, ratePerSecond: number) => Promise<number>;
 
 /**
  * Token buckets kept in the database, so every app instance on one database shares them:
@@ -31,8 +32,9 @@ function envOverride(name: RateLimitName): { capacity: number; windowSeconds: nu
  */
 export class RateLimiter {
   constructor(
-    private readonly db: Db,
+    private readonly takeToken: TakeToken,
     readonly enabled: boolean,
+    private readonly overrides: RateLimitOverrides = {},
   ) {}
 
   async consume(rule: RateLimitRule, key: string, grantType?: string): Promise<void> {
@@ -50,21 +52,13 @@ export class RateLimiter {
   /** Takes one token from bucket `name:key`, or throws 429 with Retry-After. */
   async take(name: RateLimitName, key: string): Promise<void> {
     if (!this.enabled) return;
-    const { capacity, windowSeconds } = envOverride(name);
+    const capacity = this.overrides[name]?.capacity ?? RATE_LIMITS[name].capacity;
+    const windowSeconds = this.overrides[name]?.windowSeconds ?? RATE_LIMITS[name].windowSeconds;
     const rate = capacity / windowSeconds;
-    const bucket = `${name}:${key}`;
-    const result = (await this.db.execute(sql`
-      insert into rate_limit_buckets (key, tokens, updated_at)
-      values (${bucket}, ${capacity - 1}, now())
-      on conflict (key) do update set
-        tokens = greatest(-1, least(${capacity}::float8, rate_limit_buckets.tokens
-          + extract(epoch from (now() - rate_limit_buckets.updated_at)) * ${rate}::float8) - 1),
-        updated_at = now()
-      returning tokens`)) as unknown as { rows: { tokens: number }[] };
-    const tokens = Number(result.rows[0]?.tokens ?? 0);
+    const tokens = await this.takeToken(`${name}:${key}`, capacity, rate);
     if (tokens < 0) {
       const retryAfter = Math.max(1, Math.ceil(-tokens / rate));
-      throw new AppError('rate_limited', 'Too many requests. Please try again later.', {
+      throw new AppError('rate_limited', {
         headers: { 'retry-after': String(retryAfter) },
       });
     }

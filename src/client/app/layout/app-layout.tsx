@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { Outlet } from 'react-router';
-import { Spinner } from '../../components/ui/misc';
+import { Spinner } from '../../components/ui/spinner';
 import { queryClient } from '../../lib/query-client';
 import { useSessionAutoRefresh } from '../../lib/session-refresh';
 import { useRealtime } from '../../lib/realtime';

@@ -1,5 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
+import { logError } from '../../lib/errors';
 
 interface State {
   error: Error | null;
@@ -14,7 +15,7 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode }, State
   }
 
   override componentDidCatch(error: Error, info: ErrorInfo) {
-    console.error('page crashed', error, info.componentStack);
+    logError('page crashed', { error, componentStack: info.componentStack });
   }
 
   override render() {

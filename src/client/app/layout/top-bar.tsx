@@ -26,8 +26,10 @@ export function TopBar() {
     .slice(0, 2)
     .toUpperCase();
 
+  // Below 640 px the bar packs tighter and the search drops its (decorative) icon, so that the whole
+  // placeholder fits at 390 px.
   return (
-    <header className="flex h-16 shrink-0 items-center gap-3 border-b border-slate-200 bg-white px-4 dark:border-slate-800 dark:bg-slate-900">
+    <header className="flex h-(--top-bar-height) shrink-0 items-center gap-2 border-b border-slate-200 bg-white px-3 sm:gap-3 sm:px-4 dark:border-slate-800 dark:bg-slate-900">
       <button
         type="button"
         onClick={toggleSidebar}
@@ -41,15 +43,15 @@ export function TopBar() {
         <label htmlFor="global-search" className="sr-only">
           Search
         </label>
-        <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500" aria-hidden />
+        <Search className="pointer-events-none absolute left-3 top-1/2 hidden h-4 w-4 -translate-y-1/2 text-slate-500 sm:block" aria-hidden />
         <input
           id="global-search"
           type="search"
           placeholder="Search tasks, projects..."
-          className="h-10 w-full rounded-lg border border-slate-300 bg-slate-50 pl-9 pr-3 text-sm placeholder:text-slate-500 dark:border-slate-700 dark:bg-slate-800 dark:placeholder:text-slate-400"
+          className="h-10 w-full rounded-lg border border-slate-300 bg-slate-50 pl-3 pr-2 text-sm sm:pl-9 sm:pr-3 placeholder:text-slate-500 dark:border-slate-700 dark:bg-slate-800 dark:placeholder:text-slate-400"
         />
       </search>
-      <div className="ml-auto flex items-center gap-1">
+      <div className="ml-auto flex items-center sm:gap-1">
         <NotificationsMenu />
         <Menu>
           <MenuTrigger

@@ -1,4 +1,6 @@
-import { ComingSoon, EmptyState, PageHeader } from '../../components/ui/misc';
+import { ComingSoon } from '../../components/ui/coming-soon';
+import { EmptyState } from '../../components/ui/empty-state';
+import { PageHeader } from '../../components/ui/page-header';
 import { DashboardPage } from '../../features/dashboard/components/dashboard-page';
 import { InvitationPanel } from '../../features/teams/components/invitation-panel';
 import { useDocumentTitle } from '../../lib/use-document-title';

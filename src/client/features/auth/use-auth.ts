@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
+import { logError } from '../../lib/errors';
 import { queryClient } from '../../lib/query-client';
 import { useAuthStore } from '../../stores/auth-store';
 import { signOut } from './api/auth-api';
@@ -11,7 +12,7 @@ export function useSignOut() {
       await signOut();
     } catch (error) {
       // Logout errors are logged only (spec §8).
-      console.error('sign out failed', error);
+      logError('sign out failed', error);
     }
     useAuthStore.getState().signOutLocal();
     queryClient.clear();

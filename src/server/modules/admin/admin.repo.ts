@@ -1,8 +1,8 @@
-import { and, count, desc, eq, gte, ilike, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
 import type { AdminStatsDto } from '../../../domain/schemas/admin';
 import type { DbOrTx } from '../../db/client';
-import { projects, tasks, teams, users } from '../../db/schema';
-import type { UserRow } from '../users/users.repo';
+import { projects, tasks, teams, type UserRow, users } from '../../db/schema';
+import { containsText } from '../../db/search';
 
 async function countOf(query: Promise<{ n: number }[]>): Promise<number> {
   const [row] = await query;
@@ -35,11 +35,10 @@ export async function getStats(db: DbOrTx): Promise<AdminStatsDto> {
 }
 
 export async function listUsers(db: DbOrTx, options: { limit: number; search?: string }): Promise<UserRow[]> {
-  const term = options.search ? `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   return db
     .select()
     .from(users)
-    .where(term ? or(ilike(users.email, term), ilike(users.fullName, term)) : undefined)
+    .where(options.search ? containsText(options.search, users.email, users.fullName) : undefined)
     .orderBy(desc(users.createdAt), desc(users.id))
     .limit(options.limit);
 }

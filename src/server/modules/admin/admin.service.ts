@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SystemRole } from '../../../domain/constants';
 import {
   ADMIN_RECENT_USERS,
   ADMIN_USER_SEARCH_LIMIT,
@@ -13,15 +12,15 @@ import { migrationsFolder, type Database } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events';
 import * as authRepo from '../auth/auth.repo';
-import type { UserRow } from '../users/users.repo';
+import type { UserRow } from '../../db/schema';
 import * as repo from './admin.repo';
 
-export function toAdminUserDto(row: UserRow): AdminUserDto {
+function toAdminUserDto(row: UserRow): AdminUserDto {
   return {
     id: row.id,
     fullName: row.fullName,
     email: row.email,
-    role: row.role as SystemRole,
+    role: row.role,
     isActive: row.isActive,
     createdAt: row.createdAt.toISOString(),
     lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
@@ -62,14 +61,14 @@ export class AdminService {
   /** Deactivates or reactivates a user; deactivation ends all their sessions in the same transaction. */
   async setActive(actorId: string, userId: string, isActive: boolean): Promise<AdminUserDto> {
     if (userId === actorId && !isActive) {
-      throw new AppError('permission_denied', 'You cannot deactivate your own account');
+      throw new AppError('cannot_deactivate_self');
     }
     const row = await this.database.db.transaction(async (tx) => {
       const updated = await repo.setActive(tx, userId, isActive);
       if (updated && !isActive) await authRepo.revokeAllSessionsOfUser(tx, userId);
       return updated;
     });
-    if (!row) throw new AppError('not_found', 'User not found');
+    if (!row) throw new AppError('user_not_found');
     if (!isActive) this.events.publish({ type: 'session.revoked', actorId, userId, sessionId: null });
     return toAdminUserDto(row);
   }

@@ -36,11 +36,11 @@ export function authRoutes(app: FastifyInstance, auth: AuthService) {
       const ua = req.headers['user-agent'] ?? null;
       if (req.query.grant_type === 'password') {
         const body = passwordGrantInput.safeParse(req.body);
-        if (!body.success) throw new AppError('validation_failed', 'email and password are required');
+        if (!body.success) throw new AppError('validation_failed', { fields: { email: 'email and password are required' } });
         return auth.signInWithPassword(body.data.email, body.data.password, ua);
       }
       const body = refreshGrantInput.safeParse(req.body);
-      if (!body.success) throw new AppError('validation_failed', 'refresh_token is required');
+      if (!body.success) throw new AppError('validation_failed', { fields: { refresh_token: 'refresh_token is required' } });
       return auth.refresh(body.data.refresh_token);
     },
   });

@@ -1,4 +1,3 @@
-import { MSG } from '../../../domain/messages';
 import type { SessionDto, SignupInput, UserDto } from '../../../domain/schemas/auth';
 import type { Db } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../lib/errors';
@@ -6,7 +5,7 @@ import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { hashToken, type TokenService } from '../../lib/tokens';
 import { toUserDto } from '../users/users.mapper';
 import * as usersRepo from '../users/users.repo';
-import type { UserRow } from '../users/users.repo';
+import type { UserRow } from '../../db/schema';
 import * as repo from './auth.repo';
 
 export interface AuthHooks {
@@ -16,8 +15,8 @@ export interface AuthHooks {
   onSessionRevoked?: (userId: string, sessionId: string) => void;
 }
 
-const invalidCredentials = () => new AppError('invalid_credentials', MSG.invalidCredentials);
-const invalidGrant = () => new AppError('invalid_grant', 'Invalid or expired refresh token');
+const invalidCredentials = () => new AppError('invalid_credentials');
+const invalidGrant = () => new AppError('invalid_grant');
 
 export class AuthService {
   private readonly sessionWithUser: ReturnType<typeof repo.prepareSessionWithUser>;
@@ -41,7 +40,7 @@ export class AuthService {
       });
       return toUserDto(user);
     } catch (error) {
-      if (isUniqueViolation(error, 'users_email_key')) throw new AppError('conflict', MSG.emailTaken);
+      if (isUniqueViolation(error, 'users_email_key')) throw new AppError('email_taken');
       throw error;
     }
   }
@@ -55,7 +54,7 @@ export class AuthService {
     const row = await usersRepo.getWithPasswordByEmail(this.db, email);
     const ok = await verifyPassword(row?.passwordHash, password);
     if (!row || !ok) throw invalidCredentials();
-    if (!row.user.isActive) throw new AppError('invalid_credentials', 'This account has been deactivated');
+    if (!row.user.isActive) throw new AppError('account_deactivated');
     return this.startSession(row.user, userAgent);
   }
 

@@ -1,20 +1,13 @@
 import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
-import type { ProjectStatus, TaskPriority, TaskStatus } from '../../../domain/constants';
 import { DASHBOARD_LIST_LIMIT } from '../../../domain/dashboard';
 import type { DbOrTx } from '../../db/client';
 import { projects, projectTaskCounts, tasks, teamMembers, teams } from '../../db/schema';
 import { countSums, countTotal, projectTotals } from '../../db/task-counters';
+import { isActiveRow, visibleTeamIds } from '../../db/visibility';
 
-/** Ids of the teams where `userId` is an active member, as a subquery. */
-const myTeamIds = (db: DbOrTx, userId: string) =>
-  db
-    .select({ teamId: teamMembers.teamId })
-    .from(teamMembers)
-    .where(and(eq(teamMembers.userId, userId), eq(teamMembers.status, 'active')));
-
-/** Ids of the projects in those teams, as a subquery. */
+/** Ids of the projects in the teams `userId` sees, as a subquery. */
 const myProjectIds = (db: DbOrTx, userId: string) =>
-  db.select({ id: projects.id }).from(projects).where(inArray(projects.teamId, myTeamIds(db, userId)));
+  db.select({ id: projects.id }).from(projects).where(inArray(projects.teamId, visibleTeamIds(userId)));
 
 export interface DashboardCounts {
   totalTasks: number;
@@ -28,10 +21,7 @@ export interface DashboardCounts {
 /** Every figure in one round trip, over the caller's teams only. */
 export async function countForUser(db: DbOrTx, userId: string): Promise<DashboardCounts> {
   const result = (await db.execute(sql`
-    with my_teams as (
-      select ${teamMembers.teamId} as team_id from ${teamMembers}
-      where ${teamMembers.userId} = ${userId} and ${teamMembers.status} = 'active'
-    ),
+    with my_teams as ${visibleTeamIds(userId)},
     my_projects as (
       select p.id, p.status from ${projects} p where p.team_id in (select team_id from my_teams)
     ),
@@ -45,8 +35,8 @@ export async function countForUser(db: DbOrTx, userId: string): Promise<Dashboar
       my_tasks.completed as "completedTasks",
       my_tasks.in_progress as "tasksInProgress",
       (select count(*)::int from my_projects where status = 'active') as "activeProjects",
-      (select count(*)::int from ${teamMembers} m
-        where m.team_id in (select team_id from my_teams) and m.status = 'active') as "teamMembers",
+      (select count(*)::int from ${teamMembers}
+        where ${teamMembers.teamId} in (select team_id from my_teams) and ${isActiveRow()}) as "teamMembers",
       (select count(*)::int from my_teams) as "activeTeams"
     from my_tasks`)) as unknown as { rows: Record<keyof DashboardCounts, number | string>[] };
   const row = result.rows[0]!;
@@ -74,17 +64,17 @@ export async function listActivityCandidates(db: DbOrTx, userId: string) {
   const projectRows = await db
     .select({ id: projects.id, title: projects.name, at: projects.createdAt })
     .from(projects)
-    .where(inArray(projects.teamId, myTeamIds(db, userId)))
+    .where(inArray(projects.teamId, visibleTeamIds(userId)))
     .orderBy(desc(projects.createdAt), desc(projects.id))
     .limit(limit);
   const teamRows = await db
     .select({ id: teams.id, title: teams.name, at: teams.createdAt })
     .from(teams)
-    .where(inArray(teams.id, myTeamIds(db, userId)))
+    .where(inArray(teams.id, visibleTeamIds(userId)))
     .orderBy(desc(teams.createdAt), desc(teams.id))
     .limit(limit);
   return [
-    ...taskRows.map((r) => ({ ...r, entity: 'task' as const, status: r.status as TaskStatus })),
+    ...taskRows.map((r) => ({ ...r, entity: 'task' as const })),
     ...projectRows.map((r) => ({ ...r, entity: 'project' as const })),
     ...teamRows.map((r) => ({ ...r, entity: 'team' as const })),
   ];
@@ -93,19 +83,18 @@ export async function listActivityCandidates(db: DbOrTx, userId: string) {
 /** The first projects in the projects list's order (newest first). */
 export async function listFirstProjects(db: DbOrTx, userId: string) {
   const totals = projectTotals(db, projects.id);
-  const rows = await db
+  return db
     .select({ id: projects.id, name: projects.name, progress: totals.progress, status: projects.status })
     .from(projects)
     .leftJoinLateral(totals, sql`true`)
-    .where(inArray(projects.teamId, myTeamIds(db, userId)))
+    .where(inArray(projects.teamId, visibleTeamIds(userId)))
     .orderBy(desc(projects.createdAt), desc(projects.id))
     .limit(limit);
-  return rows.map((r) => ({ ...r, status: r.status as ProjectStatus }));
 }
 
 /** Tasks not completed with a due date, soonest first (overdue ones included). */
 export async function listNextDeadlines(db: DbOrTx, userId: string) {
-  const rows = await db
+  return db
     .select({
       id: tasks.id,
       title: tasks.title,
@@ -119,12 +108,11 @@ export async function listNextDeadlines(db: DbOrTx, userId: string) {
     .innerJoin(projects, eq(projects.id, tasks.projectId))
     .where(
       and(
-        inArray(projects.teamId, myTeamIds(db, userId)),
+        inArray(projects.teamId, visibleTeamIds(userId)),
         ne(tasks.status, 'completed'),
         isNotNull(tasks.dueDate),
       ),
     )
     .orderBy(asc(tasks.dueDate), asc(tasks.createdAt), asc(tasks.id))
     .limit(limit);
-  return rows.map((r) => ({ ...r, priority: r.priority as TaskPriority, status: r.status as TaskStatus }));
 }

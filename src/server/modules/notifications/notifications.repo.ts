@@ -3,6 +3,7 @@ import type { NotificationType } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
 import { notifications, projects, teamInvitations, teamMembers, teams, users } from '../../db/schema';
 import { projectTotals } from '../../db/task-counters';
+import { activeMembership } from '../../db/visibility';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 
@@ -79,7 +80,7 @@ export async function filterActiveMembers(db: DbOrTx, teamId: string, userIds: s
   const rows = await db
     .select({ userId: teamMembers.userId })
     .from(teamMembers)
-    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.status, 'active'), inArray(teamMembers.userId, userIds)));
+    .where(and(activeMembership({ teamId }), inArray(teamMembers.userId, userIds)));
   return rows.map((r) => r.userId);
 }
 
@@ -92,14 +93,14 @@ export async function activeMembersWithActorName(db: DbOrTx, teamId: string, use
   return db
     .select({ userId: teamMembers.userId, actorName: sql<string | null>`(select u.full_name from users u where u.id = ${actorId})` })
     .from(teamMembers)
-    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.status, 'active'), inArray(teamMembers.userId, userIds)));
+    .where(and(activeMembership({ teamId }), inArray(teamMembers.userId, userIds)));
 }
 
 export async function listActiveMemberIds(db: DbOrTx, teamId: string): Promise<string[]> {
   const rows = await db
     .select({ userId: teamMembers.userId })
     .from(teamMembers)
-    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.status, 'active')));
+    .where(activeMembership({ teamId }));
   return rows.map((r) => r.userId);
 }
 

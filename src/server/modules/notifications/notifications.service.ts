@@ -1,9 +1,8 @@
 import { NOTIFICATION_TEXT, type NotificationDto, type NotificationListDto } from '../../../domain/schemas/notification';
-import type { NotificationType } from '../../../domain/constants';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { DomainEvent, EventBus } from '../../lib/events';
-import type { UserRow } from '../users/users.repo';
+import type { UserRow } from '../../db/schema';
 import * as repo from './notifications.repo';
 import type { NewNotification, NotificationRow } from './notifications.repo';
 
@@ -11,11 +10,11 @@ type TaskEvent = Extract<DomainEvent, { type: `task.${string}` }>;
 type ProjectEvent = Extract<DomainEvent, { type: `project.${string}` }>;
 type InvitationEvent = Extract<DomainEvent, { type: `invitation.${string}` }>;
 
-export function toNotificationDto(row: NotificationRow): NotificationDto {
+function toNotificationDto(row: NotificationRow): NotificationDto {
   return {
     id: row.id,
     userId: row.userId,
-    type: row.type as NotificationType,
+    type: row.type,
     title: row.title,
     message: row.message,
     isRead: row.isRead,
@@ -41,7 +40,7 @@ export class NotificationsService {
 
   /** Someone else's notification answers 404, like one that does not exist. */
   async markRead(userId: string, id: string): Promise<void> {
-    if (!(await repo.markOneRead(this.db, id, userId))) throw new AppError('not_found', 'Notification not found');
+    if (!(await repo.markOneRead(this.db, id, userId))) throw new AppError('notification_not_found');
   }
 
   async markAllRead(userId: string): Promise<void> {

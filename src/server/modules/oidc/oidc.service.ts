@@ -6,7 +6,7 @@ import type { Db } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import type { AuthService } from '../auth/auth.service';
 import * as usersRepo from '../users/users.repo';
-import type { UserRow } from '../users/users.repo';
+import type { UserRow } from '../../db/schema';
 import * as repo from './oidc.repo';
 import { OidcFlowError, type OidcProvider } from './oidc.provider';
 import { pkceChallenge, randomToken, type Sealer } from './oidc.seal';
@@ -14,7 +14,7 @@ import { pkceChallenge, randomToken, type Sealer } from './oidc.seal';
 /** How long a started sign-in may take at the provider. */
 export const STATE_TTL_SECONDS = 10 * 60;
 /** How long the one-time code handed to the SPA stays valid. */
-export const CODE_TTL_SECONDS = 60;
+const CODE_TTL_SECONDS = 60;
 
 const expired = () =>
   new OidcFlowError('invalid_request', 'The sign-in request expired or was not started here. Please try again.');
@@ -94,7 +94,7 @@ export class OidcService {
   /** The one-time code → a session (single use, 60 s). */
   async exchange(code: string): Promise<SessionDto> {
     const payload = await this.codeSealer.open(code);
-    const refused = () => new AppError('invalid_grant', 'This sign-in has expired. Please try again.');
+    const refused = () => new AppError('oidc_code_expired');
     if (!payload || typeof payload.r !== 'string') throw refused();
     try {
       return await this.auth.redeemInitialRefreshToken(payload.r);

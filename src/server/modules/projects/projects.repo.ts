@@ -1,18 +1,16 @@
-import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
-import type { ProjectStatus } from '../../../domain/constants';
+import { and, desc, eq, not, sql, type SQL } from 'drizzle-orm';
 import type { ListProjectsQuery, ProjectDto } from '../../../domain/schemas/project';
 import type { DbOrTx } from '../../db/client';
-import { projectTotals } from '../../db/task-counters';
 import { projects, tasks, teamMembers, teams } from '../../db/schema';
+import { containsText } from '../../db/search';
+import { projectTotals } from '../../db/task-counters';
+import { activeMemberCount, activeMembership, isActiveMember } from '../../db/visibility';
 
 export type ProjectRow = typeof projects.$inferSelect;
 
-/** Escapes LIKE wildcards so a search for '50%' means the text '50%'. */
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
  * Projects as the caller sees them, with the team's name, its active member count, the task count
- * and whether the caller may edit (owner/admin), all in one query.
+ * and the caller's role there (whether they may edit is the domain's rule), all in one query.
  */
 function selectVisible(db: DbOrTx, userId: string) {
   const totals = projectTotals(db, projects.id);
@@ -25,7 +23,7 @@ function selectVisible(db: DbOrTx, userId: string) {
       ownerId: projects.ownerId,
       teamId: projects.teamId,
       teamName: teams.name,
-      teamMemberCount: sql<number>`(select count(*) from team_members tm where tm.team_id = ${projects.teamId} and tm.status = 'active')::int`,
+      teamMemberCount: activeMemberCount(projects.teamId),
       startDate: projects.startDate,
       endDate: projects.endDate,
       progress: totals.progress,
@@ -33,26 +31,22 @@ function selectVisible(db: DbOrTx, userId: string) {
       createdAt: projects.createdAt,
       updatedAt: projects.updatedAt,
       version: projects.version,
-      canEdit: sql<boolean>`${teamMembers.role} in ('owner', 'admin')`,
+      callerRole: teamMembers.role,
     })
     .from(projects)
     .innerJoin(teams, eq(teams.id, projects.teamId))
-    .innerJoin(
-      teamMembers,
-      and(eq(teamMembers.teamId, projects.teamId), eq(teamMembers.userId, userId), eq(teamMembers.status, 'active')),
-    )
+    .innerJoin(teamMembers, activeMembership({ teamId: projects.teamId, userId }))
     .leftJoinLateral(totals, sql`true`);
 }
 
 type VisibleRow = Awaited<ReturnType<ReturnType<typeof selectVisible>['execute']>>[number];
 
-function toDto(row: VisibleRow): ProjectDto {
+function toDto({ callerRole, ...row }: VisibleRow): ProjectDto {
   return {
     ...row,
-    status: row.status as ProjectStatus,
     teamMemberCount: Number(row.teamMemberCount),
     taskCount: Number(row.taskCount),
-    canEdit: Boolean(row.canEdit),
+    myRole: callerRole,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -63,7 +57,7 @@ export async function listVisible(db: DbOrTx, userId: string, filters: ListProje
   if (filters.teamId) where.push(eq(projects.teamId, filters.teamId));
   if (filters.status) where.push(eq(projects.status, filters.status));
   const q = filters.q?.trim();
-  if (q) where.push(or(ilike(projects.name, likePattern(q)), ilike(projects.description, likePattern(q)))!);
+  if (q) where.push(containsText(q, projects.name, projects.description));
   const rows = await selectVisible(db, userId)
     .where(and(...where))
     .orderBy(desc(projects.createdAt), desc(projects.id));
@@ -117,7 +111,7 @@ export async function unassignNonMembers(db: DbOrTx, projectId: string, teamId: 
       and(
         eq(tasks.projectId, projectId),
         sql`${tasks.assigneeId} is not null`,
-        sql`not exists (select 1 from team_members tm where tm.team_id = ${teamId} and tm.user_id = ${tasks.assigneeId} and tm.status = 'active')`,
+        not(isActiveMember(teamId, tasks.assigneeId)),
       ),
     );
 }

@@ -7,13 +7,13 @@ import type {
 } from '../../../domain/schemas/project';
 import { endNotAfterStart } from '../../../domain/schemas/project';
 import type { Db } from '../../db/client';
-import { AppError, badRequest, conflict } from '../../lib/errors';
+import { canEditProject } from '../../../domain/permissions';
+import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events';
-import { requireTeamManager, requireTeamMember } from '../teams/membership';
+import { requireTeamMember, requireTeamRight } from '../teams/membership';
 import * as repo from './projects.repo';
 
-const PROJECT_NOT_FOUND = 'Project not found';
-const projectNotFound = () => new AppError('not_found', PROJECT_NOT_FOUND);
+const projectNotFound = () => new AppError('project_not_found');
 
 /** Project rules (DESIGN.md "Authorization"): members create; the team's owner/admins edit and delete. */
 export class ProjectsService {
@@ -46,15 +46,15 @@ export class ProjectsService {
     const row = await this.db.transaction(async (tx) => {
       const current = await repo.getOneByIdForUpdate(tx, id);
       if (!current) throw projectNotFound();
-      await requireTeamManager(tx, current.teamId, userId, MSG.projectNoPermission, PROJECT_NOT_FOUND);
-      if (version !== undefined && version !== current.version) throw conflict(MSG.staleEdit);
+      await requireTeamRight(tx, current.teamId, userId, canEditProject, 'project_edit_denied', 'project_not_found');
+      if (version !== undefined && version !== current.version) throw new AppError('stale_edit');
       const moving = changes.teamId !== undefined && changes.teamId !== current.teamId;
       if (moving) await requireTeamMember(tx, changes.teamId!, userId);
       const startDate = changes.startDate === undefined ? current.startDate : changes.startDate;
       const endDate = changes.endDate === undefined ? current.endDate : changes.endDate;
-      if (endNotAfterStart(startDate, endDate)) throw badRequest(MSG.endAfterStart, { endDate: MSG.endAfterStart });
+      if (endNotAfterStart(startDate, endDate)) throw new AppError('end_before_start', { fields: { endDate: MSG.endAfterStart } });
       const updated = await repo.updateOne(tx, id, current.version, changes);
-      if (!updated) throw conflict(MSG.staleEdit);
+      if (!updated) throw new AppError('stale_edit');
       if (moving) await repo.unassignNonMembers(tx, id, updated.teamId);
       return updated;
     });
@@ -66,7 +66,7 @@ export class ProjectsService {
     const row = await this.db.transaction(async (tx) => {
       const current = await repo.getOneByIdForUpdate(tx, id);
       if (!current) throw projectNotFound();
-      await requireTeamManager(tx, current.teamId, userId, MSG.projectNoPermission, PROJECT_NOT_FOUND);
+      await requireTeamRight(tx, current.teamId, userId, canEditProject, 'project_edit_denied', 'project_not_found');
       await repo.deleteOne(tx, id);
       return current;
     });

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Database } from '../../db/client';
 import type { DomainEvent } from '../../lib/events';
 
-export const EVENTS_CHANNEL = 'crewboard_events';
+const EVENTS_CHANNEL = 'crewboard_events';
 /** PostgreSQL's NOTIFY payload limit is 8000 bytes. */
 const MAX_PAYLOAD = 7900;
 
@@ -17,7 +17,7 @@ export interface EventChannelHandlers {
   onResync(): void;
 }
 
-export function encodeEvent(event: DomainEvent): string {
+function encodeEvent(event: DomainEvent): string {
   let payload = JSON.stringify(event);
   if (payload.length > MAX_PAYLOAD && 'title' in event) payload = JSON.stringify({ ...event, title: event.title.slice(0, 200) });
   return payload;

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { teamMembers, users } from '../../db/schema';
+import { activeMembership } from '../../db/visibility';
 
 export { filterActiveMembers } from '../notifications/notifications.repo';
 
@@ -8,7 +9,7 @@ export async function listTeamIdsByUserId(db: DbOrTx, userId: string): Promise<s
   const rows = await db
     .select({ teamId: teamMembers.teamId })
     .from(teamMembers)
-    .where(and(eq(teamMembers.userId, userId), eq(teamMembers.status, 'active')));
+    .where(activeMembership({ userId }));
   return rows.map((r) => r.teamId);
 }
 

@@ -23,7 +23,7 @@ interface Logger {
 }
 
 /** Streams per user on one instance (tabs); the oldest is closed beyond this. */
-export const MAX_STREAMS_PER_USER = 20;
+const MAX_STREAMS_PER_USER = 20;
 
 /**
  * This instance's event streams. Every event arrives here from LISTEN/NOTIFY and goes only to the

@@ -1,11 +1,13 @@
-import { and, asc, count, desc, eq, gte, ilike, isNull, lte, ne, or, type Placeholder, sql, type SQL } from 'drizzle-orm';
-import { TASK_STATUSES, type TaskStatus } from '../../../domain/constants';
+import { and, asc, count, desc, eq, gte, isNull, lte, ne, type Placeholder, sql, type SQL } from 'drizzle-orm';
+import { TASK_STATUSES, type TaskPriority, type TaskStatus, type TeamRole } from '../../../domain/constants';
 import type { ListTasksQuery, TaskSort } from '../../../domain/schemas/task';
 import { dueRange } from '../../../domain/task-filters';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { projects, projectTaskCounts, tasks, users } from '../../db/schema';
+import { containsText } from '../../db/search';
 import { countSums } from '../../db/task-counters';
+import { activeRole, isActiveMember } from '../../db/visibility';
 
 export type TaskRow = typeof tasks.$inferSelect;
 
@@ -31,8 +33,8 @@ export interface TaskListRow {
   id: string;
   title: string;
   description: string | null;
-  status: string;
-  priority: string;
+  status: TaskStatus;
+  priority: TaskPriority;
   assigneeId: string | null;
   assigneeName: string | null;
   projectId: string;
@@ -45,14 +47,8 @@ export interface TaskListRow {
   version: number;
 }
 
-/**
- * Projects (and so their tasks) in teams where `userId` is an active member. Qualified by hand:
- * drizzle leaves columns unqualified in a single-table select, where team_id would mean tm's own.
- */
-const visibleTo = (userId: string | Placeholder) =>
-  sql`exists (select 1 from team_members tm where tm.team_id = "projects"."team_id" and tm.user_id = ${userId} and tm.status = 'active')`;
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** Projects (and so their tasks) in teams where `userId` is an active member. */
+const visibleTo = (userId: string | Placeholder) => isActiveMember(projects.teamId, userId);
 
 export interface TaskFilters extends Omit<ListTasksQuery, 'today'> {
   today: string;
@@ -66,10 +62,7 @@ function filterConditions(userId: string, f: TaskFilters): SQL[] {
   if (f.assigneeId === 'unassigned') where.push(isNull(tasks.assigneeId));
   else if (f.assigneeId) where.push(eq(tasks.assigneeId, f.assigneeId));
   const q = f.q?.trim();
-  if (q) {
-    const pattern = `%${escapeLike(q)}%`;
-    where.push(or(ilike(tasks.title, pattern), ilike(tasks.description, pattern)) as SQL);
-  }
+  if (q) where.push(containsText(q, tasks.title, tasks.description));
   if (f.due) {
     const range = dueRange(f.due, f.today);
     if (range.from) where.push(gte(tasks.dueDate, range.from));
@@ -188,7 +181,7 @@ export async function countVisibleByStatus(db: DbOrTx, userId: string, f: TaskFi
       .innerJoin(projects, eq(projects.id, tasks.projectId))
       .where(and(...filterConditions(userId, f)))
       .groupBy(tasks.status);
-    return rows as { status: TaskStatus; n: number }[];
+    return rows;
   }
   const where: SQL[] = [visibleTo(userId)];
   if (f.projectId) where.push(eq(projects.id, f.projectId));
@@ -211,13 +204,8 @@ export async function getOneById(db: DbOrTx, id: string) {
   return row;
 }
 
-/**
- * The active role of `userId` in the team of the `projects` row in scope (null when not a member).
- * Written with qualified names: drizzle leaves columns unqualified in a single-table select, and
- * an unqualified team_id here would mean the subquery's own.
- */
-const roleIn = (userId: string) =>
-  sql<string | null>`(select tm.role from team_members tm where tm.team_id = "projects"."team_id" and tm.user_id = ${userId} and tm.status = 'active')`;
+/** The active role of `userId` in the team of the `projects` row in scope (null when not a member). */
+const roleIn = (userId: string) => activeRole(projects.teamId, userId);
 
 /**
  * Locks the task row for the rest of the transaction, and reads in the same statement its team,
@@ -244,7 +232,7 @@ export async function getProjectAccess(db: DbOrTx, projectId: string, userId: st
       teamId: projects.teamId,
       projectName: projects.name,
       callerRole: roleIn(userId),
-      assigneeRole: assigneeId ? roleIn(assigneeId) : sql<string | null>`null`,
+      assigneeRole: assigneeId ? roleIn(assigneeId) : sql<TeamRole | null>`null`,
       assigneeName: assigneeId ? sql<string | null>`(select u.full_name from users u where u.id = ${assigneeId})` : sql<string | null>`null`,
     })
     .from(projects)

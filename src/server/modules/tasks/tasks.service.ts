@@ -1,5 +1,4 @@
-import { TASK_STATUSES, type TaskPriority, type TaskStatus, type TeamRole } from '../../../domain/constants';
-import { MSG } from '../../../domain/messages';
+import { TASK_STATUSES, type TaskStatus } from '../../../domain/constants';
 import { canDeleteTask } from '../../../domain/permissions';
 import { splitFullName } from '../../../domain/schemas/common';
 import type {
@@ -13,25 +12,22 @@ import type {
 } from '../../../domain/schemas/task';
 import { localDate } from '../../../domain/task-filters';
 import type { Db, DbOrTx } from '../../db/client';
+import { ERROR_MESSAGES } from '../../../domain/errors';
 import { AppError } from '../../lib/errors';
 import type { DomainEvent, EventBus } from '../../lib/events';
-import { getMemberRole, requireTeamMember } from '../teams/membership';
+import { requireTeamMember } from '../teams/membership';
+import { getMemberRole } from '../teams/teams.repo';
 import * as repo from './tasks.repo';
-
-const TASK_NOT_FOUND = 'Task not found';
-const PROJECT_NOT_FOUND = 'Project not found';
-export const ASSIGNEE_NOT_MEMBER = "The assignee must be an active member of the project's team";
-export const DELETE_DENIED = 'Only the task creator or a team owner or admin can delete this task';
 
 type TaskEventType = Extract<DomainEvent, { taskId: string }>['type'];
 
-export function toTaskDto(row: repo.TaskListRow): TaskDto {
+function toTaskDto(row: repo.TaskListRow): TaskDto {
   return {
     id: row.id,
     title: row.title,
     description: row.description,
-    status: row.status as TaskStatus,
-    priority: row.priority as TaskPriority,
+    status: row.status,
+    priority: row.priority,
     assigneeId: row.assigneeId,
     assignee:
       row.assigneeId && row.assigneeName !== null
@@ -59,7 +55,7 @@ function countsOf(counted: { status: TaskStatus; n: number }[]): Pick<TaskListDt
 }
 
 const assigneeNotMember = () =>
-  new AppError('validation_failed', ASSIGNEE_NOT_MEMBER, { fields: { assigneeId: ASSIGNEE_NOT_MEMBER } });
+  new AppError('assignee_not_member', { fields: { assigneeId: ERROR_MESSAGES.assignee_not_member } });
 
 export class TasksService {
   constructor(
@@ -91,14 +87,14 @@ export class TasksService {
       repo.countVisibleByStatus(this.db, userId, filters),
     ]);
     const columns = Object.fromEntries(TASK_STATUSES.map((s) => [s, [] as TaskDto[]])) as Record<TaskStatus, TaskDto[]>;
-    for (const row of rows) columns[row.status as TaskStatus].push(toTaskDto(row));
+    for (const row of rows) columns[row.status].push(toTaskDto(row));
     return { columns, ...countsOf(counted) };
   }
 
   async get(userId: string, id: string): Promise<TaskDto> {
     const row = await repo.getOneById(this.db, id);
-    if (!row) throw new AppError('not_found', TASK_NOT_FOUND);
-    await requireTeamMember(this.db, row.teamId, userId, TASK_NOT_FOUND);
+    if (!row) throw new AppError('task_not_found');
+    await requireTeamMember(this.db, row.teamId, userId, 'task_not_found');
     return toTaskDto(row);
   }
 
@@ -140,14 +136,14 @@ export class TasksService {
       } else if (assigneeId && assigneeId !== before.assigneeId) {
         await this.requireAssignee(tx, teamId, assigneeId);
       }
-      if (version !== undefined && version !== before.version) throw new AppError('conflict', MSG.staleEdit);
+      if (version !== undefined && version !== before.version) throw new AppError('stale_edit');
       const after = await repo.updateOne(
         tx,
         id,
         Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
         version,
       );
-      if (!after) throw new AppError('conflict', MSG.staleEdit);
+      if (!after) throw new AppError('stale_edit');
       // The names read with the lock still hold unless the project or the assignee changed; then
       // the answer is read again (membership was checked above, in this transaction).
       const dto =
@@ -167,7 +163,7 @@ export class TasksService {
   async remove(userId: string, id: string): Promise<void> {
     const { task, teamId } = await this.db.transaction(async (tx) => {
       const found = await this.lockVisible(tx, id, userId);
-      if (!canDeleteTask(found.callerRole, userId, found.task)) throw new AppError('permission_denied', DELETE_DENIED);
+      if (!canDeleteTask(found.callerRole, userId, found.task)) throw new AppError('task_delete_denied');
       await repo.deleteOne(tx, id);
       return found;
     });
@@ -180,7 +176,7 @@ export class TasksService {
    */
   private async requireVisibleProject(db: DbOrTx, projectId: string, userId: string, assigneeId: string | null = null) {
     const access = await repo.getProjectAccess(db, projectId, userId, assigneeId);
-    if (!access?.callerRole) throw new AppError('not_found', PROJECT_NOT_FOUND);
+    if (!access?.callerRole) throw new AppError('project_not_found');
     if (assigneeId && !access.assigneeRole) throw assigneeNotMember();
     return access;
   }
@@ -192,8 +188,8 @@ export class TasksService {
   /** The locked task, its team and the caller's role there; 404 when the caller is not a member. */
   private async lockVisible(db: DbOrTx, id: string, userId: string) {
     const found = await repo.lockOneById(db, id, userId);
-    if (!found?.callerRole) throw new AppError('not_found', TASK_NOT_FOUND);
-    return { ...found, callerRole: found.callerRole as TeamRole };
+    if (!found?.callerRole) throw new AppError('task_not_found');
+    return { ...found, callerRole: found.callerRole };
   }
 
   private publish(

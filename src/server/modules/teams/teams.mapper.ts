@@ -1,4 +1,3 @@
-import type { InvitationRole, InvitationStatus, TeamRole } from '../../../domain/constants';
 import type { InvitationDto, TeamDto, TeamMemberDto } from '../../../domain/schemas/team';
 import { sortMembers } from '../../../domain/teams';
 import { toUserSummary } from '../users/users.mapper';
@@ -8,8 +7,8 @@ export function toTeamMemberDto({ member, user }: MemberWithUser): TeamMemberDto
   return {
     id: member.id,
     userId: member.userId,
-    role: member.role as TeamRole,
-    status: 'active',
+    role: member.role,
+    status: member.status,
     joinedAt: member.joinedAt.toISOString(),
     user: toUserSummary(user),
   };
@@ -38,8 +37,8 @@ export function toInvitationDto(row: InvitationRow): InvitationDto {
     teamId: row.teamId,
     teamName: row.teamName,
     email: row.email,
-    role: row.role as InvitationRole,
-    status: row.status as InvitationStatus,
+    role: row.role,
+    status: row.status,
     invitedBy: row.invitedBy,
     inviterName: row.inviterName,
     inviterEmail: row.inviterEmail,

@@ -1,6 +1,10 @@
-import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { InvitationRole, InvitationStatus, TeamRole } from '../../../domain/constants';
+import { MANAGER_ROLES } from '../../../domain/permissions';
 import type { DbOrTx } from '../../db/client';
 import { teamInvitations, teamMembers, teams, users } from '../../db/schema';
+import { containsText } from '../../db/search';
+import { activeMembership, isActiveRow, visibleTeamIds } from '../../db/visibility';
 
 export type TeamRow = typeof teams.$inferSelect;
 export type TeamMemberRow = typeof teamMembers.$inferSelect;
@@ -11,9 +15,6 @@ export interface MemberWithUser {
   user: { id: string; email: string; fullName: string; avatarUrl: string | null };
 }
 
-/** `%` and `_` in a search are literal characters, not wildcards. */
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 // ---- teams ----
 
 export async function getOneById(db: DbOrTx, id: string): Promise<TeamRow | undefined> {
@@ -23,18 +24,11 @@ export async function getOneById(db: DbOrTx, id: string): Promise<TeamRow | unde
 
 /** Teams where `userId` is an active member, newest first, optionally filtered by name/description. */
 export async function listByMemberUserId(db: DbOrTx, userId: string, q?: string): Promise<TeamRow[]> {
-  const myTeamIds = db
-    .select({ teamId: teamMembers.teamId })
-    .from(teamMembers)
-    .where(and(eq(teamMembers.userId, userId), eq(teamMembers.status, 'active')));
   const needle = q?.trim();
-  const search = needle
-    ? or(sql`${teams.name} ilike ${likePattern(needle)}`, sql`coalesce(${teams.description}, '') ilike ${likePattern(needle)}`)
-    : undefined;
   return db
     .select()
     .from(teams)
-    .where(and(inArray(teams.id, myTeamIds), search))
+    .where(and(inArray(teams.id, visibleTeamIds(userId)), needle ? containsText(needle, teams.name, teams.description) : undefined))
     .orderBy(desc(teams.createdAt), desc(teams.id));
 }
 
@@ -78,7 +72,7 @@ export async function listMembersByTeamIds(db: DbOrTx, teamIds: string[]): Promi
     })
     .from(teamMembers)
     .innerJoin(users, eq(users.id, teamMembers.userId))
-    .where(and(inArray(teamMembers.teamId, teamIds), eq(teamMembers.status, 'active')))
+    .where(and(inArray(teamMembers.teamId, teamIds), isActiveRow()))
     .orderBy(asc(teamMembers.joinedAt), asc(teamMembers.id));
 }
 
@@ -95,7 +89,7 @@ export async function getMemberInTeam(db: DbOrTx, teamId: string, memberId: stri
 }
 
 /** Adds an active membership; does nothing when the user already belongs to the team. */
-export async function addMember(db: DbOrTx, values: { teamId: string; userId: string; role: string }): Promise<TeamMemberRow | undefined> {
+export async function addMember(db: DbOrTx, values: { teamId: string; userId: string; role: TeamRole }): Promise<TeamMemberRow | undefined> {
   const [row] = await db
     .insert(teamMembers)
     .values({ ...values, status: 'active' })
@@ -104,7 +98,7 @@ export async function addMember(db: DbOrTx, values: { teamId: string; userId: st
   return row;
 }
 
-export async function updateMemberRole(db: DbOrTx, teamId: string, memberId: string, role: string): Promise<TeamMemberRow | undefined> {
+export async function updateMemberRole(db: DbOrTx, teamId: string, memberId: string, role: TeamRole): Promise<TeamMemberRow | undefined> {
   const [row] = await db
     .update(teamMembers)
     .set({ role })
@@ -127,8 +121,14 @@ export async function isMemberEmail(db: DbOrTx, teamId: string, email: string): 
     .select({ id: teamMembers.id })
     .from(teamMembers)
     .innerJoin(users, eq(users.id, teamMembers.userId))
-    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.status, 'active'), eq(users.email, email.toLowerCase())));
+    .where(and(activeMembership({ teamId }), eq(users.email, email.toLowerCase())));
   return Boolean(row);
+}
+
+/** The caller's role in a team, or null when they are not an active member. */
+export async function getMemberRole(db: DbOrTx, teamId: string, userId: string): Promise<TeamRole | null> {
+  const [row] = await db.select({ role: teamMembers.role }).from(teamMembers).where(activeMembership({ teamId, userId }));
+  return row?.role ?? null;
 }
 
 // ---- invitations ----
@@ -166,10 +166,6 @@ export async function listPendingByEmail(db: DbOrTx, email: string): Promise<Inv
 
 /** Pending invitations sent by `userId` to teams they still manage (owner or admin). */
 export async function listPendingSentBy(db: DbOrTx, userId: string): Promise<InvitationRow[]> {
-  const managedTeamIds = db
-    .select({ teamId: teamMembers.teamId })
-    .from(teamMembers)
-    .where(and(eq(teamMembers.userId, userId), eq(teamMembers.status, 'active'), inArray(teamMembers.role, ['owner', 'admin'])));
   return db
     .select()
     .from(teamInvitations)
@@ -177,7 +173,7 @@ export async function listPendingSentBy(db: DbOrTx, userId: string): Promise<Inv
       and(
         eq(teamInvitations.invitedBy, userId),
         eq(teamInvitations.status, 'pending'),
-        inArray(teamInvitations.teamId, managedTeamIds),
+        inArray(teamInvitations.teamId, visibleTeamIds(userId, MANAGER_ROLES)),
       ),
     )
     .orderBy(desc(teamInvitations.invitedAt), desc(teamInvitations.id));
@@ -189,7 +185,7 @@ export async function createInvitation(
     teamId: string;
     teamName: string;
     email: string;
-    role: string;
+    role: InvitationRole;
     invitedBy: string;
     inviterName: string;
     inviterEmail: string;
@@ -203,7 +199,11 @@ export async function createInvitation(
 }
 
 /** Answers a pending invitation; undefined when it is no longer pending (answered or cancelled). */
-export async function answerInvitation(db: DbOrTx, id: string, status: 'accepted' | 'declined'): Promise<InvitationRow | undefined> {
+export async function answerInvitation(
+  db: DbOrTx,
+  id: string,
+  status: Exclude<InvitationStatus, 'pending'>,
+): Promise<InvitationRow | undefined> {
   const [row] = await db
     .update(teamInvitations)
     .set({ status, respondedAt: sql`now()` })

@@ -1,20 +1,20 @@
 import type { InvitationRole } from '../../../domain/constants';
-import { MSG } from '../../../domain/messages';
-import { canActOnMember, canEditTeam } from '../../../domain/permissions';
+import type { ErrorReason } from '../../../domain/errors';
+import { canActOnMember, canEditTeam, canLeaveTeam, canManageMembers } from '../../../domain/permissions';
 import type { CreateTeamInput, InvitationDto, MyInvitationsDto, TeamDto, TeamMemberDto, UpdateTeamInput } from '../../../domain/schemas/team';
 import type { Db } from '../../db/client';
+import type { UserRow } from '../../db/schema';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import type { DomainEvent, EventBus } from '../../lib/events';
 import type { RateLimiter } from '../../lib/rate-limit';
-import type { UserRow } from '../users/users.repo';
-import { getMemberRole, requireTeamManager, requireTeamMember } from './membership';
+import { requireTeamMember, requireTeamRight } from './membership';
 import { toInvitationDto, toTeamDto, toTeamMemberDto } from './teams.mapper';
 import * as repo from './teams.repo';
 
 /** The signed-in caller, as the services need them. */
 export type Actor = Pick<UserRow, 'id' | 'email' | 'fullName'>;
 
-const notFound = () => new AppError('not_found', MSG.teamNotFound);
+const notFound = () => new AppError('team_not_found');
 
 /**
  * Teams, members and invitations. Authorization comes from the caller's membership rows
@@ -50,7 +50,7 @@ export class TeamsService {
   }
 
   async get(actor: Actor, teamId: string): Promise<TeamDto> {
-    await requireTeamMember(this.db, teamId, actor.id, MSG.teamNotFound);
+    await requireTeamMember(this.db, teamId, actor.id);
     return this.load(teamId, actor.id);
   }
 
@@ -73,14 +73,13 @@ export class TeamsService {
   }
 
   async update(actor: Actor, teamId: string, input: UpdateTeamInput): Promise<TeamDto> {
-    const role = await requireTeamMember(this.db, teamId, actor.id, MSG.teamNotFound);
-    if (!canEditTeam(role)) throw new AppError('permission_denied', MSG.teamNoPermission);
+    await requireTeamRight(this.db, teamId, actor.id, canEditTeam, 'team_edit_denied');
     await this.db.transaction(async (tx) => {
       const values = { name: input.name, description: input.description ?? null };
       const updated = await repo.updateOne(tx, teamId, values, input.version);
       if (!updated) {
         if (!(await repo.getOneById(tx, teamId))) throw notFound();
-        throw new AppError('conflict', MSG.staleEdit);
+        throw new AppError('stale_edit');
       }
       await repo.renamePendingInvitations(tx, teamId, updated.name);
     });
@@ -89,16 +88,14 @@ export class TeamsService {
   }
 
   async remove(actor: Actor, teamId: string): Promise<void> {
-    const role = await requireTeamMember(this.db, teamId, actor.id, MSG.teamNotFound);
-    if (!canEditTeam(role)) throw new AppError('permission_denied', MSG.teamDeleteNoPermission);
+    await requireTeamRight(this.db, teamId, actor.id, canEditTeam, 'team_delete_denied');
     if (!(await repo.deleteOne(this.db, teamId))) throw notFound();
     this.publish({ type: 'team.deleted', teamId, actorId: actor.id });
   }
 
   /** A non-owner member leaves; their invitations to the team go too. */
   async leave(actor: Actor, teamId: string): Promise<void> {
-    const role = await requireTeamMember(this.db, teamId, actor.id, MSG.teamNotFound);
-    if (role === 'owner') throw new AppError('permission_denied', MSG.ownerCannotLeave);
+    await requireTeamRight(this.db, teamId, actor.id, canLeaveTeam, 'owner_cannot_leave');
     const memberId = await this.db.transaction(async (tx) => {
       const mine = await repo.getMemberByUserId(tx, teamId, actor.id);
       if (!mine || !(await repo.deleteMember(tx, teamId, mine.id))) throw notFound();
@@ -110,30 +107,29 @@ export class TeamsService {
 
   // ---- members ----
 
-  private async requireTargetMember(actor: Actor, teamId: string, memberId: string, selfMessage: string) {
-    const role = await requireTeamManager(this.db, teamId, actor.id, MSG.teamManageNoPermission, MSG.teamNotFound);
+  private async requireTargetMember(actor: Actor, teamId: string, memberId: string, self: ErrorReason) {
+    const role = await requireTeamRight(this.db, teamId, actor.id, canManageMembers, 'team_manage_denied');
     const target = await repo.getMemberInTeam(this.db, teamId, memberId);
-    if (!target) throw new AppError('not_found', MSG.memberNotFound);
-    const t = { userId: target.member.userId, role: target.member.role as 'owner' | 'admin' | 'member' };
-    if (!canActOnMember(role, actor.id, t)) {
-      throw new AppError('permission_denied', t.userId === actor.id ? selfMessage : MSG.ownerUntouchable);
+    if (!target) throw new AppError('member_not_found');
+    if (!canActOnMember(role, actor.id, target.member)) {
+      throw new AppError(target.member.userId === actor.id ? self : 'owner_untouchable');
     }
     return target;
   }
 
   async changeRole(actor: Actor, teamId: string, memberId: string, newRole: InvitationRole): Promise<TeamMemberDto> {
-    const target = await this.requireTargetMember(actor, teamId, memberId, MSG.cannotChangeOwnRole);
+    const target = await this.requireTargetMember(actor, teamId, memberId, 'cannot_change_own_role');
     const updated = await repo.updateMemberRole(this.db, teamId, memberId, newRole);
-    if (!updated) throw new AppError('not_found', MSG.memberNotFound);
+    if (!updated) throw new AppError('member_not_found');
     this.publish({ type: 'team.member_updated', teamId, actorId: actor.id, userId: updated.userId, memberId });
     return toTeamMemberDto({ member: updated, user: target.user });
   }
 
   /** Removes a member and that user's invitations to the team, in one transaction. */
   async removeMember(actor: Actor, teamId: string, memberId: string): Promise<void> {
-    const target = await this.requireTargetMember(actor, teamId, memberId, MSG.cannotRemoveSelf);
+    const target = await this.requireTargetMember(actor, teamId, memberId, 'cannot_remove_self');
     await this.db.transaction(async (tx) => {
-      if (!(await repo.deleteMember(tx, teamId, memberId))) throw new AppError('not_found', MSG.memberNotFound);
+      if (!(await repo.deleteMember(tx, teamId, memberId))) throw new AppError('member_not_found');
       await repo.deleteInvitationsByTeamAndEmail(tx, teamId, target.user.email);
     });
     this.publish({ type: 'team.member_removed', teamId, actorId: actor.id, userId: target.user.id, memberId });
@@ -142,7 +138,7 @@ export class TeamsService {
   // ---- invitations ----
 
   async listTeamInvitations(actor: Actor, teamId: string): Promise<InvitationDto[]> {
-    await requireTeamManager(this.db, teamId, actor.id, MSG.teamManageNoPermission, MSG.teamNotFound);
+    await requireTeamRight(this.db, teamId, actor.id, canManageMembers, 'team_manage_denied');
     return (await repo.listPendingByTeamId(this.db, teamId)).map(toInvitationDto);
   }
 
@@ -152,13 +148,13 @@ export class TeamsService {
    * once, exactly one is stored.
    */
   async invite(actor: Actor, teamId: string, input: { email: string; role: InvitationRole }): Promise<InvitationDto> {
-    await requireTeamManager(this.db, teamId, actor.id, MSG.teamManageNoPermission, MSG.teamNotFound);
+    await requireTeamRight(this.db, teamId, actor.id, canManageMembers, 'team_manage_denied');
     await this.rateLimiter.take('invite', teamId);
     const email = input.email.trim().toLowerCase();
     const team = await repo.getOneById(this.db, teamId);
     if (!team) throw notFound();
-    if (await repo.isMemberEmail(this.db, teamId, email)) throw new AppError('conflict', MSG.alreadyMember);
-    if (await repo.getPendingInvitation(this.db, teamId, email)) throw new AppError('conflict', MSG.invitationExists);
+    if (await repo.isMemberEmail(this.db, teamId, email)) throw new AppError('already_member');
+    if (await repo.getPendingInvitation(this.db, teamId, email)) throw new AppError('invitation_exists');
     let row: repo.InvitationRow;
     try {
       row = await repo.createInvitation(this.db, {
@@ -171,7 +167,7 @@ export class TeamsService {
         inviterEmail: actor.email,
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError('conflict', MSG.invitationExists);
+      if (isUniqueViolation(error)) throw new AppError('invitation_exists');
       throw error;
     }
     this.publish({ type: 'invitation.created', teamId, actorId: actor.id, invitationId: row.id, email });
@@ -189,19 +185,19 @@ export class TeamsService {
   /** An invitation is visible to its invitee and to the members of its team; others get 404. */
   private async requireVisibleInvitation(actor: Actor, invitationId: string) {
     const invitation = await repo.getInvitationById(this.db, invitationId);
-    if (!invitation) throw new AppError('not_found', MSG.invitationNotFound);
+    if (!invitation) throw new AppError('invitation_not_found');
     const isInvitee = invitation.email === actor.email.toLowerCase();
-    const role = await getMemberRole(this.db, invitation.teamId, actor.id);
-    if (!isInvitee && !role) throw new AppError('not_found', MSG.invitationNotFound);
+    const role = await repo.getMemberRole(this.db, invitation.teamId, actor.id);
+    if (!isInvitee && !role) throw new AppError('invitation_not_found');
     return { invitation, isInvitee, role };
   }
 
   /** Owner and admins of the team cancel a pending invitation, which deletes it. */
   async cancelInvitation(actor: Actor, invitationId: string): Promise<void> {
     const { invitation, role } = await this.requireVisibleInvitation(actor, invitationId);
-    if (role !== 'owner' && role !== 'admin') throw new AppError('permission_denied', MSG.teamManageNoPermission);
-    if (invitation.status !== 'pending') throw new AppError('conflict', MSG.invitationAnswered);
-    if (!(await repo.deletePendingInvitation(this.db, invitationId))) throw new AppError('conflict', MSG.invitationAnswered);
+    if (!canManageMembers(role)) throw new AppError('team_manage_denied');
+    if (invitation.status !== 'pending') throw new AppError('invitation_answered');
+    if (!(await repo.deletePendingInvitation(this.db, invitationId))) throw new AppError('invitation_answered');
     this.publish({
       type: 'invitation.cancelled',
       teamId: invitation.teamId,
@@ -217,11 +213,11 @@ export class TeamsService {
    */
   async respond(actor: Actor, invitationId: string, accept: boolean): Promise<InvitationDto> {
     const { invitation, isInvitee } = await this.requireVisibleInvitation(actor, invitationId);
-    if (!isInvitee) throw new AppError('permission_denied', MSG.invitationNotForYou);
-    if (invitation.status !== 'pending') throw new AppError('conflict', MSG.invitationAnswered);
+    if (!isInvitee) throw new AppError('invitation_not_for_you');
+    if (invitation.status !== 'pending') throw new AppError('invitation_answered');
     const result = await this.db.transaction(async (tx) => {
       const answered = await repo.answerInvitation(tx, invitationId, accept ? 'accepted' : 'declined');
-      if (!answered) throw new AppError('conflict', MSG.invitationAnswered);
+      if (!answered) throw new AppError('invitation_answered');
       const member = accept
         ? await repo.addMember(tx, { teamId: answered.teamId, userId: actor.id, role: answered.role })
         : undefined;

@@ -1,7 +1,6 @@
 import type { UserDto } from '../../../domain/schemas/auth';
 import { splitFullName, type UserSummary } from '../../../domain/schemas/common';
-import type { SystemRole } from '../../../domain/constants';
-import type { UserRow } from './users.repo';
+import type { UserRow } from '../../db/schema';
 
 export function toUserDto(row: UserRow): UserDto {
   return {
@@ -9,7 +8,7 @@ export function toUserDto(row: UserRow): UserDto {
     email: row.email,
     fullName: row.fullName,
     ...splitFullName(row.fullName),
-    role: row.role as SystemRole,
+    role: row.role,
     avatar: row.avatarUrl,
     createdAt: row.createdAt.toISOString(),
     isActive: row.isActive,

@@ -1,8 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
+import type { SystemRole } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
-import { passwordCredentials, users } from '../../db/schema';
-
-export type UserRow = typeof users.$inferSelect;
+import { passwordCredentials, type UserRow, users } from '../../db/schema';
 
 export async function getOneById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id));
@@ -41,7 +40,7 @@ export async function setPassword(db: DbOrTx, userId: string, passwordHash: stri
     .onConflictDoUpdate({ target: passwordCredentials.userId, set: { passwordHash, updatedAt: sql`now()` } });
 }
 
-export async function setRoleByEmail(db: DbOrTx, email: string, role: string): Promise<UserRow | undefined> {
+export async function setRoleByEmail(db: DbOrTx, email: string, role: SystemRole): Promise<UserRow | undefined> {
   const [row] = await db
     .update(users)
     .set({ role, updatedAt: sql`now()` })

@@ -1,6 +1,8 @@
+import { rootKey } from '../../../lib/query-keys';
+
 /** Query keys of the admin feature. */
 export const adminKeys = {
-  all: ['admin'] as const,
+  all: rootKey('admin'),
   overview: () => [...adminKeys.all, 'overview'] as const,
   users: (q: string) => [...adminKeys.all, 'users', { q }] as const,
 };

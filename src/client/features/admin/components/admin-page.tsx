@@ -1,13 +1,16 @@
 import { RefreshCw, Search } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { MSG } from '../../../../domain/messages';
 import type { AdminUserDto } from '../../../../domain/schemas/admin';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextField } from '../../../components/ui/field';
-import { Card, EmptyState, PageHeader } from '../../../components/ui/misc';
-import { errorMessage } from '../../../lib/error-messages';
+import { Card } from '../../../components/ui/card';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { PageHeader } from '../../../components/ui/page-header';
+import { errorText, toastError } from '../../../lib/errors';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useAdminOverview, useAdminUserSearch } from '../api/get-admin-overview';
@@ -16,22 +19,13 @@ import { AdminStats, AdminStatsSkeleton } from './admin-stats';
 import { SystemAlerts } from './system-alerts';
 import { UsersTable } from './users-table';
 
-function useDebounced(value: string, ms: number): string {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return debounced;
-}
-
 /** The admin dashboard (/admin, super_admin only): real figures, users, and system checks. */
 export function AdminPage() {
   useDocumentTitle('Admin Panel');
   const overview = useAdminOverview();
   const currentUserId = useAuthStore((s) => s.user?.id);
   const [search, setSearch] = useState('');
-  const q = useDebounced(search.trim(), 250);
+  const q = useDebouncedValue(search.trim());
   const found = useAdminUserSearch(q);
   const [pending, setPending] = useState<AdminUserDto | null>(null);
   const setActive = useSetUserActive();
@@ -47,7 +41,7 @@ export function AdminPage() {
           setPending(null);
         },
         onError: (error) => {
-          toast.error(errorMessage(error, 'Failed to update user'));
+          toastError(error, 'Failed to update user');
           setPending(null);
         },
       },
@@ -65,7 +59,7 @@ export function AdminPage() {
     return (
       <div>
         <PageHeader title="Admin Dashboard" subtitle="System overview" />
-        <EmptyState title={MSG.loadFailed} message={errorMessage(overview.error, '')} action={refresh} />
+        <EmptyState title={MSG.loadFailed} message={errorText(overview.error, '')} action={refresh} />
       </div>
     );
   }

@@ -1,6 +1,6 @@
 import { Activity, CircleCheck, FolderKanban, ListTodo, Users, UsersRound } from 'lucide-react';
 import type { AdminStatsDto } from '../../../../domain/schemas/admin';
-import { StatCard } from '../../../components/ui/misc';
+import { StatCard } from '../../../components/ui/stat-card';
 
 const CARDS: { key: keyof AdminStatsDto; label: string; icon: typeof Users }[] = [
   { key: 'totalUsers', label: 'Total Users', icon: Users },

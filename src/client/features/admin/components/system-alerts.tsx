@@ -1,6 +1,6 @@
 import { CircleX, Info, TriangleAlert } from 'lucide-react';
 import type { AlertType, SystemAlertDto } from '../../../../domain/schemas/admin';
-import { Card } from '../../../components/ui/misc';
+import { Card } from '../../../components/ui/card';
 import { cn } from '../../../lib/cn';
 
 const STYLE: Record<AlertType, { icon: typeof Info; label: string; box: string; icon_: string }> = {

@@ -2,7 +2,7 @@ import { format } from 'date-fns';
 import { UserCheck, UserX } from 'lucide-react';
 import { humanizeRole } from '../../../../domain/constants';
 import type { AdminUserDto } from '../../../../domain/schemas/admin';
-import { Badge } from '../../../components/ui/misc';
+import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 
 export interface UsersTableProps {

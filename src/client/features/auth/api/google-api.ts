@@ -4,7 +4,8 @@ import { MSG } from '../../../../domain/messages';
 import type { SessionDto } from '../../../../domain/schemas/auth';
 import { OIDC_CODE_PARAM } from '../../../../domain/constants';
 import type { AuthProvidersDto } from '../../../../domain/schemas/oidc';
-import { api, ApiError } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
+import { errorText, logError } from '../../../lib/errors';
 import { useAuthStore } from '../../../stores/auth-store';
 
 export const getProviders = () => api.get<AuthProvidersDto>('/api/auth/providers', { anonymous: true });
@@ -67,8 +68,9 @@ export function completeGoogleSignIn(): Promise<void> {
     try {
       useAuthStore.getState().setSession(await exchangeGoogleCode(code));
     } catch (error) {
-      console.error('google sign-in failed', error);
-      toast.error(error instanceof ApiError && error.status > 0 ? MSG.authFailedWith(error.message) : MSG.authFailedGeneric);
+      logError('google sign-in failed', error);
+      const reason = errorText(error, '');
+      toast.error(reason ? MSG.authFailedWith(reason) : MSG.authFailedGeneric);
     }
   })();
   return completing;

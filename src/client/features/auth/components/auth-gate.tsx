@@ -2,8 +2,9 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { OIDC_CODE_PARAM, type SystemRole } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
-import { Spinner } from '../../../components/ui/misc';
-import { ApiError } from '../../../lib/api-client';
+import { Spinner } from '../../../components/ui/spinner';
+import { classifyRefreshError, logError } from '../../../lib/errors';
+
 import { useAuthStore } from '../../../stores/auth-store';
 import { getCurrentUser } from '../api/auth-api';
 import { completeGoogleSignIn } from '../api/google-api';
@@ -48,8 +49,8 @@ export function AuthInit({ children }: { children: ReactNode }) {
           const user = await sessionUser(session.access_token);
           useAuthStore.getState().setUser(user);
         } catch (error) {
-          console.error('session check failed', error);
-          if (error instanceof ApiError && (error.status === 401 || error.status === 400)) {
+          logError('session check failed', error);
+          if (classifyRefreshError(error) === 'refused') {
             useAuthStore.getState().signOutLocal();
           }
           // Any other failure (server down): fall back to the stored session data.

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { MSG } from '../../../../domain/messages';
 import { Button } from '../../../components/ui/button';
+import { toastError } from '../../../lib/errors';
 import { useProviders } from '../api/google-api';
 
 /**
@@ -25,9 +26,8 @@ export function GoogleButton() {
       setStarting(true);
       window.location.assign('/api/auth/google/start');
     } catch (error) {
-      console.error('google sign-in failed to start', error);
       setStarting(false);
-      toast.error(MSG.googleFailed);
+      toastError(error, MSG.googleFailed);
     }
   };
 

@@ -3,17 +3,17 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { LIMITS } from '../../../../domain/constants';
-import { validateLoginSignUp, validateSignIn } from '../../../../domain/auth-forms';
 import { MSG } from '../../../../domain/messages';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/field';
-import { ApiError } from '../../../lib/api-client';
+import { toastError } from '../../../lib/errors';
 import { useFormState } from '../../../lib/use-form-state';
 import { setRememberMe, useAuthStore } from '../../../stores/auth-store';
 import { resolveDark, useThemeStore } from '../../../stores/theme-store';
 import { signInWithPassword } from '../api/auth-api';
 import { GoogleButton } from './google-button';
 import { AuthCard } from './auth-card';
+import { loadAuthForms } from './auth-forms';
 import { PasswordField } from './password-field';
 import { SignUpFields } from './sign-up-fields';
 import { useSignUpSubmit } from './use-sign-up-submit';
@@ -60,42 +60,38 @@ export function LoginPage() {
   const [mode, setModeState] = useState<Mode>('none');
   const [submitting, setSubmitting] = useState(false);
   const initial = useMemo(() => EMPTY, []);
-  const { values, errors, setErrors, setField, reset } = useFormState(initial);
+  const form = useFormState(initial);
+  const { values, reset, bind } = form;
 
   useEffect(() => {
     document.title = 'Sign in · Crewboard';
   }, []);
 
   const setMode = (next: Mode) => {
+    if (next !== 'none') void loadAuthForms();
     reset();
     setModeState(next);
   };
 
   const onSignIn = async (e: FormEvent) => {
     e.preventDefault();
-    const found = validateSignIn(values);
-    setErrors(found);
-    if (Object.keys(found).length) return;
+    const body = form.validate((await loadAuthForms()).signInForm);
+    if (!body) return;
     setSubmitting(true);
     try {
       setRememberMe(values.rememberMe);
-      const session = await signInWithPassword(values.email.trim(), values.password);
+      const session = await signInWithPassword(body.email, body.password);
       useAuthStore.getState().setSession(session);
       toast.success(MSG.welcomeBack);
       navigate('/dashboard', { replace: true });
     } catch (error) {
-      console.error('sign in failed', error);
-      const message =
-        error instanceof ApiError && error.code !== 'invalid_credentials' && error.status !== 0 && error.code !== 'validation_failed'
-          ? error.message
-          : MSG.invalidCredentials;
-      toast.error(message);
+      toastError(error, MSG.invalidCredentials);
     } finally {
       setSubmitting(false);
     }
   };
 
-  const { submitting: signingUp, onSubmit: onSignUp } = useSignUpSubmit(values, validateLoginSignUp, setErrors, () => setMode('none'));
+  const { submitting: signingUp, onSubmit: onSignUp } = useSignUpSubmit(form, (forms) => forms.loginSignUpForm, () => setMode('none'));
 
   return (
     <AuthCard
@@ -134,23 +130,14 @@ export function LoginPage() {
             type="email"
             autoComplete="email"
             autoFocus
-            value={values.email}
-            onChange={(e) => setField('email', e.target.value)}
-            error={errors.email}
+            {...bind('email')}
           />
-          <PasswordField
-            label="Password"
-            autoComplete="current-password"
-            value={values.password}
-            onChange={(e) => setField('password', e.target.value)}
-            error={errors.password}
-          />
+          <PasswordField label="Password" autoComplete="current-password" {...bind('password')} />
           <div className="flex items-center justify-between text-sm">
             <label className="flex items-center gap-2">
               <input
                 type="checkbox"
-                checked={values.rememberMe}
-                onChange={(e) => setField('rememberMe', e.target.checked)}
+                {...form.bindChecked('rememberMe')}
                 className="h-4 w-4 rounded border-slate-500 accent-indigo-500"
               />
               Remember me
@@ -173,9 +160,7 @@ export function LoginPage() {
       {mode === 'signup' && (
         <form onSubmit={onSignUp} noValidate className="space-y-4" aria-label="Sign up">
           <SignUpFields
-            values={values}
-            errors={errors}
-            setField={setField}
+            form={form}
             passwordMin={LIMITS.loginPasswordMin}
             passwordHint={<span>Must be at least {LIMITS.loginPasswordMin} characters</span>}
             autoFocus

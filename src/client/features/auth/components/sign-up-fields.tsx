@@ -1,13 +1,11 @@
 import type { ReactNode } from 'react';
-import type { SignUpValues } from '../../../../domain/auth-forms';
-import { passwordRequirements } from '../../../../domain/auth-forms';
+import { passwordRequirements, type SignUpValues } from '../../../../domain/password-requirements';
 import { TextField } from '../../../components/ui/field';
+import type { FormState } from '../../../lib/use-form-state';
 import { PasswordField, PasswordRequirements } from './password-field';
 
 export interface SignUpFieldsProps {
-  values: SignUpValues;
-  errors: Partial<Record<keyof SignUpValues, string>>;
-  setField: (key: keyof SignUpValues, value: string) => void;
+  form: Pick<FormState<SignUpValues>, 'values' | 'bind'>;
   /** The form's minimum password length (6 on the login screen, 8 on /signup). */
   passwordMin: number;
   /** Text shown above the live requirements list. */
@@ -16,31 +14,16 @@ export interface SignUpFieldsProps {
 }
 
 /** Full name, email, password with its live requirements, and confirmation: both sign-up forms. */
-export function SignUpFields({ values, errors, setField, passwordMin, passwordHint, autoFocus }: SignUpFieldsProps) {
+export function SignUpFields({ form, passwordMin, passwordHint, autoFocus }: SignUpFieldsProps) {
+  const { values, bind } = form;
   return (
     <>
-      <TextField
-        label="Full name"
-        autoComplete="name"
-        autoFocus={autoFocus}
-        value={values.fullName}
-        onChange={(e) => setField('fullName', e.target.value)}
-        error={errors.fullName}
-      />
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        value={values.email}
-        onChange={(e) => setField('email', e.target.value)}
-        error={errors.email}
-      />
+      <TextField label="Full name" autoComplete="name" autoFocus={autoFocus} {...bind('fullName')} />
+      <TextField label="Email" type="email" autoComplete="email" {...bind('email')} />
       <PasswordField
         label="Password"
         autoComplete="new-password"
-        value={values.password}
-        onChange={(e) => setField('password', e.target.value)}
-        error={errors.password}
+        {...bind('password')}
         hint={
           <>
             {passwordHint}
@@ -48,13 +31,7 @@ export function SignUpFields({ values, errors, setField, passwordMin, passwordHi
           </>
         }
       />
-      <PasswordField
-        label="Confirm password"
-        autoComplete="new-password"
-        value={values.confirmPassword}
-        onChange={(e) => setField('confirmPassword', e.target.value)}
-        error={errors.confirmPassword}
-      />
+      <PasswordField label="Confirm password" autoComplete="new-password" {...bind('confirmPassword')} />
     </>
   );
 }

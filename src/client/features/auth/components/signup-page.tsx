@@ -1,7 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { Link } from 'react-router';
 import { LIMITS } from '../../../../domain/constants';
-import { validateSignupPage } from '../../../../domain/auth-forms';
 import { Button } from '../../../components/ui/button';
 import { useFormState } from '../../../lib/use-form-state';
 import { AuthCard } from './auth-card';
@@ -10,8 +9,9 @@ import { useSignUpSubmit } from './use-sign-up-submit';
 
 export function SignupPage() {
   const initial = useMemo(() => ({ fullName: '', email: '', password: '', confirmPassword: '', agreeToTerms: false }), []);
-  const { values, errors, setErrors, setField } = useFormState(initial);
-  const { submitting, onSubmit } = useSignUpSubmit(values, validateSignupPage, setErrors);
+  const form = useFormState(initial);
+  const { errors } = form;
+  const { submitting, onSubmit } = useSignUpSubmit(form, (forms) => forms.signupPageForm);
 
   useEffect(() => {
     document.title = 'Create Account · Crewboard';
@@ -20,13 +20,12 @@ export function SignupPage() {
   return (
     <AuthCard title="Create Account" subtitle="Join your team on Crewboard">
       <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Create Account">
-        <SignUpFields values={values} errors={errors} setField={setField} passwordMin={LIMITS.signupPasswordMin} />
+        <SignUpFields form={form} passwordMin={LIMITS.signupPasswordMin} />
         <div className="space-y-1">
           <label className="flex items-start gap-2 text-sm">
             <input
               type="checkbox"
-              checked={values.agreeToTerms}
-              onChange={(e) => setField('agreeToTerms', e.target.checked)}
+              {...form.bindChecked('agreeToTerms')}
               aria-invalid={errors.agreeToTerms ? true : undefined}
               aria-describedby={errors.agreeToTerms ? 'terms-error' : undefined}
               className="mt-0.5 h-4 w-4 rounded border-slate-400 accent-indigo-600"

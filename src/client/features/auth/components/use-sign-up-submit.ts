@@ -1,37 +1,40 @@
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import type { SignUpValues } from '../../../../domain/auth-forms';
+import type { z } from 'zod';
 import { MSG } from '../../../../domain/messages';
+import type { SignUpValues } from '../../../../domain/password-requirements';
 import { ApiError } from '../../../lib/api-client';
+import { toastError } from '../../../lib/errors';
+import type { FormState } from '../../../lib/use-form-state';
 import { signUp } from '../api/auth-api';
+import { type AuthForms, loadAuthForms } from './auth-forms';
 
 /**
- * The submit of both sign-up forms (the login screen's and /signup): validate with the form's own
- * rules, create the account, then the spec's toast and back to /login; a refusal shows the server's
- * message (e.g. the email is taken), anything else the generic failure.
+ * The submit of both sign-up forms (the login screen's and /signup): check with the form's schema,
+ * create the account, then the spec's toast and back to /login; a refusal shows its reason (e.g.
+ * the email is taken), anything else the generic failure.
  */
 export function useSignUpSubmit<V extends SignUpValues>(
-  values: V,
-  validate: (values: V) => Partial<Record<keyof V, string>>,
-  setErrors: (errors: Partial<Record<keyof V, string>>) => void,
+  form: Pick<FormState<V>, 'validate' | 'showFieldErrors'>,
+  schemaOf: (forms: AuthForms) => z.ZodType<SignUpValues>,
   onCreated?: () => void,
 ) {
   const navigate = useNavigate();
   const [submitting, setSubmitting] = useState(false);
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = validate(values);
-    setErrors(found);
-    if (Object.keys(found).length) return;
+    const body = form.validate(schemaOf(await loadAuthForms()));
+    if (!body) return;
     setSubmitting(true);
     try {
-      await signUp({ email: values.email.trim(), password: values.password, fullName: values.fullName.trim() });
+      await signUp({ email: body.email, password: body.password, fullName: body.fullName });
       toast.success(MSG.accountCreated);
       onCreated?.();
       navigate('/login', { replace: true });
     } catch (error) {
-      toast.error(error instanceof ApiError && error.status > 0 ? error.message : MSG.signupFailed);
+      if (error instanceof ApiError) form.showFieldErrors(error.fields);
+      toastError(error, MSG.signupFailed);
     } finally {
       setSubmitting(false);
     }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Card } from '../../../components/ui/misc';
+import { Card } from '../../../components/ui/card';
 
 /** A titled dashboard section; the heading names the region for screen readers. */
 export function Panel({ id, title, icon, children }: { id: string; title: string; icon: ReactNode; children: ReactNode }) {

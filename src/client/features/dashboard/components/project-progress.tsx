@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { DASHBOARD_TEXT } from '../../../../domain/dashboard';
 import { MSG } from '../../../../domain/messages';
 import type { DashboardDto } from '../../../../domain/schemas/dashboard';
-import { ProgressBar } from '../../../components/ui/misc';
+import { ProgressBar } from '../../../components/ui/progress-bar';
 import { Panel, PanelEmpty } from './panel';
 
 export function ProjectProgress({ projects }: { projects: DashboardDto['projectProgress'] }) {

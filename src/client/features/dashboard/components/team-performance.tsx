@@ -2,7 +2,7 @@ import { TrendingUp } from 'lucide-react';
 import { DASHBOARD_TEXT } from '../../../../domain/dashboard';
 import { MSG } from '../../../../domain/messages';
 import type { DashboardDto } from '../../../../domain/schemas/dashboard';
-import { ProgressBar } from '../../../components/ui/misc';
+import { ProgressBar } from '../../../components/ui/progress-bar';
 import { Panel } from './panel';
 
 export function TeamPerformance({ stats }: { stats: DashboardDto['stats'] }) {

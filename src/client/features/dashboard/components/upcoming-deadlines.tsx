@@ -5,7 +5,7 @@ import { DASHBOARD_TEXT } from '../../../../domain/dashboard';
 import { deadlineLabel, formatShortDate } from '../../../../domain/dates';
 import { MSG } from '../../../../domain/messages';
 import type { DashboardDto } from '../../../../domain/schemas/dashboard';
-import { Badge } from '../../../components/ui/misc';
+import { Badge } from '../../../components/ui/badge';
 import { cn } from '../../../lib/cn';
 import { Panel, PanelEmpty } from './panel';
 

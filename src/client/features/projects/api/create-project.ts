@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LIMITS } from '../../../../domain/constants';
 import type { CreateProjectInput, ProjectDto } from '../../../../domain/schemas/project';
 import { api } from '../../../lib/api-client';
-import { projectKeys } from './project-keys';
+import { projectKeys } from '../../../lib/queries/projects';
 
 export const createProject = (input: CreateProjectInput) => api.post<ProjectDto>('/api/projects', input);
 

@@ -1,8 +1,10 @@
 import { Calendar, ListChecks, Pencil, Users } from 'lucide-react';
 import { Link } from 'react-router';
+import { canEditProject } from '../../../../domain/permissions';
 import { isProjectOverdue } from '../../../../domain/projects';
 import type { ProjectDto } from '../../../../domain/schemas/project';
-import { Card, ProgressBar } from '../../../components/ui/misc';
+import { Card } from '../../../components/ui/card';
+import { ProgressBar } from '../../../components/ui/progress-bar';
 import { cn } from '../../../lib/cn';
 import { formatProjectDate } from './format';
 import { ProjectStatusBadge, ProjectStatusIcon } from './project-status';
@@ -29,7 +31,7 @@ export function ProjectCard({ project, today, onEdit }: ProjectCardProps) {
             {project.name}
           </Link>
         </h3>
-        {project.canEdit && (
+        {canEditProject(project.myRole) && (
           <button
             type="button"
             aria-label={`Edit ${project.name}`}

@@ -1,15 +1,17 @@
 import { TriangleAlert } from 'lucide-react';
 import { type FormEvent, useMemo, useState } from 'react';
 import { toast } from 'sonner';
-import { PROJECT_STATUS_LABELS, PROJECT_STATUSES, type ProjectStatus } from '../../../../domain/constants';
+import { PROJECT_STATUS_LABELS, PROJECT_STATUSES } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
-import { type ProjectFormValues, projectFormPayload, validateProjectForm } from '../../../../domain/projects';
+import { canEditProject } from '../../../../domain/permissions';
+import { type ProjectFormValues, projectForm } from '../../../../domain/projects';
 import { endNotAfterStart, type ProjectDto } from '../../../../domain/schemas/project';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
 import { ApiError } from '../../../lib/api-client';
+import { toastError } from '../../../lib/errors';
 import { useFormState } from '../../../lib/use-form-state';
 import { useCreateProject } from '../api/create-project';
 import { useDeleteProject } from '../api/delete-project';
@@ -51,9 +53,10 @@ function Warning({ children }: { children: string }) {
 /** Create or edit a project (spec §5 'Project form'). Mount it only while open, so it starts fresh. */
 export function ProjectModal({ project, teams, defaultTeamId, onClose }: ProjectModalProps) {
   const isEdit = Boolean(project);
-  const canEdit = !project || project.canEdit;
+  const canEdit = !project || canEditProject(project.myRole);
   const initial = useMemo(() => initialValues(project, teams, defaultTeamId), [project, teams, defaultTeamId]);
-  const { values, errors, setErrors, setField } = useFormState(initial);
+  const form = useFormState(initial);
+  const { values, bind } = form;
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const create = useCreateProject();
   const update = useUpdateProject();
@@ -67,10 +70,8 @@ export function ProjectModal({ project, teams, defaultTeamId, onClose }: Project
       toast.error(MSG.projectNoPermission);
       return;
     }
-    const found = validateProjectForm(values);
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    const payload = projectFormPayload(values);
+    const payload = form.validate(projectForm);
+    if (!payload) return;
     try {
       if (project) {
         await update.mutateAsync({ id: project.id, ...payload, version: project.version });
@@ -82,11 +83,8 @@ export function ProjectModal({ project, teams, defaultTeamId, onClose }: Project
       onClose();
     } catch (error) {
       // Save failures are logged and the modal stays open (spec §8).
-      console.error('Failed to save project', error);
-      if (error instanceof ApiError && Object.keys(error.fields).length) setErrors(error.fields as typeof errors);
-      if (error instanceof ApiError && error.status === 403) toast.error(MSG.projectNoPermission);
-      else if (error instanceof ApiError && error.status === 409) toast.error(MSG.staleEdit);
-      else toast.error(project ? MSG.projectUpdateFailed : MSG.projectCreateFailed);
+      if (error instanceof ApiError) form.showFieldErrors(error.fields);
+      toastError(error, project ? MSG.projectUpdateFailed : MSG.projectCreateFailed);
     }
   };
 
@@ -98,8 +96,7 @@ export function ProjectModal({ project, teams, defaultTeamId, onClose }: Project
       setConfirmingDelete(false);
       onClose();
     } catch (error) {
-      console.error('Failed to delete project', error);
-      toast.error(error instanceof ApiError && error.status === 403 ? MSG.projectNoPermission : MSG.projectDeleteFailed);
+      toastError(error, MSG.projectDeleteFailed);
       setConfirmingDelete(false);
     }
   };
@@ -133,26 +130,20 @@ export function ProjectModal({ project, teams, defaultTeamId, onClose }: Project
           <fieldset disabled={!canEdit} className="space-y-4 disabled:opacity-90">
             <TextField
               label="Project Name"
-              value={values.name}
-              onChange={(e) => setField('name', e.target.value)}
-              error={errors.name}
+              {...bind('name')}
               placeholder="Enter project name"
               autoFocus={canEdit}
             />
             <TextAreaField
               label="Description"
-              value={values.description}
-              onChange={(e) => setField('description', e.target.value)}
-              error={errors.description}
+              {...bind('description')}
               placeholder="Describe the project"
               rows={3}
             />
             <div className="grid gap-4 sm:grid-cols-2">
               <SelectField
                 label="Team"
-                value={values.teamId}
-                onChange={(e) => setField('teamId', e.target.value)}
-                error={errors.teamId}
+                {...bind('teamId')}
                 disabled={teams.length === 0}
               >
                 {teams.length === 0 ? (
@@ -170,9 +161,7 @@ export function ProjectModal({ project, teams, defaultTeamId, onClose }: Project
               </SelectField>
               <SelectField
                 label="Status"
-                value={values.status}
-                onChange={(e) => setField('status', e.target.value as ProjectStatus)}
-                error={errors.status}
+                {...bind('status')}
               >
                 {PROJECT_STATUSES.map((s) => (
                   <option key={s} value={s}>
@@ -183,16 +172,12 @@ export function ProjectModal({ project, teams, defaultTeamId, onClose }: Project
               <TextField
                 label="Start Date"
                 type="date"
-                value={values.startDate}
-                onChange={(e) => setField('startDate', e.target.value)}
-                error={errors.startDate}
+                {...bind('startDate')}
               />
               <TextField
                 label="End Date"
                 type="date"
-                value={values.endDate}
-                onChange={(e) => setField('endDate', e.target.value)}
-                error={errors.endDate}
+                {...bind('endDate')}
                 min={values.startDate || undefined}
               />
             </div>

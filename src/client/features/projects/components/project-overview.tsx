@@ -1,7 +1,7 @@
 import { CircleCheck, CirclePlay, FolderKanban, TrendingUp } from 'lucide-react';
 import { PROJECT_STATUS_LABELS, PROJECT_STATUS_TILES } from '../../../../domain/constants';
 import type { ProjectStats, ProjectTile } from '../../../../domain/projects';
-import { StatCard } from '../../../components/ui/misc';
+import { StatCard } from '../../../components/ui/stat-card';
 import { cn } from '../../../lib/cn';
 
 export function ProjectStatCards({ stats }: { stats: ProjectStats }) {

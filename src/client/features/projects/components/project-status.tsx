@@ -1,6 +1,6 @@
 import { Archive, CircleCheck, CircleDashed, CirclePause, CirclePlay, type LucideIcon } from 'lucide-react';
 import { type BadgeTone, PROJECT_STATUS_LABELS, type ProjectStatus } from '../../../../domain/constants';
-import { Badge } from '../../../components/ui/misc';
+import { Badge } from '../../../components/ui/badge';
 import { cn } from '../../../lib/cn';
 
 const STATUS_META: Record<ProjectStatus, { icon: LucideIcon; tone: BadgeTone; iconClass: string }> = {

@@ -1,6 +1,6 @@
 import { isProjectOverdue } from '../../../../domain/projects';
 import type { ProjectDto } from '../../../../domain/schemas/project';
-import { ProgressBar } from '../../../components/ui/misc';
+import { ProgressBar } from '../../../components/ui/progress-bar';
 import { cn } from '../../../lib/cn';
 import { formatProjectDate } from './format';
 import { ProjectStatusBadge, ProjectStatusIcon } from './project-status';

@@ -1,13 +1,16 @@
 import { FolderKanban, LayoutGrid, List, Plus, Search, X } from 'lucide-react';
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { PROJECT_STATUS_TILES, type ProjectStatus } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import { localIsoDate, type ProjectTile, projectStats, projectTileCounts } from '../../../../domain/projects';
 import type { ListProjectsQuery, ProjectDto } from '../../../../domain/schemas/project';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/field';
-import { EmptyState, PageHeader, Spinner } from '../../../components/ui/misc';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { PageHeader } from '../../../components/ui/page-header';
+import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
+import { useUrlSearchBox } from '../../../lib/use-debounced-value';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useUrlParams } from '../../../lib/use-url-params';
 import { useProjects } from '../api/get-projects';
@@ -20,7 +23,6 @@ import { ProjectTable } from './project-table';
 type ViewMode = 'grid' | 'list';
 type ModalState = { mode: 'create' } | { mode: 'edit'; project: ProjectDto } | null;
 
-const SEARCH_DEBOUNCE_MS = 250;
 const isTileStatus = (s: string | null): s is (typeof PROJECT_STATUS_TILES)[number] =>
   (PROJECT_STATUS_TILES as readonly string[]).includes(s ?? '');
 
@@ -42,7 +44,7 @@ function useProjectFilters() {
 export function ProjectsPage() {
   useDocumentTitle('Projects');
   const { filters, rawQ, view, set, clear } = useProjectFilters();
-  const [search, setSearch] = useState(rawQ);
+  const [search, setSearch] = useUrlSearchBox(rawQ, (q) => set('q', q));
   const [modal, setModal] = useState<ModalState>(null);
   const today = localIsoDate();
 
@@ -51,13 +53,6 @@ export function ProjectsPage() {
   const hasFilters = Boolean(filters.teamId || filters.status || filters.q);
   const filtered = useProjects(filters);
   const teams = useTeamOptions();
-
-  useEffect(() => setSearch(rawQ), [rawQ]);
-  useEffect(() => {
-    if (search === rawQ) return;
-    const timer = setTimeout(() => set('q', search), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [search, rawQ, set]);
 
   const stats = useMemo(() => projectStats(all.data ?? []), [all.data]);
   const counts = useMemo(() => projectTileCounts(all.data ?? []), [all.data]);

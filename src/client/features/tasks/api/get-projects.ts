@@ -1,11 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ProjectDto } from '../../../../domain/schemas/project';
-import { api } from '../../../lib/api-client';
-import { taskKeys } from './task-keys';
+import { useQuery } from '@tanstack/react-query';
+import { projectsQueryOptions } from '../../../lib/queries/projects';
 
 /** The caller's projects, for the project filter and the form's project choice. */
-export const getProjects = (signal?: AbortSignal) => api.get<ProjectDto[]>('/api/projects', { signal });
-
-export const projectsOptions = () => queryOptions({ queryKey: taskKeys.projects(), queryFn: ({ signal }) => getProjects(signal) });
-
-export const useTaskProjects = () => useQuery(projectsOptions());
+export const useTaskProjects = () => useQuery(projectsQueryOptions());

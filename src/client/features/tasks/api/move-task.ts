@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { toast } from 'sonner';
 import type { TaskStatus } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { api } from '../../../lib/api-client';
+import { toastError } from '../../../lib/errors';
 import type { TaskPages } from './get-tasks';
 import { invalidateTasks } from './prefetch-board';
 import { taskKeys } from './task-keys';
@@ -81,10 +81,9 @@ export function useMoveTask() {
         if (data?.pages) qc.setQueryData<TaskPages>(key, replaceIn(data, saved));
       }
     },
-    onError: (error, vars, context) => {
+    onError: (error, _vars, context) => {
       for (const [key, data] of context?.snapshot ?? []) qc.setQueryData(key, data);
-      console.error(`Failed to move task ${vars.task.id} to ${vars.status}`, error);
-      toast.error(MSG.taskStatusFailed);
+      toastError(error, MSG.taskStatusFailed);
     },
     onSettled: () => invalidateTasks(qc),
   });

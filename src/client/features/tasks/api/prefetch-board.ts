@@ -1,3 +1,23 @@
+/*
+ * How the board's first page reaches the screen (a cold load of /tasks, or ?project=<id>):
+ *
+ * 1. Entry: app/router.tsx, while the module loads and before React renders, calls `primeBoard()`
+ *    with the stored session. With a token valid for 30 s more and no filter but the project, it
+ *    starts one GET /api/tasks/board (first page of every column) beside the session check and the
+ *    page's chunks, and keeps the promise here (then its answer), tagged with the filters' board key
+ *    and the access token, for 15 s.
+ * 2. Columns: each column of task-board.tsx is one TanStack infinite query (`useTaskColumn`,
+ *    key `taskKeys.column(filters, status)`). On its first render, a board that has already arrived
+ *    becomes the query's `initialData` (`takeArrivedBoard`): cards in the first paint. Otherwise the
+ *    query's page 0 goes to the board loader (board-loader.ts), which takes the request still in flight
+ *    (`takePrimedBoard`) or else coalesces the columns asking in the same tick into one board request.
+ * 3. Cache: the loader cuts the board into one page per column (`columnPage`, shaped like a
+ *    GET /api/tasks page), which TanStack Query keeps under the column keys. 'Show more' fetches later
+ *    pages from /api/tasks; refetches (realtime, a write's `invalidateTasks`) go through the loader again.
+ *
+ * The early board is taken at most once per column, never by another session, and dropped by any task
+ * write, so it cannot overwrite fresher data.
+ */
 import type { QueryClient } from '@tanstack/react-query';
 import { LIMITS } from '../../../../domain/constants';
 import type { TaskBoardDto } from '../../../../domain/schemas/task';

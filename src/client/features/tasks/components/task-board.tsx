@@ -22,6 +22,7 @@ import type { TaskDto } from '../../../../domain/schemas/task';
 import { localDate, matchesDueFilter } from '../../../../domain/task-filters';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
+import { logError } from '../../../lib/errors';
 import { flattenPages, useTaskColumn } from '../api/get-tasks';
 import { useMoveTask } from '../api/move-task';
 import type { TaskQueryFilters } from '../api/task-keys';
@@ -125,7 +126,7 @@ export function TaskBoard({ filters, statusFilter, onOpenTask, onAddTask }: Task
     endDrag();
     const task = taskOf(active.data.current);
     if (!task) {
-      console.error('Dragged task not found', active.id);
+      logError('Dragged task not found', active.id);
       return;
     }
     // Dropped outside every column, or where it already was: nothing to do.

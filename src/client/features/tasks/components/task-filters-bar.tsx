@@ -1,5 +1,5 @@
 import { Filter, Search, X } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import {
   DUE_FILTER_LABELS,
   DUE_FILTERS,
@@ -11,6 +11,7 @@ import {
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/field';
 import { cn } from '../../../lib/cn';
+import { useUrlSearchBox } from '../../../lib/use-debounced-value';
 import { useTaskProjects } from '../api/get-projects';
 import { useTaskTeams } from '../api/get-teams';
 import type { TaskUrlState } from '../hooks/use-task-filters';
@@ -23,22 +24,12 @@ interface TaskFiltersBarProps {
   clearAll: () => void;
 }
 
-const SEARCH_DEBOUNCE_MS = 300;
-
 /** Project dropdown, search, and the 'More Filters' panel; everything is applied on the server. */
 export function TaskFiltersBar({ state, update, clearAll }: TaskFiltersBarProps) {
   const projects = useTaskProjects();
   const teams = useTaskTeams();
-  const [search, setSearch] = useState(state.q);
+  const [search, setSearch] = useUrlSearchBox(state.q, (q) => update({ q: q || null }));
   const [isOpen, setOpen] = useState(Boolean(state.status || state.priority || state.assignee || state.due));
-
-  // Typing is debounced into the URL; a URL change (Clear All, back button) resets the box.
-  useEffect(() => setSearch(state.q), [state.q]);
-  useEffect(() => {
-    if (search === state.q) return;
-    const t = setTimeout(() => update({ q: search || null }), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(t);
-  }, [search, state.q, update]);
 
   // Assignee choices: the members of the chosen project's team, else of all the caller's teams. Only worked out
   // when the panel or an assignee chip shows them (the first sort by locale costs ~12 ms on a cold load).

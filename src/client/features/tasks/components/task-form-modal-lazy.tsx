@@ -1,7 +1,8 @@
 import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { MSG } from '../../../../domain/messages';
-import { Spinner } from '../../../components/ui/misc';
+import { Spinner } from '../../../components/ui/spinner';
+import { logError } from '../../../lib/errors';
 import type { TaskFormModalProps } from './task-form-modal';
 
 const loadTaskForm = () => import('./task-form-modal');
@@ -26,7 +27,7 @@ const lazyForm = () =>
         return { default: m.TaskFormModal };
       },
       (error: unknown) => {
-        console.error('Failed to load the task form', error);
+        logError('Failed to load the task form', error);
         return { default: LoadFailed };
       },
     ),

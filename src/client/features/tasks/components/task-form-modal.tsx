@@ -9,13 +9,14 @@ import {
   type TaskStatus,
 } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
-import { isManager } from '../../../../domain/permissions';
+import { canDeleteTask } from '../../../../domain/permissions';
 import { createTaskInput, parseTags, type TaskDto } from '../../../../domain/schemas/task';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
 import { ApiError } from '../../../lib/api-client';
+import { isError, toastError } from '../../../lib/errors';
 import { useFormState } from '../../../lib/use-form-state';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useTaskProjects } from '../api/get-projects';
@@ -86,7 +87,7 @@ function DeleteSlot({ task, onDelete }: { task: TaskDto; onDelete: () => void })
   const projects = useTaskProjects();
   const teamId = projects.data?.find((p) => p.id === task.projectId)?.teamId;
   const team = useTaskTeam(teamId);
-  if (task.creatorId !== userId && !isManager(team.data?.myRole)) return null;
+  if (!userId || !canDeleteTask(team.data?.myRole, userId, task)) return null;
   return (
     <Button variant="danger" className="mr-auto" onClick={onDelete}>
       Delete
@@ -110,10 +111,7 @@ function DeleteTaskDialog({ task, open, onCancel, onDeleted }: { task: TaskDto; 
             toast.success(MSG.taskDeleted);
             onDeleted();
           },
-          onError: (error) => {
-            console.error('Failed to delete task', error);
-            toast.error(MSG.taskDeleteFailed);
-          },
+          onError: (error) => toastError(error, MSG.taskDeleteFailed),
         })
       }
     />
@@ -155,7 +153,8 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
     }),
     [task, initialStatus, initialProjectId],
   );
-  const { values, errors, setErrors, setField, setValues } = useFormState<TaskFormValues>(initial);
+  const form = useFormState<TaskFormValues>(initial);
+  const { values, setValues, bind } = form;
   const create = useCreateTask();
   const update = useUpdateTask();
 
@@ -191,37 +190,28 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
       dueDate: values.dueDate || null,
       tags: parseTags(values.tags),
     };
-    const parsed = createTaskInput.safeParse(payload);
-    if (!parsed.success) {
-      const fieldErrors: Record<string, string> = {};
-      for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
-      setErrors(fieldErrors);
-      return;
-    }
+    const body = form.validate(createTaskInput, payload);
+    if (!body) return;
     onSavingChange(true);
     try {
       if (task) {
-        const { description, assigneeId, ...rest } = parsed.data;
+        const { description, assigneeId, ...rest } = body;
         await update.mutateAsync({
           id: task.id,
           input: { ...rest, description: description ?? null, assigneeId: assigneeId ?? null, version: task.version },
         });
         toast.success(MSG.taskUpdated);
       } else {
-        await create.mutateAsync(parsed.data);
+        await create.mutateAsync(body);
         toast.success(MSG.taskCreated);
       }
       onSaved();
     } catch (error) {
       // Save failures are logged and the modal stays open (spec §8).
-      console.error(task ? 'Failed to update task' : 'Failed to create task', error);
-      if (error instanceof ApiError && error.code === 'conflict') {
-        toast.error(MSG.staleEdit);
-        onSaved();
-        return;
-      }
-      if (error instanceof ApiError && Object.keys(error.fields).length > 0) setErrors(error.fields);
-      toast.error(task ? MSG.taskUpdateFailed : MSG.taskCreateFailed);
+      if (error instanceof ApiError) form.showFieldErrors(error.fields);
+      toastError(error, task ? MSG.taskUpdateFailed : MSG.taskCreateFailed);
+      // Someone else saved first: the form shows a version that is gone, so it closes.
+      if (isError(error, 'stale_edit')) onSaved();
     } finally {
       onSavingChange(false);
     }
@@ -232,9 +222,7 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
       <TextField
         label="Title"
         className="sm:col-span-2"
-        value={values.title}
-        onChange={(e) => setField('title', e.target.value)}
-        error={errors.title}
+        {...bind('title')}
         maxLength={200}
         autoFocus
         placeholder="What needs to be done?"
@@ -242,16 +230,12 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
       <TextAreaField
         label="Description"
         className="sm:col-span-2"
-        value={values.description}
-        onChange={(e) => setField('description', e.target.value)}
-        error={errors.description}
+        {...bind('description')}
         rows={3}
       />
       <SelectField
         label="Project"
-        value={values.projectId}
-        onChange={(e) => setField('projectId', e.target.value)}
-        error={errors.projectId}
+        {...bind('projectId')}
       >
         <option value="">Select a project</option>
         {projects.data?.map((p) => (
@@ -262,9 +246,7 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
       </SelectField>
       <SelectField
         label="Assignee"
-        value={values.assigneeId}
-        onChange={(e) => setField('assigneeId', e.target.value)}
-        error={errors.assigneeId}
+        {...bind('assigneeId')}
       >
         <option value="">Unassigned</option>
         {members.map((m) => (
@@ -273,18 +255,14 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
           </option>
         ))}
       </SelectField>
-      <SelectField label="Status" value={values.status} onChange={(e) => setField('status', e.target.value as TaskStatus)}>
+      <SelectField label="Status" {...bind('status')}>
         {TASK_STATUSES.map((s) => (
           <option key={s} value={s}>
             {TASK_STATUS_LABELS[s]}
           </option>
         ))}
       </SelectField>
-      <SelectField
-        label="Priority"
-        value={values.priority}
-        onChange={(e) => setField('priority', e.target.value as TaskPriority)}
-      >
+      <SelectField label="Priority" {...bind('priority')}>
         {TASK_PRIORITIES.map((p) => (
           <option key={p} value={p}>
             {TASK_PRIORITY_LABELS[p]}
@@ -295,15 +273,11 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
         label="Due Date"
         type="date"
         className="dark:[&_input]:[color-scheme:dark]"
-        value={values.dueDate}
-        onChange={(e) => setField('dueDate', e.target.value)}
-        error={errors.dueDate}
+        {...bind('dueDate')}
       />
       <TextField
         label="Tags"
-        value={values.tags}
-        onChange={(e) => setField('tags', e.target.value)}
-        error={errors.tags}
+        {...bind('tags')}
         placeholder="frontend, bug, urgent"
         hint="Separate tags with commas"
       />

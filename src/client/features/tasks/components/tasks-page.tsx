@@ -3,7 +3,7 @@ import { useCallback, useMemo, useState } from 'react';
 import type { TaskStatus } from '../../../../domain/constants';
 import type { TaskDto, TaskSort } from '../../../../domain/schemas/task';
 import { Button } from '../../../components/ui/button';
-import { PageHeader } from '../../../components/ui/misc';
+import { PageHeader } from '../../../components/ui/page-header';
 import { cn } from '../../../lib/cn';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useTaskFilters } from '../hooks/use-task-filters';

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InvitationDto, MyInvitationsDto } from '../../../../domain/schemas/team';
 import { api } from '../../../lib/api-client';
-import { invitationKeys } from './team-keys';
+import { invitationKeys } from './invitation-keys';
 
 export const getMyInvitations = (signal?: AbortSignal) => api.get<MyInvitationsDto>('/api/invitations', { signal });
 export const respondToInvitation = (invitationId: string, accept: boolean) =>

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LIMITS } from '../../../../domain/constants';
 import type { CreateTeamInput, TeamDto, UpdateTeamInput } from '../../../../domain/schemas/team';
 import { api } from '../../../lib/api-client';
-import { teamKeys } from './team-keys';
+import { teamKeys } from '../../../lib/queries/teams';
 
 export const createTeam = (input: CreateTeamInput) => api.post<TeamDto>('/api/teams', input);
 export const updateTeam = (id: string, input: UpdateTeamInput) => api.patch<TeamDto>(`/api/teams/${id}`, input);

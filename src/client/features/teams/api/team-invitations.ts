@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InvitationDto, InviteInput } from '../../../../domain/schemas/team';
 import { api } from '../../../lib/api-client';
-import { invitationKeys } from './team-keys';
+import { invitationKeys } from './invitation-keys';
 
 export const getTeamInvitations = (teamId: string, signal?: AbortSignal) =>
   api.get<InvitationDto[]>(`/api/teams/${teamId}/invitations`, { signal });

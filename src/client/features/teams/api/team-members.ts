@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { InvitationRole } from '../../../../domain/constants';
 import type { TeamMemberDto } from '../../../../domain/schemas/team';
 import { api } from '../../../lib/api-client';
-import { invitationKeys, teamKeys } from './team-keys';
+import { teamKeys } from '../../../lib/queries/teams';
+import { invitationKeys } from './invitation-keys';
 
 export const changeMemberRole = (teamId: string, memberId: string, role: InvitationRole) =>
   api.patch<TeamMemberDto>(`/api/teams/${teamId}/members/${memberId}`, { role });

@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { MSG } from '../../../../domain/messages';
 import type { InvitationDto } from '../../../../domain/schemas/team';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { errorMessage } from '../../../lib/error-messages';
+import { toastError } from '../../../lib/errors';
 import { useCancelInvitation } from '../api/team-invitations';
 
 /** Asks the spec's confirmation, then cancels the invitation. Render `dialog` once. */
@@ -17,7 +17,7 @@ export function useCancelInvitationFlow() {
       await cancel.mutateAsync(target.id);
       toast.success(MSG.invitationCancelled);
     } catch (error) {
-      toast.error(errorMessage(error, MSG.cancelInvitationFailed));
+      toastError(error, MSG.cancelInvitationFailed);
     } finally {
       setTarget(null);
     }

@@ -6,8 +6,8 @@ import { TEAM_ROLE_LABELS } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import type { InvitationDto } from '../../../../domain/schemas/team';
 import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/misc';
-import { errorMessage } from '../../../lib/error-messages';
+import { Card } from '../../../components/ui/card';
+import { toastError } from '../../../lib/errors';
 import { useMyInvitations, useRespondToInvitation } from '../api/my-invitations';
 import { useCancelInvitationFlow } from './cancel-invitation-flow';
 import { RoleBadge } from './role-badge';
@@ -31,7 +31,7 @@ export function InvitationPanel() {
       await respond.mutateAsync({ id: inv.id, accept });
       toast.success(accept ? MSG.invitationAccepted : MSG.invitationDeclined);
     } catch (error) {
-      toast.error(errorMessage(error, MSG.respondFailed));
+      toastError(error, MSG.respondFailed);
     } finally {
       setBusyId(null);
     }

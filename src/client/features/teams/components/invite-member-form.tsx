@@ -1,36 +1,33 @@
 import { Send } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { toast } from 'sonner';
 import { INVITATION_ROLES, type InvitationRole, TEAM_ROLE_LABELS } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import { inviteInput } from '../../../../domain/schemas/team';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/field';
-import { errorMessage } from '../../../lib/error-messages';
+import { toastError } from '../../../lib/errors';
+import { useFormState } from '../../../lib/use-form-state';
 import { useInviteMember } from '../api/team-invitations';
+
+const EMPTY: { email: string; role: InvitationRole } = { email: '', role: 'member' };
 
 /** Owner and admins invite by email as Member or Admin. */
 export function InviteMemberForm({ teamId }: { teamId: string }) {
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<InvitationRole>('member');
-  const [error, setError] = useState<string>();
+  const form = useFormState(EMPTY);
   const invite = useInviteMember();
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     e.stopPropagation();
-    const parsed = inviteInput.safeParse({ email, role });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message);
-      return;
-    }
+    const body = form.validate(inviteInput);
+    if (!body) return;
     try {
-      await invite.mutateAsync({ teamId, input: parsed.data });
+      await invite.mutateAsync({ teamId, input: body });
       toast.success(MSG.inviteSent);
-      setEmail('');
-      setRole('member');
+      form.reset();
     } catch (err) {
-      toast.error(errorMessage(err, MSG.inviteFailed));
+      toastError(err, MSG.inviteFailed);
     }
   };
 
@@ -45,19 +42,13 @@ export function InviteMemberForm({ teamId }: { teamId: string }) {
           srOnlyLabel
           type="email"
           placeholder="Enter email address"
-          value={email}
-          onChange={(e) => {
-            setEmail(e.target.value);
-            setError(undefined);
-          }}
-          error={error}
+          {...form.bind('email')}
           className="flex-1"
         />
         <SelectField
           label="Invitation role"
           srOnlyLabel
-          value={role}
-          onChange={(e) => setRole(e.target.value as InvitationRole)}
+          {...form.bind('role')}
           className="sm:w-32"
         >
           {INVITATION_ROLES.map((r) => (
@@ -66,7 +57,7 @@ export function InviteMemberForm({ teamId }: { teamId: string }) {
             </option>
           ))}
         </SelectField>
-        <Button type="submit" disabled={!email.trim()} isLoading={invite.isPending} className="justify-center">
+        <Button type="submit" disabled={!form.values.email.trim()} isLoading={invite.isPending} className="justify-center">
           <Send className="h-4 w-4" aria-hidden />
           Send Invitation
         </Button>

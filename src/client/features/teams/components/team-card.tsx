@@ -1,8 +1,9 @@
 import { format } from 'date-fns';
 import { Calendar, Share2, Users } from 'lucide-react';
+import { canEditTeam } from '../../../../domain/permissions';
 import type { TeamDto } from '../../../../domain/schemas/team';
 import { avatarOverflow, memberCountLabel } from '../../../../domain/teams';
-import { Card } from '../../../components/ui/misc';
+import { Card } from '../../../components/ui/card';
 import { MemberAvatar } from './member-avatar';
 import { RoleBadge } from './role-badge';
 
@@ -14,7 +15,8 @@ export interface TeamCardProps {
 /** A team on the Teams page; the whole card opens the team modal. */
 export function TeamCard({ team, onOpen }: TeamCardProps) {
   const { shown, more } = avatarOverflow(team.members);
-  const isOwner = team.myRole === 'owner';
+  // Only its owner edits a team: any other team is one shared with you.
+  const isShared = !canEditTeam(team.myRole);
   return (
     <Card className="relative flex flex-col gap-3 p-5 transition-shadow focus-within:ring-2 focus-within:ring-brand-600 hover:shadow-md">
       <div className="flex items-start justify-between gap-3">
@@ -47,7 +49,7 @@ export function TeamCard({ team, onOpen }: TeamCardProps) {
           <Calendar className="h-3.5 w-3.5" aria-hidden />
           Created {format(new Date(team.createdAt), 'MMM dd, yyyy')}
         </span>
-        {!isOwner && (
+        {isShared && (
           <span className="inline-flex items-center gap-1 font-medium text-sky-700 dark:text-sky-300">
             <Share2 className="h-3.5 w-3.5" aria-hidden />
             Shared

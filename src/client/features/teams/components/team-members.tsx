@@ -8,7 +8,7 @@ import type { TeamDto, TeamMemberDto } from '../../../../domain/schemas/team';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { SelectField } from '../../../components/ui/field';
-import { errorMessage } from '../../../lib/error-messages';
+import { toastError } from '../../../lib/errors';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useChangeMemberRole, useRemoveMember } from '../api/team-members';
 import { MemberAvatar } from './member-avatar';
@@ -26,7 +26,7 @@ export function TeamMembers({ team }: { team: TeamDto }) {
       await changeRole.mutateAsync({ teamId: team.id, memberId: member.id, role });
       toast.success(MSG.memberRoleUpdated);
     } catch (error) {
-      toast.error(errorMessage(error, MSG.memberRoleFailed));
+      toastError(error, MSG.memberRoleFailed);
     }
   };
 
@@ -36,7 +36,7 @@ export function TeamMembers({ team }: { team: TeamDto }) {
       await removeMember.mutateAsync({ teamId: team.id, memberId: removing.id });
       toast.success(MSG.memberRemoved);
     } catch (error) {
-      toast.error(errorMessage(error, MSG.memberRemoveFailed));
+      toastError(error, MSG.memberRemoveFailed);
     } finally {
       setRemoving(null);
     }

@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextAreaField, TextField } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
 import { ApiError } from '../../../lib/api-client';
-import { errorMessage } from '../../../lib/error-messages';
+import { isError, logError, toastError } from '../../../lib/errors';
 import { useFormState } from '../../../lib/use-form-state';
 import { useDeleteTeam, useLeaveTeam } from '../api/delete-team';
 import { useCreateTeam, useUpdateTeam } from '../api/save-team';
@@ -33,7 +33,7 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
   const isEdit = Boolean(team);
   const isOwner = team ? canEditTeam(team.myRole) : true;
   const canManage = team ? canManageMembers(team.myRole) : false;
-  const { values, errors, setErrors, setField } = useFormState({
+  const form = useFormState({
     name: team?.name ?? '',
     description: team?.description ?? '',
   });
@@ -50,30 +50,22 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
       toast.error(MSG.teamNoPermission);
       return;
     }
-    const parsed = createTeamInput.safeParse({ name: values.name, description: values.description });
-    if (!parsed.success) {
-      const next: Record<string, string> = {};
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0] ?? 'name');
-        next[key] ??= issue.message;
-      }
-      setErrors(next);
-      return;
-    }
+    const body = form.validate(createTeamInput);
+    if (!body) return;
     try {
       if (team) {
-        await updateTeam.mutateAsync({ id: team.id, input: { ...parsed.data, version: team.version } });
+        await updateTeam.mutateAsync({ id: team.id, input: { ...body, version: team.version } });
         toast.success(MSG.teamUpdated);
       } else {
-        await createTeam.mutateAsync(parsed.data);
+        await createTeam.mutateAsync(body);
         toast.success(MSG.teamCreated);
       }
       onClose();
     } catch (error) {
       // Save failures are logged and the modal stays open (spec §8).
-      console.error(team ? MSG.teamUpdateFailed : MSG.teamCreateFailed, error);
-      if (error instanceof ApiError && error.code === 'conflict') setStaleNotice(true);
-      if (error instanceof ApiError && error.fields.name) setErrors({ name: error.fields.name });
+      logError(team ? MSG.teamUpdateFailed : MSG.teamCreateFailed, error);
+      if (isError(error, 'stale_edit')) setStaleNotice(true);
+      if (error instanceof ApiError) form.showFieldErrors(error.fields);
     }
   };
 
@@ -91,7 +83,7 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
       onClose();
     } catch (error) {
       setConfirm(null);
-      toast.error(errorMessage(error, confirm === 'delete' ? MSG.teamDeleteFailed : MSG.teamLeaveFailed));
+      toastError(error, confirm === 'delete' ? MSG.teamDeleteFailed : MSG.teamLeaveFailed);
     }
   };
 
@@ -154,9 +146,7 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
           <TextField
             label="Team Name"
             placeholder="Enter team name"
-            value={values.name}
-            onChange={(e) => setField('name', e.target.value)}
-            error={errors.name}
+            {...form.bind('name')}
             readOnly={readOnly}
             className={readOnly ? readOnlyClass : undefined}
             autoFocus={!isEdit}
@@ -164,9 +154,7 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
           <TextAreaField
             label="Description"
             placeholder="Describe your team's purpose"
-            value={values.description}
-            onChange={(e) => setField('description', e.target.value)}
-            error={errors.description}
+            {...form.bind('description')}
             readOnly={readOnly}
             className={readOnly ? readOnlyClass : undefined}
             rows={3}

@@ -1,10 +1,14 @@
 import { Crown, Plus, Search, Share2, Users, UsersRound } from 'lucide-react';
-import { useDeferredValue, useState } from 'react';
+import { useState } from 'react';
 import type { TeamDto } from '../../../../domain/schemas/team';
 import { teamStats } from '../../../../domain/teams';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/field';
-import { EmptyState, PageHeader, Spinner, StatCard } from '../../../components/ui/misc';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { PageHeader } from '../../../components/ui/page-header';
+import { Spinner } from '../../../components/ui/spinner';
+import { StatCard } from '../../../components/ui/stat-card';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useTeams } from '../api/get-teams';
@@ -17,7 +21,7 @@ export function TeamsPage() {
   useDocumentTitle('Teams');
   const userId = useAuthStore((s) => s.user?.id);
   const [search, setSearch] = useState('');
-  const q = useDeferredValue(search.trim());
+  const q = useDebouncedValue(search.trim());
   const [modal, setModal] = useState<ModalState>(null);
 
   // All my teams drive the stats and the modal; the server filters the visible list by `q`.
