@@ -135,7 +135,7 @@ describe('projects API', () => {
 
     const asMember = await call(w.member, 'PATCH', `/api/projects/${p.id}`, { name: 'Hijack' });
     expect(asMember.statusCode).toBe(403);
-    expect(asMember.json()).toEqual({ error: { code: 'permission_denied', message: MSG.projectNoPermission } });
+    expect(asMember.json()).toEqual({ error: { code: 'permission_denied', reason: 'project_edit_denied', message: MSG.projectNoPermission } });
 
     const asStranger = await call(w.stranger, 'PATCH', `/api/projects/${p.id}`, { name: 'Hijack' });
     expect(asStranger.statusCode).toBe(404);
