@@ -9,7 +9,7 @@ const out = process.argv[2] || 'docs/screenshots';
 mkdirSync(out, { recursive: true });
 
 const email = `screenshot.${Date.now()}@example.com`;
-const password = 'password123';
+const password = 'screenshot passes 123';
 const post = async (path, body, token) => {
   const res = await fetch(base + path, {
     method: 'POST',

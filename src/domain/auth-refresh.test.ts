@@ -23,6 +23,15 @@ const classify = (error: unknown): RefreshFailure => {
   return isRetryableStatus(status) ? 'retryable' : 'other';
 };
 
+/** Fake timers, the clock at 0, for every test of the calling describe. */
+function withFakeTimers() {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(0);
+  });
+  afterEach(() => vi.useRealTimers());
+}
+
 describe('refresh timing rules', () => {
   it('uses the spec constants: 30 s tick, 3 ticks, 200 ms base, 30 s budget', () => {
     expect(AUTH_REFRESH).toMatchObject({ tickMs: 30_000, thresholdTicks: 3, backoffBaseMs: 200, budgetMs: 30_000 });
@@ -60,11 +69,7 @@ describe('refresh timing rules', () => {
 });
 
 describe('refreshWithBackoff (fake timers)', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    vi.setSystemTime(0);
-  });
-  afterEach(() => vi.useRealTimers());
+  withFakeTimers();
 
   it('retries a 503 after 200, 400 and 800 ms, then succeeds', async () => {
     const calls: number[] = [];
@@ -108,11 +113,7 @@ describe('refreshWithBackoff (fake timers)', () => {
 });
 
 describe('startAutoRefresh (fake timers)', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    vi.setSystemTime(0);
-  });
-  afterEach(() => vi.useRealTimers());
+  withFakeTimers();
 
   it('checks every 30 s and refreshes once fewer than 3 ticks remain', async () => {
     let expiresAt = 200; // seconds: 200 s from now

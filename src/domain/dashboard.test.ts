@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type ActivityCandidate,
-  activityAction,
-  completionRate,
-  DASHBOARD_LIST_LIMIT,
-  firstProjects,
-  recentActivity,
-  STAT_CARDS,
-  upcomingDeadlines,
-} from './dashboard';
+import { type ActivityCandidate, activityAction, completionRate, DASHBOARD_LIST_LIMIT, firstProjects, recentActivity, STAT_CARDS, upcomingDeadlines } from './dashboard';
 import type { TaskStatus } from './constants';
 
 describe('completionRate', () => {

@@ -1,17 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addDays,
-  daysBetween,
-  deadlineLabel,
-  formatLongDate,
-  formatShortDate,
-  isOverdue,
-  localIsoDate,
-  parseIsoDate,
-  relativeTime,
-  startOfWeek,
-  weekdayName,
-} from './dates';
+import { addDays, daysBetween, deadlineLabel, formatLongDate, formatShortDate, isOverdue, localIsoDate, parseIsoDate, relativeTime, startOfWeek, weekdayName } from './dates';
 
 // 2025-03-02 is a Sunday; the week runs Sunday 03-02 to Saturday 03-08.
 
@@ -22,12 +10,16 @@ describe('calendar helpers', () => {
     expect(() => parseIsoDate('2025-13-01')).toThrow(RangeError);
     expect(() => parseIsoDate('2025-3-1')).toThrow(RangeError);
     expect(() => parseIsoDate('')).toThrow(RangeError);
+    expect(() => addDays('2024-02-30', 1)).toThrow(RangeError);
+    expect(() => startOfWeek('yesterday')).toThrow(RangeError);
   });
 
   it('adds days across month, year and leap-day boundaries', () => {
     expect(addDays('2025-01-31', 1)).toBe('2025-02-01');
     expect(addDays('2024-12-31', 1)).toBe('2025-01-01');
     expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
+    expect(addDays('2024-02-29', 1)).toBe('2024-03-01');
+    expect(addDays('2024-01-01', -1)).toBe('2023-12-31');
     expect(addDays('2025-03-01', -1)).toBe('2025-02-28');
     expect(daysBetween('2025-03-05', '2025-03-08')).toBe(3);
     expect(daysBetween('2025-03-08', '2025-03-05')).toBe(-3);

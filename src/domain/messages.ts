@@ -7,6 +7,7 @@ export const MSG = {
   passwordMin6: 'Password must be at least 6 characters',
   passwordMin8: 'Password must be at least 8 characters',
   passwordTooLong: 'Password must be at most 128 characters',
+  passwordTooCommon: 'This password is too common. Please choose another.',
   fullNameRequired: 'Full name is required',
   fullNameMin: 'Full name must be at least 2 characters',
   confirmRequired: 'Please confirm your password',
@@ -22,6 +23,8 @@ export const MSG = {
   emailTaken: 'An account with this email address already exists',
   checkingAuth: 'Checking authentication...',
   googleNotConfigured: 'Google sign-in is not configured on this server. Please sign in with email.',
+  googleAlreadySignedIn: (email: string) =>
+    `You are already signed in as ${email}. Sign out first to sign in with another account.`,
 
   // dashboard (spec §2 'Dashboard')
   loadingDashboard: 'Loading dashboard...',

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  canActOnMember,
-  canDeleteTask,
-  canEditProject,
-  canEditTeam,
-  canLeaveTeam,
-  canManageMembers,
-  canUseAdminArea,
-} from './permissions';
+import { canActOnMember, canDeleteTask, canEditProject, canEditTeam, canLeaveTeam, canManageMembers, canMoveTaskToTeam, canUseAdminArea } from './permissions';
 
 describe('team permissions', () => {
   it('only owner and admins edit projects and manage members', () => {
@@ -45,5 +37,14 @@ describe('team permissions', () => {
     expect(canDeleteTask('member', 'u', { creatorId: 'u' })).toBe(true);
     expect(canDeleteTask('member', 'u', { creatorId: 'v' })).toBe(false);
     expect(canDeleteTask('admin', 'u', { creatorId: 'v' })).toBe(true);
+  });
+  it('finding 1: a task leaves its team only with the right to delete it there, into a team of the caller', () => {
+    expect(canMoveTaskToTeam('member', 'member', 'u', { creatorId: 'v' })).toBe(false);
+    expect(canMoveTaskToTeam('member', 'member', 'u', { creatorId: 'u' })).toBe(true);
+    expect(canMoveTaskToTeam('admin', 'member', 'u', { creatorId: 'v' })).toBe(true);
+    expect(canMoveTaskToTeam('owner', 'member', 'u', { creatorId: 'v' })).toBe(true);
+    // Not a member of one side: the creator who left the source, or a destination they cannot see.
+    expect(canMoveTaskToTeam(null, 'owner', 'u', { creatorId: 'u' })).toBe(false);
+    expect(canMoveTaskToTeam('owner', null, 'u', { creatorId: 'u' })).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import type { SystemRole, TeamRole } from './constants';
 
 export type MemberRole = TeamRole | null | undefined;
 
-/** The roles that run a team (the server also filters by this list in SQL). */
+/** The roles that run a team (SQL takes its list from canManageMembers, e.g. server/db/invitations.ts). */
 export const MANAGER_ROLES = ['owner', 'admin'] as const satisfies readonly TeamRole[];
 
 const isManager = (role: MemberRole): boolean => MANAGER_ROLES.some((r) => r === role);
@@ -35,6 +35,20 @@ export function canActOnMember(
 /** Delete a task: its creator or the team's owner/admins. */
 export function canDeleteTask(role: MemberRole, userId: string, task: { creatorId: string }): boolean {
   return task.creatorId === userId || isManager(role);
+}
+
+/**
+ * Move a task into another team's project: it leaves its team as if deleted there, so it takes the
+ * right to delete it in the source team (`sourceRole`), and membership of the destination.
+ * Moves between projects of one team are edits (any member).
+ */
+export function canMoveTaskToTeam(
+  sourceRole: MemberRole,
+  destinationRole: MemberRole,
+  userId: string,
+  task: { creatorId: string },
+): boolean {
+  return sourceRole != null && destinationRole != null && canDeleteTask(sourceRole, userId, task);
 }
 
 /** The `/api/admin/*` area: the system role `super_admin` only (set by the CLI). */

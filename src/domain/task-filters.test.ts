@@ -1,30 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseTags } from './schemas/task';
-import { addDays, dueRange, localDate, matchesDueFilter, startOfWeek } from './task-filters';
+import { dueRange, localDate, matchesDueFilter } from './task-filters';
 
-describe('startOfWeek / addDays', () => {
-  it('starts weeks on Sunday', () => {
-    // 2024-06-09 is a Sunday, 2024-06-15 a Saturday.
-    expect(startOfWeek('2024-06-09')).toBe('2024-06-09');
-    expect(startOfWeek('2024-06-12')).toBe('2024-06-09');
-    expect(startOfWeek('2024-06-15')).toBe('2024-06-09');
-    expect(startOfWeek('2024-06-16')).toBe('2024-06-16');
-  });
-
-  it('crosses month, year and leap-day boundaries', () => {
-    expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
-    expect(addDays('2024-02-29', 1)).toBe('2024-03-01');
-    expect(addDays('2023-12-31', 1)).toBe('2024-01-01');
-    expect(addDays('2024-01-01', -1)).toBe('2023-12-31');
-    // 2025-01-01 is a Wednesday: its week began in 2024.
-    expect(startOfWeek('2025-01-01')).toBe('2024-12-29');
-  });
-
-  it('rejects malformed dates', () => {
-    expect(() => addDays('2024-02-30', 1)).toThrow(RangeError);
-    expect(() => startOfWeek('yesterday')).toThrow(RangeError);
-  });
-});
+// The calendar arithmetic (addDays, startOfWeek) is tested with the rest of dates.ts, in dates.test.ts.
 
 describe('dueRange', () => {
   it('overdue is everything before today, completed tasks left out', () => {
@@ -35,24 +13,15 @@ describe('dueRange', () => {
     expect(dueRange('today', '2024-06-12')).toEqual({ from: '2024-06-12', to: '2024-06-12', excludeCompleted: false });
   });
 
-  it('this week and next week are Sunday–Saturday', () => {
-    expect(dueRange('this_week', '2024-06-12')).toMatchObject({ from: '2024-06-09', to: '2024-06-15' });
-    expect(dueRange('next_week', '2024-06-12')).toMatchObject({ from: '2024-06-16', to: '2024-06-22' });
-  });
-
-  it('on a Saturday, Sunday is already next week', () => {
-    expect(dueRange('this_week', '2024-06-15')).toMatchObject({ from: '2024-06-09', to: '2024-06-15' });
-    expect(dueRange('next_week', '2024-06-15')).toMatchObject({ from: '2024-06-16', to: '2024-06-22' });
-  });
-
-  it('on a Sunday, the week starts that day', () => {
-    expect(dueRange('this_week', '2024-06-16')).toMatchObject({ from: '2024-06-16', to: '2024-06-22' });
-    expect(dueRange('next_week', '2024-06-16')).toMatchObject({ from: '2024-06-23', to: '2024-06-29' });
-  });
-
-  it('weeks span the new year', () => {
-    expect(dueRange('this_week', '2024-12-31')).toMatchObject({ from: '2024-12-29', to: '2025-01-04' });
-    expect(dueRange('next_week', '2024-12-31')).toMatchObject({ from: '2025-01-05', to: '2025-01-11' });
+  type Week = [from: string, to: string];
+  it.each<[seenFrom: string, today: string, thisWeek: Week, nextWeek: Week]>([
+    ['a Wednesday', '2024-06-12', ['2024-06-09', '2024-06-15'], ['2024-06-16', '2024-06-22']],
+    ['a Saturday: Sunday is already next week', '2024-06-15', ['2024-06-09', '2024-06-15'], ['2024-06-16', '2024-06-22']],
+    ['a Sunday: the week starts that day', '2024-06-16', ['2024-06-16', '2024-06-22'], ['2024-06-23', '2024-06-29']],
+    ['New Year’s Eve: the weeks span the new year', '2024-12-31', ['2024-12-29', '2025-01-04'], ['2025-01-05', '2025-01-11']],
+  ])('this week and next week run Sunday–Saturday, seen from %s', (_, today, [thisFrom, thisTo], [nextFrom, nextTo]) => {
+    expect(dueRange('this_week', today)).toMatchObject({ from: thisFrom, to: thisTo });
+    expect(dueRange('next_week', today)).toMatchObject({ from: nextFrom, to: nextTo });
   });
 });
 

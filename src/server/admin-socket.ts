@@ -7,6 +7,9 @@ import { setRoleByEmail } from './modules/users/users.repo';
 
 export const adminSocketPath = (dataDir: string) => join(dataDir, 'cli.sock');
 
+/** A socket is created 0777 minus the umask: this leaves 0600. */
+const SOCKET_UMASK = 0o177;
+
 /**
  * PGlite admits one process, so while the server runs the CLI reaches the database through
  * this socket in DATA_DIR, which only the owner can open (mode 0600).
@@ -40,7 +43,14 @@ export async function startAdminSocket(db: Db, dataDir: string): Promise<Server>
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(path, () => resolve());
+    // listen() binds the socket file synchronously: under this umask it is born 0600, with no
+    // moment at which another account could connect before a chmod.
+    const umask = process.umask(SOCKET_UMASK);
+    try {
+      server.listen(path, () => resolve());
+    } finally {
+      process.umask(umask);
+    }
   });
   chmodSync(path, 0o600);
   return server;

@@ -5,7 +5,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions, type onSendHookHandler } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type ErrorReason, errorBody, errorStatus } from '../domain/errors';
@@ -14,7 +14,7 @@ import { canUseAdminArea } from '../domain/permissions';
 import { healthResponse } from '../domain/schemas/auth';
 import type { Config } from './config';
 import type { Database } from './db/client';
-import { takeBucketToken } from './db/rate-limit-buckets';
+import { bucketStore } from './db/rate-limit-buckets';
 import { AppError, pgCode } from './lib/errors';
 import { typed, type RouteAuth } from './lib/http';
 import { EventBus } from './lib/events';
@@ -100,6 +100,28 @@ const LOG_REDACT = [
   'res.headers["set-cookie"]',
 ];
 
+/** A response schema with an access or a refresh token in it (the session, or anything built on it). */
+const carriesTokens = (schema: unknown) =>
+  schema instanceof z.ZodObject && ('access_token' in schema.shape || 'refresh_token' in schema.shape);
+
+/** Tokens are never kept by a browser's or a proxy's cache (RFC 6749 §5.1). */
+const noStore: onSendHookHandler = async (_req, reply, payload) => {
+  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+  return payload;
+};
+
+/** How often rate-limit rows that are full again are deleted (each instance; a delete of a few rows). */
+const PRUNE_RATE_LIMITS_EVERY_MS = 60_000;
+
+/**
+ * Fastify's `trustProxy` for TRUST_PROXY: a hop count trusts that many proxies nearest the app, whatever
+ * their address (Fastify 5.12 itself refuses a number: its hop count trusts no proxy at all).
+ */
+function trustProxyOption(trust: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (typeof trust === 'number') return trust > 0 ? (_address: string, hop: number) => hop < trust : false;
+  return trust;
+}
+
 /** `last_seen_at` is written at most this often per user by one process (the admin panel shows days). */
 const LAST_SEEN_EVERY_MS = 60_000;
 
@@ -108,24 +130,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: options.logger && typeof options.logger === 'object' ? { redact: LOG_REDACT, ...options.logger } : (options.logger ?? false),
     bodyLimit: 1024 * 1024,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     genReqId: () => crypto.randomUUID(),
   });
 
+  for (const warning of config.warnings ?? []) app.log.warn(warning);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createSerializerCompiler({ check: config.checkResponses ?? true }));
 
   const tokens = new TokenService(config.authSecret, config.accessTokenTtl);
   const events = new EventBus();
   const auth = new AuthService(database.db, tokens, {
-    onUserCreated: notifyPendingInvitations,
+    onUserCreated: (tx, user) => notifyPendingInvitations(tx, user, config.invitationTtlDays),
     onSessionRevoked: (userId, sessionId) => events.publish({ type: 'session.revoked', actorId: userId, userId, sessionId }),
-  });
-  const rateLimiter = new RateLimiter(
-    (key, capacity, ratePerSecond) => takeBucketToken(database.db, key, capacity, ratePerSecond),
-    config.rateLimitEnabled,
-    config.rateLimits,
-  );
+  }, config.sessions);
+  const rateLimiter = new RateLimiter(bucketStore(database.db), config.rateLimitEnabled, config.rateLimits);
   app.decorate('deps', { config, database, tokens, auth, rateLimiter, events });
   app.decorateRequest('auth', null);
 
@@ -134,6 +153,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (route.url.startsWith('/api') && !route.config?.auth) {
       throw new Error(`route ${route.method} ${route.url} does not declare config.auth`);
     }
+    // Every route whose answer carries a token, found by its response schema so that a new one cannot forget it.
+    const responses = Object.values((route.schema?.response ?? {}) as Record<string, unknown>);
+    if (responses.some(carriesTokens)) route.onSend = [...[route.onSend ?? []].flat(), noStore];
   });
 
   const lastSeen = new Throttle(LAST_SEEN_EVERY_MS);
@@ -154,13 +176,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (lastSeen.due(found.user.id)) void touchLastSeen(database.db, found.user.id).catch(() => {});
   });
 
-  // Per-account sign-in limit: the email is known only once the body is parsed.
-  app.addHook('preHandler', async (req) => {
-    if (req.routeOptions.config?.rateLimit !== 'token') return;
-    if ((req.query as { grant_type?: string } | undefined)?.grant_type !== 'password') return;
-    const email = (req.body as { email?: unknown } | undefined)?.email;
-    if (typeof email === 'string' && email) await rateLimiter.consumeAccount(email);
-  });
+  if (config.rateLimitEnabled) {
+    const pruning = setInterval(() => {
+      rateLimiter.prune().catch((error) => app.log.warn({ err: loggable(error) }, 'pruning rate-limit rows failed'));
+    }, PRUNE_RATE_LIMITS_EVERY_MS);
+    pruning.unref();
+    app.addHook('onClose', async () => clearInterval(pruning));
+  }
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

@@ -6,6 +6,7 @@ import { adminSocketPath } from './admin-socket';
 import { loadDatabaseConfig } from './config';
 import { createBackup, RestoreError, restoreBackup } from './db/backup';
 import { openDatabase } from './db/client';
+import { PRIVATE_UMASK } from './lib/private-dir';
 import { setRoleByEmail } from './modules/users/users.repo';
 
 const USAGE = `Usage:
@@ -122,6 +123,8 @@ async function setRole(emailArg: string | undefined, roleArg: string | undefined
 }
 
 async function main(argv: string[]): Promise<number> {
+  // It may open DATA_DIR's database, and writes backups: as private as the server's files.
+  process.umask(PRIVATE_UMASK);
   const [command, ...args] = argv;
   switch (command) {
     case 'set-role':

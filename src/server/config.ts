@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { DatabaseOptions } from './db/client';
 import { RATE_LIMITS, type RateLimitName, type RateLimitOverrides } from './lib/rate-limit';
+import { daysToSeconds, SESSION_DEFAULTS, type SessionPolicy } from './modules/auth/session-policy';
 
 /**
  * Every setting the server reads from its environment, read here and nowhere else (the README's
@@ -21,15 +23,22 @@ export interface Config extends DatabaseConfig {
   publicUrl: string;
   authSecret: string;
   accessTokenTtl: number;
+  /** Days an invitation can be answered (INVITATION_TTL_DAYS). */
+  invitationTtlDays: number;
   rateLimitEnabled: boolean;
   clientDir: string;
   logLevel: string;
   google: { clientId: string; clientSecret: string; issuer: string } | null;
-  trustProxy: boolean;
+  /** Proxies whose X-Forwarded-For is believed: none, the nearest N, or those at these addresses/CIDRs. */
+  trustProxy: TrustProxy;
+  /** What the environment asked for that works, but not as it says (logged at start). */
+  warnings?: string[];
   /** Limits other than the defaults of lib/rate-limit.ts (RATE_LIMIT_<NAME>_MAX, RATE_LIMIT_<NAME>_WINDOW). */
   rateLimits?: RateLimitOverrides;
   /** Check every response against its zod schema before sending it (default: unless NODE_ENV is production). */
   checkResponses?: boolean;
+  /** Refresh-token reuse grace and session lifetimes (REFRESH_REUSE_INTERVAL, SESSION_IDLE_DAYS, SESSION_MAX_DAYS). */
+  sessions?: SessionPolicy;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -51,7 +60,7 @@ function loadAuthSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
     if (env.AUTH_SECRET.length < 32) throw new Error('AUTH_SECRET must be at least 32 characters');
     return env.AUTH_SECRET;
   }
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = join(dataDir, 'auth-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const secret = randomBytes(48).toString('base64url');
@@ -71,11 +80,49 @@ export function loadDatabaseConfig(env: NodeJS.ProcessEnv = process.env): Databa
   };
 }
 
+export type TrustProxy = false | number | string[];
+
+/** Ranges proxy-addr knows by name, beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (!version || rest.length > 0) return false;
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
+}
+
+/**
+ * TRUST_PROXY: unset, `false` or `0` trusts no proxy; a number trusts that many proxies nearest the app;
+ * otherwise a comma-separated list of proxy addresses or CIDRs. `true` once trusted every hop, which
+ * let any client name its own IP: it now means 1, with a warning.
+ */
+function loadTrustProxy(value: string | undefined, warnings: string[]): TrustProxy {
+  const raw = value?.trim() ?? '';
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') {
+    warnings.push(
+      'TRUST_PROXY=true is read as TRUST_PROXY=1: only the proxy next to the app is trusted, not every hop of X-Forwarded-For. Set the number of proxies, or better their addresses.',
+    );
+    return 1;
+  }
+  if (/^\d+$/.test(raw)) return int(raw, 0, 'TRUST_PROXY') || false;
+  const list = raw.split(',').map((entry) => entry.trim());
+  const bad = list.find((entry) => !isProxyAddress(entry));
+  if (bad !== undefined) {
+    throw new Error(`TRUST_PROXY must be false, a number of proxies or a comma-separated list of proxy addresses or CIDRs, got "${bad}"`);
+  }
+  return list;
+}
+
 function loadRateLimits(env: NodeJS.ProcessEnv): RateLimitOverrides {
   const overrides: RateLimitOverrides = {};
   for (const name of Object.keys(RATE_LIMITS) as RateLimitName[]) {
-    const capacity = positive(env[`RATE_LIMIT_${name.toUpperCase()}_MAX`]);
-    const windowSeconds = positive(env[`RATE_LIMIT_${name.toUpperCase()}_WINDOW`]);
+    // accountIp -> RATE_LIMIT_ACCOUNT_IP_MAX
+    const prefix = `RATE_LIMIT_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+    const capacity = positive(env[`${prefix}_MAX`]);
+    const windowSeconds = positive(env[`${prefix}_WINDOW`]);
     if (capacity !== undefined || windowSeconds !== undefined) overrides[name] = { capacity, windowSeconds };
   }
   return overrides;
@@ -86,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const database = loadDatabaseConfig(env);
   const googleId = env.GOOGLE_CLIENT_ID;
   const googleSecret = env.GOOGLE_CLIENT_SECRET;
+  const warnings: string[] = [];
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -93,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...database,
     authSecret: loadAuthSecret(env, database.dataDir),
     accessTokenTtl: int(env.ACCESS_TOKEN_TTL, 3600, 'ACCESS_TOKEN_TTL') || 3600,
+    invitationTtlDays: int(env.INVITATION_TTL_DAYS, 7, 'INVITATION_TTL_DAYS') || 7,
     rateLimitEnabled: env.RATE_LIMIT_ENABLED !== 'false',
     clientDir: resolve(env.CLIENT_DIR || './dist/client'),
     logLevel: env.LOG_LEVEL || 'info',
@@ -104,8 +153,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             issuer: (env.OIDC_ISSUER_URL || 'https://accounts.google.com').replace(/\/$/, ''),
           }
         : null,
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: loadTrustProxy(env.TRUST_PROXY, warnings),
+    warnings,
     rateLimits: loadRateLimits(env),
     checkResponses: env.NODE_ENV !== 'production',
+    sessions: {
+      refreshReuseInterval: int(env.REFRESH_REUSE_INTERVAL, SESSION_DEFAULTS.refreshReuseInterval, 'REFRESH_REUSE_INTERVAL'),
+      idleTimeout: daysToSeconds(int(env.SESSION_IDLE_DAYS, SESSION_DEFAULTS.idleDays, 'SESSION_IDLE_DAYS')),
+      maxLifetime: daysToSeconds(int(env.SESSION_MAX_DAYS, SESSION_DEFAULTS.maxDays, 'SESSION_MAX_DAYS')),
+    },
   };
 }

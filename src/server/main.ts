@@ -3,8 +3,11 @@ import { startAdminSocket } from './admin-socket';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
+import { PRIVATE_UMASK } from './lib/private-dir';
 
 async function main() {
+  // Before DATA_DIR is created or opened: what the server writes is its owner's alone.
+  process.umask(PRIVATE_UMASK);
   const config = loadConfig();
   const database = await openDatabase(config);
   await database.migrate();

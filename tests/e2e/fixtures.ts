@@ -18,7 +18,7 @@ export async function createUser(
   overrides: Partial<Pick<E2EUser, 'email' | 'password' | 'fullName'>> = {},
 ): Promise<E2EUser> {
   const email = overrides.email ?? uniqueEmail();
-  const password = overrides.password ?? 'password123';
+  const password = overrides.password ?? 'erin passes 123';
   const fullName = overrides.fullName ?? 'Erin Example';
   const signup = await request.post('/api/auth/signup', { data: { email, password, fullName } });
   expect(signup.status(), await signup.text()).toBe(201);

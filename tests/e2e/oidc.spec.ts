@@ -1,7 +1,8 @@
 import { OAuth2Server } from 'oauth2-mock-server';
+import { ERROR_MESSAGES } from '../../src/domain/errors';
 import { MSG } from '../../src/domain/messages';
 import { baseURL as suiteBaseURL } from '../../playwright.config';
-import { createUser, expect, test, uniqueEmail } from './fixtures';
+import { createUser, expect, signIn, test, uniqueEmail } from './fixtures';
 import { type OwnServer, startOwnServer } from './own-server';
 
 // This spec runs against its own server, configured for a local mock OpenID provider.
@@ -80,7 +81,9 @@ test.describe('Google sign-in (OpenID Connect)', () => {
     expect(session.state.user).toMatchObject({ id: user.id, fullName: 'Linus Linked' });
   });
 
-  test('a refused sign-in returns to /login with the spec toast', async ({ page }) => {
+  test('a refused sign-in returns to /login with the spec toast and its description (finding 8: sealed by our callback)', async ({
+    page,
+  }) => {
     claims = { sub: 'google-refused', email: uniqueEmail('refused'), email_verified: true };
     mock.service.once('beforeResponse', (response) => {
       response.statusCode = 400;
@@ -105,6 +108,58 @@ test.describe('Google sign-in (OpenID Connect)', () => {
     await page.getByRole('button', { name: 'Continue with Google' }).click();
     await expect(page.getByText(MSG.authFailedWith('The user cancelled the sign-in'))).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('finding 8 (error description): a hand-made /login?error_description link shows only the generic text', async ({ page }) => {
+    await page.goto('/login?error=access_denied&error_description=%3Cb%3ECall%20support%20on%20555%3C%2Fb%3E');
+    await expect(page.getByText(MSG.authFailedGeneric)).toBeVisible();
+    await expect(page.getByText(/Call support/)).toHaveCount(0);
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('finding 5 (login CSRF through the one-time Google code): a code opened in a second browser context is refused', async ({
+    browser,
+    page,
+  }) => {
+    const email = uniqueEmail('minted');
+    claims = { sub: `google-${email}`, email, email_verified: true, name: 'Mallory Minter' };
+    // Browser A runs the sign-in up to the redirect that carries the code, and does not open it.
+    const minting = await browser.newContext({ baseURL: `http://127.0.0.1:${PORT}` });
+    try {
+      const start = await minting.request.get('/api/auth/google/start', { maxRedirects: 0 });
+      const authorize = await minting.request.get(start.headers().location!, { maxRedirects: 0 });
+      const callback = await minting.request.get(authorize.headers().location!, { maxRedirects: 0 });
+      const landing = callback.headers().location!;
+      expect(landing).toMatch(/^\/#oidc_code=/);
+
+      // Browser B opens it (a link sent to the victim): refused, and B stays signed out.
+      await page.goto(landing);
+      await expect(page.getByText(MSG.authFailedWith(ERROR_MESSAGES.oidc_code_wrong_browser))).toBeVisible();
+      await expect(page).toHaveURL(/\/login$/);
+      expect((await page.evaluate(() => localStorage.getItem('auth-storage'))) ?? '').not.toContain(email);
+
+      // Refused elsewhere, not spent: the browser that started the sign-in completes it.
+      const own = await minting.newPage();
+      await own.goto(landing);
+      await expect(own).toHaveURL(/\/dashboard$/);
+      const session = await own.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? '{}'));
+      expect(session.state.user).toMatchObject({ email });
+    } finally {
+      await minting.close();
+    }
+  });
+
+  test('finding 5: a Google code arriving in a signed-in browser does not replace its session', async ({ page, request }) => {
+    const user = await createUser(request, { fullName: 'Paula Password' });
+    await signIn(page, user);
+    const email = uniqueEmail('switch');
+    claims = { sub: `google-${email}`, email, email_verified: true, name: 'Someone Else' };
+    // The same browser goes through a Google sign-in (start → issuer → callback → /#oidc_code=…).
+    await page.goto('/api/auth/google/start');
+    await expect(page.getByText(MSG.googleAlreadySignedIn(user.email))).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const session = await page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? '{}'));
+    expect(session.state.user).toMatchObject({ id: user.id, email: user.email });
   });
 });
 

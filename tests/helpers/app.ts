@@ -23,6 +23,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     databaseUrl: undefined,
     authSecret: randomBytes(32).toString('hex'),
     accessTokenTtl: 3600,
+    invitationTtlDays: 7,
     rateLimitEnabled: false,
     clientDir: '/nonexistent',
     logLevel: 'silent',

@@ -54,7 +54,7 @@ describe('auth', () => {
       payload: { email: u.email.toUpperCase(), password: 'another1', fullName: 'Someone Else' },
     });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: { code: 'conflict', message: MSG.emailTaken } });
+    expect(res.json()).toEqual({ error: { code: 'conflict', reason: 'email_taken', message: MSG.emailTaken } });
   });
 
   it('answers a wrong password and an unknown email alike: 400 invalid_credentials', async () => {
@@ -88,7 +88,7 @@ describe('auth', () => {
     const t1 = first.json().refresh_token as string;
     expect(t1).not.toBe(u.session.refresh_token);
 
-    // A retry with the immediate parent returns the same live token.
+    // A retry with the immediate parent, within REFRESH_REUSE_INTERVAL, returns the same live token.
     const retry = await refresh(u.session.refresh_token);
     expect(retry.statusCode).toBe(200);
     expect(retry.json().refresh_token).toBe(t1);

@@ -16,6 +16,11 @@ import { setupTestApp } from '../helpers/app';
  *   member / admin / owner   of team A
  *   super     system super_admin, not in team A
  *   other     a member of team B only
+ *   memberAB  a plain member of team A and of team B
+ *   adminAB   an admin of team A and a plain member of team B
+ *
+ * The two-team callers are the ones that test an id in a body pointing into the other team (a
+ * row's `foreignBodyId`): every id field of every request body in the document needs such a row.
  *
  * Rules (DESIGN.md): 401 anonymous; 404 for what the caller cannot see; 403 for visible but not
  * allowed; 2xx otherwise. Every cell runs on a FRESH copy of team A (same people and roles), so
@@ -25,7 +30,7 @@ import { setupTestApp } from '../helpers/app';
 
 const ctx = setupTestApp();
 
-const ROLES = ['anon', 'outsider', 'member', 'admin', 'owner', 'super', 'other'] as const;
+const ROLES = ['anon', 'outsider', 'member', 'admin', 'owner', 'super', 'other', 'memberAB', 'adminAB'] as const;
 type Role = (typeof ROLES)[number];
 type Expect = Record<Role, number>;
 
@@ -37,6 +42,8 @@ interface People {
   super: TestUser;
   other: TestUser;
   ownerB: TestUser;
+  memberAB: TestUser;
+  adminAB: TestUser;
 }
 
 /** One team's objects. */
@@ -46,6 +53,8 @@ interface Scope {
   taskId: string;
   /** A task created by the plain member (the creator may delete it). */
   memberTaskId: string;
+  /** A task created by the two-team plain member. */
+  memberABTaskId: string;
   invitationId: string;
   /** A pending invitation addressed to the outsider. */
   outsiderInvitationId: string;
@@ -79,27 +88,28 @@ interface Row {
   noLeakScan?: boolean;
   /** Logout ends the session: the cell uses a fresh one. */
   freshSession?: boolean;
+  /** The body field this variant points at team B (or one of its people). */
+  foreignBodyId?: string;
 }
 
-const allow = (ok: number, deny: Partial<Expect> = {}): Expect => ({
-  anon: 401,
-  outsider: ok,
-  member: ok,
-  admin: ok,
-  owner: ok,
-  super: ok,
-  other: ok,
-  ...deny,
+type OneTeam = Omit<Expect, 'memberAB' | 'adminAB'>;
+/** Unless told otherwise, the two-team callers answer as their role in team A (`fromB`: in team B) does. */
+const withTwoTeam = (e: OneTeam, over: Partial<Expect>, fromB = false): Expect => ({
+  ...e,
+  memberAB: over.memberAB ?? (fromB ? e.other : e.member),
+  adminAB: over.adminAB ?? (fromB ? e.other : e.admin),
 });
+const allow = (ok: number, deny: Partial<Expect> = {}): Expect =>
+  withTwoTeam({ anon: 401, outsider: ok, member: ok, admin: ok, owner: ok, super: ok, other: ok, ...deny }, deny);
 /** Team A content: members see it, everyone else gets 404. */
 const teamA = (ok: number, over: Partial<Expect> = {}): Expect =>
-  ({ anon: 401, outsider: 404, member: ok, admin: ok, owner: ok, super: 404, other: 404, ...over });
-/** Team B content reached by team A's people: only `other` (a B member) may. */
+  withTwoTeam({ anon: 401, outsider: 404, member: ok, admin: ok, owner: ok, super: 404, other: 404, ...over }, over);
+/** Team B content reached by team A's people: only B's members (`other`, the two-team callers) may. */
 const teamB = (ok: number, over: Partial<Expect> = {}): Expect =>
-  ({ anon: 401, outsider: 404, member: 404, admin: 404, owner: 404, super: 404, other: ok, ...over });
-const everyone = (s: number): Expect => ({ anon: s, outsider: s, member: s, admin: s, owner: s, super: s, other: s });
+  withTwoTeam({ anon: 401, outsider: 404, member: 404, admin: 404, owner: 404, super: 404, other: ok, ...over }, over, true);
+const everyone = (s: number): Expect => withTwoTeam({ anon: s, outsider: s, member: s, admin: s, owner: s, super: s, other: s }, {});
 const superOnly = (ok: number): Expect =>
-  ({ anon: 401, outsider: 403, member: 403, admin: 403, owner: 403, super: ok, other: 403 });
+  withTwoTeam({ anon: 401, outsider: 403, member: 403, admin: 403, owner: 403, super: ok, other: 403 }, {});
 
 const today = new Date().toISOString().slice(0, 10);
 
@@ -133,6 +143,12 @@ const TABLE: Row[] = [
     route: 'POST /api/auth/google/exchange',
     variant: 'unknown code',
     req: () => ({ url: '/api/auth/google/exchange', body: { code: randomBytes(24).toString('base64url') } }),
+    expect: everyone(400),
+  },
+  {
+    route: 'POST /api/auth/google/error',
+    variant: 'hand-made description',
+    req: () => ({ url: '/api/auth/google/error', body: { error_description: 'Call support on 555' } }),
     expect: everyone(400),
   },
 
@@ -241,6 +257,7 @@ const TABLE: Row[] = [
     variant: 'teamId of team B (foreign)',
     req: (w) => ({ url: '/api/projects', body: { name: 'Matrix project', teamId: w.b.teamId } }),
     expect: teamB(201),
+    foreignBodyId: 'teamId',
   },
   { route: 'GET /api/projects/{id}', variant: 'team A', req: (w) => ({ url: `/api/projects/${w.a.projectId}` }), expect: teamA(200) },
   {
@@ -253,7 +270,9 @@ const TABLE: Row[] = [
     route: 'PATCH /api/projects/{id}',
     variant: 'move to team B (foreign teamId)',
     req: (w) => ({ url: `/api/projects/${w.a.projectId}`, body: { teamId: w.b.teamId } }),
-    expect: teamA(404, { member: 403 }),
+    // Editing right in A (owner/admin) and membership of B.
+    expect: teamA(404, { member: 403, adminAB: 200 }),
+    foreignBodyId: 'teamId',
   },
   {
     route: 'DELETE /api/projects/{id}',
@@ -288,12 +307,21 @@ const TABLE: Row[] = [
     variant: 'projectId of team B (foreign)',
     req: (w) => ({ url: '/api/tasks', body: { title: 'Matrix task', projectId: w.b.projectId } }),
     expect: teamB(201),
+    foreignBodyId: 'projectId',
   },
   {
     route: 'POST /api/tasks',
     variant: 'assigneeId of a team B member (foreign)',
     req: (w) => ({ url: '/api/tasks', body: { title: 'Matrix task', projectId: w.a.projectId, assigneeId: w.p.other.id } }),
     expect: teamA(400),
+    foreignBodyId: 'assigneeId',
+  },
+  {
+    route: 'POST /api/tasks',
+    variant: 'team B project, assigneeId of a team A member',
+    req: (w) => ({ url: '/api/tasks', body: { title: 'Matrix task', projectId: w.b.projectId, assigneeId: w.p.member.id } }),
+    expect: teamB(400),
+    foreignBodyId: 'assigneeId',
   },
   { route: 'GET /api/tasks/{id}', variant: 'team A', req: (w) => ({ url: `/api/tasks/${w.a.taskId}` }), expect: teamA(200) },
   {
@@ -304,15 +332,25 @@ const TABLE: Row[] = [
   },
   {
     route: 'PATCH /api/tasks/{id}',
-    variant: 'projectId of team B (foreign)',
+    variant: "the owner's task, projectId of team B (foreign)",
     req: (w) => ({ url: `/api/tasks/${w.a.taskId}`, body: { projectId: w.b.projectId } }),
-    expect: teamA(404),
+    // Out of its team only with the right to delete it there (finding 1): not for a plain member of both.
+    expect: teamA(404, { memberAB: 403, adminAB: 200 }),
+    foreignBodyId: 'projectId',
+  },
+  {
+    route: 'PATCH /api/tasks/{id}',
+    variant: "the two-team member's own task, projectId of team B (foreign)",
+    req: (w) => ({ url: `/api/tasks/${w.a.memberABTaskId}`, body: { projectId: w.b.projectId } }),
+    expect: teamA(404, { memberAB: 200, adminAB: 200 }),
+    foreignBodyId: 'projectId',
   },
   {
     route: 'PATCH /api/tasks/{id}',
     variant: 'assigneeId of a team B member (foreign)',
     req: (w) => ({ url: `/api/tasks/${w.a.taskId}`, body: { assigneeId: w.p.other.id } }),
     expect: teamA(400),
+    foreignBodyId: 'assigneeId',
   },
   {
     route: 'PATCH /api/tasks/{id}/status',
@@ -330,7 +368,8 @@ const TABLE: Row[] = [
     route: 'DELETE /api/tasks/{id}',
     variant: "the member's own task",
     req: (w) => ({ url: `/api/tasks/${w.a.memberTaskId}` }),
-    expect: teamA(204),
+    // The other plain member is not its creator.
+    expect: teamA(204, { memberAB: 403 }),
   },
 
   // ---- dashboard, notifications, realtime ----
@@ -340,7 +379,7 @@ const TABLE: Row[] = [
     route: 'PATCH /api/notifications/{id}/read',
     variant: "the member's notification",
     req: (w) => ({ url: `/api/notifications/${w.a.notificationId}/read`, body: {} }),
-    expect: { anon: 401, outsider: 404, member: 204, admin: 404, owner: 404, super: 404, other: 404 },
+    expect: { anon: 401, outsider: 404, member: 204, admin: 404, owner: 404, super: 404, other: 404, memberAB: 404, adminAB: 404 },
   },
   { route: 'POST /api/notifications/read-all', variant: '', req: () => ({ url: '/api/notifications/read-all', body: {} }), expect: allow(204) },
   { route: 'GET /api/events', variant: 'stream', req: () => ({ url: '/api/events', stream: true }), expect: allow(200) },
@@ -359,21 +398,30 @@ const TABLE: Row[] = [
 
 // ---- the world ----
 
-/** A team with owner/admin/member from `p` (plus an extra target member), a project, tasks, invitations. */
-async function buildScope(p: Pick<People, 'owner' | 'admin' | 'member' | 'outsider'>): Promise<Scope> {
+/**
+ * A team with owner/admin/member from `p` (plus an extra target member), the two-team callers
+ * (`twoTeamRole`: the admin's role for team A, member for team B), a project, tasks, invitations.
+ */
+async function buildScope(
+  p: Pick<People, 'owner' | 'admin' | 'member' | 'outsider' | 'memberAB' | 'adminAB'>,
+  twoTeamRole: 'admin' | 'member',
+): Promise<Scope> {
   const db = ctx.database.db;
   const [extra] = await db.insert(users).values({ email: uniqueEmail('extra'), fullName: 'Extra Member' }).returning();
   const team = await insertTeam(db, p.owner, `Team ${randomBytes(3).toString('hex')}`);
   await insertMember(db, team.id, p.admin, 'admin');
   await insertMember(db, team.id, p.member, 'member');
+  await insertMember(db, team.id, p.memberAB, 'member');
+  await insertMember(db, team.id, p.adminAB, twoTeamRole);
   const target = await insertMember(db, team.id, extra!, 'member');
   const [ownerMember] = await db.select().from(teamMembers).where(and(eq(teamMembers.userId, p.owner.id), eq(teamMembers.teamId, team.id)));
   const [project] = await db.insert(projects).values({ name: 'Project', teamId: team.id, ownerId: p.owner.id }).returning();
-  const [task, memberTask] = await db
+  const [task, memberTask, memberABTask] = await db
     .insert(tasks)
     .values([
       { title: 'Owner task', projectId: project!.id, creatorId: p.owner.id },
       { title: 'Member task', projectId: project!.id, creatorId: p.member.id },
+      { title: 'Two-team member task', projectId: project!.id, creatorId: p.memberAB.id },
     ])
     .returning();
   const common = { teamId: team.id, teamName: team.name, invitedBy: p.owner.id, inviterName: 'Owner', inviterEmail: p.owner.email };
@@ -393,6 +441,7 @@ async function buildScope(p: Pick<People, 'owner' | 'admin' | 'member' | 'outsid
     projectId: project!.id,
     taskId: task!.id,
     memberTaskId: memberTask!.id,
+    memberABTaskId: memberABTask!.id,
     invitationId: invitation!.id,
     outsiderInvitationId: outsiderInvitation!.id,
     targetMemberId: target.id,
@@ -400,6 +449,30 @@ async function buildScope(p: Pick<People, 'owner' | 'admin' | 'member' | 'outsid
     notificationId: note!.id,
   };
   return { ...scope, ids: Object.values(scope) };
+}
+
+interface JsonSchema {
+  format?: string;
+  properties?: Record<string, JsonSchema>;
+  anyOf?: JsonSchema[];
+}
+interface OpenApiDoc {
+  paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
+}
+
+/** `METHOD /path field` for every id (a uuid property) of every request body in the document. */
+function bodyIdFields(doc: OpenApiDoc): string[] {
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).flatMap(([method, op]) => {
+      const schema = op.requestBody?.content?.['application/json']?.schema;
+      const shapes = schema?.anyOf ?? (schema ? [schema] : []);
+      return shapes.flatMap((shape) =>
+        Object.entries(shape.properties ?? {})
+          .filter(([, prop]) => prop.format === 'uuid' || prop.anyOf?.some((p) => p.format === 'uuid'))
+          .map(([name]) => `${method.toUpperCase()} ${path} ${name}`),
+      );
+    }),
+  );
 }
 
 /** For the event stream, which inject() cannot end: a real listener (closed with the app). */
@@ -432,28 +505,43 @@ async function send(w: World, row: Row, role: Role, me: TestUser | null): Promis
 describe('authorization matrix', () => {
   it('every route of the OpenAPI document answers every caller as the table says, and leaks nothing', async () => {
     const db = ctx.database.db;
-    const names = ['Olive Owner', 'Adam Admin', 'Mia Member', 'Otto Outsider', 'Sue Super', 'Bea Other', 'Ben OwnerB'];
-    const [owner, admin, member, outsider, sup, other, ownerB] = await Promise.all(names.map((fullName) => createUser(ctx.app, { fullName })));
+    const names = ['Olive Owner', 'Adam Admin', 'Mia Member', 'Otto Outsider', 'Sue Super', 'Bea Other', 'Ben OwnerB', 'Max MemberAB', 'Ada AdminAB'];
+    const [owner, admin, member, outsider, sup, other, ownerB, memberAB, adminAB] = await Promise.all(
+      names.map((fullName) => createUser(ctx.app, { fullName })),
+    );
     await db.update(users).set({ role: 'super_admin' }).where(eq(users.id, sup!.id));
-    const p: People = { owner: owner!, admin: admin!, member: member!, outsider: outsider!, super: sup!, other: other!, ownerB: ownerB! };
-    // Team B: ownerB owns it, `other` is its plain member; it too has invited the outsider.
+    const p: People = {
+      owner: owner!,
+      admin: admin!,
+      member: member!,
+      outsider: outsider!,
+      super: sup!,
+      other: other!,
+      ownerB: ownerB!,
+      memberAB: memberAB!,
+      adminAB: adminAB!,
+    };
+    // Team B: ownerB owns it, `other` and the two-team callers are its plain members; it too has invited the outsider.
     const adminB = await createUser(ctx.app, { fullName: 'Admin B' });
-    const b = await buildScope({ owner: p.ownerB, admin: adminB, member: p.other, outsider: p.outsider });
+    const b = await buildScope({ ...p, owner: p.ownerB, admin: adminB, member: p.other }, 'member');
     const userOf = (r: Role): TestUser | null => (r === 'anon' ? null : p[r]);
 
     // The table covers the document, and the document covers the table.
-    const doc = (await ctx.app.inject('/api/openapi.json')).json() as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await ctx.app.inject('/api/openapi.json')).json() as OpenApiDoc;
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     const tabled = new Set(TABLE.map((r) => r.route));
     expect(documented.filter((r) => !tabled.has(r)), 'routes missing from the authorization table').toEqual([]);
     expect([...tabled].filter((r) => !documented.includes(r)), 'table rows for routes that do not exist').toEqual([]);
+    // Every id a body carries is pointed at the other team, where the two-team callers can reach it.
+    const crossed = new Set(TABLE.flatMap((r) => (r.foreignBodyId ? [`${r.route} ${r.foreignBodyId}`] : [])));
+    expect(bodyIdFields(doc).filter((f) => !crossed.has(f)), 'body ids without a two-team row').toEqual([]);
 
     const mismatches: string[] = [];
     const leaks: string[] = [];
     let cells = 0;
     for (const row of TABLE) {
       for (const role of ROLES) {
-        const a = await buildScope(p);
+        const a = await buildScope(p, 'admin');
         const w: World = { p, a, b, user: userOf };
         let me = userOf(role);
         if (me && row.freshSession) me = await signIn(ctx.app, me.email, me.password);
@@ -462,7 +550,14 @@ describe('authorization matrix', () => {
         const want = row.expect[role];
         if (status !== want) mismatches.push(`${row.route} [${row.variant}] as ${role}: got ${status}, want ${want} ${body.slice(0, 160)}`);
         if (status >= 200 && status < 300 && !row.noLeakScan) {
-          const hidden = role === 'other' ? a.ids : role === 'outsider' || role === 'super' || role === 'anon' ? [...a.ids, ...b.ids] : b.ids;
+          const hidden =
+            role === 'memberAB' || role === 'adminAB'
+              ? []
+              : role === 'other'
+                ? a.ids
+                : role === 'outsider' || role === 'super' || role === 'anon'
+                  ? [...a.ids, ...b.ids]
+                  : b.ids;
           // The outsider legitimately sees the invitation addressed to them (and its team id).
           const allowed = role === 'outsider' ? new Set([a.outsiderInvitationId, a.teamId, b.outsiderInvitationId, b.teamId]) : new Set<string>();
           for (const id of hidden) if (!allowed.has(id) && body.includes(id)) leaks.push(`${row.route} [${row.variant}] as ${role} leaks ${id}`);

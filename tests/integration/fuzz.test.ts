@@ -50,6 +50,7 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
   'POST /api/auth/signup': () => ({ email: uniqueEmail('fz'), password: 'long enough pw', fullName: 'Fuzz Person' }),
   'POST /api/auth/token': (w) => ({ email: w.caller.email, password: w.caller.password }),
   'POST /api/auth/google/exchange': () => ({ code: 'abcdefghijklmnop' }),
+  'POST /api/auth/google/error': () => ({ error_description: 'abcdefghijklmnop' }),
   'POST /api/teams': () => ({ name: 'Fuzz team', description: 'x' }),
   'PATCH /api/teams/{id}': () => ({ name: 'Fuzz team renamed' }),
   'PATCH /api/teams/{id}/members/{memberId}': () => ({ role: 'admin' }),

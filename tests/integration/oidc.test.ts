@@ -50,13 +50,25 @@ interface FlowResult {
   params: URLSearchParams;
   session?: { access_token: string; refresh_token: string; user: { id: string; email: string; fullName: string; role: string } };
   code?: string;
+  /** The browser's cookies after the flow (its jar, as one Cookie header). */
+  jar: string;
 }
 
-/** Start → the mock's authorize endpoint → callback → (on success) the one-time code exchange. */
-async function signInWithGoogle(options: { tamperState?: boolean; dropCookie?: boolean } = {}): Promise<FlowResult> {
+/** The name=value pairs a response sets (cleared ones left out), as one Cookie header. */
+function cookiesOf(res: { headers: Record<string, unknown> }): string {
+  const raw = res.headers['set-cookie'];
+  const list = Array.isArray(raw) ? raw : raw ? [raw] : [];
+  return list
+    .map((c) => String(c).split(';')[0]!)
+    .filter((c) => !c.endsWith('='))
+    .join('; ');
+}
+
+/** Start → the mock's authorize endpoint → callback, in one browser (one cookie jar); no exchange yet. */
+async function runGoogleFlow(options: { tamperState?: boolean; dropCookie?: boolean } = {}): Promise<FlowResult> {
   const start = await app.inject({ method: 'GET', url: '/api/auth/google/start' });
   expect(start.statusCode).toBe(302);
-  const cookie = String(start.headers['set-cookie']).split(';')[0]!;
+  const jar = cookiesOf(start);
   const authorize = await fetch(String(start.headers.location), { redirect: 'manual' });
   expect(authorize.status).toBe(302);
   const back = new URL(authorize.headers.get('location')!);
@@ -65,16 +77,33 @@ async function signInWithGoogle(options: { tamperState?: boolean; dropCookie?: b
   const callback = await app.inject({
     method: 'GET',
     url: `${back.pathname}${back.search}`,
-    headers: options.dropCookie ? {} : { cookie },
+    headers: options.dropCookie ? {} : { cookie: jar },
   });
   expect(callback.statusCode).toBe(302);
   const location = String(callback.headers.location);
   const url = new URL(location, 'http://x');
-  if (!location.startsWith('/#')) return { location, params: url.searchParams };
-  const code = new URLSearchParams(url.hash.slice(1)).get('oidc_code')!;
-  const exchange = await app.inject({ method: 'POST', url: '/api/auth/google/exchange', payload: { code } });
-  expect(exchange.statusCode, exchange.body).toBe(200);
-  return { location, params: url.searchParams, session: exchange.json(), code };
+  if (!location.startsWith('/#')) return { location, params: url.searchParams, jar };
+  return { location, params: url.searchParams, code: new URLSearchParams(url.hash.slice(1)).get('oidc_code')!, jar };
+}
+
+const exchange = (code: string | undefined, jar: string) =>
+  app.inject({ method: 'POST', url: '/api/auth/google/exchange', payload: { code }, headers: jar ? { cookie: jar } : {} });
+
+/** The whole sign-in in one browser: the flow, then (on success) the one-time code exchange. */
+async function signInWithGoogle(options: { tamperState?: boolean; dropCookie?: boolean } = {}): Promise<FlowResult> {
+  const flow = await runGoogleFlow(options);
+  if (!flow.code) return flow;
+  const res = await exchange(flow.code, flow.jar);
+  expect(res.statusCode, res.body).toBe(200);
+  // Finding 8: an answer that carries tokens is never cached.
+  expect(res.headers['cache-control']).toBe('no-store');
+  return { ...flow, session: res.json() };
+}
+
+/** What the login page shows for a failure: the description only when our callback sealed it. */
+async function openDescription(sealed: string | null, on: FastifyInstance = app) {
+  const res = await on.inject({ method: 'POST', url: '/api/auth/google/error', payload: { error_description: sealed } });
+  return res.statusCode === 200 ? (res.json().description as string) : null;
 }
 
 const me = (token: string) =>
@@ -92,10 +121,12 @@ describe('Google (OpenID Connect) sign-in', () => {
     const url = new URL(String(res.headers.location), 'http://x');
     expect(url.pathname).toBe('/login');
     expect(url.searchParams.get('error')).toBe('not_configured');
-    expect(url.searchParams.get('error_description')).toBe('Google sign-in is not configured on this server.');
+    expect(await openDescription(url.searchParams.get('error_description'), plainApp)).toBe(
+      'Google sign-in is not configured on this server.',
+    );
   });
 
-  it('starts an authorization-code flow with PKCE S256, state, nonce, offline access and consent', async () => {
+  it('starts an authorization-code flow with PKCE S256, state and nonce', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/auth/google/start' });
     expect(res.statusCode).toBe(302);
     const url = new URL(String(res.headers.location));
@@ -107,14 +138,13 @@ describe('Google (OpenID Connect) sign-in', () => {
       redirect_uri: 'http://localhost:3000/api/auth/google/callback',
       scope: 'openid email profile',
       code_challenge_method: 'S256',
-      access_type: 'offline',
-      prompt: 'consent',
     });
     expect(q.state!.length).toBeGreaterThanOrEqual(32);
     expect(q.nonce!.length).toBeGreaterThanOrEqual(32);
     expect(q.code_challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const cookie = String(res.headers['set-cookie']);
+    const [cookie, binding] = res.headers['set-cookie'] as string[];
     expect(cookie).toMatch(/^crewboard_oidc=[^;]+; Path=\/api\/auth\/google; Max-Age=600; HttpOnly; SameSite=Lax$/);
+    expect(binding).toMatch(/^crewboard_oidc_bind=[A-Za-z0-9_-]{43}; Path=\/api\/auth; Max-Age=660; HttpOnly; SameSite=Lax$/);
     // The cookie is sealed: neither state nor nonce is readable in it.
     expect(cookie).not.toContain(q.state);
     expect(cookie).not.toContain(q.nonce);
@@ -175,7 +205,7 @@ describe('Google (OpenID Connect) sign-in', () => {
     claims = { sub: `sub-unverified-${existing.email}`, email: existing.email, email_verified: false };
     const result = await signInWithGoogle();
     expect(result.params.get('error')).toBe('access_denied');
-    expect(result.params.get('error_description')).toMatch(/already exists/);
+    expect(await openDescription(result.params.get('error_description'))).toMatch(/already exists/);
     const linked = await database.db.select().from(oauthIdentities).where(eq(oauthIdentities.userId, existing.id));
     expect(linked).toHaveLength(0);
   });
@@ -195,7 +225,7 @@ describe('Google (OpenID Connect) sign-in', () => {
     const email = uniqueEmail('replay');
     claims = { sub: `sub-${email}`, email, email_verified: true };
     const result = await signInWithGoogle();
-    const again = await app.inject({ method: 'POST', url: '/api/auth/google/exchange', payload: { code: result.code } });
+    const again = await exchange(result.code, result.jar);
     expect(again.statusCode).toBe(400);
     expect(again.json().error.code).toBe('invalid_grant');
     expect((await me(result.session!.access_token)).statusCode).toBe(401);
@@ -225,7 +255,7 @@ describe('Google (OpenID Connect) sign-in', () => {
       const result = await signInWithGoogle(options);
       expect(result.location.startsWith('/login?')).toBe(true);
       expect(result.params.get('error')).toBe('invalid_request');
-      expect(result.params.get('error_description')).toBeTruthy();
+      expect(await openDescription(result.params.get('error_description'))).toBeTruthy();
     }
   });
 
@@ -233,7 +263,7 @@ describe('Google (OpenID Connect) sign-in', () => {
     claims = { sub: 'sub-nonce', email: uniqueEmail('nonce'), email_verified: true, nonce: 'not-the-nonce' };
     const nonce = await signInWithGoogle();
     expect(nonce.params.get('error')).toBe('invalid_token');
-    expect(nonce.params.get('error_description')).toBe('The identity token could not be verified.');
+    expect(await openDescription(nonce.params.get('error_description'))).toBe('The identity token could not be verified.');
 
     claims = { sub: 'sub-aud', email: uniqueEmail('aud'), email_verified: true, aud: 'someone-else' };
     const aud = await signInWithGoogle();
@@ -242,17 +272,17 @@ describe('Google (OpenID Connect) sign-in', () => {
 
   it('passes the provider’s own error back to the login page', async () => {
     const start = await app.inject({ method: 'GET', url: '/api/auth/google/start' });
-    const cookie = String(start.headers['set-cookie']).split(';')[0]!;
+    const state = new URL(String(start.headers.location)).searchParams.get('state')!;
     const res = await app.inject({
       method: 'GET',
-      url: '/api/auth/google/callback?error=access_denied&error_description=The+user+cancelled',
-      headers: { cookie },
+      url: `/api/auth/google/callback?error=access_denied&error_description=The+user+cancelled&state=${state}`,
+      headers: { cookie: cookiesOf(start) },
     });
     expect(res.statusCode).toBe(302);
     const url = new URL(String(res.headers.location), 'http://x');
     expect(url.pathname).toBe('/login');
     expect(url.searchParams.get('error')).toBe('access_denied');
-    expect(url.searchParams.get('error_description')).toBe('The user cancelled');
+    expect(await openDescription(url.searchParams.get('error_description'))).toBe('The user cancelled');
     // The state cookie is cleared either way.
     expect(String(res.headers['set-cookie'])).toContain('Max-Age=0');
   });
@@ -273,7 +303,7 @@ describe('Google (OpenID Connect) sign-in', () => {
     claims = { sub: `sub-${existing.email}`, email: existing.email, email_verified: true };
     const result = await signInWithGoogle();
     expect(result.params.get('error')).toBe('access_denied');
-    expect(result.params.get('error_description')).toBe('This account has been deactivated');
+    expect(await openDescription(result.params.get('error_description'))).toBe('This account has been deactivated');
   });
 
   it('never answers 500 to junk on the callback', async () => {
@@ -286,5 +316,87 @@ describe('Google (OpenID Connect) sign-in', () => {
       expect(res.statusCode).toBe(302);
       expect(String(res.headers.location)).toMatch(/^\/login\?error=/);
     }
+  });
+});
+
+describe('issue 20: security findings', () => {
+  it('finding 5 (login CSRF through the one-time Google code): a code minted in one browser is refused in another', async () => {
+    const email = uniqueEmail('csrf');
+    claims = { sub: `sub-${email}`, email, email_verified: true };
+    const attacker = await runGoogleFlow();
+    expect(attacker.code).toBeTruthy();
+    // The victim's browser: no binding cookie at all, or the binding of a sign-in it started itself.
+    const victimStart = await app.inject({ method: 'GET', url: '/api/auth/google/start' });
+    for (const jar of ['', cookiesOf(victimStart), 'crewboard_oidc_bind=forged']) {
+      const res = await exchange(attacker.code, jar);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'invalid_grant', reason: 'oidc_code_wrong_browser' });
+    }
+    // Refusing it elsewhere did not spend it: the browser that started the sign-in still completes it, once.
+    const own = await exchange(attacker.code, attacker.jar);
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json().user.email).toBe(email);
+    expect(String(own.headers['set-cookie'])).toMatch(/^crewboard_oidc_bind=; Path=\/api\/auth; Max-Age=0/);
+  });
+
+  it('finding 5: the binding cookie is Secure when PUBLIC_URL is https', async () => {
+    const google = { clientId: CLIENT_ID, clientSecret: 'shh-secret', issuer: mock.issuer.url! };
+    const tls = await buildApp({ config: testConfig({ publicUrl: 'https://crewboard.example', google }), database });
+    try {
+      const res = await tls.inject({ method: 'GET', url: '/api/auth/google/start' });
+      const cookies = res.headers['set-cookie'] as string[];
+      expect(cookies).toHaveLength(2);
+      for (const cookie of cookies) expect(cookie).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+    } finally {
+      await tls.close();
+    }
+  });
+
+  it('finding 8 (error description): the login page gets only descriptions our own callback sealed', async () => {
+    const existing = await createUser(app);
+    claims = { sub: `sub-8-${existing.email}`, email: existing.email, email_verified: false };
+    const failed = await signInWithGoogle();
+    const sealed = failed.params.get('error_description')!;
+    // Not readable in the URL, but opened by the server.
+    expect(sealed).not.toMatch(/already exists/);
+    expect(await openDescription(sealed)).toMatch(/^An account with this email already exists/);
+
+    // A hand-made description, one sealed for another purpose, or with another key, or expired: refused.
+    const others = [
+      '<script>alert(1)</script>',
+      'Call support on +1 555 0100',
+      await new Sealer(config.authSecret, 'state').seal({ d: 'forged' }, 60),
+      await new Sealer('x'.repeat(40), 'error').seal({ d: 'forged' }, 60),
+      await new Sealer(config.authSecret, 'error').seal({ d: 'too late' }, -5),
+    ];
+    for (const value of others) {
+      const res = await app.inject({ method: 'POST', url: '/api/auth/google/error', payload: { error_description: value } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'validation_failed', reason: 'oidc_error_unverified' });
+    }
+  });
+
+  it('finding 8 (error description): a hand-made callback link cannot make us seal its text', async () => {
+    // Without the state of a sign-in this browser started, the provider's "error" is not believed.
+    await app.inject({ method: 'GET', url: '/api/auth/google/start' });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/auth/google/callback?error=access_denied&error_description=Call+support+on+555&state=forged',
+    });
+    const url = new URL(String(res.headers.location), 'http://x');
+    expect(url.pathname).toBe('/login');
+    expect(url.searchParams.get('error')).toBe('invalid_request');
+    expect(await openDescription(url.searchParams.get('error_description'))).toBe(
+      'The sign-in request expired or was not started here. Please try again.',
+    );
+  });
+
+  it('finding 8 (offline access): the authorization request asks for no offline access and no consent prompt', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/auth/google/start' });
+    const q = new URL(String(res.headers.location)).searchParams;
+    expect(q.get('scope')).toBe('openid email profile');
+    expect(q.has('access_type')).toBe(false);
+    expect(q.has('prompt')).toBe(false);
+    expect(q.get('scope')).not.toContain('offline_access');
   });
 });

@@ -4,8 +4,9 @@ import { buildApp } from '../../src/server/app';
 import { openDatabase, type Database } from '../../src/server/db/client';
 import { eq } from 'drizzle-orm';
 import { users } from '../../src/server/db/schema';
+import { DOMAIN_EVENT_TYPES } from '../../src/domain/events';
 import { HEARTBEAT_MS } from '../../src/server/modules/realtime/realtime.routes';
-import { createUser, insertMember, insertTeam, signIn, type TestUser } from '../factories';
+import { createUser, insertMember, insertTeam, signIn, uniqueEmail, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
 
 const ctx = setupTestApp();
@@ -249,6 +250,137 @@ describe('realtime event stream', () => {
     await stream.next(() => false, 2000);
     expect(stream.ended).toBe(true);
   });
+});
+
+/** The GETs that show what an event is about (for a notification, also who caused it). */
+function matchingGets(data: Record<string, unknown>): string[] {
+  const team = `/api/teams/${data.teamId}`;
+  switch (String(data.type).split('.')[0]) {
+    case 'team':
+      return [team];
+    case 'invitation':
+      return [`${team}/invitations`, '/api/invitations', team];
+    case 'project':
+      return [`/api/projects/${data.projectId}`, team];
+    case 'task':
+      return [`/api/tasks/${data.taskId}`, `/api/projects/${data.projectId}`, team];
+    case 'notification':
+      return ['/api/notifications', '/api/invitations', team];
+    default:
+      return [];
+  }
+}
+
+describe('what each event carries', () => {
+  it('finding 7: each role receives of an event only what the matching GET shows that role', async () => {
+    const roles = ['owner', 'admin', 'member', 'invitee', 'stranger'] as const;
+    type Role = (typeof roles)[number];
+    const people = Object.fromEntries(
+      await Promise.all(roles.map(async (role) => [role, await createUser(ctx.app, { fullName: `The ${role}` })] as const)),
+    ) as Record<Role, TestUser>;
+    const newcomer = await createUser(ctx.app, { fullName: 'New Comer' });
+    const { owner, admin, member, invitee } = people;
+    const streamOf = Object.fromEntries(
+      await Promise.all(roles.map(async (role) => [role, await open(baseUrl, people[role])] as const)),
+    ) as Record<Role, Stream>;
+
+    // What each role reads through the API, URL by URL, before and after every change.
+    const ids: { teamId?: string; projectId?: string; taskId?: string } = {};
+    const read = new Map<string, string[]>();
+    const snapshot = async () => {
+      const urls = ['/api/invitations', '/api/notifications'];
+      if (ids.teamId) urls.push(`/api/teams/${ids.teamId}`, `/api/teams/${ids.teamId}/invitations`);
+      if (ids.projectId) urls.push(`/api/projects/${ids.projectId}`);
+      if (ids.taskId) urls.push(`/api/tasks/${ids.taskId}`);
+      const reads = roles.flatMap((role) => urls.map((url) => ({ key: `${role} ${url}`, headers: people[role].auth, url })));
+      const answers = await Promise.all(reads.map(({ url, headers }) => ctx.app.inject({ url, headers })));
+      answers.forEach((res, i) => {
+        const { key } = reads[i]!;
+        if (res.statusCode === 200) read.set(key, [...(read.get(key) ?? []), res.body]);
+      });
+    };
+    // Streams get an event when it is delivered, from who may see it then: each change is let
+    // through every stream (a sentinel reaches the owner's after it) before the next one.
+    const sentinels = new Set<unknown>();
+    const settle = async () => {
+      const notificationId = crypto.randomUUID();
+      sentinels.add(notificationId);
+      ctx.app.deps.events.publish({ type: 'notification.created', teamId: crypto.randomUUID(), actorId: owner.id, userId: owner.id, notificationId });
+      expect(await streamOf.owner.next((m) => m.data.notificationId === notificationId)).toBeDefined();
+    };
+    /** Makes a change (keeping the id of what it created as `created`), lets its events through, then reads again. */
+    const act = async (user: TestUser, method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, created?: keyof typeof ids) => {
+      const res = await call(ctx.app, user, method, url, payload ?? (method === 'DELETE' ? undefined : {}));
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+      const id = res.body ? (res.json() as { id: string }).id : '';
+      if (created) ids[created] = id;
+      await settle();
+      await snapshot();
+      return id;
+    };
+    const teamId = await act(owner, 'POST', '/api/teams', { name: 'Readers' }, 'teamId');
+    const team = `/api/teams/${teamId}`;
+    await insertMember(ctx.database.db, teamId, admin, 'admin');
+    await insertMember(ctx.database.db, teamId, member, 'member');
+    await act(owner, 'PATCH', team, { name: 'Readers Renamed' });
+    // The invitee declines one invitation and sees another cancelled; a newcomer accepts a third.
+    const declined = await act(admin, 'POST', `${team}/invitations`, { email: invitee.email });
+    await act(invitee, 'POST', `/api/invitations/${declined}/respond`, { accept: false });
+    const cancelled = await act(admin, 'POST', `${team}/invitations`, { email: invitee.email });
+    await act(owner, 'DELETE', `/api/invitations/${cancelled}`);
+    await act(owner, 'POST', `${team}/invitations`, { email: uniqueEmail('no-account') });
+    const accepted = await act(owner, 'POST', `${team}/invitations`, { email: newcomer.email });
+    await act(newcomer, 'POST', `/api/invitations/${accepted}/respond`, { accept: true });
+    const teamNow = (await ctx.app.inject({ url: team, headers: owner.auth })).json() as { members: { id: string; userId: string }[] };
+    const newcomerMemberId = teamNow.members.find((m) => m.userId === newcomer.id)!.id;
+    await act(owner, 'PATCH', `${team}/members/${newcomerMemberId}`, { role: 'admin' });
+    await act(owner, 'DELETE', `${team}/members/${newcomerMemberId}`);
+    const projectId = await act(member, 'POST', '/api/projects', { name: 'Seen', teamId }, 'projectId');
+    await act(admin, 'PATCH', `/api/projects/${projectId}`, { name: 'Seen Renamed' });
+    const taskId = await act(member, 'POST', '/api/tasks', { title: 'Watched', projectId, assigneeId: admin.id }, 'taskId');
+    await act(admin, 'PATCH', `/api/tasks/${taskId}`, { assigneeId: member.id, status: 'completed' });
+    await act(owner, 'DELETE', `/api/tasks/${taskId}`);
+    await act(owner, 'DELETE', `/api/projects/${projectId}`);
+    await act(owner, 'DELETE', team);
+
+    // Everything dispatched (each role's notifications too, written after their change), then compared.
+    const received = {} as Record<Role, Message[]>;
+    for (const role of roles) {
+      const { total } = (await ctx.app.inject({ url: '/api/notifications', headers: people[role].auth })).json() as { total: number };
+      const stream = streamOf[role];
+      if (total > 0) await stream.next(() => stream.events('notification.created').length >= total);
+      received[role] = (await messagesBeforeSentinel(ctx.app, stream, people[role])).filter((m) => !sentinels.has(m.data.notificationId));
+    }
+    const unreadable: string[] = [];
+    for (const role of roles) {
+      for (const { data } of received[role]) {
+        const shown = matchingGets(data).flatMap((url) => read.get(`${role} ${url}`) ?? []);
+        for (const [field, value] of Object.entries(data)) {
+          if (field === 'type' || value === null) continue;
+          if (!shown.some((body) => body.includes(JSON.stringify(value)))) {
+            unreadable.push(`${role} got ${data.type} ${field}=${JSON.stringify(value)}, not shown by ${matchingGets(data).join(' ')}`);
+          }
+        }
+      }
+    }
+    expect(unreadable).toEqual([]);
+
+    const types = (role: Role, prefix = '') => received[role].map((m) => String(m.data.type)).filter((t) => t.startsWith(prefix));
+    // The invitation events (with their emails) reach the owner, the admins and the invitee only.
+    const invitationTypes = ['invitation.created', 'invitation.declined', 'invitation.cancelled', 'invitation.accepted'];
+    expect(new Set(types('owner', 'invitation.'))).toEqual(new Set(invitationTypes));
+    expect(new Set(types('admin', 'invitation.'))).toEqual(new Set(invitationTypes));
+    expect(types('invitee')).toEqual(
+      expect.arrayContaining(['invitation.created', 'invitation.declined', 'invitation.created', 'invitation.cancelled']),
+    );
+    expect(types('invitee', 'invitation.')).toHaveLength(4);
+    expect(types('member', 'invitation.')).toEqual([]);
+    expect(types('member', 'task.')).toEqual(['task.created', 'task.updated', 'task.deleted']);
+    expect(received.stranger).toEqual([]);
+    // Every event type the stream forwards was compared.
+    const seen = new Set(roles.flatMap((role) => types(role)));
+    expect(DOMAIN_EVENT_TYPES.filter((t) => t !== 'session.revoked' && !seen.has(t))).toEqual([]);
+  }, 120_000);
 });
 
 describe('two app instances on one PostgreSQL database', () => {

@@ -56,16 +56,7 @@ describe('rate limits', () => {
     expect((await signIn(ctx.app, freshIp(), uniqueEmail('nobody'), 'wrong password')).statusCode).toBe(400);
   }, 120_000);
 
-  it('sign-in: 30 per 5 minutes per account, from any number of IPs', async () => {
-    const victim = await createUser(ctx.app); // its own sign-in took the first token of the account bucket
-    const { allowed } = await expectLimit(29, 300, (i) => signIn(ctx.app, freshIp(), i % 2 ? victim.email.toUpperCase() : victim.email, 'wrong password'));
-    expect(allowed).toBeLessThan(31);
-    // Even the right password is refused now.
-    expect((await signIn(ctx.app, freshIp(), victim.email, victim.password)).statusCode).toBe(429);
-    // Another account from the same IPs is not affected.
-    const bystander = await createUser(ctx.app);
-    expect((await signIn(ctx.app, freshIp(), bystander.email, bystander.password)).statusCode).toBe(200);
-  }, 120_000);
+  // Per account: failures, not attempts, counted per account and IP (issue 20, finding 3): rate-limits.test.ts.
 
   it('sign-up: 30 per 5 minutes per IP', async () => {
     const ip = freshIp();

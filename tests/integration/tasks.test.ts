@@ -192,6 +192,46 @@ describe('PATCH /api/tasks/:id', () => {
     expect((await call(member, 'PATCH', `/api/tasks/${t.id}`, { projectId: projectB })).json().projectName).toBe('Borealis');
   });
 
+  it('finding 1: a member of two teams cannot pull a task out of its team', async () => {
+    // The plain member and the admin of this team are plain members of team B too.
+    const ownerB = await createUser(ctx.app, { fullName: 'Bea OwnerB' });
+    const teamB = await insertTeam(ctx.database.db, ownerB);
+    await insertMember(ctx.database.db, teamB.id, member);
+    await insertMember(ctx.database.db, teamB.id, admin);
+    const projectInB = await insertProject(teamB.id, ownerB.id, 'Elsewhere');
+    const ownersTask = await createTask(owner, { title: 'Stays home' });
+
+    const pulled = await call(member, 'PATCH', `/api/tasks/${ownersTask.id}`, { projectId: projectInB });
+    expect(pulled.statusCode, pulled.body).toBe(403);
+    expect(pulled.json().error).toMatchObject({ code: 'permission_denied', reason: 'task_move_denied' });
+    // Nothing moved: the task is still this team's, and still not the member's to delete.
+    expect((await call(owner, 'GET', `/api/tasks/${ownersTask.id}`)).json()).toMatchObject({ projectId: projectA, version: 0 });
+    expect((await call(ownerB, 'GET', `/api/tasks/${ownersTask.id}`)).statusCode).toBe(404);
+    expect((await call(member, 'DELETE', `/api/tasks/${ownersTask.id}`)).statusCode).toBe(403);
+    // Within the team a move stays an edit, for any member.
+    expect((await call(member, 'PATCH', `/api/tasks/${ownersTask.id}`, { projectId: projectB })).statusCode).toBe(200);
+
+    // Who may delete the task here may move it out: its creator, an admin (each a member of B).
+    const membersTask = await createTask(member, { title: 'Mine to move' });
+    expect((await call(member, 'PATCH', `/api/tasks/${membersTask.id}`, { projectId: projectInB })).statusCode).toBe(200);
+    const byAdmin = await call(admin, 'PATCH', `/api/tasks/${ownersTask.id}`, { projectId: projectInB });
+    expect(byAdmin.statusCode, byAdmin.body).toBe(200);
+    expect((await call(ownerB, 'GET', `/api/tasks/${ownersTask.id}`)).json()).toMatchObject({ projectId: projectInB });
+  });
+
+  it("finding 7: a task moved into another team tells that team's members nothing of an assignee they cannot see", async () => {
+    const teamC = await insertTeam(ctx.database.db, owner);
+    const projectInC = await insertProject(teamC.id, owner.id, 'Third');
+    const t = await createTask(owner, { title: 'Assigned here', assigneeId: other.id });
+    const events: DomainEvent[] = [];
+    const off = ctx.app.deps.events.subscribe((e) => e.type === 'task.updated' && events.push(e));
+    // `other` is not in team C: the move must drop them.
+    const moved = await call(owner, 'PATCH', `/api/tasks/${t.id}`, { projectId: projectInC, assigneeId: null });
+    off();
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(events).toEqual([expect.objectContaining({ teamId: teamC.id, taskId: t.id, assigneeId: null, previousAssigneeId: null })]);
+  });
+
   it('answers 404 to a stranger and rejects unknown keys', async () => {
     const t = await createTask(member, { title: 'Private' });
     expect((await call(stranger, 'PATCH', `/api/tasks/${t.id}`, { title: 'Mine now' })).statusCode).toBe(404);

@@ -1,9 +1,12 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../../src/domain/messages';
-import type { InvitationDto, TeamDto } from '../../src/domain/schemas/team';
+import type { NotificationListDto } from '../../src/domain/schemas/notification';
+import type { InvitationDto, MyInvitationsDto, TeamDto } from '../../src/domain/schemas/team';
+import { buildApp } from '../../src/server/app';
+import { loadConfig } from '../../src/server/config';
 import { teamInvitations, teamMembers } from '../../src/server/db/schema';
-import { createUser, uniqueEmail } from '../factories';
+import { createUser, type TestUser, uniqueEmail } from '../factories';
 import { setupTestApp } from '../helpers/app';
 import { call, invite, recordTeamEvents, teamScenario } from './teams-helpers';
 
@@ -56,11 +59,11 @@ describe('POST /api/teams/:id/invitations', () => {
     await invite(ctx.app, s.owner, s.team.id, email);
     const dup = await call(ctx.app, s.admin, 'POST', url, { email: email.toUpperCase(), role: 'admin' });
     expect(dup.statusCode).toBe(409);
-    expect(dup.json().error).toEqual({ code: 'conflict', message: MSG.invitationExists });
+    expect(dup.json().error).toEqual({ code: 'conflict', reason: 'invitation_exists', message: MSG.invitationExists });
     for (const m of [s.member, s.owner, s.admin]) {
       const res = await call(ctx.app, s.owner, 'POST', url, { email: m.email.toUpperCase(), role: 'member' });
       expect(res.statusCode).toBe(409);
-      expect(res.json().error).toEqual({ code: 'conflict', message: MSG.alreadyMember });
+      expect(res.json().error).toEqual({ code: 'conflict', reason: 'already_member', message: MSG.alreadyMember });
     }
   });
 
@@ -365,7 +368,7 @@ describe('DELETE /api/teams/:id/members/:memberId', () => {
     expect((await call(ctx.app, s.member, 'GET', `/api/teams/${s.team.id}`)).statusCode).toBe(404);
     const again = await call(ctx.app, s.owner, 'DELETE', `/api/teams/${s.team.id}/members/${s.memberMemberId}`);
     expect(again.statusCode).toBe(404);
-    expect(again.json().error).toEqual({ code: 'not_found', message: MSG.memberNotFound });
+    expect(again.json().error).toEqual({ code: 'not_found', reason: 'member_not_found', message: MSG.memberNotFound });
     // The removed person can be invited again.
     expect((await call(ctx.app, s.owner, 'POST', `/api/teams/${s.team.id}/invitations`, { email: s.member.email })).statusCode).toBe(201);
   });
@@ -386,5 +389,153 @@ describe('DELETE /api/teams/:id/members/:memberId', () => {
     expect(team.members).toHaveLength(3);
     // The owner removes the admin.
     expect((await call(ctx.app, s.owner, 'DELETE', `${base}/${s.adminMemberId}`)).statusCode).toBe(204);
+  });
+});
+
+describe('invitations that are no longer live (finding 8)', () => {
+  /** Moves an invitation's sending time back, in the database (no sleeping). */
+  const age = (invitationId: string, interval: string) =>
+    ctx.database.db
+      .update(teamInvitations)
+      .set({ invitedAt: sql`now() - ${interval}::interval` })
+      .where(eq(teamInvitations.id, invitationId));
+  const received = async (user: TestUser) => ((await call(ctx.app, user, 'GET', '/api/invitations')).json() as MyInvitationsDto).received;
+  const expired = { code: 'conflict', reason: 'invitation_expired', message: 'This invitation has expired.' };
+
+  it('finding 8: an invitation older than 7 days cannot be accepted', async () => {
+    const s = await teamScenario(ctx, 'Expiry Crew');
+    const [late, onTime] = await Promise.all([createUser(ctx.app), createUser(ctx.app)]);
+    const old = await invite(ctx.app, s.owner, s.team.id, late.email);
+    const recent = await invite(ctx.app, s.owner, s.team.id, onTime.email);
+    await age(old.id, '7 days 1 minute');
+    await age(recent.id, '6 days 23 hours');
+
+    // Neither accepted nor declined, and no membership comes of it.
+    for (const accept of [true, false]) {
+      const res = await call(ctx.app, late, 'POST', `/api/invitations/${old.id}/respond`, { accept });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().error).toEqual(expired);
+    }
+    expect((await call(ctx.app, late, 'GET', `/api/teams/${s.team.id}`)).statusCode).toBe(404);
+    // Listed nowhere as pending: not to the invitee, not to the inviter, not in the team's list.
+    expect(await received(late)).toEqual([]);
+    expect(((await call(ctx.app, s.owner, 'GET', '/api/invitations')).json() as MyInvitationsDto).sent.map((i) => i.id)).toEqual([recent.id]);
+    const teamList = (await call(ctx.app, s.admin, 'GET', `/api/teams/${s.team.id}/invitations`)).json() as InvitationDto[];
+    expect(teamList.map((i) => i.id)).toEqual([recent.id]);
+
+    // Just under 7 days is still good.
+    expect((await received(onTime)).map((i) => i.id)).toEqual([recent.id]);
+    expect((await call(ctx.app, onTime, 'POST', `/api/invitations/${recent.id}/respond`, { accept: true })).statusCode).toBe(200);
+  });
+
+  it('finding 8: an expired invitation does not block a new one to the same address, which replaces it', async () => {
+    const s = await teamScenario(ctx, 'Reinvite Crew');
+    const invitee = await createUser(ctx.app);
+    const old = await invite(ctx.app, s.owner, s.team.id, invitee.email);
+    const url = `/api/teams/${s.team.id}/invitations`;
+    expect((await call(ctx.app, s.admin, 'POST', url, { email: invitee.email })).statusCode).toBe(409);
+    await age(old.id, '8 days');
+
+    const res = await call(ctx.app, s.admin, 'POST', url, { email: invitee.email, role: 'admin' });
+    expect(res.statusCode).toBe(201);
+    const fresh = res.json() as InvitationDto;
+    const rows = await ctx.database.db
+      .select({ id: teamInvitations.id })
+      .from(teamInvitations)
+      .where(and(eq(teamInvitations.teamId, s.team.id), eq(teamInvitations.email, invitee.email)));
+    expect(rows).toEqual([{ id: fresh.id }]);
+    expect((await call(ctx.app, invitee, 'POST', `/api/invitations/${fresh.id}/respond`, { accept: true })).json()).toMatchObject({
+      status: 'accepted',
+      role: 'admin',
+    });
+  });
+
+  it('finding 8: of two concurrent invitations replacing an expired one, exactly one is stored (201 + 409)', async () => {
+    const s = await teamScenario(ctx, 'Replace Race Crew');
+    const email = uniqueEmail('replace');
+    const old = await invite(ctx.app, s.owner, s.team.id, email);
+    await age(old.id, '8 days');
+    const url = `/api/teams/${s.team.id}/invitations`;
+    const results = await Promise.all([
+      call(ctx.app, s.owner, 'POST', url, { email, role: 'member' }),
+      call(ctx.app, s.admin, 'POST', url, { email, role: 'member' }),
+    ]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    const winner = results.find((r) => r.statusCode === 201)!.json() as InvitationDto;
+    const rows = await ctx.database.db
+      .select({ id: teamInvitations.id })
+      .from(teamInvitations)
+      .where(and(eq(teamInvitations.teamId, s.team.id), eq(teamInvitations.email, email)));
+    expect(rows).toEqual([{ id: winner.id }]);
+  });
+
+  it('finding 8: INVITATION_TTL_DAYS sets the lifetime (default 7)', async () => {
+    expect(loadConfig({ AUTH_SECRET: 'x'.repeat(40) }).invitationTtlDays).toBe(7);
+    expect(loadConfig({ AUTH_SECRET: 'x'.repeat(40), INVITATION_TTL_DAYS: '1' }).invitationTtlDays).toBe(1);
+    // A second app on the same database (same secret), with invitations good for one day.
+    const shortLived = await buildApp({ config: { ...ctx.config, invitationTtlDays: 1 }, database: ctx.database });
+    try {
+      const s = await teamScenario(ctx, 'Short Crew');
+      const invitee = await createUser(ctx.app);
+      const inv = await invite(ctx.app, s.owner, s.team.id, invitee.email);
+      await age(inv.id, '1 day 1 minute');
+      expect((await received(invitee)).map((i) => i.id)).toEqual([inv.id]);
+      expect(((await call(shortLived, invitee, 'GET', '/api/invitations')).json() as MyInvitationsDto).received).toEqual([]);
+      const res = await call(shortLived, invitee, 'POST', `/api/invitations/${inv.id}/respond`, { accept: true });
+      expect(res.json().error).toEqual(expired);
+    } finally {
+      await shortLived.close();
+    }
+  });
+
+  it('finding 8: an invitation whose inviter lost the right to invite is no longer valid', async () => {
+    const s = await teamScenario(ctx, 'Demotion Crew');
+    const [first, second] = await Promise.all([createUser(ctx.app), createUser(ctx.app)]);
+    const byAdmin = await invite(ctx.app, s.admin, s.team.id, first.email);
+    const byOwner = await invite(ctx.app, s.owner, s.team.id, second.email);
+
+    // The admin becomes a plain member: what they sent is dead; what the owner sent stands.
+    const demote = await call(ctx.app, s.owner, 'PATCH', `/api/teams/${s.team.id}/members/${s.adminMemberId}`, { role: 'member' });
+    expect(demote.statusCode).toBe(200);
+    expect(await received(first)).toEqual([]);
+    expect((await received(second)).map((i) => i.id)).toEqual([byOwner.id]);
+    const res = await call(ctx.app, first, 'POST', `/api/invitations/${byAdmin.id}/respond`, { accept: true });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toEqual(expired);
+    expect((await call(ctx.app, first, 'GET', `/api/teams/${s.team.id}`)).statusCode).toBe(404);
+    const teamList = (await call(ctx.app, s.owner, 'GET', `/api/teams/${s.team.id}/invitations`)).json() as InvitationDto[];
+    expect(teamList.map((i) => i.id)).toEqual([byOwner.id]);
+    // The address can be invited again, by someone who may.
+    expect((await call(ctx.app, s.owner, 'POST', `/api/teams/${s.team.id}/invitations`, { email: first.email })).statusCode).toBe(201);
+
+    // An inviter who is no longer in the team at all: the same.
+    const third = await createUser(ctx.app);
+    const other = await teamScenario(ctx, 'Removal Crew');
+    const fromLeaver = await invite(ctx.app, other.admin, other.team.id, third.email);
+    expect((await call(ctx.app, other.owner, 'DELETE', `/api/teams/${other.team.id}/members/${other.adminMemberId}`)).statusCode).toBe(204);
+    expect(await received(third)).toEqual([]);
+    const late = await call(ctx.app, third, 'POST', `/api/invitations/${fromLeaver.id}/respond`, { accept: false });
+    expect(late.json().error).toEqual(expired);
+  });
+
+  it('finding 8: a dead invitation brings no notification at sign-up; a live one does', async () => {
+    const s = await teamScenario(ctx, 'Signup Crew');
+    const email = uniqueEmail('newcomer');
+    const values = {
+      teamId: s.team.id,
+      teamName: s.team.name,
+      email,
+      invitedBy: s.owner.id,
+      inviterName: 'Olive Owner',
+      inviterEmail: s.owner.email,
+    };
+    // Written straight to the database: no invitation event, so only the sign-up hook notifies.
+    await ctx.database.db.insert(teamInvitations).values({ ...values, invitedAt: sql`now() - interval '8 days'` });
+    const other = await teamScenario(ctx, 'Live Crew');
+    await ctx.database.db.insert(teamInvitations).values({ ...values, teamId: other.team.id, teamName: other.team.name, invitedBy: other.owner.id });
+
+    const newcomer = await createUser(ctx.app, { email });
+    const list = (await call(ctx.app, newcomer, 'GET', '/api/notifications')).json() as NotificationListDto;
+    expect(list.notifications.map((n) => n.data)).toEqual([expect.objectContaining({ teamId: other.team.id })]);
   });
 });

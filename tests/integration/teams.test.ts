@@ -124,7 +124,7 @@ describe('PATCH /api/teams/:id', () => {
     for (const u of [s.admin, s.member]) {
       const res = await call(ctx.app, u, 'PATCH', url, { name: 'Hijacked' });
       expect(res.statusCode).toBe(403);
-      expect(res.json().error).toEqual({ code: 'permission_denied', message: MSG.teamNoPermission });
+      expect(res.json().error).toEqual({ code: 'permission_denied', reason: 'team_edit_denied', message: MSG.teamNoPermission });
     }
     expect((await call(ctx.app, s.stranger, 'PATCH', url, { name: 'Hijacked' })).statusCode).toBe(404);
 
@@ -142,7 +142,7 @@ describe('PATCH /api/teams/:id', () => {
     expect((await call(ctx.app, s.owner, 'PATCH', url, { name: 'First', version: 0 })).statusCode).toBe(200);
     const stale = await call(ctx.app, s.owner, 'PATCH', url, { name: 'Second', version: 0 });
     expect(stale.statusCode).toBe(409);
-    expect(stale.json().error).toEqual({ code: 'conflict', message: MSG.staleEdit });
+    expect(stale.json().error).toEqual({ code: 'conflict', reason: 'stale_edit', message: MSG.staleEdit });
     const current = (await call(ctx.app, s.owner, 'GET', url)).json();
     expect(current.name).toBe('First');
   });

@@ -1,7 +1,6 @@
-import { create } from 'zustand';
-import { createJSONStorage, persist, type StateStorage } from 'zustand/middleware';
-import { STORAGE_KEYS } from '../../domain/constants';
+import { createJSONStorage, type StateStorage } from 'zustand/middleware';
 import type { SessionDto, UserDto } from '../../domain/schemas/auth';
+import { createPersistedStore } from './persisted-store';
 
 const REMEMBER_KEY = 'auth-remember';
 
@@ -35,16 +34,15 @@ interface AuthState {
   signOutLocal: () => void;
 }
 
-export const useAuthStore = create<AuthState>()(
-  persist(
-    (set) => ({
-      user: null,
-      session: null,
-      isAuthenticated: false,
-      setSession: (session) => set({ session, user: session.user, isAuthenticated: true }),
-      setUser: (user) => set((s) => ({ user, session: s.session ? { ...s.session, user } : s.session })),
-      signOutLocal: () => set({ user: null, session: null, isAuthenticated: false }),
-    }),
-    { name: STORAGE_KEYS.auth, storage: createJSONStorage(() => rememberAwareStorage) },
-  ),
+export const useAuthStore = createPersistedStore<AuthState>(
+  'auth',
+  (set) => ({
+    user: null,
+    session: null,
+    isAuthenticated: false,
+    setSession: (session) => set({ session, user: session.user, isAuthenticated: true }),
+    setUser: (user) => set((s) => ({ user, session: s.session ? { ...s.session, user } : s.session })),
+    signOutLocal: () => set({ user: null, session: null, isAuthenticated: false }),
+  }),
+  { storage: createJSONStorage(() => rememberAwareStorage) },
 );

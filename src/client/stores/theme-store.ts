@@ -1,15 +1,12 @@
-import { create } from 'zustand';
-import { persist } from 'zustand/middleware';
-import { STORAGE_KEYS, type Theme } from '../../domain/constants';
+import type { Theme } from '../../domain/constants';
+import { createPersistedStore } from './persisted-store';
 
 interface ThemeState {
   theme: Theme;
   setTheme: (theme: Theme) => void;
 }
 
-export const useThemeStore = create<ThemeState>()(
-  persist((set) => ({ theme: 'system', setTheme: (theme) => set({ theme }) }), { name: STORAGE_KEYS.theme }),
-);
+export const useThemeStore = createPersistedStore<ThemeState>('theme', (set) => ({ theme: 'system', setTheme: (theme) => set({ theme }) }));
 
 export const prefersDark = () => window.matchMedia('(prefers-color-scheme: dark)').matches;
 

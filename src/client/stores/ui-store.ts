@@ -1,6 +1,5 @@
 import { create } from 'zustand';
-import { persist } from 'zustand/middleware';
-import { STORAGE_KEYS } from '../../domain/constants';
+import { createPersistedStore } from './persisted-store';
 
 interface SidebarState {
   collapsed: boolean;
@@ -9,16 +8,11 @@ interface SidebarState {
 }
 
 /** The sidebar's collapsed flag, persisted (spec §4). */
-export const useSidebarStore = create<SidebarState>()(
-  persist(
-    (set) => ({
-      collapsed: false,
-      setCollapsed: (collapsed) => set({ collapsed }),
-      toggle: () => set((s) => ({ collapsed: !s.collapsed })),
-    }),
-    { name: STORAGE_KEYS.sidebar },
-  ),
-);
+export const useSidebarStore = createPersistedStore<SidebarState>('sidebar', (set) => ({
+  collapsed: false,
+  setCollapsed: (collapsed) => set({ collapsed }),
+  toggle: () => set((s) => ({ collapsed: !s.collapsed })),
+}));
 
 interface QuickAddState {
   isOpen: boolean;

@@ -1,15 +1,8 @@
 import { z } from 'zod';
 import { SYSTEM_ROLES } from '../constants';
-import { isoDateTime, uuid } from './common';
+import { intFields, isoDateTime, uuid } from './common';
 
-export const adminStatsDto = z.object({
-  totalUsers: z.number().int(),
-  activeUsers30d: z.number().int(),
-  teams: z.number().int(),
-  projects: z.number().int(),
-  tasks: z.number().int(),
-  tasksCompletedThisMonth: z.number().int(),
-});
+export const adminStatsDto = intFields('totalUsers', 'activeUsers30d', 'teams', 'projects', 'tasks', 'tasksCompletedThisMonth');
 export type AdminStatsDto = z.infer<typeof adminStatsDto>;
 
 export const adminUserDto = z.object({

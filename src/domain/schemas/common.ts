@@ -29,6 +29,10 @@ export const optionalText = (max: number) =>
 export const emptyAsNull = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === '' ? null : v), schema.nullable());
 
+/** An object of whole numbers (counts, percentages), one per key in this order. */
+export const intFields = <const K extends string>(...keys: K[]) =>
+  z.object(Object.fromEntries(keys.map((key) => [key, z.number().int()])) as Record<K, z.ZodNumber>);
+
 /** Optimistic concurrency: the version an edit was based on (optional, checked when given). */
 export const versionField = z.number().int().min(0).optional();
 

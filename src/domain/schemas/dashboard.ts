@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PROJECT_STATUSES, TASK_PRIORITIES, TASK_STATUSES } from '../constants';
-import { isoDate, isoDateTime, uuid } from './common';
+import { intFields, isoDate, isoDateTime, uuid } from './common';
 
 export const activityItem = z.object({
   id: z.string(),
@@ -18,15 +18,7 @@ export const dashboardQuery = z.object({
 export type DashboardQuery = z.infer<typeof dashboardQuery>;
 
 export const dashboardDto = z.object({
-  stats: z.object({
-    completedTasks: z.number().int(),
-    activeProjects: z.number().int(),
-    teamMembers: z.number().int(),
-    tasksInProgress: z.number().int(),
-    totalTasks: z.number().int(),
-    completionRate: z.number().int(),
-    activeTeams: z.number().int(),
-  }),
+  stats: intFields('completedTasks', 'activeProjects', 'teamMembers', 'tasksInProgress', 'totalTasks', 'completionRate', 'activeTeams'),
   recentActivity: z.array(activityItem),
   projectProgress: z.array(
     z.object({ id: uuid, name: z.string(), progress: z.number().int(), status: z.enum(PROJECT_STATUSES) }),

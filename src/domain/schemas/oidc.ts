@@ -20,5 +20,13 @@ export type OidcCallbackQuery = z.infer<typeof oidcCallbackQuery>;
 export const oidcExchangeInput = z.object({ code: z.string().min(1).max(4096) }).strict();
 export type OidcExchangeInput = z.infer<typeof oidcExchangeInput>;
 
+/** POST /api/auth/google/error: the sealed error_description our callback put on /login. */
+export const oidcErrorInput = z.object({ error_description: z.string().min(1).max(4096) }).strict();
+export type OidcErrorInput = z.infer<typeof oidcErrorInput>;
+
+/** The description it seals, for the login page's 'Authentication failed: {description}'. */
+export const oidcErrorDto = z.object({ description: z.string() });
+export type OidcErrorDto = z.infer<typeof oidcErrorDto>;
+
 // Lives in constants so the sign-in page does not pull zod into the start-up bundle.
 export { OIDC_CODE_PARAM } from '../constants';

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -8,6 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { makePrivateDir } from '../lib/private-dir';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -137,8 +138,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
   const dataDir = options.dataDir ?? 'memory://';
-  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const onDisk = !dataDir.startsWith('memory://');
+  // Private before PGlite writes into it (so there is no window), and again after: PGlite unpacks a
+  // new database with its files chmod-ed 0666 and writes its relcache files 0644, whatever the umask.
+  if (onDisk) makePrivateDir(dataDir);
   const client = await PGlite.create(dataDir);
+  if (onDisk) makePrivateDir(dataDir);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,

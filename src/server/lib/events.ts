@@ -1,54 +1,49 @@
 import { EventEmitter } from 'node:events';
+import type { DomainEventType } from '../../domain/events';
+
+/** One kind of event: its name must be in the domain's list (src/domain/events.ts), or this fails the typecheck. */
+type Event<T extends DomainEventType, Fields> = { type: T; actorId: string } & Fields;
 
 /**
  * Domain events published by services after a change commits. Listeners create notifications
- * and forward realtime updates to the users who may see them (issue 8 wires LISTEN/NOTIFY so
- * every app instance on one database receives them).
+ * and forward realtime updates to the users who may see them. Each instance also relays them through
+ * PostgreSQL LISTEN/NOTIFY (modules/realtime/realtime.channel.ts, decision 0008), so every instance on
+ * one database receives them.
  */
 export type DomainEvent =
-  | { type: 'team.created' | 'team.updated' | 'team.deleted'; teamId: string; actorId: string }
-  | { type: 'team.member_added' | 'team.member_updated' | 'team.member_removed'; teamId: string; actorId: string; userId: string; memberId: string }
-  | {
-      type: 'invitation.created' | 'invitation.cancelled' | 'invitation.accepted' | 'invitation.declined';
-      teamId: string;
-      actorId: string;
-      invitationId: string;
-      email: string;
-    }
-  | { type: 'project.created' | 'project.updated' | 'project.deleted'; teamId: string; actorId: string; projectId: string; progress?: number }
-  | {
-      type: 'task.created' | 'task.updated' | 'task.deleted';
-      teamId: string;
-      actorId: string;
-      taskId: string;
-      projectId: string;
-      title: string;
-      creatorId: string;
-      /** Assignee before and after the change (equal when unchanged). */
-      previousAssigneeId: string | null;
-      assigneeId: string | null;
-      previousStatus: string | null;
-      status: string;
-    }
-  | {
-      /** A notification was written for `userId`; forwarded to that user's streams only. */
-      type: 'notification.created';
-      teamId: string;
-      actorId: string;
-      userId: string;
-      notificationId: string;
-    }
-
-  | {
-      /** Sessions ended (sign-out, reuse of a spent refresh token, deactivation): their event streams close. */
-      type: 'session.revoked';
-      actorId: string;
-      userId: string;
-      /** null: every session of the user. */
-      sessionId: string | null;
-    };
-
-export type DomainEventType = DomainEvent['type'];
+  | Event<'team.created' | 'team.updated' | 'team.deleted', { teamId: string }>
+  | Event<'team.member_added' | 'team.member_updated' | 'team.member_removed', { teamId: string; userId: string; memberId: string }>
+  | Event<
+      'invitation.created' | 'invitation.cancelled' | 'invitation.accepted' | 'invitation.declined',
+      { teamId: string; invitationId: string; email: string }
+    >
+  | Event<'project.created' | 'project.updated' | 'project.deleted', { teamId: string; projectId: string; progress?: number }>
+  | Event<
+      'task.created' | 'task.updated' | 'task.deleted',
+      {
+        teamId: string;
+        taskId: string;
+        projectId: string;
+        title: string;
+        creatorId: string;
+        /** Assignee before and after the change (equal when unchanged). */
+        previousAssigneeId: string | null;
+        assigneeId: string | null;
+        previousStatus: string | null;
+        status: string;
+      }
+    >
+  /** A notification was written for `userId`; forwarded to that user's streams only. */
+  | Event<'notification.created', { teamId: string; userId: string; notificationId: string }>
+  /** Sessions ended (sign-out, reuse of a spent refresh token, deactivation): their event streams close. */
+  | Event<
+      'session.revoked',
+      {
+        userId: string;
+        /** null: every session of the user. */
+        sessionId: string | null;
+      }
+    >;
 
 export class EventBus {
   private readonly emitter = new EventEmitter();

@@ -5,62 +5,149 @@ export interface RateLimit {
   windowSeconds: number;
 }
 
-/** Named limits (per IP unless said otherwise). Capacity per window, refilled continuously. */
+/**
+ * Named limits. Buckets (per IP unless said otherwise): capacity per window, refilled continuously.
+ * Failed password sign-ins (`accountIp`, `account`): capacity failures, forgotten after windowSeconds
+ * without one (RateLimiter.signIn).
+ */
 export const RATE_LIMITS = {
   auth: { capacity: 30, windowSeconds: 300 },
   refresh: { capacity: 150, windowSeconds: 300 },
   invite: { capacity: 30, windowSeconds: 3600 },
-  /** Sign-in attempts per account (email), whatever the IP: stops a spread-out password guess. */
-  account: { capacity: 30, windowSeconds: 300 },
+  /** Failures on one account from one IP before each next attempt from there waits (SIGN_IN_DELAY). */
+  accountIp: { capacity: 5, windowSeconds: 3600 },
+  /** Failures on one account from all IPs before a client that failed there has no free attempt left. */
+  account: { capacity: 100, windowSeconds: 3600 },
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;
-/** What a route declares: a limit name, or 'token' (sign-in or refresh, by grant type). */
-export type RateLimitRule = RateLimitName | 'token';
+/** The token buckets: what a route or a service spends from. */
+export type BucketName = Exclude<RateLimitName, 'accountIp' | 'account'>;
+/** What a route declares: a bucket, or 'token' (sign-in or refresh, by grant type). */
+export type RateLimitRule = BucketName | 'token';
 /** Limits that differ from RATE_LIMITS (config.ts reads them from the environment). */
 export type RateLimitOverrides = Partial<Record<RateLimitName, Partial<RateLimit>>>;
 
-/**
- * Takes one token from the bucket `key` (capacity, refilled at `ratePerSecond`) and returns the
- * tokens left, negative when there was none (db/rate-limit-buckets.ts).
- */
-export type TakeToken = (key: string, capacity: number, ratePerSecond: number) => Promise<number>;
+/** The wait once a client's free sign-in failures are used up: base seconds, doubled by each further failure. */
+export const SIGN_IN_DELAY = { baseSeconds: 1, maxSeconds: 900 } as const;
+
+/** A counter of attempts that makes its client wait once `allowance` is used up (RateLimitStore.claim). */
+export interface AttemptRule {
+  allowance: number;
+  /** The wait after the attempt that used the allowance up; it doubles with each further one, up to maxSeconds. */
+  baseSeconds: number;
+  maxSeconds: number;
+  /** A counter not bumped for this long is forgotten (back to zero). */
+  forgetSeconds: number;
+}
+
+/** Where buckets and counters live (db/rate-limit-buckets.ts): one table shared by every app instance. */
+export interface RateLimitStore {
+  /** Takes one token from bucket `key` (capacity, refilled at `ratePerSecond`); the tokens left, negative when there was none. */
+  take(key: string, capacity: number, ratePerSecond: number): Promise<number>;
+  /** Counts an attempt on counter `key` unless its client must wait: 0, or the seconds left to wait. */
+  claim(key: string, rule: AttemptRule): Promise<number>;
+  /** Adds one to counter `key`; returns the count. */
+  count(key: string, forgetSeconds: number): Promise<number>;
+  /** Counter `key`, 0 when missing or forgotten. */
+  read(key: string, forgetSeconds: number): Promise<number>;
+  forget(key: string): Promise<void>;
+  /** Deletes the rows under each prefix untouched for its seconds, and any other untouched for `otherSeconds`. */
+  prune(rules: readonly { prefix: string; seconds: number }[], otherSeconds: number): Promise<number>;
+}
+
+/** What a password sign-in calls around its check of the password (AuthService.signInWithPassword). */
+export interface SignInGuard {
+  /** Before the check: throws 429 with Retry-After when this client must wait. */
+  begin(): Promise<void>;
+  /** The password was wrong (or the account unknown). */
+  failed(): Promise<void>;
+  /** The password was right. */
+  succeeded(): Promise<void>;
+}
+
+const UNGUARDED: SignInGuard = { begin: async () => {}, failed: async () => {}, succeeded: async () => {} };
+
+const rateLimited = (seconds: number) =>
+  new AppError('rate_limited', { headers: { 'retry-after': String(Math.max(1, Math.ceil(seconds))) } });
 
 /**
- * Token buckets kept in the database, so every app instance on one database shares them:
- * a second instance is not a second allowance.
+ * Token buckets and sign-in failure counters kept in the database, so every app instance on one
+ * database shares them: a second instance is not a second allowance.
  */
 export class RateLimiter {
   constructor(
-    private readonly takeToken: TakeToken,
+    private readonly store: RateLimitStore,
     readonly enabled: boolean,
     private readonly overrides: RateLimitOverrides = {},
   ) {}
 
   async consume(rule: RateLimitRule, key: string, grantType?: string): Promise<void> {
     if (!this.enabled) return;
-    const name: RateLimitName = rule === 'token' ? (grantType === 'refresh_token' ? 'refresh' : 'auth') : rule;
+    const name: BucketName = rule === 'token' ? (grantType === 'refresh_token' ? 'refresh' : 'auth') : rule;
     await this.take(name, key);
   }
 
-  /** Sign-in with a password: one token from the account's own bucket (keyed on the lower-cased email). */
-  async consumeAccount(email: string): Promise<void> {
+  /** Takes one token from bucket `name:key`, or throws 429 with Retry-After. */
+  async take(name: BucketName, key: string): Promise<void> {
     if (!this.enabled) return;
-    await this.take('account', email.trim().toLowerCase());
+    const { capacity, windowSeconds } = this.limit(name);
+    const rate = capacity / windowSeconds;
+    const tokens = await this.store.take(`${name}:${key}`, capacity, rate);
+    if (tokens < 0) throw rateLimited(-tokens / rate);
   }
 
-  /** Takes one token from bucket `name:key`, or throws 429 with Retry-After. */
-  async take(name: RateLimitName, key: string): Promise<void> {
-    if (!this.enabled) return;
-    const capacity = this.overrides[name]?.capacity ?? RATE_LIMITS[name].capacity;
-    const windowSeconds = this.overrides[name]?.windowSeconds ?? RATE_LIMITS[name].windowSeconds;
-    const rate = capacity / windowSeconds;
-    const tokens = await this.takeToken(`${name}:${key}`, capacity, rate);
-    if (tokens < 0) {
-      const retryAfter = Math.max(1, Math.ceil(-tokens / rate));
-      throw new AppError('rate_limited', {
-        headers: { 'retry-after': String(retryAfter) },
-      });
-    }
+  /**
+   * The guard of a password sign-in to `email` from `ip`, after GoTrue and OWASP: failures are counted,
+   * not attempts. Each account and IP pair has `accountIp` failures free, then every next attempt from
+   * there waits 1, 2, 4 … seconds (SIGN_IN_DELAY) after the last; once the account has `account`
+   * recent failures from all IPs, a client that has failed there has no free attempt left. A client
+   * that has not failed on the account is never held back by others' failures: nobody can lock the
+   * owner out, and a distributed guess gets one try per IP before the waits begin.
+   */
+  signIn(email: string, ip: string): SignInGuard {
+    if (!this.enabled) return UNGUARDED;
+    const account = email.trim().toLowerCase();
+    const perClient = this.limit('accountIp');
+    const perAccount = this.limit('account');
+    const clientKey = `accountIp:${ip}|${account}`;
+    const accountKey = `account:${account}`;
+    return {
+      begin: async () => {
+        const underAttack = (await this.store.read(accountKey, perAccount.windowSeconds)) >= perAccount.capacity;
+        const wait = await this.store.claim(clientKey, {
+          allowance: underAttack ? 0 : perClient.capacity,
+          baseSeconds: SIGN_IN_DELAY.baseSeconds,
+          maxSeconds: Math.min(SIGN_IN_DELAY.maxSeconds, perClient.windowSeconds),
+          forgetSeconds: perClient.windowSeconds,
+        });
+        if (wait > 0) throw rateLimited(wait);
+      },
+      failed: async () => {
+        await this.store.count(accountKey, perAccount.windowSeconds);
+      },
+      // The client's failures are forgiven; the account's stay (an attack on it may go on).
+      succeeded: () => this.store.forget(clientKey),
+    };
+  }
+
+  /**
+   * Deletes the rows that are as good as missing, so that random keys (emails, IPs) cannot grow the
+   * table: a bucket full again, a counter forgotten. A bucket can sink to −1 token, so it is full
+   * again window × (capacity + 1) / capacity after its last use.
+   */
+  prune(): Promise<number> {
+    const rules = (Object.keys(RATE_LIMITS) as RateLimitName[]).map((name) => {
+      const { capacity, windowSeconds } = this.limit(name);
+      return { prefix: `${name}:`, seconds: Math.ceil((windowSeconds * (capacity + 1)) / capacity) };
+    });
+    return this.store.prune(rules, Math.max(...rules.map((r) => r.seconds)));
+  }
+
+  private limit(name: RateLimitName): RateLimit {
+    return {
+      capacity: this.overrides[name]?.capacity ?? RATE_LIMITS[name].capacity,
+      windowSeconds: this.overrides[name]?.windowSeconds ?? RATE_LIMITS[name].windowSeconds,
+    };
   }
 }

@@ -7,12 +7,13 @@ import { cn } from '../../lib/cn';
 import { useAuthStore } from '../../stores/auth-store';
 import { useQuickAddStore, useSidebarStore } from '../../stores/ui-store';
 import { ADMIN_NAV, isNavActive, MAIN_NAV, type NavItem, SETTINGS_NAV } from './nav';
+import { SidebarToggle } from './sidebar-toggle';
 
 const isNarrow = () => window.innerWidth < LIMITS.sidebarBreakpointPx;
+const toggleClass = 'rounded-md p-1.5 text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800';
 
 export function Sidebar() {
   const collapsed = useSidebarStore((s) => s.collapsed);
-  const toggle = useSidebarStore((s) => s.toggle);
   const setCollapsed = useSidebarStore((s) => s.setCollapsed);
   const role = useAuthStore((s) => s.user?.role);
   const openQuickAdd = useQuickAddStore((s) => s.setOpen);
@@ -66,29 +67,9 @@ export function Sidebar() {
     >
       <div className={cn('flex h-(--top-bar-height) items-center border-b border-slate-200 px-4 dark:border-slate-800', collapsed ? 'justify-center' : 'justify-between')}>
         <Logo collapsed={collapsed} showEdition />
-        {!collapsed && (
-          <button
-            type="button"
-            onClick={toggle}
-            className="rounded-md p-1.5 text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
-            aria-label="Collapse sidebar"
-            aria-expanded
-          >
-            <ChevronsLeft className="h-5 w-5" aria-hidden />
-          </button>
-        )}
+        {!collapsed && <SidebarToggle label="Collapse sidebar" icon={ChevronsLeft} className={toggleClass} />}
       </div>
-      {collapsed && (
-        <button
-          type="button"
-          onClick={toggle}
-          className="mx-auto mt-2 rounded-md p-1.5 text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
-          aria-label="Expand sidebar"
-          aria-expanded={false}
-        >
-          <ChevronsRight className="h-5 w-5" aria-hidden />
-        </button>
-      )}
+      {collapsed && <SidebarToggle label="Expand sidebar" icon={ChevronsRight} className={`mx-auto mt-2 ${toggleClass}`} />}
       <div className="px-3 pt-4">
         <button
           type="button"

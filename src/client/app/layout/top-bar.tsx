@@ -6,7 +6,7 @@ import { useSignOut } from '../../features/auth/use-auth';
 import { NotificationsMenu } from '../../features/notifications/components/notifications-menu';
 import { useAuthStore } from '../../stores/auth-store';
 import { useThemeStore } from '../../stores/theme-store';
-import { useSidebarStore } from '../../stores/ui-store';
+import { SidebarToggle } from './sidebar-toggle';
 
 const THEME_ICON = { light: Sun, dark: Moon, system: Monitor } as const;
 
@@ -14,8 +14,6 @@ export function TopBar() {
   const user = useAuthStore((s) => s.user);
   const theme = useThemeStore((s) => s.theme);
   const setTheme = useThemeStore((s) => s.setTheme);
-  const toggleSidebar = useSidebarStore((s) => s.toggle);
-  const sidebarOpen = useSidebarStore((s) => !s.collapsed);
   const signOut = useSignOut();
   const navigate = useNavigate();
   const ThemeIcon = THEME_ICON[theme];
@@ -30,15 +28,11 @@ export function TopBar() {
   // placeholder fits at 390 px.
   return (
     <header className="flex h-(--top-bar-height) shrink-0 items-center gap-2 border-b border-slate-200 bg-white px-3 sm:gap-3 sm:px-4 dark:border-slate-800 dark:bg-slate-900">
-      <button
-        type="button"
-        onClick={toggleSidebar}
+      <SidebarToggle
+        label="Toggle sidebar"
+        icon={MenuIcon}
         className="rounded-lg p-2 text-slate-700 hover:bg-slate-100 lg:hidden dark:text-slate-200 dark:hover:bg-slate-800"
-        aria-label="Toggle sidebar"
-        aria-expanded={sidebarOpen}
-      >
-        <MenuIcon className="h-5 w-5" aria-hidden />
-      </button>
+      />
       <search className="relative max-w-md flex-1">
         <label htmlFor="global-search" className="sr-only">
           Search

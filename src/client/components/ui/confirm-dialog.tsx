@@ -1,5 +1,4 @@
-import { Button } from './button';
-import { Modal } from './modal';
+import { Modal, ModalActions } from './modal';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -30,14 +29,9 @@ export function ConfirmDialog({
       title={title}
       size="sm"
       footer={
-        <>
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button variant={destructive ? 'danger' : 'primary'} onClick={onConfirm} isLoading={isLoading}>
-            {confirmLabel}
-          </Button>
-        </>
+        <ModalActions onCancel={onCancel} variant={destructive ? 'danger' : 'primary'} onClick={onConfirm} isLoading={isLoading}>
+          {confirmLabel}
+        </ModalActions>
       }
     >
       <p className="text-sm text-slate-700 dark:text-slate-200">{message}</p>

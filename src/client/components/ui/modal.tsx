@@ -2,6 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { cn } from '../../lib/cn';
+import { Button, type ButtonProps } from './button';
 
 export type ModalSize = 'sm' | 'md' | 'lg' | 'xl';
 
@@ -72,6 +73,22 @@ export function Modal({ open, onClose, title, description, size = 'md', children
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+export interface ModalActionsProps extends ButtonProps {
+  onCancel: () => void;
+}
+
+/** A modal footer's Cancel button and its main action (for a form's save: `type="submit" form={formId}`). */
+export function ModalActions({ onCancel, ...action }: ModalActionsProps) {
+  return (
+    <>
+      <Button variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button {...action} />
+    </>
   );
 }
 

@@ -32,9 +32,10 @@ export async function getChildToken(db: DbOrTx, parentId: number) {
   return row;
 }
 
+/** The session, its user, and the database's clock (the one that stamped the session's times). */
 export async function getSessionWithUser(db: DbOrTx, sessionId: string) {
   const [row] = await db
-    .select({ session: sessions, user: users })
+    .select({ session: sessions, user: users, now: sql<Date>`now()`.mapWith(sessions.createdAt) })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.id, sessionId));

@@ -37,7 +37,8 @@ export function authRoutes(app: FastifyInstance, auth: AuthService) {
       if (req.query.grant_type === 'password') {
         const body = passwordGrantInput.safeParse(req.body);
         if (!body.success) throw new AppError('validation_failed', { fields: { email: 'email and password are required' } });
-        return auth.signInWithPassword(body.data.email, body.data.password, ua);
+        const guard = app.deps.rateLimiter.signIn(body.data.email, req.ip);
+        return auth.signInWithPassword(body.data.email, body.data.password, ua, guard);
       }
       const body = refreshGrantInput.safeParse(req.body);
       if (!body.success) throw new AppError('validation_failed', { fields: { refresh_token: 'refresh_token is required' } });

@@ -2,11 +2,14 @@ import type { SessionDto, SignupInput, UserDto } from '../../../domain/schemas/a
 import type { Db } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
+import type { SignInGuard } from '../../lib/rate-limit';
 import { hashToken, type TokenService } from '../../lib/tokens';
 import { toUserDto } from '../users/users.mapper';
 import * as usersRepo from '../users/users.repo';
 import type { UserRow } from '../../db/schema';
 import * as repo from './auth.repo';
+import { requireUncommonPassword } from './password-policy';
+import { DEFAULT_SESSION_POLICY, isWithinReuseGrace, type SessionPolicy, sessionExpiry } from './session-policy';
 
 export interface AuthHooks {
   /** Runs inside the sign-up transaction, e.g. to notify about pending invitations. */
@@ -25,11 +28,13 @@ export class AuthService {
     private readonly db: Db,
     private readonly tokens: TokenService,
     private readonly hooks: AuthHooks = {},
+    private readonly sessionPolicy: SessionPolicy = DEFAULT_SESSION_POLICY,
   ) {
     this.sessionWithUser = repo.prepareSessionWithUser(db);
   }
 
   async signup(input: SignupInput): Promise<UserDto> {
+    requireUncommonPassword(input.password);
     const passwordHash = await hashPassword(input.password);
     try {
       const user = await this.db.transaction(async (tx) => {
@@ -50,10 +55,19 @@ export class AuthService {
     await this.hooks.onUserCreated?.(tx, user);
   }
 
-  async signInWithPassword(email: string, password: string, userAgent: string | null): Promise<SessionDto> {
+  /**
+   * `guard` (RateLimiter.signIn) may make this client wait before the check; only a wrong password
+   * (or an unknown email) counts against it, and a right one clears its count.
+   */
+  async signInWithPassword(email: string, password: string, userAgent: string | null, guard: SignInGuard): Promise<SessionDto> {
+    await guard.begin();
     const row = await usersRepo.getWithPasswordByEmail(this.db, email);
     const ok = await verifyPassword(row?.passwordHash, password);
-    if (!row || !ok) throw invalidCredentials();
+    if (!row || !ok) {
+      await guard.failed();
+      throw invalidCredentials();
+    }
+    await guard.succeeded();
     if (!row.user.isActive) throw new AppError('account_deactivated');
     return this.startSession(row.user, userAgent);
   }
@@ -71,7 +85,8 @@ export class AuthService {
 
   /**
    * Rotates a refresh token. A spent token revokes its session, except the immediate parent of
-   * the live token, which gets that same live token back (a retry after a lost response).
+   * the live token within the reuse interval, which gets that same live token back (a retry after
+   * a lost response). A session past its idle timeout or its absolute lifetime is revoked.
    */
   async refresh(refreshToken: string): Promise<SessionDto> {
     const result = await this.db.transaction(async (tx) => {
@@ -79,6 +94,11 @@ export class AuthService {
       if (!token) throw invalidGrant();
       const found = await repo.getSessionWithUser(tx, token.sessionId);
       if (!found || found.session.revokedAt || !found.user.isActive) throw invalidGrant();
+      const revoke = async () => {
+        await repo.revokeSession(tx, token.sessionId);
+        return { ok: false as const, userId: found.user.id, sessionId: token.sessionId };
+      };
+      if (sessionExpiry(found.session, found.now, this.sessionPolicy)) return revoke();
       const child = this.tokens.childRefreshToken(refreshToken);
       const spent = await repo.spendRefreshToken(tx, token.id);
       if (spent) {
@@ -87,11 +107,10 @@ export class AuthService {
         return { ok: true as const, user: found.user, sessionId: token.sessionId, refresh: child };
       }
       const live = await repo.getChildToken(tx, token.id);
-      if (live && !live.usedAt) {
+      if (live && !live.usedAt && isWithinReuseGrace(token.usedAt, found.now, this.sessionPolicy)) {
         return { ok: true as const, user: found.user, sessionId: token.sessionId, refresh: child };
       }
-      await repo.revokeSession(tx, token.sessionId);
-      return { ok: false as const, userId: found.user.id, sessionId: token.sessionId };
+      return revoke();
     });
     if (!result.ok) {
       this.hooks.onSessionRevoked?.(result.userId, result.sessionId);

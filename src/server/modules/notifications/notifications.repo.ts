@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { NotificationType } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
+import { isLiveInvitation } from '../../db/invitations';
 import { notifications, projects, teamInvitations, teamMembers, teams, users } from '../../db/schema';
 import { projectTotals } from '../../db/task-counters';
 import { activeMembership } from '../../db/visibility';
@@ -74,16 +75,6 @@ export async function markAllRead(db: DbOrTx, userId: string): Promise<void> {
     .where(and(eq(notifications.userId, userId), eq(notifications.isRead, false)));
 }
 
-/** Of `userIds`, those who are active members of the team. */
-export async function filterActiveMembers(db: DbOrTx, teamId: string, userIds: string[]): Promise<string[]> {
-  if (userIds.length === 0) return [];
-  const rows = await db
-    .select({ userId: teamMembers.userId })
-    .from(teamMembers)
-    .where(and(activeMembership({ teamId }), inArray(teamMembers.userId, userIds)));
-  return rows.map((r) => r.userId);
-}
-
 /**
  * Which of `userIds` are active members of the team, each row with the actor's name: what a task
  * notification needs, in one statement (no rows: nobody to notify, and no name needed).
@@ -135,8 +126,8 @@ export async function getPendingInvitation(db: DbOrTx, invitationId: string, tea
   return row;
 }
 
-/** Pending invitations addressed to an email, for teams that still exist. */
-export async function listPendingInvitationsByEmail(db: DbOrTx, email: string) {
+/** Live invitations addressed to an email (db/invitations.ts), for teams that still exist. */
+export async function listLiveInvitationsByEmail(db: DbOrTx, email: string, ttlDays: number) {
   return db
     .select({
       id: teamInvitations.id,
@@ -146,5 +137,5 @@ export async function listPendingInvitationsByEmail(db: DbOrTx, email: string) {
     })
     .from(teamInvitations)
     .innerJoin(teams, eq(teams.id, teamInvitations.teamId))
-    .where(and(eq(teamInvitations.email, email.toLowerCase()), eq(teamInvitations.status, 'pending')));
+    .where(and(eq(teamInvitations.email, email.toLowerCase()), isLiveInvitation(ttlDays)));
 }

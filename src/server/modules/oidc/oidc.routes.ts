@@ -2,14 +2,24 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { sessionDto } from '../../../domain/schemas/auth';
 import { errorResponse } from '../../../domain/schemas/common';
-import { authProvidersDto, OIDC_CODE_PARAM, oidcCallbackQuery, oidcExchangeInput } from '../../../domain/schemas/oidc';
+import {
+  authProvidersDto,
+  OIDC_CODE_PARAM,
+  oidcCallbackQuery,
+  oidcErrorDto,
+  oidcErrorInput,
+  oidcExchangeInput,
+} from '../../../domain/schemas/oidc';
 import { typed } from '../../lib/http';
 import { OidcFlowError, OidcProvider } from './oidc.provider';
 import { Sealer } from './oidc.seal';
-import { OidcService, STATE_TTL_SECONDS } from './oidc.service';
+import { BINDING_TTL_SECONDS, OidcService, STATE_TTL_SECONDS } from './oidc.service';
 
 const COOKIE = 'crewboard_oidc';
 const COOKIE_PATH = '/api/auth/google';
+/** The browser's binding (see OidcService.begin), read back by the code exchange. */
+const BINDING_COOKIE = 'crewboard_oidc_bind';
+const BINDING_PATH = '/api/auth';
 
 function readCookie(req: FastifyRequest, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
@@ -19,14 +29,8 @@ function readCookie(req: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
-function stateCookie(value: string, maxAge: number, secure: boolean): string {
-  return [`${COOKIE}=${value}`, `Path=${COOKIE_PATH}`, `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])].join('; ');
-}
-
-/** Every failure returns to the login page, which shows 'Authentication failed: {description}'. */
-function toLogin(reply: FastifyReply, error: string, description: string) {
-  const qs = new URLSearchParams({ error, error_description: description });
-  return reply.header('cache-control', 'no-store').redirect(`/login?${qs.toString()}`, 302);
+function cookie(name: string, path: string, value: string, maxAge: number, secure: boolean): string {
+  return [`${name}=${value}`, `Path=${path}`, `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])].join('; ');
 }
 
 const redirectResponse = { 302: z.null().describe('Redirect') };
@@ -40,12 +44,27 @@ export function registerOidc(app: FastifyInstance): void {
     database.db,
     auth,
     provider,
-    new Sealer(config.authSecret, 'state'),
-    new Sealer(config.authSecret, 'code'),
+    {
+      state: new Sealer(config.authSecret, 'state'),
+      code: new Sealer(config.authSecret, 'code'),
+      error: new Sealer(config.authSecret, 'error'),
+    },
     `${config.publicUrl}${COOKIE_PATH}/callback`,
   );
   const secure = config.publicUrl.startsWith('https://');
+  const stateCookie = (value: string, maxAge: number) => cookie(COOKIE, COOKIE_PATH, value, maxAge, secure);
+  const bindingCookie = (value: string, maxAge: number) => cookie(BINDING_COOKIE, BINDING_PATH, value, maxAge, secure);
   const r = typed(app);
+
+  /**
+   * Every failure returns to the login page, which shows 'Authentication failed: {description}'. The
+   * description is sealed: the page shows only what opens (POST /api/auth/google/error), never a
+   * hand-made link's text.
+   */
+  const toLogin = async (reply: FastifyReply, error: string, description: string) => {
+    const qs = new URLSearchParams({ error, error_description: await service.sealDescription(description) });
+    return reply.header('cache-control', 'no-store').redirect(`/login?${qs.toString()}`, 302);
+  };
 
   r.get('/api/auth/providers', {
     config: { auth: 'public' },
@@ -58,8 +77,8 @@ export function registerOidc(app: FastifyInstance): void {
     schema: { tags: ['auth'], response: redirectResponse },
     handler: async (req, reply) => {
       try {
-        const { url, sealedState } = await service.begin();
-        reply.header('set-cookie', stateCookie(sealedState, STATE_TTL_SECONDS, secure));
+        const { url, sealedState, binding } = await service.begin();
+        reply.header('set-cookie', [stateCookie(sealedState, STATE_TTL_SECONDS), bindingCookie(binding, BINDING_TTL_SECONDS)]);
         return reply.header('cache-control', 'no-store').redirect(url, 302);
       } catch (error) {
         if (error instanceof OidcFlowError) return toLogin(reply, error.error, error.description);
@@ -75,7 +94,7 @@ export function registerOidc(app: FastifyInstance): void {
     config: { auth: 'public', rateLimit: 'auth' },
     schema: { tags: ['auth'], querystring: oidcCallbackQuery, response: redirectResponse },
     handler: async (req, reply) => {
-      reply.header('set-cookie', stateCookie('', 0, secure));
+      reply.header('set-cookie', stateCookie('', 0));
       try {
         const code = await service.complete(req.query, readCookie(req, COOKIE), req.headers['user-agent'] ?? null);
         return reply.header('cache-control', 'no-store').redirect(`/#${OIDC_CODE_PARAM}=${encodeURIComponent(code)}`, 302);
@@ -94,6 +113,16 @@ export function registerOidc(app: FastifyInstance): void {
   r.post('/api/auth/google/exchange', {
     config: { auth: 'public', rateLimit: 'auth' },
     schema: { tags: ['auth'], body: oidcExchangeInput, response: { 200: sessionDto, 400: errorResponse } },
-    handler: async (req) => service.exchange(req.body.code),
+    handler: async (req, reply) => {
+      const session = await service.exchange(req.body.code, readCookie(req, BINDING_COOKIE));
+      reply.header('set-cookie', bindingCookie('', 0));
+      return session;
+    },
+  });
+
+  r.post('/api/auth/google/error', {
+    config: { auth: 'public' },
+    schema: { tags: ['auth'], body: oidcErrorInput, response: { 200: oidcErrorDto, 400: errorResponse } },
+    handler: async (req) => ({ description: await service.openDescription(req.body.error_description) }),
   });
 }

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { EncryptJWT, jwtDecrypt, type JWTPayload } from 'jose';
 
 /**
@@ -37,5 +37,14 @@ export class Sealer {
 
 export const randomToken = () => randomBytes(32).toString('base64url');
 
-/** The S256 PKCE challenge of a verifier (RFC 7636 §4.2). */
-export const pkceChallenge = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+/** base64url(SHA-256(value)): the S256 PKCE challenge of a verifier (RFC 7636 §4.2), the digest of a binding. */
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+export const pkceChallenge = sha256;
+
+/** True when `value` hashes to `digest` (compared in constant time). */
+export function matchesDigest(value: string | undefined, digest: unknown): boolean {
+  if (!value || typeof digest !== 'string') return false;
+  const a = Buffer.from(sha256(value));
+  const b = Buffer.from(digest);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -9,12 +9,16 @@ import * as usersRepo from '../users/users.repo';
 import type { UserRow } from '../../db/schema';
 import * as repo from './oidc.repo';
 import { OidcFlowError, type OidcProvider } from './oidc.provider';
-import { pkceChallenge, randomToken, type Sealer } from './oidc.seal';
+import { matchesDigest, pkceChallenge, randomToken, type Sealer, sha256 } from './oidc.seal';
 
 /** How long a started sign-in may take at the provider. */
 export const STATE_TTL_SECONDS = 10 * 60;
 /** How long the one-time code handed to the SPA stays valid. */
 const CODE_TTL_SECONDS = 60;
+/** How long the browser keeps its binding: from the start of a sign-in to the exchange of its code. */
+export const BINDING_TTL_SECONDS = STATE_TTL_SECONDS + CODE_TTL_SECONDS;
+/** How long the login page may open a sealed error description. */
+const ERROR_TTL_SECONDS = 5 * 60;
 
 const expired = () =>
   new OidcFlowError('invalid_request', 'The sign-in request expired or was not started here. Please try again.');
@@ -36,8 +40,7 @@ export class OidcService {
     private readonly db: Db,
     private readonly auth: AuthService,
     private readonly provider: OidcProvider | null,
-    private readonly stateSealer: Sealer,
-    private readonly codeSealer: Sealer,
+    private readonly sealers: { state: Sealer; code: Sealer; error: Sealer },
     private readonly redirectUri: string,
   ) {}
 
@@ -50,32 +53,38 @@ export class OidcService {
     return this.provider;
   }
 
-  /** The provider's authorization URL, and the sealed state to keep in a cookie until the callback. */
-  async begin(): Promise<{ url: string; sealedState: string }> {
+  /**
+   * The provider's authorization URL, the sealed state to keep in a cookie until the callback, and
+   * the browser's binding: a random value kept in a cookie until the exchange, whose digest the
+   * state and then the one-time code carry, so that only this browser can redeem the code.
+   */
+  async begin(): Promise<{ url: string; sealedState: string; binding: string }> {
     const provider = this.requireProvider();
     const state = randomToken();
     const nonce = randomToken();
     const verifier = randomToken();
+    const binding = randomToken();
     const url = await provider.authorizationUrl({
       redirectUri: this.redirectUri,
       state,
       nonce,
       codeChallenge: pkceChallenge(verifier),
     });
-    const sealedState = await this.stateSealer.seal({ state, nonce, verifier }, STATE_TTL_SECONDS);
-    return { url, sealedState };
+    const sealedState = await this.sealers.state.seal({ state, nonce, verifier, b: sha256(binding) }, STATE_TTL_SECONDS);
+    return { url, sealedState, binding };
   }
 
   /** Completes the provider round trip; returns the one-time code for the SPA. */
   async complete(query: OidcCallbackQuery, sealedState: string | undefined, userAgent: string | null): Promise<string> {
     const provider = this.requireProvider();
+    const saved = sealedState ? await this.sealers.state.open(sealedState) : null;
+    // Checked before the provider's error too: a hand-made link here must not get its text shown as ours.
+    if (!saved || !query.state || saved.state !== query.state) throw expired();
     if (query.error) {
       const error = /^[a-z_]{1,64}$/.test(query.error) ? query.error : 'access_denied';
       const description = (query.error_description || query.error).slice(0, 300);
       throw new OidcFlowError(error, description);
     }
-    const saved = sealedState ? await this.stateSealer.open(sealedState) : null;
-    if (!saved || !query.state || saved.state !== query.state) throw expired();
     if (!query.code) throw new OidcFlowError('invalid_request', 'The sign-in provider sent no authorization code.');
 
     const tokens = await provider.exchangeCode(query.code, String(saved.verifier), this.redirectUri);
@@ -88,20 +97,37 @@ export class OidcService {
     const user = await this.findOrCreateUser(provider.issuer, claims as JWTPayload & Record<string, unknown>);
     if (!user.isActive) throw new OidcFlowError('access_denied', 'This account has been deactivated');
     const session = await this.auth.startSession(user, userAgent);
-    return this.codeSealer.seal({ r: session.refresh_token }, CODE_TTL_SECONDS);
+    return this.sealers.code.seal({ r: session.refresh_token, b: saved.b }, CODE_TTL_SECONDS);
   }
 
-  /** The one-time code → a session (single use, 60 s). */
-  async exchange(code: string): Promise<SessionDto> {
-    const payload = await this.codeSealer.open(code);
+  /**
+   * The one-time code → a session (single use, 60 s), only in the browser that started the sign-in
+   * (its binding cookie). Refused elsewhere without being spent: a link sent to someone else cannot
+   * sign them in to the sender's account (login CSRF), nor cancel the sender's sign-in.
+   */
+  async exchange(code: string, binding: string | undefined): Promise<SessionDto> {
+    const payload = await this.sealers.code.open(code);
     const refused = () => new AppError('oidc_code_expired');
     if (!payload || typeof payload.r !== 'string') throw refused();
+    if (!matchesDigest(binding, payload.b)) throw new AppError('oidc_code_wrong_browser');
     try {
       return await this.auth.redeemInitialRefreshToken(payload.r);
     } catch (error) {
       if (error instanceof AppError && error.code === 'invalid_grant') throw refused();
       throw error;
     }
+  }
+
+  /** A failure's description, sealed for the login page (which shows only descriptions that open). */
+  sealDescription(description: string): Promise<string> {
+    return this.sealers.error.seal({ d: description }, ERROR_TTL_SECONDS);
+  }
+
+  /** The description our callback sealed; anything else (a hand-made link's text) is refused. */
+  async openDescription(sealed: string): Promise<string> {
+    const payload = await this.sealers.error.open(sealed);
+    if (typeof payload?.d !== 'string') throw new AppError('oidc_error_unverified');
+    return payload.d;
   }
 
   /**

@@ -3,7 +3,14 @@ import type { DbOrTx } from '../../db/client';
 import { teamMembers, users } from '../../db/schema';
 import { activeMembership } from '../../db/visibility';
 
-export { filterActiveMembers } from '../notifications/notifications.repo';
+/** Of `userIds`, the active members of the team, with their roles there. */
+export async function listActiveRoles(db: DbOrTx, teamId: string, userIds: string[]) {
+  if (userIds.length === 0) return [];
+  return db
+    .select({ userId: teamMembers.userId, role: teamMembers.role })
+    .from(teamMembers)
+    .where(and(activeMembership({ teamId }), inArray(teamMembers.userId, userIds)));
+}
 
 export async function listTeamIdsByUserId(db: DbOrTx, userId: string): Promise<string[]> {
   const rows = await db

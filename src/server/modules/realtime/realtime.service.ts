@@ -1,6 +1,35 @@
+import { canManageMembers } from '../../../domain/permissions';
 import type { Db } from '../../db/client';
 import type { DomainEvent } from '../../lib/events';
 import * as repo from './realtime.repo';
+
+type StreamedEvent = Exclude<DomainEvent, { type: 'session.revoked' }>;
+
+/**
+ * Who receives each event: only those who may read its fields through the API (DESIGN.md
+ * "Authorization"). `members`: the team's active members (plus, for a removal or the team's
+ * deletion, those it shuts out); `managers`: the team's owner and admins, the only members who
+ * read its invitations, and the invitee; `recipient`: the one user the event is for.
+ */
+const EVENT_READERS = {
+  'team.created': 'members',
+  'team.updated': 'members',
+  'team.deleted': 'members',
+  'team.member_added': 'members',
+  'team.member_updated': 'members',
+  'team.member_removed': 'members',
+  'invitation.created': 'managers',
+  'invitation.cancelled': 'managers',
+  'invitation.accepted': 'managers',
+  'invitation.declined': 'managers',
+  'project.created': 'members',
+  'project.updated': 'members',
+  'project.deleted': 'members',
+  'task.created': 'members',
+  'task.updated': 'members',
+  'task.deleted': 'members',
+  'notification.created': 'recipient',
+} as const satisfies Record<StreamedEvent['type'], 'members' | 'managers' | 'recipient'>;
 
 /** A browser tab's open event stream. */
 export interface StreamSink {
@@ -27,8 +56,9 @@ const MAX_STREAMS_PER_USER = 20;
 
 /**
  * This instance's event streams. Every event arrives here from LISTEN/NOTIFY and goes only to the
- * streams of users who may see it at that moment: active members of the event's team (checked in
- * the database per event), the invitee of an invitation, the owner of a notification.
+ * streams of users who may read it through the API at that moment (EVENT_READERS): active members
+ * of the event's team (checked in the database per event), only its owner and admins and the
+ * invitee for an invitation, the owner of a notification.
  */
 export class RealtimeService {
   private readonly streams = new Map<number, Stream>();
@@ -82,7 +112,8 @@ export class RealtimeService {
     const recipients = await this.recipients(event);
     if (recipients.size === 0) return;
     for (const s of this.streams.values()) {
-      if (recipients.has(s.userId)) s.sink.send(null, event);
+      const view = recipients.get(s.userId);
+      if (view) s.sink.send(null, view);
     }
   }
 
@@ -96,18 +127,27 @@ export class RealtimeService {
     }
   }
 
-  private async recipients(event: Exclude<DomainEvent, { type: 'session.revoked' }>): Promise<Set<string>> {
+  /** The users of this instance's streams who may see the event, each with what they get of it. */
+  private async recipients(event: StreamedEvent): Promise<Map<string, object>> {
     const local = [...new Set([...this.streams.values()].map((s) => s.userId))];
-    if (event.type === 'notification.created') return new Set(local.filter((id) => id === event.userId));
+    const readers = EVENT_READERS[event.type];
+    if (readers === 'recipient' && 'userId' in event) return new Map(local.includes(event.userId) ? [[event.userId, event]] : []);
 
-    const members = new Set(await repo.filterActiveMembers(this.db, event.teamId, local));
-    const result = new Set(members);
-    if (event.type.startsWith('invitation.') && 'email' in event) {
-      for (const id of await repo.filterByEmail(this.db, event.email, local)) result.add(id);
+    const roles = await repo.listActiveRoles(this.db, event.teamId, local);
+    const members = new Set(roles.map((r) => r.userId));
+    const result = new Map<string, object>();
+    if (readers === 'managers' && 'email' in event) {
+      // An invitation goes out as its readers see it (GET /api/teams/:id/invitations, GET
+      // /api/invitations), without who acted: the actor of a decline is an invitee nobody else reads.
+      const { actorId: _, ...invitation } = event;
+      for (const { userId, role } of roles) if (canManageMembers(role)) result.set(userId, invitation);
+      for (const id of await repo.filterByEmail(this.db, event.email, local)) result.set(id, invitation);
+    } else {
+      for (const userId of members) result.set(userId, event);
     }
-    if (event.type === 'team.member_removed' && 'userId' in event) result.add(event.userId);
+    if (event.type === 'team.member_removed') result.set(event.userId, event);
     if (event.type === 'team.deleted') {
-      for (const s of this.streams.values()) if (s.teamIds.has(event.teamId)) result.add(s.userId);
+      for (const s of this.streams.values()) if (s.teamIds.has(event.teamId)) result.set(s.userId, event);
     }
 
     // Keep each stream's view of its user's teams current.

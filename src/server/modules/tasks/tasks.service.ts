@@ -1,5 +1,5 @@
 import { TASK_STATUSES, type TaskStatus } from '../../../domain/constants';
-import { canDeleteTask } from '../../../domain/permissions';
+import { canDeleteTask, canMoveTaskToTeam } from '../../../domain/permissions';
 import { splitFullName } from '../../../domain/schemas/common';
 import type {
   CreateTaskInput,
@@ -38,7 +38,7 @@ function toTaskDto(row: repo.TaskListRow): TaskDto {
     creatorId: row.creatorId,
     dueDate: row.dueDate,
     tags: row.tags,
-    // Comments and attachments are not stored yet; the card shows their counts.
+    // Comments and attachments are not stored; the spec's card shows both counts, so they are 0.
     commentCount: 0,
     attachmentCount: 0,
     createdAt: row.createdAt.toISOString(),
@@ -124,7 +124,7 @@ export class TasksService {
 
   async update(userId: string, id: string, input: UpdateTaskInput): Promise<TaskDto> {
     const { version, ...changes } = input;
-    const { before, after, teamId, dto } = await this.db.transaction(async (tx) => {
+    const { before, after, teamId, sourceTeamId, dto } = await this.db.transaction(async (tx) => {
       const found = await this.lockVisible(tx, id, userId);
       const before = found.task;
       let teamId = found.teamId;
@@ -132,7 +132,12 @@ export class TasksService {
       const assigneeId = changes.assigneeId === undefined ? before.assigneeId : changes.assigneeId;
       if (projectChanged) {
         // The new project must be visible to the caller, and the assignee a member of its team.
-        teamId = (await this.requireVisibleProject(tx, changes.projectId!, userId, assigneeId)).teamId;
+        const destination = await this.requireVisibleProject(tx, changes.projectId!, userId, assigneeId);
+        // Into another team, the task leaves this one: that takes the right to delete it here.
+        if (destination.teamId !== teamId && !canMoveTaskToTeam(found.callerRole, destination.callerRole, userId, before)) {
+          throw new AppError('task_move_denied');
+        }
+        teamId = destination.teamId;
       } else if (assigneeId && assigneeId !== before.assigneeId) {
         await this.requireAssignee(tx, teamId, assigneeId);
       }
@@ -150,9 +155,12 @@ export class TasksService {
         projectChanged || after.assigneeId !== before.assigneeId
           ? toTaskDto((await repo.getOneById(tx, id))!)
           : toTaskDto({ ...after, projectName: found.projectName, assigneeName: found.assigneeName });
-      return { before, after, teamId, dto };
+      return { before, after, teamId, sourceTeamId: found.teamId, dto };
     });
-    this.publish('task.updated', userId, teamId, after, before.assigneeId, before.status);
+    // Moved into another team with a new assignee, the one before may not be a member there: its
+    // members are not told who it was (no notification depends on it: the new assignee differs anyway).
+    const movedAway = teamId !== sourceTeamId && before.assigneeId !== after.assigneeId;
+    this.publish('task.updated', userId, teamId, after, movedAway ? null : before.assigneeId, before.status);
     return dto;
   }
 

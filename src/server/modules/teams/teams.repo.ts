@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, not, sql } from 'drizzle-orm';
 import type { InvitationRole, InvitationStatus, TeamRole } from '../../../domain/constants';
-import { MANAGER_ROLES } from '../../../domain/permissions';
 import type { DbOrTx } from '../../db/client';
+import { isLiveInvitation } from '../../db/invitations';
 import { teamInvitations, teamMembers, teams, users } from '../../db/schema';
 import { containsText } from '../../db/search';
 import { activeMembership, isActiveRow, visibleTeamIds } from '../../db/visibility';
@@ -133,49 +133,49 @@ export async function getMemberRole(db: DbOrTx, teamId: string, userId: string):
 
 // ---- invitations ----
 
-export async function getInvitationById(db: DbOrTx, id: string): Promise<InvitationRow | undefined> {
-  const [row] = await db.select().from(teamInvitations).where(eq(teamInvitations.id, id));
+/** An invitation, and whether it is live (db/invitations.ts: pending, recent, from someone who may still invite). */
+export async function getInvitationById(
+  db: DbOrTx,
+  id: string,
+  ttlDays: number,
+): Promise<(InvitationRow & { isLive: boolean }) | undefined> {
+  const [row] = await db
+    .select({ ...getTableColumns(teamInvitations), isLive: isLiveInvitation(ttlDays) })
+    .from(teamInvitations)
+    .where(eq(teamInvitations.id, id));
   return row;
 }
 
-export async function getPendingInvitation(db: DbOrTx, teamId: string, email: string): Promise<InvitationRow | undefined> {
+export async function getLiveInvitation(db: DbOrTx, teamId: string, email: string, ttlDays: number): Promise<InvitationRow | undefined> {
   const [row] = await db
     .select()
     .from(teamInvitations)
-    .where(
-      and(eq(teamInvitations.teamId, teamId), eq(teamInvitations.email, email.toLowerCase()), eq(teamInvitations.status, 'pending')),
-    );
+    .where(and(eq(teamInvitations.teamId, teamId), eq(teamInvitations.email, email.toLowerCase()), isLiveInvitation(ttlDays)));
   return row;
 }
 
-export async function listPendingByTeamId(db: DbOrTx, teamId: string): Promise<InvitationRow[]> {
+export async function listLiveByTeamId(db: DbOrTx, teamId: string, ttlDays: number): Promise<InvitationRow[]> {
   return db
     .select()
     .from(teamInvitations)
-    .where(and(eq(teamInvitations.teamId, teamId), eq(teamInvitations.status, 'pending')))
+    .where(and(eq(teamInvitations.teamId, teamId), isLiveInvitation(ttlDays)))
     .orderBy(desc(teamInvitations.invitedAt), desc(teamInvitations.id));
 }
 
-export async function listPendingByEmail(db: DbOrTx, email: string): Promise<InvitationRow[]> {
+export async function listLiveByEmail(db: DbOrTx, email: string, ttlDays: number): Promise<InvitationRow[]> {
   return db
     .select()
     .from(teamInvitations)
-    .where(and(eq(teamInvitations.email, email.toLowerCase()), eq(teamInvitations.status, 'pending')))
+    .where(and(eq(teamInvitations.email, email.toLowerCase()), isLiveInvitation(ttlDays)))
     .orderBy(desc(teamInvitations.invitedAt), desc(teamInvitations.id));
 }
 
-/** Pending invitations sent by `userId` to teams they still manage (owner or admin). */
-export async function listPendingSentBy(db: DbOrTx, userId: string): Promise<InvitationRow[]> {
+/** Live invitations sent by `userId` (so to teams they still manage). */
+export async function listLiveSentBy(db: DbOrTx, userId: string, ttlDays: number): Promise<InvitationRow[]> {
   return db
     .select()
     .from(teamInvitations)
-    .where(
-      and(
-        eq(teamInvitations.invitedBy, userId),
-        eq(teamInvitations.status, 'pending'),
-        inArray(teamInvitations.teamId, visibleTeamIds(userId, MANAGER_ROLES)),
-      ),
-    )
+    .where(and(eq(teamInvitations.invitedBy, userId), isLiveInvitation(ttlDays)))
     .orderBy(desc(teamInvitations.invitedAt), desc(teamInvitations.id));
 }
 
@@ -198,16 +198,17 @@ export async function createInvitation(
   return row!;
 }
 
-/** Answers a pending invitation; undefined when it is no longer pending (answered or cancelled). */
+/** Answers a live invitation; undefined when it is not (answered, cancelled, or dead meanwhile). */
 export async function answerInvitation(
   db: DbOrTx,
   id: string,
   status: Exclude<InvitationStatus, 'pending'>,
+  ttlDays: number,
 ): Promise<InvitationRow | undefined> {
   const [row] = await db
     .update(teamInvitations)
     .set({ status, respondedAt: sql`now()` })
-    .where(and(eq(teamInvitations.id, id), eq(teamInvitations.status, 'pending')))
+    .where(and(eq(teamInvitations.id, id), isLiveInvitation(ttlDays)))
     .returning();
   return row;
 }
@@ -218,6 +219,23 @@ export async function deletePendingInvitation(db: DbOrTx, id: string): Promise<b
     .where(and(eq(teamInvitations.id, id), eq(teamInvitations.status, 'pending')))
     .returning({ id: teamInvitations.id });
   return rows.length > 0;
+}
+
+/**
+ * Deletes the dead invitation (expired, or from someone who may no longer invite) that still holds
+ * the one pending slot of team+email in the unique index, so a new invitation can take it.
+ */
+export async function deleteDeadInvitations(db: DbOrTx, teamId: string, email: string, ttlDays: number): Promise<void> {
+  await db
+    .delete(teamInvitations)
+    .where(
+      and(
+        eq(teamInvitations.teamId, teamId),
+        eq(teamInvitations.email, email.toLowerCase()),
+        eq(teamInvitations.status, 'pending'),
+        not(isLiveInvitation(ttlDays)),
+      ),
+    );
 }
 
 export async function deleteInvitationsByTeamAndEmail(db: DbOrTx, teamId: string, email: string): Promise<void> {

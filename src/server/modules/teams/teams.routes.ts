@@ -21,8 +21,8 @@ const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409
 
 /** /api/teams, /api/teams/:id/members, /api/teams/:id/invitations and /api/invitations. */
 export function registerTeams(app: FastifyInstance): void {
-  const { database, events, rateLimiter } = app.deps;
-  const teams = new TeamsService(database.db, events, rateLimiter);
+  const { config, database, events, rateLimiter } = app.deps;
+  const teams = new TeamsService(database.db, events, rateLimiter, config.invitationTtlDays);
   const r = typed(app);
   const tags = ['teams'];
 

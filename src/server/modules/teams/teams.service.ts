@@ -26,6 +26,8 @@ export class TeamsService {
     private readonly db: Db,
     private readonly events: EventBus,
     private readonly rateLimiter: RateLimiter,
+    /** Days an invitation stays answerable (INVITATION_TTL_DAYS). */
+    private readonly invitationTtlDays: number,
   ) {}
 
   private publish(...events: DomainEvent[]) {
@@ -139,11 +141,12 @@ export class TeamsService {
 
   async listTeamInvitations(actor: Actor, teamId: string): Promise<InvitationDto[]> {
     await requireTeamRight(this.db, teamId, actor.id, canManageMembers, 'team_manage_denied');
-    return (await repo.listPendingByTeamId(this.db, teamId)).map(toInvitationDto);
+    return (await repo.listLiveByTeamId(this.db, teamId, this.invitationTtlDays)).map(toInvitationDto);
   }
 
   /**
-   * Refused when the email belongs to a member or a pending invitation exists. The partial unique
+   * Refused when the email belongs to a member or a live invitation exists; a dead one (expired, or
+   * from someone who may no longer invite) gives way in the same transaction. The partial unique
    * index `team_invitations_one_pending_key` settles races: of two identical invitations sent at
    * once, exactly one is stored.
    */
@@ -154,17 +157,20 @@ export class TeamsService {
     const team = await repo.getOneById(this.db, teamId);
     if (!team) throw notFound();
     if (await repo.isMemberEmail(this.db, teamId, email)) throw new AppError('already_member');
-    if (await repo.getPendingInvitation(this.db, teamId, email)) throw new AppError('invitation_exists');
+    if (await repo.getLiveInvitation(this.db, teamId, email, this.invitationTtlDays)) throw new AppError('invitation_exists');
     let row: repo.InvitationRow;
     try {
-      row = await repo.createInvitation(this.db, {
-        teamId,
-        teamName: team.name,
-        email,
-        role: input.role,
-        invitedBy: actor.id,
-        inviterName: actor.fullName,
-        inviterEmail: actor.email,
+      row = await this.db.transaction(async (tx) => {
+        await repo.deleteDeadInvitations(tx, teamId, email, this.invitationTtlDays);
+        return repo.createInvitation(tx, {
+          teamId,
+          teamName: team.name,
+          email,
+          role: input.role,
+          invitedBy: actor.id,
+          inviterName: actor.fullName,
+          inviterEmail: actor.email,
+        });
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('invitation_exists');
@@ -176,15 +182,15 @@ export class TeamsService {
 
   async myInvitations(actor: Actor): Promise<MyInvitationsDto> {
     const [received, sent] = await Promise.all([
-      repo.listPendingByEmail(this.db, actor.email),
-      repo.listPendingSentBy(this.db, actor.id),
+      repo.listLiveByEmail(this.db, actor.email, this.invitationTtlDays),
+      repo.listLiveSentBy(this.db, actor.id, this.invitationTtlDays),
     ]);
     return { received: received.map(toInvitationDto), sent: sent.map(toInvitationDto) };
   }
 
   /** An invitation is visible to its invitee and to the members of its team; others get 404. */
   private async requireVisibleInvitation(actor: Actor, invitationId: string) {
-    const invitation = await repo.getInvitationById(this.db, invitationId);
+    const invitation = await repo.getInvitationById(this.db, invitationId, this.invitationTtlDays);
     if (!invitation) throw new AppError('invitation_not_found');
     const isInvitee = invitation.email === actor.email.toLowerCase();
     const role = await repo.getMemberRole(this.db, invitation.teamId, actor.id);
@@ -208,15 +214,18 @@ export class TeamsService {
   }
 
   /**
-   * Only the invitee answers. Accepting marks the invitation and creates the active membership
-   * with the invited role in one transaction; an answered invitation cannot be answered again.
+   * Only the invitee answers, and only a live invitation (db/invitations.ts). Accepting marks the
+   * invitation and creates the active membership with the invited role in one transaction; an
+   * answered invitation cannot be answered again.
    */
   async respond(actor: Actor, invitationId: string, accept: boolean): Promise<InvitationDto> {
     const { invitation, isInvitee } = await this.requireVisibleInvitation(actor, invitationId);
     if (!isInvitee) throw new AppError('invitation_not_for_you');
     if (invitation.status !== 'pending') throw new AppError('invitation_answered');
+    if (!invitation.isLive) throw new AppError('invitation_expired');
     const result = await this.db.transaction(async (tx) => {
-      const answered = await repo.answerInvitation(tx, invitationId, accept ? 'accepted' : 'declined');
+      // Checked again as it is written: answered, cancelled or dead since the read, it is refused.
+      const answered = await repo.answerInvitation(tx, invitationId, accept ? 'accepted' : 'declined', this.invitationTtlDays);
       if (!answered) throw new AppError('invitation_answered');
       const member = accept
         ? await repo.addMember(tx, { teamId: answered.teamId, userId: actor.id, role: answered.role })

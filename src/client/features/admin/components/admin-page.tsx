@@ -1,14 +1,14 @@
-import { RefreshCw, Search } from 'lucide-react';
+import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { MSG } from '../../../../domain/messages';
 import type { AdminUserDto } from '../../../../domain/schemas/admin';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { TextField } from '../../../components/ui/field';
 import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { PageHeader } from '../../../components/ui/page-header';
+import { SearchField } from '../../../components/ui/search-field';
 import { errorText, toastError } from '../../../lib/errors';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -77,16 +77,7 @@ export function AdminPage() {
         <Card className="min-w-0 p-4 2xl:col-span-2">
           <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
             <h2 className="text-lg font-semibold">{searching ? 'Matching Users' : 'Recent Users'}</h2>
-            <TextField
-              label="Search users"
-              srOnlyLabel
-              type="search"
-              placeholder="Search by name or email"
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-              className="w-full sm:w-64"
-              trailing={<Search className="mr-2 h-4 w-4 text-slate-500 dark:text-slate-400" aria-hidden />}
-            />
+            <SearchField label="Search users" placeholder="Search by name or email" value={search} onValueChange={setSearch} className="w-full sm:w-64" />
           </div>
           {!data || (searching && found.isLoading) ? (
             <div className="h-40 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800" aria-hidden />

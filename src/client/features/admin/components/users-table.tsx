@@ -1,5 +1,6 @@
 import { format } from 'date-fns';
 import { UserCheck, UserX } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { humanizeRole } from '../../../../domain/constants';
 import type { AdminUserDto } from '../../../../domain/schemas/admin';
 import { Badge } from '../../../components/ui/badge';
@@ -47,36 +48,48 @@ function ToggleAction({ user, isSelf, onToggle }: { user: AdminUserDto; isSelf: 
   );
 }
 
+interface LayoutProps {
+  users: AdminUserDto[];
+  caption: string;
+  /** A user's (de)activate button, or 'You' on the caller's own row. */
+  action: (user: AdminUserDto) => ReactNode;
+}
+
 /** A table on wider screens, a stacked list on phones. */
 export function UsersTable({ users, currentUserId, onToggle, caption }: UsersTableProps) {
+  const action = (user: AdminUserDto) => <ToggleAction user={user} isSelf={user.id === currentUserId} onToggle={onToggle} />;
   return (
     <>
-      <ul className="divide-y divide-slate-100 sm:hidden dark:divide-slate-800" aria-label={caption}>
-        {users.map((user) => (
-          <li key={user.id} className="flex items-start justify-between gap-3 py-3">
-            <div className="min-w-0 space-y-1">
-              <p className="font-medium text-slate-900 dark:text-slate-100">{user.fullName}</p>
-              <p className="truncate text-sm text-slate-700 dark:text-slate-300">{user.email}</p>
-              <div className="flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
-                <RoleBadge user={user} />
-                <StatusBadge user={user} />
-                <span>
-                  Joined <Joined user={user} />
-                </span>
-              </div>
-            </div>
-            <div className="shrink-0">
-              <ToggleAction user={user} isSelf={user.id === currentUserId} onToggle={onToggle} />
-            </div>
-          </li>
-        ))}
-      </ul>
-      <UsersGrid users={users} currentUserId={currentUserId} onToggle={onToggle} caption={caption} />
+      <UsersList users={users} caption={caption} action={action} />
+      <UsersGrid users={users} caption={caption} action={action} />
     </>
   );
 }
 
-function UsersGrid({ users, currentUserId, onToggle, caption }: UsersTableProps) {
+function UsersList({ users, caption, action }: LayoutProps) {
+  return (
+    <ul className="divide-y divide-slate-100 sm:hidden dark:divide-slate-800" aria-label={caption}>
+      {users.map((user) => (
+        <li key={user.id} className="flex items-start justify-between gap-3 py-3">
+          <div className="min-w-0 space-y-1">
+            <p className="font-medium text-slate-900 dark:text-slate-100">{user.fullName}</p>
+            <p className="truncate text-sm text-slate-700 dark:text-slate-300">{user.email}</p>
+            <div className="flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
+              <RoleBadge user={user} />
+              <StatusBadge user={user} />
+              <span>
+                Joined <Joined user={user} />
+              </span>
+            </div>
+          </div>
+          <div className="shrink-0">{action(user)}</div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function UsersGrid({ users, caption, action }: LayoutProps) {
   return (
     <div className="hidden overflow-x-auto sm:block">
       <table className="w-full min-w-[36rem] text-left text-sm">
@@ -109,9 +122,7 @@ function UsersGrid({ users, currentUserId, onToggle, caption }: UsersTableProps)
               <td className="whitespace-nowrap px-4 py-3 text-slate-700 dark:text-slate-300">
                 <Joined user={user} />
               </td>
-              <td className="px-4 py-3 text-right">
-                <ToggleAction user={user} isSelf={user.id === currentUserId} onToggle={onToggle} />
-              </td>
+              <td className="px-4 py-3 text-right">{action(user)}</td>
             </tr>
           ))}
         </tbody>

@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { MSG } from '../../../../domain/messages';
 import type { SessionDto } from '../../../../domain/schemas/auth';
 import { OIDC_CODE_PARAM } from '../../../../domain/constants';
-import type { AuthProvidersDto } from '../../../../domain/schemas/oidc';
+import type { AuthProvidersDto, OidcErrorDto } from '../../../../domain/schemas/oidc';
 import { api } from '../../../lib/api-client';
 import { errorText, logError } from '../../../lib/errors';
 import { useAuthStore } from '../../../stores/auth-store';
@@ -52,18 +52,38 @@ function loadProviders(): Promise<AuthProvidersDto> {
 export const exchangeGoogleCode = (code: string) =>
   api.post<SessionDto>('/api/auth/google/exchange', { code }, { anonymous: true });
 
+/**
+ * The description of a failed sign-in that our own callback sealed into ?error_description, or null
+ * for anything else: a hand-made link's text is never shown (decision 0007).
+ */
+export async function openSignInError(sealed: string | null): Promise<string | null> {
+  if (!sealed) return null;
+  try {
+    const { description } = await api.post<OidcErrorDto>('/api/auth/google/error', { error_description: sealed }, { anonymous: true });
+    return description;
+  } catch {
+    return null; // not ours, expired, or the server unreachable: the generic text
+  }
+}
+
 let completing: Promise<void> | null = null;
 
 /**
  * After a Google sign-in the server sends the browser to the site root with a one-time code in
  * the hash. Exchange it for a session (once, even if called twice) and clean the URL.
  * A failure shows the spec's 'Authentication failed: …' toast; the user stays signed out.
+ * A browser already signed in keeps its account: the code is dropped, with a toast (decision 0007).
  */
 export function completeGoogleSignIn(): Promise<void> {
   if (completing) return completing;
   const code = new URLSearchParams(window.location.hash.slice(1)).get(OIDC_CODE_PARAM);
   if (!code) return Promise.resolve();
   window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+  const { isAuthenticated, user } = useAuthStore.getState();
+  if (isAuthenticated && user) {
+    toast.error(MSG.googleAlreadySignedIn(user.email));
+    return Promise.resolve();
+  }
   completing = (async () => {
     try {
       useAuthStore.getState().setSession(await exchangeGoogleCode(code));

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { OIDC_CODE_PARAM, type SystemRole } from '../../../../domain/constants';
+import type { SystemRole } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import { Spinner } from '../../../components/ui/spinner';
 import { classifyRefreshError, logError } from '../../../lib/errors';
@@ -22,8 +22,6 @@ let early: { token: string; user: ReturnType<typeof getCurrentUser> } | null = n
 export function checkStoredSessionEarly(): void {
   const { session } = useAuthStore.getState();
   if (!session || early || checked) return;
-  // Back from a Google sign-in: AuthInit first exchanges the code for a new session, and checks that one.
-  if (new URLSearchParams(window.location.hash.slice(1)).has(OIDC_CODE_PARAM)) return;
   const user = getCurrentUser();
   user.catch(() => {}); // AuthInit handles the failure when it takes the answer.
   early = { token: session.access_token, user };
@@ -42,7 +40,6 @@ export function AuthInit({ children }: { children: ReactNode }) {
     if (checked) return;
     let cancelled = false;
     (async () => {
-      await completeGoogleSignIn();
       const { session } = useAuthStore.getState();
       if (session) {
         try {
@@ -56,6 +53,9 @@ export function AuthInit({ children }: { children: ReactNode }) {
           // Any other failure (server down): fall back to the stored session data.
         }
       }
+      // Back from a Google sign-in: only once the stored session is known to be dead or absent may
+      // the code open a new one; a live session is never replaced (decision 0007).
+      await completeGoogleSignIn();
       checked = true;
       if (!cancelled) setReady(true);
     })();

@@ -11,6 +11,7 @@ import { useFormState } from '../../../lib/use-form-state';
 import { setRememberMe, useAuthStore } from '../../../stores/auth-store';
 import { resolveDark, useThemeStore } from '../../../stores/theme-store';
 import { signInWithPassword } from '../api/auth-api';
+import { openSignInError } from '../api/google-api';
 import { GoogleButton } from './google-button';
 import { AuthCard } from './auth-card';
 import { loadAuthForms } from './auth-forms';
@@ -22,21 +23,32 @@ type Mode = 'none' | 'signin' | 'signup';
 
 const EMPTY = { fullName: '', email: '', password: '', confirmPassword: '', rememberMe: true };
 
-/** Reads ?error=…&error_description=… (OAuth redirects), toasts it, then cleans the URL. */
+/**
+ * Reads ?error=…&error_description=… (OAuth redirects), toasts it, then cleans the URL. The
+ * description is shown only when the server opens it (our callback sealed it): a hand-made link
+ * gets the generic text, never its own words.
+ */
 function useAuthRedirectErrors() {
   useEffect(() => {
-    const url = new URL(window.location.href);
-    const error = url.searchParams.get('error');
-    const description = url.searchParams.get('error_description');
-    if (error || description) {
-      toast.error(description ? MSG.authFailedWith(description) : MSG.authFailedGeneric);
-      url.searchParams.delete('error');
-      url.searchParams.delete('error_description');
-      window.history.replaceState(null, '', url.pathname + url.search);
+    let live = true;
+    const params = new URLSearchParams(window.location.search);
+    const description = params.get('error_description');
+    if (params.get('error') || description) {
+      void openSignInError(description).then((opened) => {
+        if (!live) return;
+        toast.error(opened ? MSG.authFailedWith(opened) : MSG.authFailedGeneric);
+        const url = new URL(window.location.href);
+        url.searchParams.delete('error');
+        url.searchParams.delete('error_description');
+        window.history.replaceState(null, '', url.pathname + url.search);
+      });
     }
     if (window.location.hash.includes('access_token')) {
       window.history.replaceState(null, '', window.location.pathname + window.location.search);
     }
+    return () => {
+      live = false;
+    };
   }, []);
 }
 

@@ -1,8 +1,15 @@
 import type { ReactNode } from 'react';
 import { Card } from '../../../components/ui/card';
 
+interface PanelProps {
+  id: string;
+  title: string;
+  icon: ReactNode;
+  children: ReactNode;
+}
+
 /** A titled dashboard section; the heading names the region for screen readers. */
-export function Panel({ id, title, icon, children }: { id: string; title: string; icon: ReactNode; children: ReactNode }) {
+export function Panel({ id, title, icon, children }: PanelProps) {
   const headingId = `dashboard-${id}-title`;
   return (
     <Card className="flex flex-col p-4 sm:p-5">
@@ -19,8 +26,26 @@ export function Panel({ id, title, icon, children }: { id: string; title: string
   );
 }
 
+interface ListPanelProps<T> extends Omit<PanelProps, 'children'> {
+  items: T[];
+  /** The quiet line shown when there is nothing to list. */
+  empty: string;
+  listClassName?: string;
+  /** One `<li>` an item. */
+  children: (item: T) => ReactNode;
+}
+
+/** A panel that lists items, or says that there are none. */
+export function ListPanel<T>({ items, empty, listClassName = 'space-y-3', children, ...panel }: ListPanelProps<T>) {
+  return (
+    <Panel {...panel}>
+      {items.length === 0 ? <PanelEmpty>{empty}</PanelEmpty> : <ul className={listClassName}>{items.map((item) => children(item))}</ul>}
+    </Panel>
+  );
+}
+
 /** The quiet line a panel shows when it has nothing to list. */
-export function PanelEmpty({ children }: { children: ReactNode }) {
+function PanelEmpty({ children }: { children: ReactNode }) {
   return (
     <p className="flex flex-1 items-center justify-center rounded-lg border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300">
       {children}

@@ -4,7 +4,7 @@ import { relativeTime } from '../../../../domain/dates';
 import { MSG } from '../../../../domain/messages';
 import type { ActivityItem } from '../../../../domain/schemas/dashboard';
 import { cn } from '../../../lib/cn';
-import { Panel, PanelEmpty } from './panel';
+import { ListPanel } from './panel';
 
 const ENTITY_LABELS: Record<ActivityItem['entity'], string> = { task: 'Task', project: 'Project', team: 'Team' };
 
@@ -30,29 +30,23 @@ function ActivityIcon({ item }: { item: ActivityItem }) {
 
 export function RecentActivity({ items, now }: { items: ActivityItem[]; now: Date }) {
   return (
-    <Panel id="activity" title={DASHBOARD_TEXT.recentActivity} icon={<History className="h-5 w-5" />}>
-      {items.length === 0 ? (
-        <PanelEmpty>{MSG.noRecentActivity}</PanelEmpty>
-      ) : (
-        <ul className="space-y-3">
-          {items.map((item) => (
-            <li key={item.id} className="flex items-start gap-3">
-              <ActivityIcon item={item} />
-              <div className="min-w-0 flex-1">
-                <p className="truncate text-sm font-medium" title={item.title}>
-                  {item.title}
-                </p>
-                <p className="text-xs text-slate-600 dark:text-slate-300">
-                  {ENTITY_LABELS[item.entity]} {item.action} ·{' '}
-                  <time dateTime={item.at} title={new Date(item.at).toLocaleString()}>
-                    {relativeTime(new Date(item.at), now)}
-                  </time>
-                </p>
-              </div>
-            </li>
-          ))}
-        </ul>
+    <ListPanel id="activity" title={DASHBOARD_TEXT.recentActivity} icon={<History className="h-5 w-5" />} items={items} empty={MSG.noRecentActivity}>
+      {(item) => (
+        <li key={item.id} className="flex items-start gap-3">
+          <ActivityIcon item={item} />
+          <div className="min-w-0 flex-1">
+            <p className="truncate text-sm font-medium" title={item.title}>
+              {item.title}
+            </p>
+            <p className="text-xs text-slate-600 dark:text-slate-300">
+              {ENTITY_LABELS[item.entity]} {item.action} ·{' '}
+              <time dateTime={item.at} title={new Date(item.at).toLocaleString()}>
+                {relativeTime(new Date(item.at), now)}
+              </time>
+            </p>
+          </div>
+        </li>
       )}
-    </Panel>
+    </ListPanel>
   );
 }

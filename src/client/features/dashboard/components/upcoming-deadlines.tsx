@@ -7,55 +7,47 @@ import { MSG } from '../../../../domain/messages';
 import type { DashboardDto } from '../../../../domain/schemas/dashboard';
 import { Badge } from '../../../components/ui/badge';
 import { cn } from '../../../lib/cn';
-import { Panel, PanelEmpty } from './panel';
+import { projectTasksPath } from '../../../lib/paths';
+import { ListPanel } from './panel';
 
 type Deadline = DashboardDto['upcomingDeadlines'][number];
 
 export function UpcomingDeadlines({ items, today }: { items: Deadline[]; today: string }) {
   return (
-    <Panel id="deadlines" title={DASHBOARD_TEXT.upcomingDeadlines} icon={<CalendarClock className="h-5 w-5" />}>
-      {items.length === 0 ? (
-        <PanelEmpty>{MSG.noUpcomingDeadlines}</PanelEmpty>
-      ) : (
-        <ul className="space-y-3">
-          {items.map((task) => {
-            const due = deadlineLabel(task.dueDate, today);
-            return (
-              <li
-                key={task.id}
-                className={cn(
-                  'flex items-start justify-between gap-3 rounded-lg border p-3',
-                  due.isOverdue
-                    ? 'border-red-200 bg-red-50 dark:border-red-900 dark:bg-red-950/40'
-                    : 'border-slate-200 dark:border-slate-700',
-                )}
-              >
-                <div className="min-w-0 flex-1">
-                  <p className="truncate text-sm font-medium" title={task.title}>
-                    {task.title}
-                  </p>
-                  <p className="mt-0.5 truncate text-xs text-slate-600 dark:text-slate-300">
-                    <Link
-                      to={`/tasks?project=${task.projectId}`}
-                      className="hover:underline focus-visible:underline"
-                    >
-                      {task.projectName}
-                    </Link>
-                  </p>
-                </div>
-                <div className="flex shrink-0 flex-col items-end gap-1">
-                  <Badge tone={due.isOverdue ? 'danger' : due.label === 'Today' ? 'warning' : 'info'}>
-                    <time dateTime={task.dueDate} title={formatShortDate(task.dueDate)}>
-                      {due.label}
-                    </time>
-                  </Badge>
-                  <Badge tone={priorityTone(task.priority)}>{TASK_PRIORITY_LABELS[task.priority]}</Badge>
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-      )}
-    </Panel>
+    <ListPanel id="deadlines" title={DASHBOARD_TEXT.upcomingDeadlines} icon={<CalendarClock className="h-5 w-5" />} items={items} empty={MSG.noUpcomingDeadlines}>
+      {(task) => {
+        const due = deadlineLabel(task.dueDate, today);
+        return (
+          <li
+            key={task.id}
+            className={cn(
+              'flex items-start justify-between gap-3 rounded-lg border p-3',
+              due.isOverdue
+                ? 'border-red-200 bg-red-50 dark:border-red-900 dark:bg-red-950/40'
+                : 'border-slate-200 dark:border-slate-700',
+            )}
+          >
+            <div className="min-w-0 flex-1">
+              <p className="truncate text-sm font-medium" title={task.title}>
+                {task.title}
+              </p>
+              <p className="mt-0.5 truncate text-xs text-slate-600 dark:text-slate-300">
+                <Link to={projectTasksPath(task.projectId)} className="hover:underline focus-visible:underline">
+                  {task.projectName}
+                </Link>
+              </p>
+            </div>
+            <div className="flex shrink-0 flex-col items-end gap-1">
+              <Badge tone={due.isOverdue ? 'danger' : due.label === 'Today' ? 'warning' : 'info'}>
+                <time dateTime={task.dueDate} title={formatShortDate(task.dueDate)}>
+                  {due.label}
+                </time>
+              </Badge>
+              <Badge tone={priorityTone(task.priority)}>{TASK_PRIORITY_LABELS[task.priority]}</Badge>
+            </div>
+          </li>
+        );
+      }}
+    </ListPanel>
   );
 }

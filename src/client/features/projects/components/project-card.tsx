@@ -6,6 +6,7 @@ import type { ProjectDto } from '../../../../domain/schemas/project';
 import { Card } from '../../../components/ui/card';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { cn } from '../../../lib/cn';
+import { projectTasksPath } from '../../../lib/paths';
 import { formatProjectDate } from './format';
 import { ProjectStatusBadge, ProjectStatusIcon } from './project-status';
 
@@ -24,10 +25,7 @@ export function ProjectCard({ project, today, onEdit }: ProjectCardProps) {
       <div className="flex items-start justify-between gap-2">
         <h3 className="flex min-w-0 items-center gap-2 text-base font-semibold">
           <ProjectStatusIcon status={project.status} />
-          <Link
-            to={`/tasks?project=${project.id}`}
-            className="truncate after:absolute after:inset-0 after:rounded-xl after:content-[''] focus-visible:outline-none"
-          >
+          <Link to={projectTasksPath(project.id)} className="truncate after:absolute after:inset-0 after:rounded-xl after:content-[''] focus-visible:outline-none">
             {project.name}
           </Link>
         </h3>

@@ -8,10 +8,11 @@ import { type ProjectFormValues, projectForm } from '../../../../domain/projects
 import { endNotAfterStart, type ProjectDto } from '../../../../domain/schemas/project';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { SelectField, TextAreaField, TextField } from '../../../components/ui/field';
-import { Modal } from '../../../components/ui/modal';
-import { ApiError } from '../../../lib/api-client';
+import { TextAreaField, TextField } from '../../../components/ui/field';
+import { Modal, ModalActions } from '../../../components/ui/modal';
+import { labelled, named, OptionsSelect } from '../../../components/ui/options-select';
 import { toastError } from '../../../lib/errors';
+import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
 import { useCreateProject } from '../api/create-project';
 import { useDeleteProject } from '../api/delete-project';
@@ -72,20 +73,11 @@ export function ProjectModal({ project, teams, defaultTeamId, onClose }: Project
     }
     const payload = form.validate(projectForm);
     if (!payload) return;
-    try {
-      if (project) {
-        await update.mutateAsync({ id: project.id, ...payload, version: project.version });
-        toast.success(MSG.projectUpdated);
-      } else {
-        await create.mutateAsync(payload);
-        toast.success(MSG.projectCreated);
-      }
-      onClose();
-    } catch (error) {
-      // Save failures are logged and the modal stays open (spec §8).
-      if (error instanceof ApiError) form.showFieldErrors(error.fields);
-      toastError(error, project ? MSG.projectUpdateFailed : MSG.projectCreateFailed);
-    }
+    const request = project
+      ? () => update.mutateAsync({ id: project.id, ...payload, version: project.version })
+      : () => create.mutateAsync(payload);
+    const texts = project ? { saved: MSG.projectUpdated, failed: MSG.projectUpdateFailed } : { saved: MSG.projectCreated, failed: MSG.projectCreateFailed };
+    if (await saveForm(form, request, texts)) onClose();
   };
 
   const onDelete = async () => {
@@ -116,12 +108,9 @@ export function ProjectModal({ project, teams, defaultTeamId, onClose }: Project
                 Delete
               </Button>
             )}
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" form={formId} isLoading={saving}>
+            <ModalActions onCancel={onClose} type="submit" form={formId} isLoading={saving}>
               {isEdit ? 'Update Project' : 'Create Project'}
-            </Button>
+            </ModalActions>
           </>
         }
       >
@@ -141,34 +130,14 @@ export function ProjectModal({ project, teams, defaultTeamId, onClose }: Project
               rows={3}
             />
             <div className="grid gap-4 sm:grid-cols-2">
-              <SelectField
+              <OptionsSelect
                 label="Team"
                 {...bind('teamId')}
                 disabled={teams.length === 0}
-              >
-                {teams.length === 0 ? (
-                  <option value="">{MSG.noTeamsAvailable}</option>
-                ) : (
-                  <>
-                    {!values.teamId && <option value="">Select a team</option>}
-                    {teams.map((t) => (
-                      <option key={t.id} value={t.id}>
-                        {t.name}
-                      </option>
-                    ))}
-                  </>
-                )}
-              </SelectField>
-              <SelectField
-                label="Status"
-                {...bind('status')}
-              >
-                {PROJECT_STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {PROJECT_STATUS_LABELS[s]}
-                  </option>
-                ))}
-              </SelectField>
+                emptyOption={teams.length === 0 ? MSG.noTeamsAvailable : values.teamId ? undefined : 'Select a team'}
+                options={named(teams)}
+              />
+              <OptionsSelect label="Status" {...bind('status')} options={labelled(PROJECT_STATUSES, PROJECT_STATUS_LABELS)} />
               <TextField
                 label="Start Date"
                 type="date"

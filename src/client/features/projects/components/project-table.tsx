@@ -1,5 +1,6 @@
 import { isProjectOverdue } from '../../../../domain/projects';
 import type { ProjectDto } from '../../../../domain/schemas/project';
+import { ClickableRow, RowOpenButton } from '../../../components/ui/clickable-row';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { cn } from '../../../lib/cn';
 import { formatProjectDate } from './format';
@@ -31,26 +32,14 @@ export function ProjectTable({ projects, today, onOpen }: ProjectTableProps) {
           {projects.map((project) => {
             const overdue = isProjectOverdue(project.endDate, project.status, today);
             return (
-              // The name cell's button is the keyboard path; the row click is a larger mouse target.
-              <tr
-                key={project.id}
-                onClick={() => onOpen(project)}
-                className="cursor-pointer hover:bg-slate-50 dark:hover:bg-slate-800/60"
-              >
+              <ClickableRow key={project.id} onOpen={() => onOpen(project)}>
                 <td className="px-4 py-3">
                   <div className="flex items-center gap-2">
                     <ProjectStatusIcon status={project.status} className="h-4 w-4" />
                     <div className="min-w-0">
-                      <button
-                        type="button"
-                        onClick={(e) => {
-                          e.stopPropagation();
-                          onOpen(project);
-                        }}
-                        className="truncate text-left font-medium text-slate-900 hover:underline dark:text-slate-100"
-                      >
+                      <RowOpenButton onOpen={() => onOpen(project)} className="truncate">
                         {project.name}
-                      </button>
+                      </RowOpenButton>
                       <p className="truncate text-xs text-slate-600 dark:text-slate-400">{project.teamName}</p>
                     </div>
                   </div>
@@ -70,7 +59,7 @@ export function ProjectTable({ projects, today, onOpen }: ProjectTableProps) {
                   {project.endDate ? formatProjectDate(project.endDate) : 'No due date'}
                 </td>
                 <td className="px-4 py-3 text-slate-700 dark:text-slate-200">{project.taskCount}</td>
-              </tr>
+              </ClickableRow>
             );
           })}
         </tbody>

@@ -1,13 +1,15 @@
-import { FolderKanban, LayoutGrid, List, Plus, Search, X } from 'lucide-react';
+import { FolderKanban, LayoutGrid, List, Search, X } from 'lucide-react';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { PROJECT_STATUS_TILES, type ProjectStatus } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import { localIsoDate, type ProjectTile, projectStats, projectTileCounts } from '../../../../domain/projects';
 import type { ListProjectsQuery, ProjectDto } from '../../../../domain/schemas/project';
 import { Button } from '../../../components/ui/button';
-import { SelectField, TextField } from '../../../components/ui/field';
+import { CreateButton } from '../../../components/ui/create-button';
 import { EmptyState } from '../../../components/ui/empty-state';
+import { named, OptionsSelect } from '../../../components/ui/options-select';
 import { PageHeader } from '../../../components/ui/page-header';
+import { SearchField } from '../../../components/ui/search-field';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 import { useUrlSearchBox } from '../../../lib/use-debounced-value';
@@ -84,10 +86,7 @@ export function ProjectsPage() {
                 Grid View
               </ViewButton>
             </div>
-            <Button onClick={openCreate}>
-              <Plus className="h-4 w-4" aria-hidden />
-              New Project
-            </Button>
+            <CreateButton onClick={openCreate}>New Project</CreateButton>
           </>
         }
       />
@@ -96,30 +95,9 @@ export function ProjectsPage() {
       <StatusTiles counts={counts} selected={selectedTile} onSelect={(tile) => set('status', tile === 'all' ? undefined : tile)} />
 
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
-        <SelectField
-          label="Team"
-          srOnlyLabel
-          className="sm:w-56"
-          value={filters.teamId ?? ''}
-          onChange={(e) => set('team', e.target.value || undefined)}
-        >
-          <option value="">All Teams</option>
-          {teamOptions.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-            </option>
-          ))}
-        </SelectField>
-        <TextField
-          label="Search projects"
-          srOnlyLabel
-          type="search"
-          className="flex-1"
-          placeholder="Search projects..."
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          trailing={<Search className="mr-2 h-4 w-4 text-slate-500 dark:text-slate-400" aria-hidden />}
-        />
+        <OptionsSelect label="Team" srOnlyLabel className="sm:w-56" emptyOption="All Teams" options={named(teamOptions)}
+          value={filters.teamId ?? ''} onChange={(e) => set('team', e.target.value || undefined)} />
+        <SearchField label="Search projects" placeholder="Search projects..." value={search} onValueChange={setSearch} className="flex-1" />
         {(hasFilters || search) && (
           <Button variant="secondary" onClick={clearFilters}>
             <X className="h-4 w-4" aria-hidden />
@@ -145,12 +123,7 @@ export function ProjectsPage() {
           icon={<FolderKanban className="h-10 w-10" />}
           title="No projects yet"
           message="Get started by creating your first project"
-          action={
-            <Button onClick={openCreate}>
-              <Plus className="h-4 w-4" aria-hidden />
-              Create Project
-            </Button>
-          }
+          action={<CreateButton onClick={openCreate}>Create Project</CreateButton>}
         />
       ) : list.length === 0 ? (
         <EmptyState icon={<Search className="h-10 w-10" />} title="No projects found" message="Try adjusting your search or filters" />

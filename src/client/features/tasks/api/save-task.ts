@@ -1,24 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { LIMITS } from '../../../../domain/constants';
 import type { CreateTaskInput, TaskDto, UpdateTaskInput } from '../../../../domain/schemas/task';
 import { api } from '../../../lib/api-client';
+import { useCreateMutation } from '../../../lib/use-create-mutation';
 import { invalidateTasks } from './prefetch-board';
 
 export const createTask = (input: CreateTaskInput) => api.post<TaskDto>('/api/tasks', input);
 export const updateTask = (id: string, input: UpdateTaskInput) => api.patch<TaskDto>(`/api/tasks/${id}`, input);
 export const deleteTask = (id: string) => api.delete(`/api/tasks/${id}`);
 
-export function useCreateTask() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: createTask,
-    onSuccess: () => {
-      void invalidateTasks(qc);
-      // About 1 s after a create, everything is refetched (spec §4 'Data loading').
-      setTimeout(() => void qc.invalidateQueries(), LIMITS.refetchAfterCreateMs);
-    },
-  });
-}
+export const useCreateTask = () => useCreateMutation(createTask, invalidateTasks);
 
 export function useUpdateTask() {
   const qc = useQueryClient();

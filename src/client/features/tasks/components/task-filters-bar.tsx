@@ -1,4 +1,4 @@
-import { Filter, Search, X } from 'lucide-react';
+import { Filter, X } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import {
   DUE_FILTER_LABELS,
@@ -9,13 +9,16 @@ import {
   TASK_STATUSES,
 } from '../../../../domain/constants';
 import { Button } from '../../../components/ui/button';
-import { SelectField, TextField } from '../../../components/ui/field';
+import { labelled, named, OptionsSelect, type SelectOption } from '../../../components/ui/options-select';
+import { SearchField } from '../../../components/ui/search-field';
 import { cn } from '../../../lib/cn';
 import { useUrlSearchBox } from '../../../lib/use-debounced-value';
 import { useTaskProjects } from '../api/get-projects';
 import { useTaskTeams } from '../api/get-teams';
 import type { TaskUrlState } from '../hooks/use-task-filters';
 
+/** The filters of the 'More Filters' panel, each shown as a removable chip when set. */
+type PanelFilter = 'status' | 'priority' | 'assignee' | 'due';
 type Update = (changes: Partial<Record<keyof TaskUrlState, string | null>>) => void;
 
 interface TaskFiltersBarProps {
@@ -53,39 +56,38 @@ export function TaskFiltersBar({ state, update, clearAll }: TaskFiltersBarProps)
     state.priority && { key: 'priority' as const, label: `Priority: ${TASK_PRIORITY_LABELS[state.priority]}` },
     state.assignee && { key: 'assignee' as const, label: `Assignee: ${assigneeName(state.assignee)}` },
     state.due && { key: 'due' as const, label: `Due: ${DUE_FILTER_LABELS[state.due]}` },
-  ].filter((c): c is { key: 'status' | 'priority' | 'assignee' | 'due'; label: string } => Boolean(c));
+  ].filter((c): c is { key: PanelFilter; label: string } => Boolean(c));
 
   const hasAny = chips.length > 0 || Boolean(state.project || state.q);
+
+  // The panel's selects, each with a first choice that clears it.
+  const panelSelects: { key: PanelFilter; label: string; any: string; options: SelectOption[] }[] = [
+    { key: 'status', label: 'Status', any: 'All Status', options: labelled(TASK_STATUSES, TASK_STATUS_LABELS) },
+    { key: 'priority', label: 'Priority', any: 'All Priorities', options: labelled(TASK_PRIORITIES, TASK_PRIORITY_LABELS) },
+    { key: 'assignee', label: 'Assignee', any: 'All Assignees', options: [{ value: 'unassigned', label: 'Unassigned' }, ...named(members)] },
+    { key: 'due', label: 'Due Date', any: 'Any Due Date', options: labelled(DUE_FILTERS, DUE_FILTER_LABELS) },
+  ];
 
   return (
     <div className="mb-4 space-y-3">
       <div className="flex flex-wrap items-end gap-3">
-        <SelectField
+        <OptionsSelect
           label="Project"
           srOnlyLabel
           className="w-full sm:w-56"
           value={state.project}
           onChange={(e) => update({ project: e.target.value || null })}
-        >
-          <option value="">All Projects</option>
-          {projects.data?.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </SelectField>
-        <div className="relative w-full min-w-0 flex-1 sm:min-w-56">
-          <Search className="pointer-events-none absolute left-3 top-1/2 z-10 h-4 w-4 -translate-y-1/2 text-slate-500 dark:text-slate-400" aria-hidden />
-          <TextField
-            label="Search tasks"
-            srOnlyLabel
-            type="search"
-            placeholder="Search tasks..."
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            className="[&_input]:pl-9"
-          />
-        </div>
+          emptyOption="All Projects"
+          options={named(projects.data)}
+        />
+        <SearchField
+          label="Search tasks"
+          placeholder="Search tasks..."
+          value={search}
+          onValueChange={setSearch}
+          iconAt="start"
+          className="w-full min-w-0 flex-1 sm:min-w-56"
+        />
         <Button
           variant="secondary"
           aria-expanded={isOpen}
@@ -119,39 +121,16 @@ export function TaskFiltersBar({ state, update, clearAll }: TaskFiltersBarProps)
             </Button>
           </div>
           <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-            <SelectField label="Status" value={state.status} onChange={(e) => update({ status: e.target.value || null })}>
-              <option value="">All Status</option>
-              {TASK_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {TASK_STATUS_LABELS[s]}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField label="Priority" value={state.priority} onChange={(e) => update({ priority: e.target.value || null })}>
-              <option value="">All Priorities</option>
-              {TASK_PRIORITIES.map((p) => (
-                <option key={p} value={p}>
-                  {TASK_PRIORITY_LABELS[p]}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField label="Assignee" value={state.assignee} onChange={(e) => update({ assignee: e.target.value || null })}>
-              <option value="">All Assignees</option>
-              <option value="unassigned">Unassigned</option>
-              {members.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField label="Due Date" value={state.due} onChange={(e) => update({ due: e.target.value || null })}>
-              <option value="">Any Due Date</option>
-              {DUE_FILTERS.map((d) => (
-                <option key={d} value={d}>
-                  {DUE_FILTER_LABELS[d]}
-                </option>
-              ))}
-            </SelectField>
+            {panelSelects.map(({ key, label, any, options }) => (
+              <OptionsSelect
+                key={key}
+                label={label}
+                value={state[key]}
+                onChange={(e) => update({ [key]: e.target.value || null })}
+                emptyOption={any}
+                options={options}
+              />
+            ))}
           </div>
         </section>
       )}

@@ -13,10 +13,11 @@ import { canDeleteTask } from '../../../../domain/permissions';
 import { createTaskInput, parseTags, type TaskDto } from '../../../../domain/schemas/task';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { SelectField, TextAreaField, TextField } from '../../../components/ui/field';
-import { Modal } from '../../../components/ui/modal';
-import { ApiError } from '../../../lib/api-client';
+import { TextAreaField, TextField } from '../../../components/ui/field';
+import { Modal, ModalActions } from '../../../components/ui/modal';
+import { labelled, named, OptionsSelect } from '../../../components/ui/options-select';
 import { isError, toastError } from '../../../lib/errors';
+import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useTaskProjects } from '../api/get-projects';
@@ -48,12 +49,9 @@ export function TaskFormModal({ open, onClose, task, initialStatus, initialProje
         footer={
           <>
             {isEdit && <DeleteSlot task={task!} onDelete={() => setConfirmingDelete(true)} />}
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" form={formId} isLoading={isSaving}>
+            <ModalActions onCancel={onClose} type="submit" form={formId} isLoading={isSaving}>
               {isEdit ? 'Update Task' : 'Create Task'}
-            </Button>
+            </ModalActions>
           </>
         }
       >
@@ -169,7 +167,7 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
 
   const project = projects.data?.find((p) => p.id === values.projectId);
   const team = useTaskTeam(project?.teamId);
-  const members = team.data?.members ?? [];
+  const assigneeOptions = (team.data?.members ?? []).map((m) => ({ value: m.userId, label: m.user.fullName }));
 
   // An assignee who is not in the newly chosen project's team is dropped.
   useEffect(() => {
@@ -192,29 +190,18 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
     };
     const body = form.validate(createTaskInput, payload);
     if (!body) return;
+    // An edit sends a cleared description or assignee as null.
+    const { description, assigneeId, ...rest } = body;
+    const request = task
+      ? () => update.mutateAsync({ id: task.id, input: { ...rest, description: description ?? null, assigneeId: assigneeId ?? null, version: task.version } })
+      : () => create.mutateAsync(body);
+    const texts = task ? { saved: MSG.taskUpdated, failed: MSG.taskUpdateFailed } : { saved: MSG.taskCreated, failed: MSG.taskCreateFailed };
+    // Someone else saved first: the form shows a version that is gone, so it closes.
+    const onFailed = (error: unknown) => isError(error, 'stale_edit') && onSaved();
     onSavingChange(true);
-    try {
-      if (task) {
-        const { description, assigneeId, ...rest } = body;
-        await update.mutateAsync({
-          id: task.id,
-          input: { ...rest, description: description ?? null, assigneeId: assigneeId ?? null, version: task.version },
-        });
-        toast.success(MSG.taskUpdated);
-      } else {
-        await create.mutateAsync(body);
-        toast.success(MSG.taskCreated);
-      }
-      onSaved();
-    } catch (error) {
-      // Save failures are logged and the modal stays open (spec §8).
-      if (error instanceof ApiError) form.showFieldErrors(error.fields);
-      toastError(error, task ? MSG.taskUpdateFailed : MSG.taskCreateFailed);
-      // Someone else saved first: the form shows a version that is gone, so it closes.
-      if (isError(error, 'stale_edit')) onSaved();
-    } finally {
-      onSavingChange(false);
-    }
+    const saved = await saveForm(form, request, texts, { onFailed });
+    onSavingChange(false);
+    if (saved) onSaved();
   };
 
   return (
@@ -233,42 +220,10 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
         {...bind('description')}
         rows={3}
       />
-      <SelectField
-        label="Project"
-        {...bind('projectId')}
-      >
-        <option value="">Select a project</option>
-        {projects.data?.map((p) => (
-          <option key={p.id} value={p.id}>
-            {p.name}
-          </option>
-        ))}
-      </SelectField>
-      <SelectField
-        label="Assignee"
-        {...bind('assigneeId')}
-      >
-        <option value="">Unassigned</option>
-        {members.map((m) => (
-          <option key={m.userId} value={m.userId}>
-            {m.user.fullName}
-          </option>
-        ))}
-      </SelectField>
-      <SelectField label="Status" {...bind('status')}>
-        {TASK_STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {TASK_STATUS_LABELS[s]}
-          </option>
-        ))}
-      </SelectField>
-      <SelectField label="Priority" {...bind('priority')}>
-        {TASK_PRIORITIES.map((p) => (
-          <option key={p} value={p}>
-            {TASK_PRIORITY_LABELS[p]}
-          </option>
-        ))}
-      </SelectField>
+      <OptionsSelect label="Project" {...bind('projectId')} emptyOption="Select a project" options={named(projects.data)} />
+      <OptionsSelect label="Assignee" {...bind('assigneeId')} emptyOption="Unassigned" options={assigneeOptions} />
+      <OptionsSelect label="Status" {...bind('status')} options={labelled(TASK_STATUSES, TASK_STATUS_LABELS)} />
+      <OptionsSelect label="Priority" {...bind('priority')} options={labelled(TASK_PRIORITIES, TASK_PRIORITY_LABELS)} />
       <TextField
         label="Due Date"
         type="date"

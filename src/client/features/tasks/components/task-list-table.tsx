@@ -3,6 +3,7 @@ import { MSG } from '../../../../domain/messages';
 import type { TaskDto, TaskSort } from '../../../../domain/schemas/task';
 import { localDate, matchesDueFilter } from '../../../../domain/task-filters';
 import { Button } from '../../../components/ui/button';
+import { ClickableRow, RowOpenButton } from '../../../components/ui/clickable-row';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
@@ -79,22 +80,9 @@ export function TaskListTable({ filters, sort, onSort, onOpenTask }: TaskListTab
             {tasks.map((task) => {
               const overdue = matchesDueFilter(task, 'overdue', today);
               return (
-                <tr
-                  key={task.id}
-                  className="cursor-pointer hover:bg-slate-50 dark:hover:bg-slate-800/60"
-                  onClick={() => onOpenTask(task)}
-                >
+                <ClickableRow key={task.id} onOpen={() => onOpenTask(task)}>
                   <td className="max-w-xs px-4 py-3">
-                    <button
-                      type="button"
-                      className="text-left font-medium text-slate-900 hover:underline dark:text-slate-100"
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        onOpenTask(task);
-                      }}
-                    >
-                      {task.title}
-                    </button>
+                    <RowOpenButton onOpen={() => onOpenTask(task)}>{task.title}</RowOpenButton>
                   </td>
                   <td className="px-4 py-3">
                     <StatusChip status={task.status} />
@@ -118,7 +106,7 @@ export function TaskListTable({ filters, sort, onSort, onOpenTask }: TaskListTab
                       ))}
                     </div>
                   </td>
-                </tr>
+                </ClickableRow>
               );
             })}
           </tbody>

@@ -1,8 +1,8 @@
-import { LayoutGrid, List, Plus } from 'lucide-react';
+import { LayoutGrid, List } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import type { TaskStatus } from '../../../../domain/constants';
 import type { TaskDto, TaskSort } from '../../../../domain/schemas/task';
-import { Button } from '../../../components/ui/button';
+import { CreateButton } from '../../../components/ui/create-button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { cn } from '../../../lib/cn';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -55,10 +55,7 @@ export function TasksPage() {
                 </button>
               ))}
             </div>
-            <Button onClick={() => addTask()}>
-              <Plus className="h-4 w-4" aria-hidden />
-              New Task
-            </Button>
+            <CreateButton onClick={() => addTask()}>New Task</CreateButton>
           </>
         }
       />

@@ -1,18 +1,44 @@
 import { format } from 'date-fns';
 import { Check, Mail, Send, X } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { toast } from 'sonner';
 import { TEAM_ROLE_LABELS } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import type { InvitationDto } from '../../../../domain/schemas/team';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { cn } from '../../../lib/cn';
 import { toastError } from '../../../lib/errors';
 import { useMyInvitations, useRespondToInvitation } from '../api/my-invitations';
 import { useCancelInvitationFlow } from './cancel-invitation-flow';
 import { RoleBadge } from './role-badge';
 
 const day = (iso: string) => format(new Date(iso), 'MMM dd, yyyy');
+
+const RESPONSES = [
+  { accept: true, label: 'Accept', variant: 'primary', icon: Check },
+  { accept: false, label: 'Decline', variant: 'secondary', icon: X },
+] as const;
+
+interface SectionProps {
+  title: string;
+  icon: ReactNode;
+  className?: string;
+  listClassName: string;
+  children: ReactNode;
+}
+
+function Section({ title, icon, className, listClassName, children }: SectionProps) {
+  return (
+    <Card className={cn('p-4', className)}>
+      <h2 className="mb-3 flex items-center gap-2 text-base font-semibold">
+        {icon}
+        {title}
+      </h2>
+      <ul className={listClassName}>{children}</ul>
+    </Card>
+  );
+}
 
 /** Pending invitations for the signed-in user, shown at the top of the dashboard. */
 export function InvitationPanel() {
@@ -40,12 +66,12 @@ export function InvitationPanel() {
   return (
     <div className="mb-6 space-y-4">
       {received.length > 0 && (
-        <Card className="border-brand-600/40 p-4 dark:border-indigo-800">
-          <h2 className="mb-3 flex items-center gap-2 text-base font-semibold">
-            <Mail className="h-5 w-5 text-brand-600 dark:text-indigo-300" aria-hidden />
-            Team Invitations ({received.length})
-          </h2>
-          <ul className="space-y-3">
+        <Section
+          title={`Team Invitations (${received.length})`}
+          icon={<Mail className="h-5 w-5 text-brand-600 dark:text-indigo-300" aria-hidden />}
+          className="border-brand-600/40 dark:border-indigo-800"
+          listClassName="space-y-3"
+        >
             {received.map((inv) => (
               <li
                 key={inv.id}
@@ -61,40 +87,31 @@ export function InvitationPanel() {
                   </p>
                 </div>
                 <div className="flex gap-2">
-                  <Button
-                    size="sm"
-                    aria-label={`Accept invitation to ${inv.teamName}`}
-                    isLoading={busyId === inv.id && respond.variables?.accept === true}
-                    disabled={busyId === inv.id}
-                    onClick={() => void onRespond(inv, true)}
-                  >
-                    <Check className="h-4 w-4" aria-hidden />
-                    Accept
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="secondary"
-                    aria-label={`Decline invitation to ${inv.teamName}`}
-                    isLoading={busyId === inv.id && respond.variables?.accept === false}
-                    disabled={busyId === inv.id}
-                    onClick={() => void onRespond(inv, false)}
-                  >
-                    <X className="h-4 w-4" aria-hidden />
-                    Decline
-                  </Button>
+                  {RESPONSES.map(({ accept, label, variant, icon: Icon }) => (
+                    <Button
+                      key={label}
+                      size="sm"
+                      variant={variant}
+                      aria-label={`${label} invitation to ${inv.teamName}`}
+                      isLoading={busyId === inv.id && respond.variables?.accept === accept}
+                      disabled={busyId === inv.id}
+                      onClick={() => void onRespond(inv, accept)}
+                    >
+                      <Icon className="h-4 w-4" aria-hidden />
+                      {label}
+                    </Button>
+                  ))}
                 </div>
               </li>
             ))}
-          </ul>
-        </Card>
+        </Section>
       )}
       {sent.length > 0 && (
-        <Card className="p-4">
-          <h2 className="mb-3 flex items-center gap-2 text-base font-semibold">
-            <Send className="h-5 w-5 text-slate-500 dark:text-slate-400" aria-hidden />
-            Sent Invitations ({sent.length})
-          </h2>
-          <ul className="divide-y divide-slate-200 dark:divide-slate-700">
+        <Section
+          title={`Sent Invitations (${sent.length})`}
+          icon={<Send className="h-5 w-5 text-slate-500 dark:text-slate-400" aria-hidden />}
+          listClassName="divide-y divide-slate-200 dark:divide-slate-700"
+        >
             {sent.map((inv) => (
               <li key={inv.id} className="flex flex-wrap items-center gap-3 py-2">
                 <div className="min-w-0 flex-1">
@@ -113,8 +130,7 @@ export function InvitationPanel() {
                 </Button>
               </li>
             ))}
-          </ul>
-        </Card>
+        </Section>
       )}
       {dialog}
     </div>

@@ -1,17 +1,18 @@
 import { Send } from 'lucide-react';
 import type { FormEvent } from 'react';
 import { toast } from 'sonner';
-import { INVITATION_ROLES, type InvitationRole, TEAM_ROLE_LABELS } from '../../../../domain/constants';
+import type { InvitationRole } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import { inviteInput } from '../../../../domain/schemas/team';
 import { Button } from '../../../components/ui/button';
-import { SelectField, TextField } from '../../../components/ui/field';
+import { TextField } from '../../../components/ui/field';
+import { OptionsSelect } from '../../../components/ui/options-select';
 import { toastError } from '../../../lib/errors';
 import { useFormState } from '../../../lib/use-form-state';
 import { useInviteMember } from '../api/team-invitations';
+import { INVITATION_ROLE_OPTIONS } from './role-badge';
 
 const EMPTY: { email: string; role: InvitationRole } = { email: '', role: 'member' };
-
 /** Owner and admins invite by email as Member or Admin. */
 export function InviteMemberForm({ teamId }: { teamId: string }) {
   const form = useFormState(EMPTY);
@@ -45,18 +46,7 @@ export function InviteMemberForm({ teamId }: { teamId: string }) {
           {...form.bind('email')}
           className="flex-1"
         />
-        <SelectField
-          label="Invitation role"
-          srOnlyLabel
-          {...form.bind('role')}
-          className="sm:w-32"
-        >
-          {INVITATION_ROLES.map((r) => (
-            <option key={r} value={r}>
-              {TEAM_ROLE_LABELS[r]}
-            </option>
-          ))}
-        </SelectField>
+        <OptionsSelect label="Invitation role" srOnlyLabel {...form.bind('role')} className="sm:w-32" options={INVITATION_ROLE_OPTIONS} />
         <Button type="submit" disabled={!form.values.email.trim()} isLoading={invite.isPending} className="justify-center">
           <Send className="h-4 w-4" aria-hidden />
           Send Invitation

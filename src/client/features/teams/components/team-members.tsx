@@ -1,18 +1,18 @@
 import { UserMinus } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { INVITATION_ROLES, type InvitationRole, TEAM_ROLE_LABELS } from '../../../../domain/constants';
+import type { InvitationRole } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import { canActOnMember } from '../../../../domain/permissions';
 import type { TeamDto, TeamMemberDto } from '../../../../domain/schemas/team';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { SelectField } from '../../../components/ui/field';
+import { OptionsSelect } from '../../../components/ui/options-select';
 import { toastError } from '../../../lib/errors';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useChangeMemberRole, useRemoveMember } from '../api/team-members';
 import { MemberAvatar } from './member-avatar';
-import { RoleBadge } from './role-badge';
+import { INVITATION_ROLE_OPTIONS, RoleBadge } from './role-badge';
 
 /** The member list. Owner and admins may switch roles and remove others; everyone else sees badges. */
 export function TeamMembers({ team }: { team: TeamDto }) {
@@ -62,20 +62,15 @@ export function TeamMembers({ team }: { team: TeamDto }) {
               </div>
               {manageable && member.role !== 'owner' ? (
                 <div className="flex basis-full items-center justify-end gap-2 sm:basis-auto">
-                  <SelectField
+                  <OptionsSelect
                     label={`Role for ${member.user.fullName}`}
                     srOnlyLabel
                     value={member.role}
                     disabled={changeRole.isPending}
                     onChange={(e) => void onRoleChange(member, e.target.value as InvitationRole)}
                     className="w-28"
-                  >
-                    {INVITATION_ROLES.map((r) => (
-                      <option key={r} value={r}>
-                        {TEAM_ROLE_LABELS[r]}
-                      </option>
-                    ))}
-                  </SelectField>
+                    options={INVITATION_ROLE_OPTIONS}
+                  />
                   <Button
                     variant="ghost"
                     size="icon"

@@ -7,9 +7,9 @@ import { createTeamInput, type TeamDto } from '../../../../domain/schemas/team';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextAreaField, TextField } from '../../../components/ui/field';
-import { Modal } from '../../../components/ui/modal';
-import { ApiError } from '../../../lib/api-client';
-import { isError, logError, toastError } from '../../../lib/errors';
+import { Modal, ModalActions } from '../../../components/ui/modal';
+import { isError, toastError } from '../../../lib/errors';
+import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
 import { useDeleteTeam, useLeaveTeam } from '../api/delete-team';
 import { useCreateTeam, useUpdateTeam } from '../api/save-team';
@@ -26,8 +26,17 @@ export interface TeamModalProps {
 
 const formId = 'team-form';
 /** Read-only (not disabled) so the values stay focusable and readable; styled like disabled. */
-const readOnlyClass =
-  '[&_input]:bg-slate-100 [&_input]:text-slate-600 [&_textarea]:bg-slate-100 [&_textarea]:text-slate-600 dark:[&_input]:bg-slate-800 dark:[&_input]:text-slate-300 dark:[&_textarea]:bg-slate-800 dark:[&_textarea]:text-slate-300';
+const readOnlyField = {
+  readOnly: true,
+  className:
+    '[&_input]:bg-slate-100 [&_input]:text-slate-600 [&_textarea]:bg-slate-100 [&_textarea]:text-slate-600 dark:[&_input]:bg-slate-800 dark:[&_input]:text-slate-300 dark:[&_textarea]:bg-slate-800 dark:[&_textarea]:text-slate-300',
+};
+
+/** The way out of a team from its modal: the owner deletes it, anyone else leaves it. */
+const EXITS = {
+  delete: { label: 'Delete Team', icon: Trash2, confirm: MSG.confirmDeleteTeam, done: MSG.teamDeleted, failed: MSG.teamDeleteFailed },
+  leave: { label: 'Leave Team', icon: LogOut, confirm: MSG.confirmLeaveTeam, done: MSG.teamLeft, failed: MSG.teamLeaveFailed },
+} as const;
 
 export function TeamModal({ open, onClose, team }: TeamModalProps) {
   const isEdit = Boolean(team);
@@ -52,43 +61,31 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
     }
     const body = form.validate(createTeamInput);
     if (!body) return;
-    try {
-      if (team) {
-        await updateTeam.mutateAsync({ id: team.id, input: { ...body, version: team.version } });
-        toast.success(MSG.teamUpdated);
-      } else {
-        await createTeam.mutateAsync(body);
-        toast.success(MSG.teamCreated);
-      }
-      onClose();
-    } catch (error) {
-      // Save failures are logged and the modal stays open (spec §8).
-      logError(team ? MSG.teamUpdateFailed : MSG.teamCreateFailed, error);
-      if (isError(error, 'stale_edit')) setStaleNotice(true);
-      if (error instanceof ApiError) form.showFieldErrors(error.fields);
-    }
+    const request = team
+      ? () => updateTeam.mutateAsync({ id: team.id, input: { ...body, version: team.version } })
+      : () => createTeam.mutateAsync(body);
+    const texts = team ? { saved: MSG.teamUpdated, failed: MSG.teamUpdateFailed } : { saved: MSG.teamCreated, failed: MSG.teamCreateFailed };
+    // A failure is only logged (spec §8); a stale edit shows its notice above the form.
+    const onFailed = (error: unknown) => isError(error, 'stale_edit') && setStaleNotice(true);
+    if (await saveForm(form, request, texts, { logOnly: true, onFailed })) onClose();
   };
 
   const onConfirm = async () => {
     if (!team || !confirm) return;
     try {
-      if (confirm === 'delete') {
-        await deleteTeam.mutateAsync(team.id);
-        toast.success(MSG.teamDeleted);
-      } else {
-        await leaveTeam.mutateAsync(team.id);
-        toast.success(MSG.teamLeft);
-      }
+      await (confirm === 'delete' ? deleteTeam : leaveTeam).mutateAsync(team.id);
+      toast.success(EXITS[confirm].done);
       setConfirm(null);
       onClose();
     } catch (error) {
       setConfirm(null);
-      toastError(error, confirm === 'delete' ? MSG.teamDeleteFailed : MSG.teamLeaveFailed);
+      toastError(error, EXITS[confirm].failed);
     }
   };
 
   const saving = createTeam.isPending || updateTeam.isPending;
-  const readOnly = Boolean(team) && !isOwner;
+  const fieldMode = team && !isOwner ? readOnlyField : {};
+  const exit = EXITS[confirm ?? (isOwner ? 'delete' : 'leave')];
 
   return (
     <Modal
@@ -99,30 +96,19 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
       footer={
         <div className="flex w-full flex-wrap items-center justify-between gap-2">
           <div>
-            {team && isOwner && (
-              <Button variant="ghost" onClick={() => setConfirm('delete')}>
+            {team && (
+              <Button variant="ghost" onClick={() => setConfirm(isOwner ? 'delete' : 'leave')}>
                 <span className="inline-flex items-center gap-2 text-red-700 dark:text-red-400">
-                  <Trash2 className="h-4 w-4" aria-hidden />
-                  Delete Team
-                </span>
-              </Button>
-            )}
-            {team && !isOwner && (
-              <Button variant="ghost" onClick={() => setConfirm('leave')}>
-                <span className="inline-flex items-center gap-2 text-red-700 dark:text-red-400">
-                  <LogOut className="h-4 w-4" aria-hidden />
-                  Leave Team
+                  <exit.icon className="h-4 w-4" aria-hidden />
+                  {exit.label}
                 </span>
               </Button>
             )}
           </div>
           <div className="flex gap-2">
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" form={formId} isLoading={saving}>
+            <ModalActions onCancel={onClose} type="submit" form={formId} isLoading={saving}>
               {isEdit ? 'Update Team' : 'Create Team'}
-            </Button>
+            </ModalActions>
           </div>
         </div>
       }
@@ -147,16 +133,14 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
             label="Team Name"
             placeholder="Enter team name"
             {...form.bind('name')}
-            readOnly={readOnly}
-            className={readOnly ? readOnlyClass : undefined}
+            {...fieldMode}
             autoFocus={!isEdit}
           />
           <TextAreaField
             label="Description"
             placeholder="Describe your team's purpose"
             {...form.bind('description')}
-            readOnly={readOnly}
-            className={readOnly ? readOnlyClass : undefined}
+            {...fieldMode}
             rows={3}
           />
         </form>
@@ -171,9 +155,9 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
       {team && (
         <ConfirmDialog
           open={confirm !== null}
-          title={confirm === 'delete' ? 'Delete Team' : 'Leave Team'}
-          message={confirm === 'delete' ? MSG.confirmDeleteTeam(team.name) : MSG.confirmLeaveTeam(team.name)}
-          confirmLabel={confirm === 'delete' ? 'Delete Team' : 'Leave Team'}
+          title={exit.label}
+          message={exit.confirm(team.name)}
+          confirmLabel={exit.label}
           isLoading={deleteTeam.isPending || leaveTeam.isPending}
           onConfirm={() => void onConfirm()}
           onCancel={() => setConfirm(null)}

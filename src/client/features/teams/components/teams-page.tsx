@@ -1,11 +1,12 @@
-import { Crown, Plus, Search, Share2, Users, UsersRound } from 'lucide-react';
+import { Crown, Search, Share2, Users, UsersRound } from 'lucide-react';
 import { useState } from 'react';
 import type { TeamDto } from '../../../../domain/schemas/team';
 import { teamStats } from '../../../../domain/teams';
 import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/field';
+import { CreateButton } from '../../../components/ui/create-button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { PageHeader } from '../../../components/ui/page-header';
+import { SearchField } from '../../../components/ui/search-field';
 import { Spinner } from '../../../components/ui/spinner';
 import { StatCard } from '../../../components/ui/stat-card';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
@@ -39,12 +40,7 @@ export function TeamsPage() {
       <PageHeader
         title="Teams"
         subtitle="Manage your teams and collaborate with members"
-        actions={
-          <Button onClick={openCreate}>
-            <Plus className="h-4 w-4" aria-hidden />
-            New Team
-          </Button>
-        }
+        actions={<CreateButton onClick={openCreate}>New Team</CreateButton>}
       />
 
       <div className="mb-6 grid grid-cols-2 gap-4 lg:grid-cols-4">
@@ -55,16 +51,7 @@ export function TeamsPage() {
       </div>
 
       <div className="mb-6 flex flex-wrap items-end gap-3">
-        <TextField
-          label="Search teams"
-          srOnlyLabel
-          type="search"
-          placeholder="Search teams..."
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          className="w-full max-w-md flex-1"
-          trailing={<Search className="mr-2 h-4 w-4 text-slate-500 dark:text-slate-400" aria-hidden />}
-        />
+        <SearchField label="Search teams" placeholder="Search teams..." value={search} onValueChange={setSearch} className="w-full max-w-md flex-1" />
         {search && (
           <Button variant="secondary" onClick={() => setSearch('')}>
             Clear Search
