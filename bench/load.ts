@@ -54,7 +54,14 @@ function cannonRequests(spec: RequestSpec) {
   ];
 }
 
-async function once(url: string, spec: RequestSpec, headers: Record<string, string>, connections: number, seconds: number, onResponse?: (status: number, bytes: number, ms: number) => void) {
+async function once(
+  url: string,
+  spec: RequestSpec,
+  headers: Record<string, string>,
+  connections: number,
+  seconds: number,
+  onResponse?: (status: number, bytes: number, ms: number) => void,
+) {
   const instance = autocannon({
     url,
     connections,
@@ -159,7 +166,8 @@ async function probeOne(url: string, path: string, spec: RequestSpec, headers: R
     const json = JSON.parse(text) as { tasks?: unknown[]; columns?: Record<string, unknown[]> };
     // A list page has `tasks`; a board has `columns` of tasks.
     if (Array.isArray(json.tasks)) items = json.tasks.length;
-    else if (json.columns && typeof json.columns === 'object') items = Object.values(json.columns).reduce((n, c) => n + c.length, 0);
+    else if (json.columns && typeof json.columns === 'object')
+      items = Object.values(json.columns).reduce((n, c) => n + c.length, 0);
   } catch {
     items = null;
   }
@@ -168,13 +176,17 @@ async function probeOne(url: string, path: string, spec: RequestSpec, headers: R
   if (spec.method === 'GET') {
     // Raw bytes on the wire: node's fetch would decompress, so use http directly.
     const result = await new Promise<{ n: number; enc: string }>((resolve, reject) => {
-      const req = request(url + path, { method: 'GET', headers: { ...headers, 'accept-encoding': 'gzip, deflate, br' } }, (res) => {
-        let n = 0;
-        res.on('data', (c: Buffer) => {
-          n += c.length;
-        });
-        res.on('end', () => resolve({ n, enc: String(res.headers['content-encoding'] ?? 'identity') }));
-      });
+      const req = request(
+        url + path,
+        { method: 'GET', headers: { ...headers, 'accept-encoding': 'gzip, deflate, br' } },
+        (res) => {
+          let n = 0;
+          res.on('data', (c: Buffer) => {
+            n += c.length;
+          });
+          res.on('end', () => resolve({ n, enc: String(res.headers['content-encoding'] ?? 'identity') }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });

@@ -55,8 +55,11 @@ export function formatReport(report: BenchReport): { markdown: string; failures:
       }
       if (s.probe && s.probe.status >= 300) failures.push(`${d.db} ${d.tasks} ${s.name}: probe answered ${s.probe.status}`);
       for (const r of s.loads) {
-        if (r.non2xx || r.errors) failures.push(`${d.db} ${d.tasks} ${s.name} ×${r.connections}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-        const body = s.probe ? `${kb(s.probe.bytes)} → ${kb(s.probe.wireBytes)} ${s.probe.encoding === 'identity' ? '' : s.probe.encoding}` : '';
+        if (r.non2xx || r.errors)
+          failures.push(`${d.db} ${d.tasks} ${s.name} ×${r.connections}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+        const body = s.probe
+          ? `${kb(s.probe.bytes)} → ${kb(s.probe.wireBytes)} ${s.probe.encoding === 'identity' ? '' : s.probe.encoding}`
+          : '';
         const ratio = s.kind === 'read' && s.limitMs ? f(r.p50 / s.limitMs, 1) : '';
         lines.push(
           `| ${d.db} | ${num(d.tasks)} | ${s.name}${s.probe?.items != null ? ` (${s.probe.items} cards)` : ''} | ${r.connections} | ${f(r.rps, 0)} | ${f(r.p50)} | ${f(r.p99)} | ${body.trim()} | ${r.non2xx} / ${r.errors} | ${s.kind === 'read' ? f(s.limitMs, 2) : ''} | ${ratio} | ${f(r.cpuMsPerRequest, 2)} | ${f(r.rssMaxMb, 0)} |`,
@@ -90,35 +93,68 @@ export function formatTargets(report: BenchReport): string[] {
   const b1 = find(report, db, 1000, board, 1);
   if (b1.r && b1.s?.limitMs) {
     add('board read, 1,000 tasks, 1 connection: p50 ≤ 20 ms', `p50 ${f(b1.r.p50)} ms`, b1.r.p50 <= 20);
-    add('… and ≤ 3× its raw SQL time', `${f(b1.r.p50 / b1.s.limitMs)}× (SQL ${f(b1.s.limitMs, 2)} ms)`, b1.r.p50 <= 3 * b1.s.limitMs);
+    add(
+      '… and ≤ 3× its raw SQL time',
+      `${f(b1.r.p50 / b1.s.limitMs)}× (SQL ${f(b1.s.limitMs, 2)} ms)`,
+      b1.r.p50 <= 3 * b1.s.limitMs,
+    );
   }
   const b32 = find(report, db, 1000, board, 32);
-  if (b32.r) add('board read, 1,000 tasks, 32 connections: ≥ 100 req/s, p99 ≤ 500 ms', `${f(b32.r.rps, 0)} req/s, p99 ${f(b32.r.p99)} ms`, b32.r.rps >= 100 && b32.r.p99 <= 500);
+  if (b32.r)
+    add(
+      'board read, 1,000 tasks, 32 connections: ≥ 100 req/s, p99 ≤ 500 ms',
+      `${f(b32.r.rps, 0)} req/s, p99 ${f(b32.r.p99)} ms`,
+      b32.r.rps >= 100 && b32.r.p99 <= 500,
+    );
   const b10 = find(report, db, 10_000, board, 1);
   if (b10.r && b1.r) {
-    add('board read, 10,000 tasks: first screen ≤ 1.5× the 1,000-task cost', `p50 ${f(b10.r.p50)} ms = ${f(b10.r.p50 / b1.r.p50, 2)}×`, b10.r.p50 <= 1.5 * b1.r.p50);
+    add(
+      'board read, 10,000 tasks: first screen ≤ 1.5× the 1,000-task cost',
+      `p50 ${f(b10.r.p50)} ms = ${f(b10.r.p50 / b1.r.p50, 2)}×`,
+      b10.r.p50 <= 1.5 * b1.r.p50,
+    );
   }
   const b100 = find(report, db, 100_000, board, 1);
-  if (b100.r && b1.r) add('(same, 100,000 tasks)', `p50 ${f(b100.r.p50)} ms = ${f(b100.r.p50 / b1.r.p50, 2)}×`, b100.r.p50 <= 1.5 * b1.r.p50);
+  if (b100.r && b1.r)
+    add('(same, 100,000 tasks)', `p50 ${f(b100.r.p50)} ms = ${f(b100.r.p50 / b1.r.p50, 2)}×`, b100.r.p50 <= 1.5 * b1.r.p50);
   const c8 = find(report, db, 1000, 'task create', 8);
-  if (c8.r) add('card create, 8 connections: ≥ 250 req/s, p99 ≤ 50 ms', `${f(c8.r.rps, 0)} req/s, p99 ${f(c8.r.p99)} ms`, c8.r.rps >= 250 && c8.r.p99 <= 50);
+  if (c8.r)
+    add(
+      'card create, 8 connections: ≥ 250 req/s, p99 ≤ 50 ms',
+      `${f(c8.r.rps, 0)} req/s, p99 ${f(c8.r.p99)} ms`,
+      c8.r.rps >= 250 && c8.r.p99 <= 50,
+    );
   if (b1.s?.probe) {
     const p = b1.s.probe;
-    add('response for the 1,000-task board: compressed, only what the board draws', `${kb(p.bytes)} KB JSON for ${p.items} cards → ${kb(p.wireBytes)} KB ${p.encoding}`, p.encoding !== 'identity');
+    add(
+      'response for the 1,000-task board: compressed, only what the board draws',
+      `${kb(p.bytes)} KB JSON for ${p.items} cards → ${kb(p.wireBytes)} KB ${p.encoding}`,
+      p.encoding !== 'identity',
+    );
   }
-  const rss = Math.max(...report.datasets.filter((d) => d.db === db).flatMap((d) => d.scenarios.flatMap((s) => s.loads.map((l) => l.rssMaxMb))));
+  const rss = Math.max(
+    ...report.datasets.filter((d) => d.db === db).flatMap((d) => d.scenarios.flatMap((s) => s.loads.map((l) => l.rssMaxMb))),
+  );
   if (Number.isFinite(rss)) add('server memory under load ≤ 250 MB', `max RSS ${f(rss, 0)} MB`, rss <= 250);
   const all = report.datasets.flatMap((d) => d.scenarios.flatMap((s) => s.loads));
   const bad = all.reduce((n, l) => n + l.non2xx + l.errors, 0);
   add('0 errors in every run', `${bad} non-2xx/errors in ${all.length} runs`, bad === 0);
   const reads = report.datasets
     .filter((d) => d.db === db)
-    .flatMap((d) => d.scenarios.filter((s) => s.kind === 'read' && !s.floor && s.limitMs).map((s) => ({ d, s, r: s.loads.find((l) => l.connections === 1) })))
+    .flatMap((d) =>
+      d.scenarios
+        .filter((s) => s.kind === 'read' && !s.floor && s.limitMs)
+        .map((s) => ({ d, s, r: s.loads.find((l) => l.connections === 1) })),
+    )
     .filter((x) => x.r);
   if (reads.length) {
     const worst = reads.reduce((a, b) => (a.r!.p50 / a.s.limitMs! > b.r!.p50 / b.s.limitMs! ? a : b));
     const ratio = worst.r!.p50 / worst.s.limitMs!;
-    add('every measured read of the app within 3× its raw SQL (1 connection, p50)', `worst ${f(ratio)}× (${worst.s.name}, ${num(worst.d.tasks)} tasks)`, ratio <= 3);
+    add(
+      'every measured read of the app within 3× its raw SQL (1 connection, p50)',
+      `worst ${f(ratio)}× (${worst.s.name}, ${num(worst.d.tasks)} tasks)`,
+      ratio <= 3,
+    );
   }
   return rows;
 }

@@ -223,7 +223,8 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
         }
         let limitMs: number | undefined;
         let limitStatements: ScenarioRun['limitStatements'];
-        const found = s.kind === 'read' ? (Array.isArray(s.spec.path) ? s.spec.path : [pathOf(s.spec)]).map((path) => limits[path]!) : [];
+        const found =
+          s.kind === 'read' ? (Array.isArray(s.spec.path) ? s.spec.path : [pathOf(s.spec)]).map((path) => limits[path]!) : [];
         if (found.length) {
           limitMs = found.reduce((n, l) => n + l.ms, 0) / found.length;
           limitStatements = found[0]?.statements;
@@ -234,7 +235,8 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
         // alone): over the paths of a read, the largest statement of each reads at least its cards.
         if (found.length && shape.items) {
           const most = found.reduce((n, l) => n + Math.max(0, ...l.statements.map((st) => st.rows)), 0);
-          if (most < shape.items) throw new Error(`${s.name}: the SQL limit reads ${most} rows at most, the responses have ${shape.items} cards`);
+          if (most < shape.items)
+            throw new Error(`${s.name}: the SQL limit reads ${most} rows at most, the responses have ${shape.items} cards`);
         }
         if (Array.isArray(s.spec.path)) {
           // A column row: the sizes of one request (the mean over the columns).

@@ -63,11 +63,96 @@ export function prng(seed: number) {
   return { next, int, pick, weighted };
 }
 
-const FIRST = ['Ada', 'Bruno', 'Chloé', 'Dmitri', 'Elif', 'Femi', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kaia', 'Liam', 'Maya', 'Nils', 'Olga', 'Priya', 'Quinn', 'Rosa', 'Sami', 'Tomás', 'Uma', 'Viktor', 'Wen', 'Ximena', 'Yusuf', 'Zoë'];
-const LAST = ['Lovelace', 'Silva', 'Martin', 'Petrov', 'Kaya', 'Adeyemi', 'Hopper', 'Tanaka', 'García', 'Berg', 'Nakamura', 'Murphy', 'Cohen', 'Larsen', 'Ivanova', 'Sharma'];
-const VERBS = ['Fix', 'Design', 'Write', 'Review', 'Refactor', 'Test', 'Document', 'Deploy', 'Migrate', 'Investigate', 'Plan', 'Prototype'];
-const NOUNS = ['login flow', 'billing page', 'search index', 'onboarding email', 'API docs', 'mobile layout', 'export to CSV', 'audit log', 'dark mode', 'release notes', 'cache layer', 'error reporting', 'invoice PDF', 'settings screen'];
-const TAGS = ['frontend', 'backend', 'bug', 'feature', 'design', 'docs', 'infra', 'security', 'ux', 'performance', 'research', 'qa'];
+const FIRST = [
+  'Ada',
+  'Bruno',
+  'Chloé',
+  'Dmitri',
+  'Elif',
+  'Femi',
+  'Grace',
+  'Hiro',
+  'Ines',
+  'Jonas',
+  'Kaia',
+  'Liam',
+  'Maya',
+  'Nils',
+  'Olga',
+  'Priya',
+  'Quinn',
+  'Rosa',
+  'Sami',
+  'Tomás',
+  'Uma',
+  'Viktor',
+  'Wen',
+  'Ximena',
+  'Yusuf',
+  'Zoë',
+];
+const LAST = [
+  'Lovelace',
+  'Silva',
+  'Martin',
+  'Petrov',
+  'Kaya',
+  'Adeyemi',
+  'Hopper',
+  'Tanaka',
+  'García',
+  'Berg',
+  'Nakamura',
+  'Murphy',
+  'Cohen',
+  'Larsen',
+  'Ivanova',
+  'Sharma',
+];
+const VERBS = [
+  'Fix',
+  'Design',
+  'Write',
+  'Review',
+  'Refactor',
+  'Test',
+  'Document',
+  'Deploy',
+  'Migrate',
+  'Investigate',
+  'Plan',
+  'Prototype',
+];
+const NOUNS = [
+  'login flow',
+  'billing page',
+  'search index',
+  'onboarding email',
+  'API docs',
+  'mobile layout',
+  'export to CSV',
+  'audit log',
+  'dark mode',
+  'release notes',
+  'cache layer',
+  'error reporting',
+  'invoice PDF',
+  'settings screen',
+];
+const TAGS = [
+  'frontend',
+  'backend',
+  'bug',
+  'feature',
+  'design',
+  'docs',
+  'infra',
+  'security',
+  'ux',
+  'performance',
+  'research',
+  'qa',
+];
 const TEAM_NAMES = ['Platform', 'Growth', 'Mobile', 'Design', 'Operations'];
 const PROJECT_STATUSES = ['planning', 'active', 'active', 'active', 'on_hold', 'completed'] as const;
 

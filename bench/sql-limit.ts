@@ -28,7 +28,8 @@ interface Call {
  * transaction …` drizzle sends on PGlite) are not the read's SQL: they are left out, so a read inside a
  * transaction is replayed as its statements alone, a little under what the server pays.
  */
-const isReadingStatement = (text: string) => !/^\s*(insert|update|delete|begin|commit|rollback|savepoint|release|set)\b/i.test(text);
+const isReadingStatement = (text: string) =>
+  !/^\s*(insert|update|delete|begin|commit|rollback|savepoint|release|set)\b/i.test(text);
 
 type QueryFn = (...args: unknown[]) => Promise<unknown>;
 

@@ -12,7 +12,8 @@ const featuresDir = join(root, 'src', 'client', 'features');
 /** Every import, re-export and dynamic import specifier in a module's text. */
 export function specifiers(text) {
   const found = [];
-  const re = /(?:^|[\s;}])(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  const re =
+    /(?:^|[\s;}])(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
   for (const m of text.matchAll(re)) {
     const spec = m[1] ?? m[2] ?? m[3];
     const at = m.index + m[0].lastIndexOf(spec);

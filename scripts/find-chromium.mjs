@@ -46,7 +46,9 @@ async function playwrightsOwn() {
 export async function findChromium(env = process.env) {
   if (env.CHROMIUM_PATH) {
     if (isExecutable(env.CHROMIUM_PATH)) return { path: env.CHROMIUM_PATH };
-    return { error: `No browser for the browser tests: CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable file; ${HOW_TO_GET_ONE}.` };
+    return {
+      error: `No browser for the browser tests: CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable file; ${HOW_TO_GET_ONE}.`,
+    };
   }
   for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
     for (const name of ON_PATH) {
@@ -56,7 +58,9 @@ export async function findChromium(env = process.env) {
   }
   const own = await playwrightsOwn();
   if (own) return { path: own };
-  return { error: `No browser for the browser tests: no Chromium or Chrome on the PATH or in Playwright's cache; ${HOW_TO_GET_ONE}.` };
+  return {
+    error: `No browser for the browser tests: no Chromium or Chrome on the PATH or in Playwright's cache; ${HOW_TO_GET_ONE}.`,
+  };
 }
 
 /** The browser's path; with none, prints the one line and exits 1 (nothing has started yet). */

@@ -24,6 +24,8 @@ for (const [name, version] of Object.entries(oxide?.optionalDependencies ?? {}))
   };
   added.push(name);
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)),
+);
 writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(added.length ? `recorded ${added.join(', ')}` : 'lock already complete');

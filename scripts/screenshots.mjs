@@ -26,14 +26,24 @@ const token = session.access_token;
 // Sample data, so the pages show something; the screenshots are taken without it if the server refuses.
 try {
   const team = await post('/api/teams', { name: 'Product Team', description: 'Builds the product' }, token);
-  const project = await post('/api/projects', { name: 'Website Redesign', teamId: team.id, status: 'active', description: 'New marketing site' }, token);
+  const project = await post(
+    '/api/projects',
+    { name: 'Website Redesign', teamId: team.id, status: 'active', description: 'New marketing site' },
+    token,
+  );
   const today = new Date();
   const day = (n) => new Date(today.getTime() + n * 86400000).toISOString().slice(0, 10);
   const tasks = [
     { title: 'Design the landing page', status: 'todo', priority: 'high', dueDate: day(1), tags: ['design', 'web'] },
     { title: 'Write launch copy', status: 'in_progress', priority: 'medium', dueDate: day(3), tags: ['content'] },
     { title: 'Set up analytics', status: 'review', priority: 'low', tags: ['infra'] },
-    { title: 'Fix signup bug', status: 'completed', priority: 'urgent', dueDate: day(-1), tags: ['bug', 'auth', 'web', 'urgent'] },
+    {
+      title: 'Fix signup bug',
+      status: 'completed',
+      priority: 'urgent',
+      dueDate: day(-1),
+      tags: ['bug', 'auth', 'web', 'urgent'],
+    },
   ];
   for (const t of tasks) await post('/api/tasks', { ...t, projectId: project.id }, token);
 } catch (error) {

@@ -80,9 +80,7 @@ describe('signup page', () => {
     expect(validateSignupPage({ ...valid, agreeToTerms: false })).toEqual({ agreeToTerms: MSG.termsRequired });
   });
   it('reports every empty field at once', () => {
-    expect(
-      validateSignupPage({ fullName: '', email: '', password: '', confirmPassword: '', agreeToTerms: false }),
-    ).toEqual({
+    expect(validateSignupPage({ fullName: '', email: '', password: '', confirmPassword: '', agreeToTerms: false })).toEqual({
       fullName: MSG.fullNameRequired,
       email: MSG.emailRequired,
       password: MSG.passwordRequired,

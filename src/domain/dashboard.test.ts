@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { type ActivityCandidate, activityAction, completionRate, DASHBOARD_LIST_LIMIT, firstProjects, recentActivity, STAT_CARDS, upcomingDeadlines } from './dashboard';
+import {
+  type ActivityCandidate,
+  activityAction,
+  completionRate,
+  DASHBOARD_LIST_LIMIT,
+  firstProjects,
+  recentActivity,
+  STAT_CARDS,
+  upcomingDeadlines,
+} from './dashboard';
 import type { TaskStatus } from './constants';
 
 describe('completionRate', () => {
@@ -137,17 +146,7 @@ describe('firstProjects and stat cards', () => {
   });
 
   it('has the four cards with the static change labels of the spec', () => {
-    expect(STAT_CARDS.map((c) => c.label)).toEqual([
-      'Completed Tasks',
-      'Active Projects',
-      'Team Members',
-      'Tasks in Progress',
-    ]);
-    expect(STAT_CARDS.map((c) => c.change)).toEqual([
-      '+12% vs last month',
-      '+8% vs last month',
-      '+3% vs last month',
-      undefined,
-    ]);
+    expect(STAT_CARDS.map((c) => c.label)).toEqual(['Completed Tasks', 'Active Projects', 'Team Members', 'Tasks in Progress']);
+    expect(STAT_CARDS.map((c) => c.change)).toEqual(['+12% vs last month', '+8% vs last month', '+3% vs last month', undefined]);
   });
 });

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, daysBetween, deadlineLabel, formatLongDate, formatShortDate, isOverdue, localIsoDate, parseIsoDate, relativeTime, startOfWeek, weekdayName } from './dates';
+import {
+  addDays,
+  daysBetween,
+  deadlineLabel,
+  formatLongDate,
+  formatShortDate,
+  isOverdue,
+  localIsoDate,
+  parseIsoDate,
+  relativeTime,
+  startOfWeek,
+  weekdayName,
+} from './dates';
 
 // 2025-03-02 is a Sunday; the week runs Sunday 03-02 to Saturday 03-08.
 

@@ -58,7 +58,10 @@ export const ERRORS = {
   session_invalid: { code: 'unauthenticated', message: 'Invalid or expired session' },
   account_deactivated: { code: 'invalid_credentials', message: 'This account has been deactivated' },
   oidc_code_expired: { code: 'invalid_grant', message: 'This sign-in has expired. Please try again.' },
-  oidc_code_wrong_browser: { code: 'invalid_grant', message: 'This sign-in was started in another browser. Please sign in again here.' },
+  oidc_code_wrong_browser: {
+    code: 'invalid_grant',
+    message: 'This sign-in was started in another browser. Please sign in again here.',
+  },
   oidc_error_unverified: { code: 'validation_failed', message: 'This sign-in error did not come from Crewboard', generic: true },
   email_taken: { code: 'conflict', message: MSG.emailTaken },
   password_too_common: { code: 'validation_failed', message: MSG.passwordTooCommon },
@@ -84,8 +87,14 @@ export const ERRORS = {
   owner_untouchable: { code: 'permission_denied', message: MSG.ownerUntouchable },
   invitation_not_for_you: { code: 'permission_denied', message: MSG.invitationNotForYou },
   project_edit_denied: { code: 'permission_denied', message: MSG.projectNoPermission },
-  task_delete_denied: { code: 'permission_denied', message: 'Only the task creator or a team owner or admin can delete this task' },
-  task_move_denied: { code: 'permission_denied', message: 'Only the task creator or a team owner or admin can move this task to another team' },
+  task_delete_denied: {
+    code: 'permission_denied',
+    message: 'Only the task creator or a team owner or admin can delete this task',
+  },
+  task_move_denied: {
+    code: 'permission_denied',
+    message: 'Only the task creator or a team owner or admin can move this task to another team',
+  },
 
   // rules and state
   end_before_start: { code: 'validation_failed', message: MSG.endAfterStart },

@@ -32,4 +32,3 @@ export function parseForm<S extends z.ZodType>(
   const parsed = schema.safeParse(values);
   return parsed.success ? { ok: true, data: parsed.data } : { ok: false, errors: fieldErrors(parsed.error.issues, true) };
 }
-

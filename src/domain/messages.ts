@@ -77,13 +77,11 @@ export const MSG = {
   projectNameRequired: 'Project name is required',
   endAfterStart: 'End date must be after start date',
   endAfterStartWarning: 'End date should be after the start date',
-  projectViewOnly:
-    'You can view this project but cannot make changes. Only team owners and admins can edit projects.',
+  projectViewOnly: 'You can view this project but cannot make changes. Only team owners and admins can edit projects.',
   noTeamsAvailable: 'No teams available',
   teamNameRequired: 'Team name is required',
   teamNameMin: 'Team name must be at least 2 characters',
-  teamViewOnly:
-    'You can view this team but cannot edit team details. Only the team owner can modify team information.',
+  teamViewOnly: 'You can view this team but cannot edit team details. Only the team owner can modify team information.',
   confirmRemoveMember: (name: string) => `Are you sure you want to remove ${name} from the team?`,
   confirmCancelInvitation: (email: string) => `Are you sure you want to cancel the invitation for ${email}?`,
   staleEdit: 'This item was changed by someone else. The latest version is shown.',

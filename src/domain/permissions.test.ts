@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { canActOnMember, canDeleteTask, canEditProject, canEditTeam, canLeaveTeam, canManageMembers, canMoveTaskToTeam, canUseAdminArea } from './permissions';
+import {
+  canActOnMember,
+  canDeleteTask,
+  canEditProject,
+  canEditTeam,
+  canLeaveTeam,
+  canManageMembers,
+  canMoveTaskToTeam,
+  canUseAdminArea,
+} from './permissions';
 
 describe('team permissions', () => {
   it('only owner and admins edit projects and manage members', () => {

@@ -21,11 +21,7 @@ export const canLeaveTeam = (role: MemberRole): boolean => role != null && role 
  * May `actor` (with role `actorRole`) remove or change the role of `target`?
  * Nobody acts on themselves; the owner's membership is untouchable.
  */
-export function canActOnMember(
-  actorRole: MemberRole,
-  actorUserId: string,
-  target: { userId: string; role: TeamRole },
-): boolean {
+export function canActOnMember(actorRole: MemberRole, actorUserId: string, target: { userId: string; role: TeamRole }): boolean {
   if (!canManageMembers(actorRole)) return false;
   if (target.userId === actorUserId) return false;
   if (target.role === 'owner') return false;

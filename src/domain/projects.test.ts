@@ -106,7 +106,9 @@ describe('validateProjectForm', () => {
   });
 
   it('requires the end after the start when both are set', () => {
-    expect(validateProjectForm({ ...base, startDate: '2030-01-02', endDate: '2030-01-02' })).toEqual({ endDate: MSG.endAfterStart });
+    expect(validateProjectForm({ ...base, startDate: '2030-01-02', endDate: '2030-01-02' })).toEqual({
+      endDate: MSG.endAfterStart,
+    });
     expect(validateProjectForm({ ...base, startDate: '2030-01-02', endDate: '' })).toEqual({});
   });
 

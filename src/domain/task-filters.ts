@@ -36,11 +36,7 @@ export function dueRange(filter: DueFilter, today: string): DueRange {
 }
 
 /** Whether a task falls in a bucket (the same rule the server applies in SQL). */
-export function matchesDueFilter(
-  task: { dueDate: string | null; status: string },
-  filter: DueFilter,
-  today: string,
-): boolean {
+export function matchesDueFilter(task: { dueDate: string | null; status: string }, filter: DueFilter, today: string): boolean {
   if (!task.dueDate) return false;
   const range = dueRange(filter, today);
   if (range.excludeCompleted && task.status === 'completed') return false;

@@ -5,7 +5,13 @@ import fastifyCompress from '@fastify/compress';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions, type onSendHookHandler } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyServerOptions,
+  type onSendHookHandler,
+} from 'fastify';
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type ErrorReason, errorBody, errorStatus } from '../domain/errors';
@@ -128,7 +134,10 @@ const LAST_SEEN_EVERY_MS = 60_000;
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger && typeof options.logger === 'object' ? { redact: LOG_REDACT, ...options.logger } : (options.logger ?? false),
+    logger:
+      options.logger && typeof options.logger === 'object'
+        ? { redact: LOG_REDACT, ...options.logger }
+        : (options.logger ?? false),
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxyOption(config.trustProxy),
     genReqId: () => crypto.randomUUID(),
@@ -140,10 +149,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const tokens = new TokenService(config.authSecret, config.accessTokenTtl);
   const events = new EventBus();
-  const auth = new AuthService(database.db, tokens, {
-    onUserCreated: (tx, user) => notifyPendingInvitations(tx, user, config.invitationTtlDays),
-    onSessionRevoked: (userId, sessionId) => events.publish({ type: 'session.revoked', actorId: userId, userId, sessionId }),
-  }, config.sessions);
+  const auth = new AuthService(
+    database.db,
+    tokens,
+    {
+      onUserCreated: (tx, user) => notifyPendingInvitations(tx, user, config.invitationTtlDays),
+      onSessionRevoked: (userId, sessionId) => events.publish({ type: 'session.revoked', actorId: userId, userId, sessionId }),
+    },
+    config.sessions,
+  );
   const rateLimiter = new RateLimiter(bucketStore(database.db), config.rateLimitEnabled, config.rateLimits);
   app.decorate('deps', { config, database, tokens, auth, rateLimiter, events });
   app.decorateRequest('auth', null);
@@ -212,7 +226,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifyCompress, {
     threshold: 1024,
     syncThreshold: 1024 * 1024,
-    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT, [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } },
+    brotliOptions: {
+      params: { [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT, [zlibConstants.BROTLI_PARAM_QUALITY]: 1 },
+    },
   });
 
   await app.register(fastifySwagger, {
@@ -235,7 +251,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return send(reply, error.reason, error.fields);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const issues = error.validation.map((issue) => ({ path: issue.instancePath.split('/').filter(Boolean), message: issue.message }));
+      const issues = error.validation.map((issue) => ({
+        path: issue.instancePath.split('/').filter(Boolean),
+        message: issue.message,
+      }));
       return send(reply, 'validation_failed', fieldErrors(issues));
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(reply, 'payload_too_large');
@@ -247,7 +266,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return send(reply, status === 404 ? 'not_found' : status === 429 ? 'rate_limited' : status === 413 ? 'payload_too_large' : 'bad_request');
+      return send(
+        reply,
+        status === 404 ? 'not_found' : status === 429 ? 'rate_limited' : status === 413 ? 'payload_too_large' : 'bad_request',
+      );
     }
     const pg = pgCode(error);
     if (pg === '23505') return send(reply, 'conflict');

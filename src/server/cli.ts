@@ -71,14 +71,17 @@ async function restore(file: string | undefined): Promise<number> {
 
 function viaSocket(path: string, body: unknown): Promise<{ status: number; data: { error?: string } }> {
   return new Promise((resolvePromise, reject) => {
-    const req = request({ socketPath: path, method: 'POST', path: '/set-role', headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        text += c;
-      });
-      res.on('end', () => resolvePromise({ status: res.statusCode ?? 500, data: JSON.parse(text || '{}') }));
-    });
+    const req = request(
+      { socketPath: path, method: 'POST', path: '/set-role', headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () => resolvePromise({ status: res.statusCode ?? 500, data: JSON.parse(text || '{}') }));
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });

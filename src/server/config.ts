@@ -111,7 +111,9 @@ function loadTrustProxy(value: string | undefined, warnings: string[]): TrustPro
   const list = raw.split(',').map((entry) => entry.trim());
   const bad = list.find((entry) => !isProxyAddress(entry));
   if (bad !== undefined) {
-    throw new Error(`TRUST_PROXY must be false, a number of proxies or a comma-separated list of proxy addresses or CIDRs, got "${bad}"`);
+    throw new Error(
+      `TRUST_PROXY must be false, a number of proxies or a comma-separated list of proxy addresses or CIDRs, got "${bad}"`,
+    );
   }
   return list;
 }

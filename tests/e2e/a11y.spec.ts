@@ -18,7 +18,18 @@ async function audit(page: Page, label: string) {
 }
 
 const PUBLIC_ROUTES = ['/login', '/signup'];
-const APP_ROUTES = ['/dashboard', '/tasks', '/projects', '/teams', '/notes', '/calendar', '/analytics', '/settings', '/notifications', '/admin'];
+const APP_ROUTES = [
+  '/dashboard',
+  '/tasks',
+  '/projects',
+  '/teams',
+  '/notes',
+  '/calendar',
+  '/analytics',
+  '/settings',
+  '/notifications',
+  '/admin',
+];
 
 /** The real CLI, talking to the running server through the socket in its DATA_DIR. */
 function makeSuperAdmin(email: string) {
@@ -30,7 +41,10 @@ function makeSuperAdmin(email: string) {
 }
 
 async function invite(request: APIRequestContext, owner: E2EUser, teamId: string, user: E2EUser, accept: boolean) {
-  const inv = await apiAs<InvitationDto>(request, owner, 'post', `/api/teams/${teamId}/invitations`, { email: user.email, role: 'member' });
+  const inv = await apiAs<InvitationDto>(request, owner, 'post', `/api/teams/${teamId}/invitations`, {
+    email: user.email,
+    role: 'member',
+  });
   if (accept) await apiAs(request, user, 'post', `/api/invitations/${inv.id}/respond`, { accept: true });
 }
 
@@ -43,7 +57,10 @@ async function seedWorld(request: APIRequestContext) {
   const mia = await createUser(request, { fullName: 'Mia Member' });
   const zed = await createUser(request, { fullName: 'Zed Other' });
   makeSuperAdmin(me.email);
-  const team = await apiAs<TeamDto>(request, me, 'post', '/api/teams', { name: 'Audit Crew', description: 'People who check things' });
+  const team = await apiAs<TeamDto>(request, me, 'post', '/api/teams', {
+    name: 'Audit Crew',
+    description: 'People who check things',
+  });
   await invite(request, me, team.id, mia, true);
   const other = await apiAs<TeamDto>(request, zed, 'post', '/api/teams', { name: 'Zed Squad' });
   await invite(request, zed, other.id, me, false);
@@ -63,7 +80,13 @@ async function seedWorld(request: APIRequestContext) {
     ['Ship the beta', { status: 'completed', priority: 'high', tags: ['release'] }],
   ];
   for (const [title, body] of tasks) {
-    await apiAs<TaskDto>(request, mia, 'post', '/api/tasks', { title, projectId: apollo.id, assigneeId: me.id, description: `${title} in detail`, ...body });
+    await apiAs<TaskDto>(request, mia, 'post', '/api/tasks', {
+      title,
+      projectId: apollo.id,
+      assigneeId: me.id,
+      description: `${title} in detail`,
+      ...body,
+    });
   }
   return { me, mia, team };
 }

@@ -44,7 +44,10 @@ test.describe('admin panel', () => {
     // Other tests sign people up in parallel: the figure shown lies between the counts before and after.
     await expect(figures.getByText('Active Users (30 days)', { exact: true })).toBeVisible();
     const after = await apiAs<{ stats: { totalUsers: number } }>(request, admin, 'get', '/api/admin/overview');
-    const allowed = Array.from({ length: after.stats.totalUsers - before.stats.totalUsers + 1 }, (_, i) => before.stats.totalUsers + i);
+    const allowed = Array.from(
+      { length: after.stats.totalUsers - before.stats.totalUsers + 1 },
+      (_, i) => before.stats.totalUsers + i,
+    );
     await expect(figures.getByText(new RegExp(`^(${allowed.join('|')})$`)).first()).toBeVisible();
     for (const label of ['Active Users (30 days)', 'Teams', 'Projects', 'Tasks', 'Completed This Month']) {
       await expect(figures.getByText(label, { exact: true })).toBeVisible();

@@ -10,7 +10,8 @@ export interface E2EUser {
   accessToken: string;
 }
 
-export const uniqueEmail = (prefix = 'e2e') => `${prefix}.${Date.now().toString(36)}.${randomBytes(4).toString('hex')}@example.com`;
+export const uniqueEmail = (prefix = 'e2e') =>
+  `${prefix}.${Date.now().toString(36)}.${randomBytes(4).toString('hex')}@example.com`;
 
 /** Creates a user through the public API (never through store internals). */
 export async function createUser(

@@ -9,7 +9,9 @@ import { apiAs, createUser, type E2EUser, expect, signIn, test } from './fixture
 function focusIndicator(page: Page) {
   return page.evaluate(() => {
     let el = document.activeElement as HTMLElement | null;
-    const name = el ? `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"` : 'nothing';
+    const name = el
+      ? `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`
+      : 'nothing';
     // Tab past the last control leaves the page for the browser's own UI.
     if (!el || el === document.body) return { name, visible: true };
     // The calendar button inside a date input is drawn and focused by the browser itself, with its own ring.
@@ -41,10 +43,13 @@ async function tabTo(page: Page, target: Locator, { back = false, max = 80 } = {
     await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
     // Polled: rings that fade in with a transition are faint for the first few frames.
     await expect
-      .poll(async () => {
-        const focus = await focusIndicator(page);
-        return focus.visible || `no visible focus on ${focus.name}`;
-      }, { timeout: 2000 })
+      .poll(
+        async () => {
+          const focus = await focusIndicator(page);
+          return focus.visible || `no visible focus on ${focus.name}`;
+        },
+        { timeout: 2000 },
+      )
       .toBe(true);
   }
   throw new Error(`Tab never reached ${target}`);
@@ -53,7 +58,10 @@ async function tabTo(page: Page, target: Locator, { back = false, max = 80 } = {
 /** Focus stays inside the dialog for a full cycle of Tab and of Shift+Tab. */
 async function expectFocusTrapped(page: Page, dialog: Locator) {
   const focusable = await dialog.evaluate(
-    (el) => el.querySelectorAll('a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled])').length,
+    (el) =>
+      el.querySelectorAll(
+        'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled])',
+      ).length,
   );
   for (const key of ['Tab', 'Shift+Tab']) {
     for (let i = 0; i < focusable + 2; i++) {
@@ -87,7 +95,10 @@ async function keyboardSignIn(page: Page, user: E2EUser) {
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
-test('keyboard only: sign in, create a team, a project and a task, move the task from To Do to Completed', async ({ page, request }) => {
+test('keyboard only: sign in, create a team, a project and a task, move the task from To Do to Completed', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   const user = await createUser(request, { fullName: 'Kim Keys' });
 
@@ -205,7 +216,10 @@ test('keyboard only: sign in, create a team, a project and a task, move the task
   await expect(done).toBeFocused();
 });
 
-test('keyboard only: answer an invitation, use the menus, filter, edit and delete a task, sort the list, invite, sign out', async ({ page, request }) => {
+test('keyboard only: answer an invitation, use the menus, filter, edit and delete a task, sort the list, invite, sign out', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   const me = await createUser(request, { fullName: 'Kai Keys' });
   const zed = await createUser(request, { fullName: 'Zed Other' });

@@ -110,7 +110,9 @@ test.describe('Google sign-in (OpenID Connect)', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('finding 8 (error description): a hand-made /login?error_description link shows only the generic text', async ({ page }) => {
+  test('finding 8 (error description): a hand-made /login?error_description link shows only the generic text', async ({
+    page,
+  }) => {
     await page.goto('/login?error=access_denied&error_description=%3Cb%3ECall%20support%20on%20555%3C%2Fb%3E');
     await expect(page.getByText(MSG.authFailedGeneric)).toBeVisible();
     await expect(page.getByText(/Call support/)).toHaveCount(0);

@@ -9,7 +9,10 @@ const stats = (page: Page) => page.getByRole('region', { name: 'Project statisti
 const tile = (page: Page, name: RegExp) => page.getByRole('group', { name: 'Filter by status' }).getByRole('button', { name });
 
 test.describe('projects', () => {
-  test('create with validation first, then stats, tiles, filters, list view, edit, open and delete', async ({ page, request }) => {
+  test('create with validation first, then stats, tiles, filters, list view, edit, open and delete', async ({
+    page,
+    request,
+  }) => {
     const owner = await createUser(request, { fullName: 'Olive Owner' });
     const apollo = await apiAs<TeamDto>(request, owner, 'post', '/api/teams', { name: 'Apollo Crew' });
     const zephyr = await apiAs<TeamDto>(request, owner, 'post', '/api/teams', { name: 'Zephyr Crew' });

@@ -49,7 +49,9 @@ test('notifications arrive without a reload; the dropdown opens and marks them; 
 
   await bell(page).click();
   const menu = page.getByRole('menu');
-  await expect(menu.getByRole('menuitem', { name: /New task assigned/ })).toContainText('Ava Mover assigned you "Check the rigging"');
+  await expect(menu.getByRole('menuitem', { name: /New task assigned/ })).toContainText(
+    'Ava Mover assigned you "Check the rigging"',
+  );
   await expect(menu.getByRole('menuitem', { name: /Team invitation/ })).toContainText('Ava Mover invited you to join Live Crew');
 
   // Opening one marks it read and goes to what it is about.

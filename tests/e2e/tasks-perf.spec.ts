@@ -106,7 +106,10 @@ interface LoadFigures {
  * thread in a trace).
  */
 function boardPainted(page: Page) {
-  const painted = page.waitForEvent('console', { predicate: (m) => m.text() === 'crewboard-perf: board painted', timeout: 60_000 });
+  const painted = page.waitForEvent('console', {
+    predicate: (m) => m.text() === 'crewboard-perf: board painted',
+    timeout: 60_000,
+  });
   painted.catch(() => {}); // awaited by readLoad; not left unhandled if the navigation fails first
   return painted;
 }
@@ -132,7 +135,11 @@ async function readLoad(page: Page, from: number, painted: Promise<unknown>): Pr
   }, from);
 }
 
-async function newSignedInContext(browser: Browser, baseURL: string, storageState: Awaited<ReturnType<BrowserContext['storageState']>>) {
+async function newSignedInContext(
+  browser: Browser,
+  baseURL: string,
+  storageState: Awaited<ReturnType<BrowserContext['storageState']>>,
+) {
   return browser.newContext({ baseURL, storageState, viewport: VIEWPORT });
 }
 
@@ -167,7 +174,12 @@ async function coldLoad(
     if (LATENCY_MS > 0) {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: LATENCY_MS, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: LATENCY_MS,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
     }
     // A trace instead of the sampling profiler, when asked for: the two together slow the page down.
     const trace = process.env.TASKS_PERF_TRACE && profile ? profile.replace(/\.cpuprofile$/, '.trace.json') : undefined;
@@ -195,7 +207,12 @@ async function coldLoad(
 }
 
 /** A fresh context on the dashboard; the click on 'Tasks' in the sidebar. */
-async function inAppLoad(browser: Browser, baseURL: string, state: Awaited<ReturnType<BrowserContext['storageState']>>, expected: Expected) {
+async function inAppLoad(
+  browser: Browser,
+  baseURL: string,
+  state: Awaited<ReturnType<BrowserContext['storageState']>>,
+  expected: Expected,
+) {
   const context = await newSignedInContext(browser, baseURL, state);
   try {
     const page = await context.newPage();
@@ -308,11 +325,19 @@ async function dragOnce(page: Page, profile?: string): Promise<DragFigures> {
 }
 
 /** Creates `n` tasks in one project, `concurrency` requests in flight at a time. */
-async function seedTasks(request: APIRequestContext, owner: E2EUser, assignee: E2EUser, projectId: string, n: number, concurrency = 16) {
+async function seedTasks(
+  request: APIRequestContext,
+  owner: E2EUser,
+  assignee: E2EUser,
+  projectId: string,
+  n: number,
+  concurrency = 16,
+) {
   const today = localDate(new Date());
   const body = (i: number) => ({
     title: `Task ${String(i).padStart(5, '0')} ${['Fix', 'Build', 'Review', 'Plan'][i % 4]} the ${['login', 'board', 'api', 'docs', 'tests'][i % 5]}`,
-    description: i % 3 ? `Description of task ${i}, long enough to wrap onto a second line of the card and be clamped there.` : undefined,
+    description:
+      i % 3 ? `Description of task ${i}, long enough to wrap onto a second line of the card and be clamped there.` : undefined,
     projectId,
     status: TASK_STATUSES[i % 4],
     priority: TASK_PRIORITIES[i % 4],
@@ -373,7 +398,10 @@ test.describe('tasks board at scale', () => {
       const owner = await createUser(request, { fullName: 'Pat Perf' });
       const mate = await createUser(request, { fullName: 'Quinn Mate' });
       const team = await apiAs<TeamDto>(request, owner, 'post', '/api/teams', { name: 'Scale Crew' });
-      const inv = await apiAs<{ id: string }>(request, owner, 'post', `/api/teams/${team.id}/invitations`, { email: mate.email, role: 'member' });
+      const inv = await apiAs<{ id: string }>(request, owner, 'post', `/api/teams/${team.id}/invitations`, {
+        email: mate.email,
+        role: 'member',
+      });
       await apiAs(request, mate, 'post', `/api/invitations/${inv.id}/respond`, { accept: true });
       const project = await apiAs<ProjectDto>(request, owner, 'post', '/api/projects', { name: 'Big Board', teamId: team.id });
       const seedStart = Date.now();
@@ -389,14 +417,23 @@ test.describe('tasks board at scale', () => {
 
       const cold: LoadFigures[] = [];
       for (let i = 0; i < REPEATS; i++) {
-        cold.push(await coldLoad(browser, baseURL!, state, expected, PROFILE_DIR && i === 0 ? `${PROFILE_DIR}/${n}-cold.cpuprofile` : undefined));
+        cold.push(
+          await coldLoad(
+            browser,
+            baseURL!,
+            state,
+            expected,
+            PROFILE_DIR && i === 0 ? `${PROFILE_DIR}/${n}-cold.cpuprofile` : undefined,
+          ),
+        );
       }
       const inApp: LoadFigures[] = [];
       for (let i = 0; i < REPEATS; i++) inApp.push(await inAppLoad(browser, baseURL!, state, expected));
 
       // Dragging, in the signed-in page: the board as a person has it open.
       await page.goto('/tasks');
-      for (const s of TASK_STATUSES) await expect(page.getByTestId(`column-${s}`).getByTestId('task-card')).toHaveCount(expected[s]);
+      for (const s of TASK_STATUSES)
+        await expect(page.getByTestId(`column-${s}`).getByTestId('task-card')).toHaveCount(expected[s]);
       await page.waitForTimeout(1000);
       const drags: DragFigures[] = [];
       for (let i = 0; i < REPEATS; i++) {
@@ -406,7 +443,9 @@ test.describe('tasks board at scale', () => {
         await expect
           .poll(async () => (await boardCounts(request, owner)).in_progress, { timeout: 15_000 })
           .toBe(before.in_progress + 1);
-        await expect(page.getByTestId('column-in_progress').getByTestId('column-count')).toHaveText(`${before.in_progress + 1} tasks`);
+        await expect(page.getByTestId('column-in_progress').getByTestId('column-count')).toHaveText(
+          `${before.in_progress + 1} tasks`,
+        );
         await page.waitForTimeout(500);
       }
 
@@ -473,7 +512,14 @@ test.describe('tasks board at scale', () => {
     const project = await apiAs<ProjectDto>(request, owner, 'post', '/api/projects', { name: 'Website', teamId: team.id });
     const today = localDate(new Date());
     const tasks = [
-      { title: 'Design the landing page', description: 'Hero, pricing table, footer and a contact form that really sends mail to the inbox of the team.', priority: 'high', tags: ['design', 'web', 'marketing', 'q1'], dueDate: addDays(today, 3), assigneeId: owner.id },
+      {
+        title: 'Design the landing page',
+        description: 'Hero, pricing table, footer and a contact form that really sends mail to the inbox of the team.',
+        priority: 'high',
+        tags: ['design', 'web', 'marketing', 'q1'],
+        dueDate: addDays(today, 3),
+        assigneeId: owner.id,
+      },
       { title: 'Fix login redirect', priority: 'urgent', status: 'in_progress', dueDate: addDays(today, -2), tags: ['bug'] },
       { title: 'Write API docs', priority: 'low', status: 'review', description: 'OpenAPI is generated; add examples.' },
       { title: 'Set up CI', status: 'todo', priority: 'medium', dueDate: today },

@@ -25,11 +25,16 @@ async function pickUp(page: Page, target: Locator, title: string, over: string) 
     }
     await expect(target).toHaveAttribute('aria-pressed', 'true', { timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
-  await expect(page.getByRole('status').getByText(new RegExp(`^(Picked up task ${title}\\.|Task ${title} is over ${over}\\.)$`))).toBeAttached();
+  await expect(
+    page.getByRole('status').getByText(new RegExp(`^(Picked up task ${title}\\.|Task ${title} is over ${over}\\.)$`)),
+  ).toBeAttached();
 }
 
 async function addMember(request: APIRequestContext, owner: E2EUser, teamId: string, user: E2EUser) {
-  const inv = await apiAs<InvitationDto>(request, owner, 'post', `/api/teams/${teamId}/invitations`, { email: user.email, role: 'member' });
+  const inv = await apiAs<InvitationDto>(request, owner, 'post', `/api/teams/${teamId}/invitations`, {
+    email: user.email,
+    role: 'member',
+  });
   await apiAs(request, user, 'post', `/api/invitations/${inv.id}/respond`, { accept: true });
 }
 
@@ -86,7 +91,9 @@ test.describe('tasks', () => {
     await expect(assignee.getByRole('option')).toHaveCount(3);
     await expect(assignee).toContainText('Olive Owner');
     await assignee.selectOption({ label: 'Mia Member' });
-    await dialog.getByLabel('Description').fill('Hero, pricing table, footer and a contact form that actually sends mail to the team inbox.');
+    await dialog
+      .getByLabel('Description')
+      .fill('Hero, pricing table, footer and a contact form that actually sends mail to the team inbox.');
     await dialog.getByLabel('Priority').selectOption({ label: 'High' });
     await dialog.getByLabel('Due Date').fill('2031-03-07');
     await dialog.getByLabel('Tags').fill(' design, web ,, marketing ,  q1 ,');
@@ -153,7 +160,10 @@ test.describe('tasks', () => {
     await expect(card(column(page, 'todo'), 'Quick one')).toBeVisible();
   });
 
-  test('drag a card with the mouse and with the keyboard; it stays after a reload; a failed save puts it back', async ({ page, request }) => {
+  test('drag a card with the mouse and with the keyboard; it stays after a reload; a failed save puts it back', async ({
+    page,
+    request,
+  }) => {
     const { owner, apollo } = await seedTeam(request);
     await newTask(request, owner, { title: 'Mouse mover', projectId: apollo.id });
     const keyboardMover = await newTask(request, owner, { title: 'Keyboard mover', projectId: apollo.id });
@@ -222,13 +232,19 @@ test.describe('tasks', () => {
     const answer = gate();
     await page.route('**/api/tasks/*/status', async (route) => {
       await answer.passed;
-      await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Internal server error' } }) });
+      await route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'internal', message: 'Internal server error' } }),
+      });
     });
     await pickUp(page, card(progress, 'Keyboard mover'), 'Keyboard mover', 'In Progress');
     await page.keyboard.press('ArrowRight');
     // The board scrolls sideways to bring Review into view; drop once the card is over it.
     await expect(page.getByText('Task Keyboard mover is over Review.')).toBeAttached();
-    const sentinel = page.waitForRequest((r) => r.method() === 'PATCH' && r.url().endsWith(`/api/tasks/${keyboardMover.id}/status`));
+    const sentinel = page.waitForRequest(
+      (r) => r.method() === 'PATCH' && r.url().endsWith(`/api/tasks/${keyboardMover.id}/status`),
+    );
     await page.keyboard.press('Enter');
     await sentinel;
     expect(statusUrls.slice(2)).toEqual([`/api/tasks/${keyboardMover.id}/status`]);
@@ -264,7 +280,9 @@ test.describe('tasks', () => {
       }
     };
     const expectedDue = (f: 'overdue' | 'today' | 'this_week' | 'next_week') =>
-      seed.filter((t) => matchesDueFilter({ dueDate: t.dueDate ?? null, status: t.status ?? 'todo' }, f, today)).map((t) => t.title);
+      seed
+        .filter((t) => matchesDueFilter({ dueDate: t.dueDate ?? null, status: t.status ?? 'todo' }, f, today))
+        .map((t) => t.title);
 
     await signIn(page, owner);
     // ?project= preselects the project filter.
@@ -285,9 +303,27 @@ test.describe('tasks', () => {
 
     await page.getByRole('button', { name: 'More Filters' }).click();
     const panel = page.getByRole('region', { name: 'Filters' });
-    await expect(panel.getByLabel('Status').getByRole('option')).toHaveText(['All Status', 'To Do', 'In Progress', 'Review', 'Completed']);
-    await expect(panel.getByLabel('Priority').getByRole('option')).toHaveText(['All Priorities', 'Low', 'Medium', 'High', 'Urgent']);
-    await expect(panel.getByLabel('Due Date').getByRole('option')).toHaveText(['Any Due Date', 'Overdue', 'Due Today', 'This Week', 'Next Week']);
+    await expect(panel.getByLabel('Status').getByRole('option')).toHaveText([
+      'All Status',
+      'To Do',
+      'In Progress',
+      'Review',
+      'Completed',
+    ]);
+    await expect(panel.getByLabel('Priority').getByRole('option')).toHaveText([
+      'All Priorities',
+      'Low',
+      'Medium',
+      'High',
+      'Urgent',
+    ]);
+    await expect(panel.getByLabel('Due Date').getByRole('option')).toHaveText([
+      'Any Due Date',
+      'Overdue',
+      'Due Today',
+      'This Week',
+      'Next Week',
+    ]);
     await expect(panel.getByLabel('Assignee').getByRole('option')).toContainText(['All Assignees', 'Unassigned']);
 
     await panel.getByLabel('Status').selectOption({ label: 'In Progress' });
@@ -328,7 +364,10 @@ test.describe('tasks', () => {
 
     // Two filters changed in one moment, before the page renders again: the second keeps the first.
     const filtersPanel = page.getByRole('region', { name: 'Filters' });
-    const selects = [await filtersPanel.getByLabel('Priority').elementHandle(), await filtersPanel.getByLabel('Assignee').elementHandle()];
+    const selects = [
+      await filtersPanel.getByLabel('Priority').elementHandle(),
+      await filtersPanel.getByLabel('Assignee').elementHandle(),
+    ];
     await page.evaluate(
       ([priority, assignee, miaId]) => {
         for (const [select, value] of [
@@ -350,7 +389,15 @@ test.describe('tasks', () => {
     // List view: a real table, sortable by column, with the same filters.
     await page.getByRole('button', { name: 'List' }).click();
     const table = page.getByRole('table');
-    await expect(table.getByRole('columnheader')).toHaveText(['Title', 'Status', 'Priority', 'Assignee', 'Due Date', 'Project', 'Tags']);
+    await expect(table.getByRole('columnheader')).toHaveText([
+      'Title',
+      'Status',
+      'Priority',
+      'Assignee',
+      'Due Date',
+      'Project',
+      'Tags',
+    ]);
     const firstCells = () => table.locator('tbody tr td:first-child');
     await table.getByRole('button', { name: 'Title' }).click();
     await expect(table.getByRole('columnheader', { name: 'Title' })).toHaveAttribute('aria-sort', 'ascending');
@@ -372,7 +419,10 @@ test.describe('tasks', () => {
     await expect(page.getByRole('dialog', { name: 'Edit Task' }).getByLabel('Title')).toHaveValue('Old finished');
   });
 
-  test('a cold load of /tasks starts the board request beside the page\'s code, and asks for it once', async ({ page, request }) => {
+  test("a cold load of /tasks starts the board request beside the page's code, and asks for it once", async ({
+    page,
+    request,
+  }) => {
     const { owner, apollo, borealis } = await seedTeam(request);
     await newTask(request, owner, { title: 'Early bird', projectId: apollo.id, status: 'review' });
     await newTask(request, owner, { title: 'Elsewhere', projectId: borealis.id });
@@ -392,7 +442,9 @@ test.describe('tasks', () => {
       page.evaluate(() => {
         const entries = performance.getEntriesByType('resource');
         const board = entries.find((e) => e.name.includes('/api/tasks/board'));
-        const chunk = entries.find((e) => /\/assets\/tasks-page-[^/]*\.js$/.test(e.name)) as PerformanceResourceTiming | undefined;
+        const chunk = entries.find((e) => /\/assets\/tasks-page-[^/]*\.js$/.test(e.name)) as
+          | PerformanceResourceTiming
+          | undefined;
         return {
           boardStart: board?.startTime ?? null,
           chunkEnd: chunk?.responseEnd ?? null,
@@ -494,7 +546,10 @@ test.describe('tasks', () => {
     await expect(more).toHaveText('Show more (5 more)');
   });
 
-  test('the four columns fit beside the sidebar from 1280 px wide; on a phone the board scrolls sideways', async ({ page, request }) => {
+  test('the four columns fit beside the sidebar from 1280 px wide; on a phone the board scrolls sideways', async ({
+    page,
+    request,
+  }) => {
     const { owner, apollo } = await seedTeam(request);
     await newTask(request, owner, { title: 'Shipped', projectId: apollo.id, status: 'completed' });
     await page.setViewportSize({ width: 1280, height: 800 });

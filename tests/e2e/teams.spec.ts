@@ -8,7 +8,13 @@ async function expectAccessible(page: Page, selector: string) {
   expect(await axeViolations(page, selector)).toEqual([]);
 }
 
-async function inviteAndAccept(request: Parameters<typeof apiAs>[0], owner: E2EUser, teamId: string, user: E2EUser, role = 'member') {
+async function inviteAndAccept(
+  request: Parameters<typeof apiAs>[0],
+  owner: E2EUser,
+  teamId: string,
+  user: E2EUser,
+  role = 'member',
+) {
   const inv = await apiAs<InvitationDto>(request, owner, 'post', `/api/teams/${teamId}/invitations`, { email: user.email, role });
   await apiAs(request, user, 'post', `/api/invitations/${inv.id}/respond`, { accept: true });
 }
@@ -103,7 +109,8 @@ test('teams page: stats, cards, search and the non-owner view', async ({ page, r
   await page.goto('/teams');
   await expect(page.getByRole('heading', { name: 'Teams', exact: true })).toBeVisible();
   await expect(page.getByText('Manage your teams and collaborate with members')).toBeVisible();
-  const stat = (label: string) => page.getByText(label, { exact: true }).locator('xpath=ancestor::div[contains(@class,"p-4")][1]');
+  const stat = (label: string) =>
+    page.getByText(label, { exact: true }).locator('xpath=ancestor::div[contains(@class,"p-4")][1]');
   await expect(stat('Total Teams')).toContainText('2');
   await expect(stat('Teams Owned')).toContainText('1');
   await expect(stat('Teams Shared')).toContainText('1');

@@ -48,7 +48,12 @@ const PAYLOADS: string[] = [
   `<template data-xss><img src=x onerror=${RUN}></template>`,
 ];
 /** Tags hold at most 40 characters: `__xss=1` at global scope sets window.__xss too. */
-const SHORT: string[] = ['<img data-xss src=x onerror=__xss=1>', '<svg data-xss onload=__xss=1>', '"><b data-xss>tag</b>', '<script>__xss=1</script>'];
+const SHORT: string[] = [
+  '<img data-xss src=x onerror=__xss=1>',
+  '<svg data-xss onload=__xss=1>',
+  '"><b data-xss>tag</b>',
+  '<script>__xss=1</script>',
+];
 
 interface World {
   owner: E2EUser;
@@ -66,7 +71,10 @@ async function seed(request: Parameters<typeof createUser>[0]): Promise<World> {
   const memberNames = [name(PAYLOADS[0]!), name(PAYLOADS[3]!), name(PAYLOADS[32]!)];
   const members = await Promise.all(memberNames.map((fullName) => createUser(request, { fullName })));
   const teamName = name(PAYLOADS[2]!);
-  const team = await apiAs<{ id: string }>(request, owner, 'post', '/api/teams', { name: teamName, description: PAYLOADS.join('\n') });
+  const team = await apiAs<{ id: string }>(request, owner, 'post', '/api/teams', {
+    name: teamName,
+    description: PAYLOADS.join('\n'),
+  });
   for (const m of members) {
     const inv = await apiAs<{ id: string }>(request, owner, 'post', `/api/teams/${team.id}/invitations`, { email: m.email });
     await apiAs(request, m, 'post', `/api/invitations/${inv.id}/respond`, { accept: true });
@@ -145,7 +153,9 @@ test.describe('stored XSS', () => {
     await page.screenshot({ path: '/tmp/sec-xss-notifications.png' });
     await page.keyboard.press('Escape');
     await page.goto('/notifications');
-    await expect(page.getByRole('list', { name: 'Notifications' }).getByText(world.invitingTeamName, { exact: false }).first()).toBeVisible();
+    await expect(
+      page.getByRole('list', { name: 'Notifications' }).getByText(world.invitingTeamName, { exact: false }).first(),
+    ).toBeVisible();
     await expectInert(page, 'notifications page', dialogs);
 
     // Tasks: the board shows every hostile title as text, and the edit modal too.

@@ -33,7 +33,10 @@ async function admin(baseUrl: string, statement: string): Promise<void> {
  * (DATABASE_URL by default; null for PGlite whatever the environment says), also a new PostgreSQL
  * database `<prefix>_<random>` on that server.
  */
-export async function createScratchTarget(prefix: string, baseUrl: string | null = process.env.DATABASE_URL || null): Promise<ScratchTarget> {
+export async function createScratchTarget(
+  prefix: string,
+  baseUrl: string | null = process.env.DATABASE_URL || null,
+): Promise<ScratchTarget> {
   const dataDir = mkdtempSync(join(tmpdir(), `${prefix.replaceAll('_', '-')}-`));
   const removeDir = async () => rmSync(dataDir, { recursive: true, force: true });
   if (!baseUrl) return { dataDir, drop: removeDir };

@@ -57,7 +57,10 @@ describe('admin API', () => {
 
     const owner = await createUser(ctx.app, { fullName: 'Newest Person' });
     const team = await insertTeam(ctx.database.db, owner);
-    const [project] = await ctx.database.db.insert(projects).values({ name: 'P', teamId: team.id, ownerId: owner.id }).returning();
+    const [project] = await ctx.database.db
+      .insert(projects)
+      .values({ name: 'P', teamId: team.id, ownerId: owner.id })
+      .returning();
     await ctx.database.db.insert(tasks).values([
       { title: 'done now', projectId: project!.id, creatorId: owner.id, status: 'completed' },
       { title: 'open', projectId: project!.id, creatorId: owner.id, status: 'todo' },
@@ -110,7 +113,9 @@ describe('admin API', () => {
   it('flags pending migrations when the database lags the journal', async () => {
     const admin = await createUser(ctx.app);
     await makeSuperAdmin(admin);
-    const rows = (await ctx.database.db.execute(sql`select id, hash, created_at from drizzle.__drizzle_migrations`)) as unknown as {
+    const rows = (await ctx.database.db.execute(
+      sql`select id, hash, created_at from drizzle.__drizzle_migrations`,
+    )) as unknown as {
       rows: { id: number; hash: string; created_at: string }[];
     };
     await ctx.database.db.execute(sql`delete from drizzle.__drizzle_migrations`);
@@ -194,7 +199,9 @@ describe('admin API', () => {
     const admin = await createUser(ctx.app);
     await makeSuperAdmin(admin);
     const target = await createUser(ctx.app);
-    expect((await patch('/api/admin/users/00000000-0000-4000-8000-000000000000', { isActive: false }, admin)).statusCode).toBe(404);
+    expect((await patch('/api/admin/users/00000000-0000-4000-8000-000000000000', { isActive: false }, admin)).statusCode).toBe(
+      404,
+    );
     expect((await patch('/api/admin/users/not-a-uuid', { isActive: false }, admin)).statusCode).toBe(400);
     expect((await patch(`/api/admin/users/${target.id}`, { isActive: 'no' }, admin)).statusCode).toBe(400);
     const sneaky = await patch(`/api/admin/users/${target.id}`, { isActive: true, role: 'super_admin' }, admin);
@@ -205,6 +212,8 @@ describe('admin API', () => {
 
   it('documents the admin routes in the OpenAPI document', async () => {
     const doc = (await get('/api/openapi.json')).json();
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/admin/overview', '/api/admin/users', '/api/admin/users/{id}']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/admin/overview', '/api/admin/users', '/api/admin/users/{id}']),
+    );
   });
 });

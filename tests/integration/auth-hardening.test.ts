@@ -15,7 +15,8 @@ const ctx = setupTestApp();
 const refresh = (token: string) =>
   ctx.app.inject({ method: 'POST', url: '/api/auth/token?grant_type=refresh_token', payload: { refresh_token: token } });
 
-const me = (token: string) => ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: { authorization: `Bearer ${token}` } });
+const me = (token: string) =>
+  ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: { authorization: `Bearer ${token}` } });
 
 const sessionIdOf = (u: TestUser) => decodeJwt(u.token).sid as string;
 
@@ -140,7 +141,10 @@ describe('finding 8: responses that carry tokens are not cached', () => {
 
   it('finding 8: every route whose answer carries a token is one of those checked above', async () => {
     const spec = (await ctx.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
-      paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: { properties?: object } }> }> }>>;
+      paths: Record<
+        string,
+        Record<string, { responses?: Record<string, { content?: Record<string, { schema?: { properties?: object } }> }> }>
+      >;
     };
     const carrying: string[] = [];
     for (const [path, methods] of Object.entries(spec.paths)) {
@@ -157,7 +161,11 @@ describe('finding 8: responses that carry tokens are not cached', () => {
 
 describe('finding 8: common passwords', () => {
   const signup = (password: string) =>
-    ctx.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: uniqueEmail('pw'), password, fullName: 'Pat Password' } });
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: { email: uniqueEmail('pw'), password, fullName: 'Pat Password' },
+    });
 
   it('finding 8: a new password among the 10,000 most common is refused at sign-up, whatever its case', async () => {
     for (const password of ['password1', 'PassWord1', 'qwerty', 'iloveyou']) {

@@ -143,9 +143,7 @@ describe('auth', () => {
 
   it('refuses a deactivated user at sign-in, refresh and on every call', async () => {
     const u = await createUser(ctx.app);
-    await ctx.database.db.execute(
-      (await import('drizzle-orm')).sql`update users set is_active = false where id = ${u.id}`,
-    );
+    await ctx.database.db.execute((await import('drizzle-orm')).sql`update users set is_active = false where id = ${u.id}`);
     await expect(signIn(ctx.app, u.email, u.password)).rejects.toThrow(/400/);
     const me = await ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: u.auth });
     expect(me.statusCode).toBe(401);

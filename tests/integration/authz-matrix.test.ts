@@ -107,7 +107,8 @@ const teamA = (ok: number, over: Partial<Expect> = {}): Expect =>
 /** Team B content reached by team A's people: only B's members (`other`, the two-team callers) may. */
 const teamB = (ok: number, over: Partial<Expect> = {}): Expect =>
   withTwoTeam({ anon: 401, outsider: 404, member: 404, admin: 404, owner: 404, super: 404, other: ok, ...over }, over, true);
-const everyone = (s: number): Expect => withTwoTeam({ anon: s, outsider: s, member: s, admin: s, owner: s, super: s, other: s }, {});
+const everyone = (s: number): Expect =>
+  withTwoTeam({ anon: s, outsider: s, member: s, admin: s, owner: s, super: s, other: s }, {});
 const superOnly = (ok: number): Expect =>
   withTwoTeam({ anon: 401, outsider: 403, member: 403, admin: 403, owner: 403, super: ok, other: 403 }, {});
 
@@ -120,19 +121,36 @@ const TABLE: Row[] = [
   {
     route: 'POST /api/auth/signup',
     variant: 'new email',
-    req: () => ({ url: '/api/auth/signup', body: { email: uniqueEmail('mx'), password: 'long enough pw', fullName: 'New Person' } }),
+    req: () => ({
+      url: '/api/auth/signup',
+      body: { email: uniqueEmail('mx'), password: 'long enough pw', fullName: 'New Person' },
+    }),
     expect: everyone(201),
   },
   {
     route: 'POST /api/auth/token',
     variant: 'password grant for the member',
-    req: (w) => ({ url: '/api/auth/token?grant_type=password', body: { email: w.p.member.email, password: w.p.member.password } }),
+    req: (w) => ({
+      url: '/api/auth/token?grant_type=password',
+      body: { email: w.p.member.email, password: w.p.member.password },
+    }),
     expect: everyone(200),
   },
-  { route: 'POST /api/auth/logout', variant: '', req: () => ({ url: '/api/auth/logout', body: {} }), expect: allow(204), freshSession: true },
+  {
+    route: 'POST /api/auth/logout',
+    variant: '',
+    req: () => ({ url: '/api/auth/logout', body: {} }),
+    expect: allow(204),
+    freshSession: true,
+  },
   { route: 'GET /api/auth/user', variant: '', req: () => ({ url: '/api/auth/user' }), expect: allow(200) },
   { route: 'GET /api/auth/providers', variant: '', req: () => ({ url: '/api/auth/providers' }), expect: everyone(200) },
-  { route: 'GET /api/auth/google/start', variant: 'not configured', req: () => ({ url: '/api/auth/google/start' }), expect: everyone(302) },
+  {
+    route: 'GET /api/auth/google/start',
+    variant: 'not configured',
+    req: () => ({ url: '/api/auth/google/start' }),
+    expect: everyone(302),
+  },
   {
     route: 'GET /api/auth/google/callback',
     variant: 'forged state',
@@ -154,7 +172,12 @@ const TABLE: Row[] = [
 
   // ---- teams ----
   { route: 'GET /api/teams', variant: 'list', req: () => ({ url: '/api/teams' }), expect: allow(200) },
-  { route: 'POST /api/teams', variant: '', req: () => ({ url: '/api/teams', body: { name: 'Matrix team' } }), expect: allow(201) },
+  {
+    route: 'POST /api/teams',
+    variant: '',
+    req: () => ({ url: '/api/teams', body: { name: 'Matrix team' } }),
+    expect: allow(201),
+  },
   { route: 'GET /api/teams/{id}', variant: 'team A', req: (w) => ({ url: `/api/teams/${w.a.teamId}` }), expect: teamA(200) },
   {
     route: 'PATCH /api/teams/{id}',
@@ -162,8 +185,18 @@ const TABLE: Row[] = [
     req: (w) => ({ url: `/api/teams/${w.a.teamId}`, body: { name: 'Renamed team' } }),
     expect: teamA(200, { member: 403, admin: 403 }),
   },
-  { route: 'DELETE /api/teams/{id}', variant: 'team A', req: (w) => ({ url: `/api/teams/${w.a.teamId}` }), expect: teamA(204, { member: 403, admin: 403 }) },
-  { route: 'POST /api/teams/{id}/leave', variant: 'team A', req: (w) => ({ url: `/api/teams/${w.a.teamId}/leave`, body: {} }), expect: teamA(204, { owner: 403 }) },
+  {
+    route: 'DELETE /api/teams/{id}',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/teams/${w.a.teamId}` }),
+    expect: teamA(204, { member: 403, admin: 403 }),
+  },
+  {
+    route: 'POST /api/teams/{id}/leave',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/teams/${w.a.teamId}/leave`, body: {} }),
+    expect: teamA(204, { owner: 403 }),
+  },
   {
     route: 'PATCH /api/teams/{id}/members/{memberId}',
     variant: 'a member of team A',
@@ -259,7 +292,12 @@ const TABLE: Row[] = [
     expect: teamB(201),
     foreignBodyId: 'teamId',
   },
-  { route: 'GET /api/projects/{id}', variant: 'team A', req: (w) => ({ url: `/api/projects/${w.a.projectId}` }), expect: teamA(200) },
+  {
+    route: 'GET /api/projects/{id}',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/projects/${w.a.projectId}` }),
+    expect: teamA(200),
+  },
   {
     route: 'PATCH /api/projects/{id}',
     variant: 'team A',
@@ -379,14 +417,41 @@ const TABLE: Row[] = [
     route: 'PATCH /api/notifications/{id}/read',
     variant: "the member's notification",
     req: (w) => ({ url: `/api/notifications/${w.a.notificationId}/read`, body: {} }),
-    expect: { anon: 401, outsider: 404, member: 204, admin: 404, owner: 404, super: 404, other: 404, memberAB: 404, adminAB: 404 },
+    expect: {
+      anon: 401,
+      outsider: 404,
+      member: 204,
+      admin: 404,
+      owner: 404,
+      super: 404,
+      other: 404,
+      memberAB: 404,
+      adminAB: 404,
+    },
   },
-  { route: 'POST /api/notifications/read-all', variant: '', req: () => ({ url: '/api/notifications/read-all', body: {} }), expect: allow(204) },
+  {
+    route: 'POST /api/notifications/read-all',
+    variant: '',
+    req: () => ({ url: '/api/notifications/read-all', body: {} }),
+    expect: allow(204),
+  },
   { route: 'GET /api/events', variant: 'stream', req: () => ({ url: '/api/events', stream: true }), expect: allow(200) },
 
   // ---- admin ----
-  { route: 'GET /api/admin/overview', variant: '', req: () => ({ url: '/api/admin/overview' }), expect: superOnly(200), noLeakScan: true },
-  { route: 'GET /api/admin/users', variant: '', req: () => ({ url: '/api/admin/users' }), expect: superOnly(200), noLeakScan: true },
+  {
+    route: 'GET /api/admin/overview',
+    variant: '',
+    req: () => ({ url: '/api/admin/overview' }),
+    expect: superOnly(200),
+    noLeakScan: true,
+  },
+  {
+    route: 'GET /api/admin/users',
+    variant: '',
+    req: () => ({ url: '/api/admin/users' }),
+    expect: superOnly(200),
+    noLeakScan: true,
+  },
   {
     route: 'PATCH /api/admin/users/{id}',
     variant: 'the member',
@@ -407,14 +472,20 @@ async function buildScope(
   twoTeamRole: 'admin' | 'member',
 ): Promise<Scope> {
   const db = ctx.database.db;
-  const [extra] = await db.insert(users).values({ email: uniqueEmail('extra'), fullName: 'Extra Member' }).returning();
+  const [extra] = await db
+    .insert(users)
+    .values({ email: uniqueEmail('extra'), fullName: 'Extra Member' })
+    .returning();
   const team = await insertTeam(db, p.owner, `Team ${randomBytes(3).toString('hex')}`);
   await insertMember(db, team.id, p.admin, 'admin');
   await insertMember(db, team.id, p.member, 'member');
   await insertMember(db, team.id, p.memberAB, 'member');
   await insertMember(db, team.id, p.adminAB, twoTeamRole);
   const target = await insertMember(db, team.id, extra!, 'member');
-  const [ownerMember] = await db.select().from(teamMembers).where(and(eq(teamMembers.userId, p.owner.id), eq(teamMembers.teamId, team.id)));
+  const [ownerMember] = await db
+    .select()
+    .from(teamMembers)
+    .where(and(eq(teamMembers.userId, p.owner.id), eq(teamMembers.teamId, team.id)));
   const [project] = await db.insert(projects).values({ name: 'Project', teamId: team.id, ownerId: p.owner.id }).returning();
   const [task, memberTask, memberABTask] = await db
     .insert(tasks)
@@ -424,7 +495,13 @@ async function buildScope(
       { title: 'Two-team member task', projectId: project!.id, creatorId: p.memberAB.id },
     ])
     .returning();
-  const common = { teamId: team.id, teamName: team.name, invitedBy: p.owner.id, inviterName: 'Owner', inviterEmail: p.owner.email };
+  const common = {
+    teamId: team.id,
+    teamName: team.name,
+    invitedBy: p.owner.id,
+    inviterName: 'Owner',
+    inviterEmail: p.owner.email,
+  };
   const [invitation, outsiderInvitation] = await db
     .insert(teamInvitations)
     .values([
@@ -434,7 +511,13 @@ async function buildScope(
     .returning();
   const [note] = await db
     .insert(notifications)
-    .values({ userId: p.member.id, type: 'task_assigned', title: 'Assigned', message: 'You were assigned', data: { teamId: team.id } })
+    .values({
+      userId: p.member.id,
+      type: 'task_assigned',
+      title: 'Assigned',
+      message: 'You were assigned',
+      data: { teamId: team.id },
+    })
     .returning();
   const scope = {
     teamId: team.id,
@@ -505,7 +588,17 @@ async function send(w: World, row: Row, role: Role, me: TestUser | null): Promis
 describe('authorization matrix', () => {
   it('every route of the OpenAPI document answers every caller as the table says, and leaks nothing', async () => {
     const db = ctx.database.db;
-    const names = ['Olive Owner', 'Adam Admin', 'Mia Member', 'Otto Outsider', 'Sue Super', 'Bea Other', 'Ben OwnerB', 'Max MemberAB', 'Ada AdminAB'];
+    const names = [
+      'Olive Owner',
+      'Adam Admin',
+      'Mia Member',
+      'Otto Outsider',
+      'Sue Super',
+      'Bea Other',
+      'Ben OwnerB',
+      'Max MemberAB',
+      'Ada AdminAB',
+    ];
     const [owner, admin, member, outsider, sup, other, ownerB, memberAB, adminAB] = await Promise.all(
       names.map((fullName) => createUser(ctx.app, { fullName })),
     );
@@ -528,13 +621,24 @@ describe('authorization matrix', () => {
 
     // The table covers the document, and the document covers the table.
     const doc = (await ctx.app.inject('/api/openapi.json')).json() as OpenApiDoc;
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     const tabled = new Set(TABLE.map((r) => r.route));
-    expect(documented.filter((r) => !tabled.has(r)), 'routes missing from the authorization table').toEqual([]);
-    expect([...tabled].filter((r) => !documented.includes(r)), 'table rows for routes that do not exist').toEqual([]);
+    expect(
+      documented.filter((r) => !tabled.has(r)),
+      'routes missing from the authorization table',
+    ).toEqual([]);
+    expect(
+      [...tabled].filter((r) => !documented.includes(r)),
+      'table rows for routes that do not exist',
+    ).toEqual([]);
     // Every id a body carries is pointed at the other team, where the two-team callers can reach it.
     const crossed = new Set(TABLE.flatMap((r) => (r.foreignBodyId ? [`${r.route} ${r.foreignBodyId}`] : [])));
-    expect(bodyIdFields(doc).filter((f) => !crossed.has(f)), 'body ids without a two-team row').toEqual([]);
+    expect(
+      bodyIdFields(doc).filter((f) => !crossed.has(f)),
+      'body ids without a two-team row',
+    ).toEqual([]);
 
     const mismatches: string[] = [];
     const leaks: string[] = [];
@@ -548,7 +652,8 @@ describe('authorization matrix', () => {
         const { status, body } = await send(w, row, role, me);
         cells++;
         const want = row.expect[role];
-        if (status !== want) mismatches.push(`${row.route} [${row.variant}] as ${role}: got ${status}, want ${want} ${body.slice(0, 160)}`);
+        if (status !== want)
+          mismatches.push(`${row.route} [${row.variant}] as ${role}: got ${status}, want ${want} ${body.slice(0, 160)}`);
         if (status >= 200 && status < 300 && !row.noLeakScan) {
           const hidden =
             role === 'memberAB' || role === 'adminAB'
@@ -559,8 +664,12 @@ describe('authorization matrix', () => {
                   ? [...a.ids, ...b.ids]
                   : b.ids;
           // The outsider legitimately sees the invitation addressed to them (and its team id).
-          const allowed = role === 'outsider' ? new Set([a.outsiderInvitationId, a.teamId, b.outsiderInvitationId, b.teamId]) : new Set<string>();
-          for (const id of hidden) if (!allowed.has(id) && body.includes(id)) leaks.push(`${row.route} [${row.variant}] as ${role} leaks ${id}`);
+          const allowed =
+            role === 'outsider'
+              ? new Set([a.outsiderInvitationId, a.teamId, b.outsiderInvitationId, b.teamId])
+              : new Set<string>();
+          for (const id of hidden)
+            if (!allowed.has(id) && body.includes(id)) leaks.push(`${row.route} [${row.variant}] as ${role} leaks ${id}`);
         }
       }
     }
@@ -578,7 +687,12 @@ describe('roles come from the database on every request', () => {
     const team = await insertTeam(db, owner);
     const row = await insertMember(db, team.id, admin, 'admin');
     const invite = () =>
-      ctx.app.inject({ method: 'POST', url: `/api/teams/${team.id}/invitations`, headers: admin.auth, payload: { email: uniqueEmail() } });
+      ctx.app.inject({
+        method: 'POST',
+        url: `/api/teams/${team.id}/invitations`,
+        headers: admin.auth,
+        payload: { email: uniqueEmail() },
+      });
     expect((await invite()).statusCode).toBe(201);
     await db.update(teamMembers).set({ role: 'member' }).where(eq(teamMembers.id, row.id));
     expect((await invite()).statusCode).toBe(403);

@@ -74,7 +74,11 @@ async function populate(db: Database) {
       if (i % 3 === 0) await post(member, `/api/tasks/${task.id}/status`, { status: 'completed' }, 'PATCH');
     }
     // A rotated refresh token (bigserial ids and parent links).
-    await app.inject({ method: 'POST', url: '/api/auth/token?grant_type=refresh_token', payload: { refresh_token: owner.session.refresh_token } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/auth/token?grant_type=refresh_token',
+      payload: { refresh_token: owner.session.refresh_token },
+    });
     // The notification listener writes after each commit: once a last assignment, published after every
     // change above, has its notification, the notifications before it are written too.
     app.deps.events.publish({
@@ -91,7 +95,9 @@ async function populate(db: Database) {
       status: 'todo',
     });
     const sentinels = async () =>
-      rowsOf<{ n: number }>(await db.db.execute(sql`select count(*)::int as n from notifications where message like '%"sentinel"'`))[0]!.n;
+      rowsOf<{ n: number }>(
+        await db.db.execute(sql`select count(*)::int as n from notifications where message like '%"sentinel"'`),
+      )[0]!.n;
     await expect.poll(sentinels, { timeout: 10_000 }).toBe(1);
   } finally {
     await app.close();
@@ -103,7 +109,19 @@ describe('backup and restore', () => {
     await populate(ctx.database);
     const before = await dump(ctx.database.db);
     const counts = Object.fromEntries(Object.entries(before).map(([t, rows]) => [t, rows.length]));
-    for (const table of ['users', 'password_credentials', 'sessions', 'refresh_tokens', 'teams', 'team_members', 'team_invitations', 'projects', 'project_task_counts', 'tasks', 'notifications']) {
+    for (const table of [
+      'users',
+      'password_credentials',
+      'sessions',
+      'refresh_tokens',
+      'teams',
+      'team_members',
+      'team_invitations',
+      'projects',
+      'project_task_counts',
+      'tasks',
+      'notifications',
+    ]) {
       expect(counts[table], table).toBeGreaterThan(0);
     }
     const backup = JSON.parse(JSON.stringify(await createBackup(ctx.database.db))) as Backup;
@@ -120,7 +138,9 @@ describe('backup and restore', () => {
         const u = await createUser(app);
         const me = await app.inject({ url: '/api/teams', headers: u.auth });
         expect(me.statusCode).toBe(200);
-        const maxId = rowsOf<{ m: number }>(await target.database.db.execute(sql`select max(id)::int as m from refresh_tokens`))[0]!.m;
+        const maxId = rowsOf<{ m: number }>(
+          await target.database.db.execute(sql`select max(id)::int as m from refresh_tokens`),
+        )[0]!.m;
         expect(maxId).toBeGreaterThan(Math.max(...before.refresh_tokens!.map((r) => JSON.parse(r).id)));
       } finally {
         await app.close();
@@ -160,7 +180,11 @@ describe('npm run cli -- backup / restore', () => {
     });
 
   /** A fresh database for the CLI: a PGlite folder, or a PostgreSQL database with DATABASE_URL. */
-  async function freshTarget(): Promise<{ env: Record<string, string | undefined>; open: () => Promise<Database>; drop: () => Promise<void> }> {
+  async function freshTarget(): Promise<{
+    env: Record<string, string | undefined>;
+    open: () => Promise<Database>;
+    drop: () => Promise<void>;
+  }> {
     const target = await createScratchTarget('crewboard_cli');
     return {
       env: { DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl, AUTH_SECRET: 'x'.repeat(40) },

@@ -49,7 +49,10 @@ beforeAll(async () => {
   const names = ['\u00a0\tZoë  de la Cruz\u3000', 'Plato', 'Ann\u00a0Lee Smith'];
   const assignees = [owner, member, ...(await Promise.all(names.map(() => createUser(ctx.app))))];
   for (const [i, name] of names.entries()) {
-    await ctx.database.db.update(users).set({ fullName: name }).where(eq(users.id, assignees[i + 2]!.id));
+    await ctx.database.db
+      .update(users)
+      .set({ fullName: name })
+      .where(eq(users.id, assignees[i + 2]!.id));
     await insertMember(ctx.database.db, team.id, assignees[i + 2]!, 'member');
   }
   const rows = Array.from({ length: 30 }, (_, i) => ({
@@ -114,7 +117,11 @@ describe('the board, card for card', () => {
 
   it('an empty board has its four columns, empty', async () => {
     const board = await json<TaskBoardDto>(stranger, '/api/tasks/board');
-    expect(board).toEqual({ columns: { todo: [], in_progress: [], review: [], completed: [] }, counts: { todo: 0, in_progress: 0, review: 0, completed: 0 }, total: 0 });
+    expect(board).toEqual({
+      columns: { todo: [], in_progress: [], review: [], completed: [] },
+      counts: { todo: 0, in_progress: 0, review: 0, completed: 0 },
+      total: 0,
+    });
   });
 
   it("a stranger gets 404 for the project's board, and no one signed out gets a board", async () => {

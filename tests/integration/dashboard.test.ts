@@ -70,7 +70,12 @@ async function directCounts(userId: string) {
 
 beforeAll(async () => {
   const db = ctx.database.db;
-  [me, teammate, stranger, lonely] = await Promise.all([createUser(ctx.app), createUser(ctx.app), createUser(ctx.app), createUser(ctx.app)]);
+  [me, teammate, stranger, lonely] = await Promise.all([
+    createUser(ctx.app),
+    createUser(ctx.app),
+    createUser(ctx.app),
+    createUser(ctx.app),
+  ]);
 
   // My teams: A (I own it, with a teammate) and B (owned by the teammate, I am a member).
   const teamA = await insertTeam(db, me, 'Team A');
@@ -80,9 +85,18 @@ beforeAll(async () => {
   // Not mine: C (the stranger's, with the teammate in it too).
   const teamC = await insertTeam(db, stranger, 'Team C');
   await insertMember(db, teamC.id, teammate, 'member');
-  await db.update(teams).set({ createdAt: at(1, 1) }).where(sql`${teams.id} = ${teamA.id}`);
-  await db.update(teams).set({ createdAt: at(1, 2) }).where(sql`${teams.id} = ${teamB.id}`);
-  await db.update(teams).set({ createdAt: at(28) }).where(sql`${teams.id} = ${teamC.id}`);
+  await db
+    .update(teams)
+    .set({ createdAt: at(1, 1) })
+    .where(sql`${teams.id} = ${teamA.id}`);
+  await db
+    .update(teams)
+    .set({ createdAt: at(1, 2) })
+    .where(sql`${teams.id} = ${teamB.id}`);
+  await db
+    .update(teams)
+    .set({ createdAt: at(28) })
+    .where(sql`${teams.id} = ${teamC.id}`);
 
   const pA1 = await addProject('A1', teamA.id, me.id, 'active', 2);
   const pA2 = await addProject('A2', teamA.id, me.id, 'planning', 3);
@@ -200,15 +214,17 @@ describe('GET /api/dashboard', () => {
       ['Task b1-doing', '2025-03-20', false],
       ['Task b1-late', '2025-04-30', false],
     ]);
-    expect(upcomingDeadlines[0]).toMatchObject({ projectId: ids.A1, projectName: 'Project A1', priority: 'medium', status: 'todo' });
+    expect(upcomingDeadlines[0]).toMatchObject({
+      projectId: ids.A1,
+      projectName: 'Project A1',
+      priority: 'medium',
+      status: 'todo',
+    });
   });
 
   it("flags overdue from the caller's date", async () => {
     const { upcomingDeadlines } = (await getDashboard(me, '?today=2025-03-06')).json<DashboardDto>();
-    expect(upcomingDeadlines.filter((d) => d.isOverdue).map((d) => d.title)).toEqual([
-      'Task a1-todo-overdue',
-      'Task a2-review',
-    ]);
+    expect(upcomingDeadlines.filter((d) => d.isOverdue).map((d) => d.title)).toEqual(['Task a1-todo-overdue', 'Task a2-review']);
   });
 
   it('shows a user with no team zeros and empty lists, nothing of anyone else', async () => {

@@ -13,21 +13,25 @@ import { waitUntilHealthy } from '../helpers/wait-healthy';
 async function startServer(dataDir: string) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn('sh', ['-c', 'umask 000 && exec "$0" "$@"', process.execPath, '--import', 'tsx', 'src/server/main.ts'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: url,
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      AUTH_SECRET: '',
-      CLIENT_DIR: '/nonexistent',
-      RATE_LIMIT_ENABLED: 'false',
-      LOG_LEVEL: 'warn',
+  const child: ChildProcess = spawn(
+    'sh',
+    ['-c', 'umask 000 && exec "$0" "$@"', process.execPath, '--import', 'tsx', 'src/server/main.ts'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: url,
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        AUTH_SECRET: '',
+        CLIENT_DIR: '/nonexistent',
+        RATE_LIMIT_ENABLED: 'false',
+        LOG_LEVEL: 'warn',
+      },
     },
-  });
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();

@@ -106,7 +106,10 @@ describe.skipIf(!URL_)('database faults (PostgreSQL through a TCP proxy)', () =>
     await app.ready();
     owner = await createUser(app);
     const team = await insertTeam(database.db, owner);
-    const [project] = await database.db.insert(projects).values({ name: 'Faults', teamId: team.id, ownerId: owner.id }).returning();
+    const [project] = await database.db
+      .insert(projects)
+      .values({ name: 'Faults', teamId: team.id, ownerId: owner.id })
+      .returning();
     projectId = project!.id;
   }, 60_000);
 
@@ -130,7 +133,12 @@ describe.skipIf(!URL_)('database faults (PostgreSQL through a TCP proxy)', () =>
         const res =
           kind === 'read'
             ? await app.inject({ url: `/api/tasks?projectId=${projectId}&limit=5`, headers: owner.auth })
-            : await app.inject({ method: 'POST', url: '/api/tasks', headers: owner.auth, payload: { title: `Fault ${n}`, projectId } });
+            : await app.inject({
+                method: 'POST',
+                url: '/api/tasks',
+                headers: owner.auth,
+                payload: { title: `Fault ${n}`, projectId },
+              });
         const sample: Sample = { at: started, ms: Date.now() - started, status: res.statusCode, kind };
         if (res.statusCode >= 400) sample.code = (res.json() as { error?: { code?: string } }).error?.code;
         if (res.statusCode === 201) acknowledged.push((res.json() as { id: string }).id);
@@ -198,36 +206,40 @@ describe.skipIf(!URL_)('database faults (PostgreSQL through a TCP proxy)', () =>
     expect(rows.length).toBe(acknowledged.length);
   }, 120_000);
 
-  it('answers 503 within the connect timeout when every pooled connection is held, and leaks nothing', { timeout: 60_000 }, async () => {
-    const pool = database.pool!;
-    const held: pg.PoolClient[] = [];
-    try {
-      // Take every connection of the pool (max 5). On a busy machine one connect may exceed the
-      // short test timeout: keep trying for a while.
-      const deadline = Date.now() + 20_000;
-      while (held.length < 5) {
-        try {
-          held.push(await pool.connect());
-        } catch (error) {
-          if (Date.now() > deadline) throw error;
+  it(
+    'answers 503 within the connect timeout when every pooled connection is held, and leaks nothing',
+    { timeout: 60_000 },
+    async () => {
+      const pool = database.pool!;
+      const held: pg.PoolClient[] = [];
+      try {
+        // Take every connection of the pool (max 5). On a busy machine one connect may exceed the
+        // short test timeout: keep trying for a while.
+        const deadline = Date.now() + 20_000;
+        while (held.length < 5) {
+          try {
+            held.push(await pool.connect());
+          } catch (error) {
+            if (Date.now() > deadline) throw error;
+          }
         }
+        const started = Date.now();
+        const res = await app.inject({ url: '/api/teams', headers: owner.auth });
+        const ms = Date.now() - started;
+        expect(res.statusCode).toBe(503);
+        expect(res.json().error.code).toBe('unavailable');
+        expect(res.headers['retry-after']).toBeDefined();
+        expect(ms).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS - 50);
+        expect(ms).toBeLessThan(CONNECT_TIMEOUT_MS + 2_000);
+      } finally {
+        for (const c of held) c.release();
       }
-      const started = Date.now();
-      const res = await app.inject({ url: '/api/teams', headers: owner.auth });
-      const ms = Date.now() - started;
-      expect(res.statusCode).toBe(503);
-      expect(res.json().error.code).toBe('unavailable');
-      expect(res.headers['retry-after']).toBeDefined();
-      expect(ms).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS - 50);
-      expect(ms).toBeLessThan(CONNECT_TIMEOUT_MS + 2_000);
-    } finally {
-      for (const c of held) c.release();
-    }
-    const ok = await app.inject({ url: '/api/teams', headers: owner.auth });
-    expect(ok.statusCode).toBe(200);
-    expect(pool.totalCount).toBeLessThanOrEqual(5);
-    expect(pool.waitingCount).toBe(0);
-  });
+      const ok = await app.inject({ url: '/api/teams', headers: owner.auth });
+      expect(ok.statusCode).toBe(200);
+      expect(pool.totalCount).toBeLessThanOrEqual(5);
+      expect(pool.waitingCount).toBe(0);
+    },
+  );
 });
 
 describe.skipIf(Boolean(URL_))('database faults', () => {

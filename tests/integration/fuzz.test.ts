@@ -66,12 +66,15 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
 
 function urlFor(route: string, w: World): string {
   const [, path] = route.split(' ') as [string, string];
-  const id =
-    path.startsWith('/api/teams/') ? w.teamId
-    : path.startsWith('/api/projects/') ? w.projectId
-    : path.startsWith('/api/tasks/') ? w.taskId
-    : path.startsWith('/api/invitations/') ? w.invitationId
-    : w.targetUserId;
+  const id = path.startsWith('/api/teams/')
+    ? w.teamId
+    : path.startsWith('/api/projects/')
+      ? w.projectId
+      : path.startsWith('/api/tasks/')
+        ? w.taskId
+        : path.startsWith('/api/invitations/')
+          ? w.invitationId
+          : w.targetUserId;
   const url = path.replace('{id}', id).replace('{memberId}', w.memberRowId);
   return route === 'POST /api/auth/token' ? `${url}?grant_type=password` : url;
 }
@@ -122,7 +125,8 @@ function hostileValue(key: string, w: World): string {
   if (key === 'role') return '"owner"';
   if (key === 'progress') return '77';
   if (key === 'isActive' || key === 'is_active') return 'false';
-  if (key === '__proto__' || key === 'constructor' || key === 'prototype') return '{"polluted":true,"prototype":{"polluted":true}}';
+  if (key === '__proto__' || key === 'constructor' || key === 'prototype')
+    return '{"polluted":true,"prototype":{"polluted":true}}';
   if (key === 'version') return '"9"';
   return JSON.stringify(w.mallory.id);
 }
@@ -135,11 +139,17 @@ function bodyArb(route: string, w: World, keys: string[]): fc.Arbitrary<string> 
   const valid = () => Object.entries(VALID[route]!(w)).map(([k, v]) => [k, JSON.stringify(v)] as [string, string]);
   return fc.oneof(
     // A valid body plus one mass-assignment key.
-    fc.constantFrom(...HOSTILE_KEYS).map((k) => obj([...valid(), [k, hostileValue(k, w)]])),
+    fc
+      .constantFrom(...HOSTILE_KEYS)
+      .map((k) => obj([...valid(), [k, hostileValue(k, w)]])),
     // A valid body with one field given a random value.
-    fc.tuple(fc.constantFrom(...keys), value).map(([k, v]) => obj([...valid().filter(([key]) => key !== k), [k, v]])),
+    fc
+      .tuple(fc.constantFrom(...keys), value)
+      .map(([k, v]) => obj([...valid().filter(([key]) => key !== k), [k, v]])),
     // Random keys (known, hostile, arbitrary) with random values.
-    fc.array(fc.tuple(anyKey, value), { maxLength: 6 }).map(obj),
+    fc
+      .array(fc.tuple(anyKey, value), { maxLength: 6 })
+      .map(obj),
     // Not an object at all.
     value,
     // Broken JSON.
@@ -151,15 +161,28 @@ async function seedWorld(): Promise<World> {
   const db = ctx.database.db;
   const caller = await createUser(ctx.app, { fullName: 'Fuzz Caller' });
   await db.update(users).set({ role: 'super_admin' }).where(eq(users.id, caller.id));
-  const [mallory] = await db.insert(users).values({ email: uniqueEmail('mallory'), fullName: 'Mallory' }).returning();
-  const [target] = await db.insert(users).values({ email: uniqueEmail('target'), fullName: 'Target' }).returning();
+  const [mallory] = await db
+    .insert(users)
+    .values({ email: uniqueEmail('mallory'), fullName: 'Mallory' })
+    .returning();
+  const [target] = await db
+    .insert(users)
+    .values({ email: uniqueEmail('target'), fullName: 'Target' })
+    .returning();
   const team = await insertTeam(db, caller, 'Fuzz home');
   const member = await insertMember(db, team.id, target!, 'member');
   const [project] = await db.insert(projects).values({ name: 'Fuzz project', teamId: team.id, ownerId: caller.id }).returning();
   const [task] = await db.insert(tasks).values({ title: 'Fuzz task', projectId: project!.id, creatorId: caller.id }).returning();
   const [invitation] = await db
     .insert(teamInvitations)
-    .values({ teamId: team.id, teamName: team.name, email: caller.email, invitedBy: caller.id, inviterName: 'x', inviterEmail: caller.email })
+    .values({
+      teamId: team.id,
+      teamName: team.name,
+      email: caller.email,
+      invitedBy: caller.id,
+      inviterName: 'x',
+      inviterEmail: caller.email,
+    })
     .returning();
   return {
     caller,
@@ -177,7 +200,13 @@ describe('fuzzing every JSON route', () => {
   it(`never answers 500 and never stores an unknown key (${TOTAL} bodies)`, async () => {
     const w = await seedWorld();
     const doc = (await ctx.app.inject('/api/openapi.json')).json() as {
-      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: { properties?: object; anyOf?: { properties?: object }[] } }> } }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          { requestBody?: { content?: Record<string, { schema?: { properties?: object; anyOf?: { properties?: object }[] } }> } }
+        >
+      >;
     };
     const routes: { route: string; keys: string[] }[] = [];
     for (const [path, ops] of Object.entries(doc.paths)) {
@@ -213,30 +242,41 @@ describe('fuzzing every JSON route', () => {
             });
             sent++;
             statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-            if (res.statusCode >= 500) failures.push(`${route} ${res.statusCode} ${res.body.slice(0, 200)} <- ${payload.slice(0, 200)}`);
+            if (res.statusCode >= 500)
+              failures.push(`${route} ${res.statusCode} ${res.body.slice(0, 200)} <- ${payload.slice(0, 200)}`);
             if (res.statusCode >= 400) {
               const error = (res.json() as { error?: { code?: string; message?: string } }).error;
-              if (typeof error?.code !== 'string' || typeof error?.message !== 'string') failures.push(`${route}: bad error shape ${res.body.slice(0, 200)}`);
+              if (typeof error?.code !== 'string' || typeof error?.message !== 'string')
+                failures.push(`${route}: bad error shape ${res.body.slice(0, 200)}`);
             }
           }),
         );
       }
     }
-    console.log(`fuzz (seed ${seed}): ${sent} bodies over ${routes.length} routes in ${Date.now() - started} ms, statuses ${JSON.stringify(Object.fromEntries(statuses))}, ${failures.length} failures`);
+    console.log(
+      `fuzz (seed ${seed}): ${sent} bodies over ${routes.length} routes in ${Date.now() - started} ms, statuses ${JSON.stringify(Object.fromEntries(statuses))}, ${failures.length} failures`,
+    );
     expect(failures).toEqual([]);
     expect(sent).toBeGreaterThanOrEqual(TOTAL);
 
     // Nothing from a mass-assignment key was stored. (Only the admin route's target may be
     // deactivated: isActive is that route's own field.)
     const db = ctx.database.db;
-    const count = async (q: ReturnType<typeof sql>) => Number(((await db.execute(q)) as unknown as { rows: { n: number }[] }).rows[0]!.n);
+    const count = async (q: ReturnType<typeof sql>) =>
+      Number(((await db.execute(q)) as unknown as { rows: { n: number }[] }).rows[0]!.n);
     expect(await count(sql`select count(*)::int n from teams where owner_id = ${w.mallory.id}`)).toBe(0);
     expect(await count(sql`select count(*)::int n from projects where owner_id = ${w.mallory.id}`)).toBe(0);
-    expect(await count(sql`select count(*)::int n from tasks where creator_id = ${w.mallory.id} or assignee_id = ${w.mallory.id}`)).toBe(0);
+    expect(
+      await count(sql`select count(*)::int n from tasks where creator_id = ${w.mallory.id} or assignee_id = ${w.mallory.id}`),
+    ).toBe(0);
     expect(await count(sql`select count(*)::int n from team_members where user_id = ${w.mallory.id}`)).toBe(0);
     expect(await count(sql`select count(*)::int n from users where role = 'super_admin'`)).toBe(1);
     expect(await count(sql`select count(*)::int n from users where is_active = false and id <> ${w.targetUserId}`)).toBe(0);
-    expect(await count(sql`select count(*)::int n from team_members m join teams t on t.id = m.team_id where m.role = 'owner' and m.user_id <> t.owner_id`)).toBe(0);
+    expect(
+      await count(
+        sql`select count(*)::int n from team_members m join teams t on t.id = m.team_id where m.role = 'owner' and m.user_id <> t.owner_id`,
+      ),
+    ).toBe(0);
     expect(await count(sql`select count(*)::int n from teams where version > 1000`)).toBe(0);
     // Progress is only ever derived from the tasks.
     expect(

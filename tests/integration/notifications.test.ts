@@ -52,8 +52,14 @@ async function listAfterSentinel(s: Scenario, user: TestUser): Promise<Notificat
     previousStatus: 'todo',
     status: 'todo',
   });
-  const l = await waitFor(() => list(user, '?limit=100'), (v) => v.notifications.some((n) => n.message.endsWith(`"${title}"`)));
-  expect(l.notifications.some((n) => n.message.endsWith(`"${title}"`)), 'the sentinel notification arrived').toBe(true);
+  const l = await waitFor(
+    () => list(user, '?limit=100'),
+    (v) => v.notifications.some((n) => n.message.endsWith(`"${title}"`)),
+  );
+  expect(
+    l.notifications.some((n) => n.message.endsWith(`"${title}"`)),
+    'the sentinel notification arrived',
+  ).toBe(true);
   const sentinels = l.notifications.filter((n) => n.message.includes(`"${SENTINEL}`));
   return {
     notifications: l.notifications.filter((n) => !sentinels.includes(n)),
@@ -95,7 +101,10 @@ describe('notifications API', () => {
     const s = await scenario();
     const task = await createTask(s.owner, s.projectId, { assigneeId: s.member.id });
 
-    const mine = await waitFor(() => list(s.member), (l) => l.total > 0);
+    const mine = await waitFor(
+      () => list(s.member),
+      (l) => l.total > 0,
+    );
     expect(mine.total).toBe(1);
     expect(mine.unread).toBe(1);
     const n = mine.notifications[0]!;
@@ -111,7 +120,10 @@ describe('notifications API', () => {
     // Reassigned to the admin: the admin is told, the previous assignee is not told again.
     const res = await call(s.member, 'PATCH', `/api/tasks/${task.id}`, { assigneeId: s.admin.id });
     expect(res.statusCode, res.body).toBe(200);
-    const admins = await waitFor(() => list(s.admin), (l) => l.total > 0);
+    const admins = await waitFor(
+      () => list(s.admin),
+      (l) => l.total > 0,
+    );
     expect(ofType(admins, 'task_assigned')).toHaveLength(1);
     expect(admins.notifications[0]!.message).toBe('Mia Member assigned you "Write the press release"');
     for (const u of [s.member, s.owner, s.stranger]) {
@@ -134,13 +146,22 @@ describe('notifications API', () => {
   it('task_completed goes to the creator and the assignee, never the actor', async () => {
     const s = await scenario();
     const task = await createTask(s.admin, s.projectId, { assigneeId: s.member.id });
-    await waitFor(() => list(s.member), (l) => l.total > 0);
+    await waitFor(
+      () => list(s.member),
+      (l) => l.total > 0,
+    );
 
     // The owner completes it: creator (admin) and assignee (member) are told.
     const moved = await call(s.owner, 'PATCH', `/api/tasks/${task.id}/status`, { status: 'completed' });
     expect(moved.statusCode, moved.body).toBe(200);
-    const admin = await waitFor(() => list(s.admin), (l) => l.total > 0);
-    const member = await waitFor(() => list(s.member), (l) => ofType(l, 'task_completed').length > 0);
+    const admin = await waitFor(
+      () => list(s.admin),
+      (l) => l.total > 0,
+    );
+    const member = await waitFor(
+      () => list(s.member),
+      (l) => ofType(l, 'task_completed').length > 0,
+    );
     for (const l of [admin, member]) {
       expect(ofType(l, 'task_completed')).toHaveLength(1);
       expect(ofType(l, 'task_completed')[0]).toMatchObject({
@@ -157,7 +178,10 @@ describe('notifications API', () => {
     // The assignee re-opens and completes it: only the creator hears.
     await call(s.member, 'PATCH', `/api/tasks/${task.id}/status`, { status: 'review' });
     await call(s.member, 'PATCH', `/api/tasks/${task.id}/status`, { status: 'completed' });
-    await waitFor(() => list(s.admin), (l) => ofType(l, 'task_completed').length > 1);
+    await waitFor(
+      () => list(s.admin),
+      (l) => ofType(l, 'task_completed').length > 1,
+    );
     expect(ofType(await listAfterSentinel(s, s.admin), 'task_completed')).toHaveLength(2);
     expect(ofType(await listAfterSentinel(s, s.member), 'task_completed')).toHaveLength(1);
   });
@@ -166,8 +190,14 @@ describe('notifications API', () => {
     const s = await scenario();
     const res = await call(s.owner, 'PATCH', `/api/projects/${s.projectId}`, { name: 'Launch v2' });
     expect(res.statusCode, res.body).toBe(200);
-    const admin = await waitFor(() => list(s.admin), (l) => l.total > 0);
-    const member = await waitFor(() => list(s.member), (l) => l.total > 0);
+    const admin = await waitFor(
+      () => list(s.admin),
+      (l) => l.total > 0,
+    );
+    const member = await waitFor(
+      () => list(s.member),
+      (l) => l.total > 0,
+    );
     for (const l of [admin, member]) {
       expect(l.notifications).toHaveLength(1);
       expect(l.notifications[0]).toMatchObject({
@@ -186,7 +216,10 @@ describe('notifications API', () => {
     const invited = await call(s.owner, 'POST', `/api/teams/${s.team.id}/invitations`, { email: s.stranger.email });
     expect(invited.statusCode, invited.body).toBe(201);
     const invitationId = (invited.json() as { id: string }).id;
-    const stranger = await waitFor(() => list(s.stranger), (l) => l.total > 0);
+    const stranger = await waitFor(
+      () => list(s.stranger),
+      (l) => l.total > 0,
+    );
     expect(stranger.notifications).toHaveLength(1);
     expect(stranger.notifications[0]).toMatchObject({
       type: 'team_invite',
@@ -226,14 +259,22 @@ describe('notifications API', () => {
     });
     // A project event naming a project of another team is ignored.
     const foreign = await call(s.stranger, 'POST', '/api/projects', { name: 'Theirs', teamId: s.otherTeam.id });
-    ctx.app.deps.events.publish({ type: 'project.updated', teamId: s.team.id, actorId: s.owner.id, projectId: (foreign.json() as { id: string }).id });
+    ctx.app.deps.events.publish({
+      type: 'project.updated',
+      teamId: s.team.id,
+      actorId: s.owner.id,
+      projectId: (foreign.json() as { id: string }).id,
+    });
     for (const u of [s.owner, s.admin, s.member, s.stranger]) expect((await listAfterSentinel(s, u)).total).toBe(0);
   });
 
   it('lists newest first with paging and counts', async () => {
     const s = await scenario();
     for (let i = 0; i < 3; i++) await createTask(s.owner, s.projectId, { title: `Task ${i}`, assigneeId: s.member.id });
-    const all = await waitFor(() => list(s.member), (l) => l.total >= 3);
+    const all = await waitFor(
+      () => list(s.member),
+      (l) => l.total >= 3,
+    );
     expect(all.total).toBe(3);
     expect(all.unread).toBe(3);
     expect(all.notifications.map((n) => n.message)).toEqual([
@@ -284,8 +325,14 @@ describe('notifications API', () => {
     await createTask(s.owner, s.projectId, { title: 'One', assigneeId: s.member.id });
     await createTask(s.owner, s.projectId, { title: 'Two', assigneeId: s.member.id });
     await createTask(s.member, s.projectId, { title: 'Three', assigneeId: s.admin.id });
-    const member = await waitFor(() => list(s.member), (l) => l.total >= 2);
-    const admin = await waitFor(() => list(s.admin), (l) => l.total >= 1);
+    const member = await waitFor(
+      () => list(s.member),
+      (l) => l.total >= 2,
+    );
+    const admin = await waitFor(
+      () => list(s.admin),
+      (l) => l.total >= 1,
+    );
     const memberFirst = member.notifications[0]!;
     const adminFirst = admin.notifications[0]!;
 

@@ -106,8 +106,7 @@ async function openDescription(sealed: string | null, on: FastifyInstance = app)
   return res.statusCode === 200 ? (res.json().description as string) : null;
 }
 
-const me = (token: string) =>
-  app.inject({ method: 'GET', url: '/api/auth/user', headers: { authorization: `Bearer ${token}` } });
+const me = (token: string) => app.inject({ method: 'GET', url: '/api/auth/user', headers: { authorization: `Bearer ${token}` } });
 
 describe('Google (OpenID Connect) sign-in', () => {
   it('reports whether Google is configured', async () => {
@@ -160,7 +159,10 @@ describe('Google (OpenID Connect) sign-in', () => {
     expect(first.session!.user).toMatchObject({ email, fullName: 'Grace Hopper', role: 'team_member', isActive: true });
     expect((await me(first.session!.access_token)).statusCode).toBe(200);
 
-    const [identity] = await database.db.select().from(oauthIdentities).where(eq(oauthIdentities.subject, `sub-${email}`));
+    const [identity] = await database.db
+      .select()
+      .from(oauthIdentities)
+      .where(eq(oauthIdentities.subject, `sub-${email}`));
     expect(identity).toMatchObject({ issuer: mock.issuer.url, userId: first.session!.user.id, email });
 
     claims = { sub: `sub-${email}`, email, email_verified: true, name: 'Renamed At Google' };

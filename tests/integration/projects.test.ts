@@ -135,7 +135,9 @@ describe('projects API', () => {
 
     const asMember = await call(w.member, 'PATCH', `/api/projects/${p.id}`, { name: 'Hijack' });
     expect(asMember.statusCode).toBe(403);
-    expect(asMember.json()).toEqual({ error: { code: 'permission_denied', reason: 'project_edit_denied', message: MSG.projectNoPermission } });
+    expect(asMember.json()).toEqual({
+      error: { code: 'permission_denied', reason: 'project_edit_denied', message: MSG.projectNoPermission },
+    });
 
     const asStranger = await call(w.stranger, 'PATCH', `/api/projects/${p.id}`, { name: 'Hijack' });
     expect(asStranger.statusCode).toBe(404);
@@ -143,7 +145,13 @@ describe('projects API', () => {
 
     const asAdmin = await call(w.admin, 'PATCH', `/api/projects/${p.id}`, { status: 'active', description: 'Q3 plan' });
     expect(asAdmin.statusCode).toBe(200);
-    expect(asAdmin.json()).toMatchObject({ name: 'Roadmap', status: 'active', description: 'Q3 plan', version: 1, myRole: expect.stringMatching(/^(owner|admin)$/) });
+    expect(asAdmin.json()).toMatchObject({
+      name: 'Roadmap',
+      status: 'active',
+      description: 'Q3 plan',
+      version: 1,
+      myRole: expect.stringMatching(/^(owner|admin)$/),
+    });
 
     const asOwner = await call(w.owner, 'PATCH', `/api/projects/${p.id}`, { name: 'Roadmap 2', description: null });
     expect(asOwner.statusCode).toBe(200);
@@ -181,15 +189,18 @@ describe('projects API', () => {
 
     const second = await insertTeam(ctx.database.db, w.admin, 'Admin Team');
     // The member is assigned a task; they are not in the target team, so the move unassigns them.
-    await ctx.database.db
-      .insert(tasks)
-      .values({ title: 'T', projectId: p.id, creatorId: w.owner.id, assigneeId: w.member.id });
+    await ctx.database.db.insert(tasks).values({ title: 'T', projectId: p.id, creatorId: w.owner.id, assigneeId: w.member.id });
     const moved = await call(w.owner, 'PATCH', `/api/projects/${p.id}`, { teamId: second.id });
     expect(moved.statusCode).toBe(404); // owner is not in the admin's team
 
     const byAdmin = await call(w.admin, 'PATCH', `/api/projects/${p.id}`, { teamId: second.id });
     expect(byAdmin.statusCode).toBe(200);
-    expect(byAdmin.json()).toMatchObject({ teamId: second.id, teamName: 'Admin Team', teamMemberCount: 1, myRole: expect.stringMatching(/^(owner|admin)$/) });
+    expect(byAdmin.json()).toMatchObject({
+      teamId: second.id,
+      teamName: 'Admin Team',
+      teamMemberCount: 1,
+      myRole: expect.stringMatching(/^(owner|admin)$/),
+    });
     const [task] = await ctx.database.db.select().from(tasks).where(eq(tasks.projectId, p.id));
     expect(task!.assigneeId).toBeNull();
     // The old team's owner no longer sees it.

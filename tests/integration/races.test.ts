@@ -24,17 +24,32 @@ describe('races', () => {
     const team = await insertTeam(db, owner);
     const [inv] = await db
       .insert(teamInvitations)
-      .values({ teamId: team.id, teamName: team.name, email: invitee.email, invitedBy: owner.id, inviterName: 'O', inviterEmail: owner.email })
+      .values({
+        teamId: team.id,
+        teamName: team.name,
+        email: invitee.email,
+        invitedBy: owner.id,
+        inviterName: 'O',
+        inviterEmail: owner.email,
+      })
       .returning();
     const codes = (
       await Promise.all(
         Array.from({ length: N }, (_, i) =>
-          ctx.app.inject({ method: 'POST', url: `/api/invitations/${inv!.id}/respond`, headers: invitee.auth, payload: { accept: i % 5 !== 4 } }),
+          ctx.app.inject({
+            method: 'POST',
+            url: `/api/invitations/${inv!.id}/respond`,
+            headers: invitee.auth,
+            payload: { accept: i % 5 !== 4 },
+          }),
         ),
       )
     ).map((r) => r.statusCode);
     expect(tally(codes)).toMatchObject({ 200: 1, 409: N - 1 });
-    const members = await db.select().from(teamMembers).where(and(eq(teamMembers.teamId, team.id), eq(teamMembers.userId, invitee.id)));
+    const members = await db
+      .select()
+      .from(teamMembers)
+      .where(and(eq(teamMembers.teamId, team.id), eq(teamMembers.userId, invitee.id)));
     const [after] = await db.select().from(teamInvitations).where(eq(teamInvitations.id, inv!.id));
     // Whichever answer won, the membership matches it.
     expect(members).toHaveLength(after!.status === 'accepted' ? 1 : 0);
@@ -60,7 +75,10 @@ describe('races', () => {
       )
     ).map((r) => r.statusCode);
     expect(tally(codes)).toEqual({ 201: 1, 409: N - 1 });
-    const rows = await db.select().from(teamInvitations).where(and(eq(teamInvitations.teamId, team.id), eq(teamInvitations.status, 'pending')));
+    const rows = await db
+      .select()
+      .from(teamInvitations)
+      .where(and(eq(teamInvitations.teamId, team.id), eq(teamInvitations.status, 'pending')));
     expect(rows).toHaveLength(1);
   });
 
@@ -111,7 +129,14 @@ describe('races', () => {
     const [project] = await db.insert(projects).values({ name: 'Churn', teamId: team.id, ownerId: owner.id }).returning();
     const seeded = await db
       .insert(tasks)
-      .values(Array.from({ length: 10 }, (_, i) => ({ title: `T${i}`, projectId: project!.id, creatorId: owner.id, status: i % 2 ? ('completed' as const) : ('todo' as const) })))
+      .values(
+        Array.from({ length: 10 }, (_, i) => ({
+          title: `T${i}`,
+          projectId: project!.id,
+          creatorId: owner.id,
+          status: i % 2 ? ('completed' as const) : ('todo' as const),
+        })),
+      )
       .returning();
     const responses = await Promise.all([
       ...Array.from({ length: 15 }, (_, i) =>
@@ -123,7 +148,14 @@ describe('races', () => {
         }),
       ),
       ...seeded.slice(0, 6).map((t) => ctx.app.inject({ method: 'DELETE', url: `/api/tasks/${t.id}`, headers: owner.auth })),
-      ...seeded.slice(6).map((t) => ctx.app.inject({ method: 'PATCH', url: `/api/tasks/${t.id}/status`, headers: owner.auth, payload: { status: 'completed' } })),
+      ...seeded.slice(6).map((t) =>
+        ctx.app.inject({
+          method: 'PATCH',
+          url: `/api/tasks/${t.id}/status`,
+          headers: owner.auth,
+          payload: { status: 'completed' },
+        }),
+      ),
     ]);
     expect(responses.filter((r) => r.statusCode >= 300).map((r) => `${r.statusCode} ${r.body}`)).toEqual([]);
     const rows = await db.select().from(tasks).where(eq(tasks.projectId, project!.id));
@@ -139,12 +171,14 @@ describe('a failure injected mid-operation leaves nothing half done', () => {
   async function withFailingTrigger(table: string, timing: string, condition: string, fn: () => Promise<void>) {
     const db = ctx.database.db;
     const name = `crewboard_test_fail_${table}`;
-    await db.execute(sql.raw(`create or replace function ${name}() returns trigger language plpgsql as $$
+    await db.execute(
+      sql.raw(`create or replace function ${name}() returns trigger language plpgsql as $$
       begin
         if ${condition} then raise exception 'injected failure'; end if;
         if tg_op = 'DELETE' then return old; end if;
         return new;
-      end $$`));
+      end $$`),
+    );
     await db.execute(sql.raw(`create trigger ${name} ${timing} on ${table} for each row execute function ${name}()`));
     try {
       await fn();
@@ -160,10 +194,22 @@ describe('a failure injected mid-operation leaves nothing half done', () => {
     const team = await insertTeam(db, owner, 'Fail on join');
     const [inv] = await db
       .insert(teamInvitations)
-      .values({ teamId: team.id, teamName: team.name, email: invitee.email, invitedBy: owner.id, inviterName: 'O', inviterEmail: owner.email })
+      .values({
+        teamId: team.id,
+        teamName: team.name,
+        email: invitee.email,
+        invitedBy: owner.id,
+        inviterName: 'O',
+        inviterEmail: owner.email,
+      })
       .returning();
     await withFailingTrigger('team_members', 'before insert', `new.user_id = '${invitee.id}'`, async () => {
-      const res = await ctx.app.inject({ method: 'POST', url: `/api/invitations/${inv!.id}/respond`, headers: invitee.auth, payload: { accept: true } });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/invitations/${inv!.id}/respond`,
+        headers: invitee.auth,
+        payload: { accept: true },
+      });
       expect(res.statusCode).toBe(500);
       expect(res.json()).toEqual({ error: { code: 'internal', message: 'Internal server error' } });
     });
@@ -172,7 +218,12 @@ describe('a failure injected mid-operation leaves nothing half done', () => {
     expect(after!.respondedAt).toBeNull();
     expect(await db.select().from(teamMembers).where(eq(teamMembers.userId, invitee.id))).toEqual([]);
     // And it can be accepted once the fault is gone.
-    const retry = await ctx.app.inject({ method: 'POST', url: `/api/invitations/${inv!.id}/respond`, headers: invitee.auth, payload: { accept: true } });
+    const retry = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/invitations/${inv!.id}/respond`,
+      headers: invitee.auth,
+      payload: { accept: true },
+    });
     expect(retry.statusCode).toBe(200);
   });
 
@@ -180,9 +231,17 @@ describe('a failure injected mid-operation leaves nothing half done', () => {
     const db = ctx.database.db;
     const owner = await createUser(ctx.app);
     const team = await insertTeam(db, owner);
-    const [project] = await db.insert(projects).values({ name: 'Fail on progress', teamId: team.id, ownerId: owner.id }).returning();
+    const [project] = await db
+      .insert(projects)
+      .values({ name: 'Fail on progress', teamId: team.id, ownerId: owner.id })
+      .returning();
     await withFailingTrigger('project_task_counts', 'before insert', `new.project_id = '${project!.id}'`, async () => {
-      const res = await ctx.app.inject({ method: 'POST', url: '/api/tasks', headers: owner.auth, payload: { title: 'Orphan', projectId: project!.id } });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/tasks',
+        headers: owner.auth,
+        payload: { title: 'Orphan', projectId: project!.id },
+      });
       expect(res.statusCode).toBe(500);
     });
     expect(await db.select().from(tasks).where(eq(tasks.projectId, project!.id))).toEqual([]);
@@ -218,11 +277,21 @@ describe('lost updates: an edit based on a stale version gets 409', () => {
     ];
     for (const c of cases) {
       const before = (await ctx.app.inject({ url: c.url, headers: owner.auth })).json() as { version: number };
-      const a = await ctx.app.inject({ method: 'PATCH', url: c.url, headers: owner.auth, payload: { ...c.first, version: before.version } });
+      const a = await ctx.app.inject({
+        method: 'PATCH',
+        url: c.url,
+        headers: owner.auth,
+        payload: { ...c.first, version: before.version },
+      });
       expect(a.statusCode, c.url).toBe(200);
       expect((a.json() as { version: number }).version).toBe(before.version + 1);
       // A second editor who loaded the same copy.
-      const b = await ctx.app.inject({ method: 'PATCH', url: c.url, headers: owner.auth, payload: { ...c.second, version: before.version } });
+      const b = await ctx.app.inject({
+        method: 'PATCH',
+        url: c.url,
+        headers: owner.auth,
+        payload: { ...c.second, version: before.version },
+      });
       expect(b.statusCode, c.url).toBe(409);
       expect(b.json().error.code).toBe('conflict');
       const now = (await ctx.app.inject({ url: c.url, headers: owner.auth })).json() as { name?: string; title?: string };
@@ -239,7 +308,12 @@ describe('lost updates: an edit based on a stale version gets 409', () => {
     const codes = (
       await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
-          ctx.app.inject({ method: 'PATCH', url: `/api/tasks/${task!.id}`, headers: owner.auth, payload: { title: `Edit ${i}`, version: task!.version } }),
+          ctx.app.inject({
+            method: 'PATCH',
+            url: `/api/tasks/${task!.id}`,
+            headers: owner.auth,
+            payload: { title: `Edit ${i}`, version: task!.version },
+          }),
         ),
       )
     ).map((r) => r.statusCode);

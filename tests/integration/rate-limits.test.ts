@@ -20,7 +20,8 @@ const freshIp = () => `10.7.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`
 const signIn = (ip: string, email: string, password: string, app: FastifyInstance = ctx.app) =>
   app.inject({ method: 'POST', url: '/api/auth/token?grant_type=password', remoteAddress: ip, payload: { email, password } });
 
-const rows = async <T>(query: ReturnType<typeof sql>) => ((await ctx.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+const rows = async <T>(query: ReturnType<typeof sql>) =>
+  ((await ctx.database.db.execute(query)) as unknown as { rows: T[] }).rows;
 
 /** As if `seconds` had passed for the sign-in counters of `email` (their rows' last use moves back). */
 const passTime = (email: string, seconds: number) =>
@@ -88,9 +89,15 @@ describe('finding 2: TRUST_PROXY names proxies, never "every hop"', () => {
         done();
       },
     });
-    const app = await buildApp({ config: testConfig({ warnings: config.warnings }), database: ctx.database, logger: { level: 'info', stream } });
+    const app = await buildApp({
+      config: testConfig({ warnings: config.warnings }),
+      database: ctx.database,
+      logger: { level: 'info', stream },
+    });
     await app.close();
-    const warning = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).find((l) => l.msg.includes('TRUST_PROXY=true'));
+    const warning = lines
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .find((l) => l.msg.includes('TRUST_PROXY=true'));
     expect(warning?.level).toBe(40);
   });
 });
@@ -113,7 +120,9 @@ describe('finding 3: password sign-in counts failures per account and IP, and sl
     }
     expect(waits).toEqual([1, 2, 4, 8]);
     // However many failures, the wait stops growing at 15 minutes.
-    await ctx.database.db.execute(sql`update rate_limit_buckets set tokens = 40 where key = ${`accountIp:${attacker}|${victim.email}`}`);
+    await ctx.database.db.execute(
+      sql`update rate_limit_buckets set tokens = 40 where key = ${`accountIp:${attacker}|${victim.email}`}`,
+    );
     expect((await signIn(attacker, victim.email, 'wrong password')).headers['retry-after']).toBe('900');
   }, 60_000);
 

@@ -119,7 +119,13 @@ afterAll(() => {
  */
 async function messagesBeforeSentinel(app: FastifyInstance, stream: Stream, user: TestUser): Promise<Message[]> {
   const notificationId = crypto.randomUUID();
-  app.deps.events.publish({ type: 'notification.created', teamId: crypto.randomUUID(), actorId: user.id, userId: user.id, notificationId });
+  app.deps.events.publish({
+    type: 'notification.created',
+    teamId: crypto.randomUUID(),
+    actorId: user.id,
+    userId: user.id,
+    notificationId,
+  });
   const sentinel = await stream.next((m) => m.data.notificationId === notificationId);
   expect(sentinel, 'the sentinel event arrived').toBeDefined();
   return stream.messages.slice(0, stream.messages.indexOf(sentinel!)).filter((m) => m.event === 'message');
@@ -187,7 +193,9 @@ describe('realtime event stream', () => {
     const admin = await createUser(ctx.app);
     await ctx.database.db.update(users).set({ role: 'super_admin' }).where(eq(users.id, admin.id));
 
-    expect((await ctx.app.inject({ method: 'POST', url: '/api/auth/logout', headers: user.auth, payload: {} })).statusCode).toBe(204);
+    expect((await ctx.app.inject({ method: 'POST', url: '/api/auth/logout', headers: user.auth, payload: {} })).statusCode).toBe(
+      204,
+    );
     // Ended by the revocation: the heartbeat (HEARTBEAT_MS) would take ten times this wait.
     expect(HEARTBEAT_MS).toBeGreaterThanOrEqual(10 * 2000);
     await first.next(() => false, 2000);
@@ -196,7 +204,12 @@ describe('realtime event stream', () => {
     await messagesBeforeSentinel(ctx.app, second, user);
     expect(second.ended).toBe(false);
 
-    const off = await ctx.app.inject({ method: 'PATCH', url: `/api/admin/users/${user.id}`, headers: admin.auth, payload: { isActive: false } });
+    const off = await ctx.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/users/${user.id}`,
+      headers: admin.auth,
+      payload: { isActive: false },
+    });
     expect(off.statusCode, off.body).toBe(200);
     await second.next(() => false, 2000);
     expect(second.ended).toBe(true);
@@ -305,11 +318,23 @@ describe('what each event carries', () => {
     const settle = async () => {
       const notificationId = crypto.randomUUID();
       sentinels.add(notificationId);
-      ctx.app.deps.events.publish({ type: 'notification.created', teamId: crypto.randomUUID(), actorId: owner.id, userId: owner.id, notificationId });
+      ctx.app.deps.events.publish({
+        type: 'notification.created',
+        teamId: crypto.randomUUID(),
+        actorId: owner.id,
+        userId: owner.id,
+        notificationId,
+      });
       expect(await streamOf.owner.next((m) => m.data.notificationId === notificationId)).toBeDefined();
     };
     /** Makes a change (keeping the id of what it created as `created`), lets its events through, then reads again. */
-    const act = async (user: TestUser, method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, created?: keyof typeof ids) => {
+    const act = async (
+      user: TestUser,
+      method: 'POST' | 'PATCH' | 'DELETE',
+      url: string,
+      payload?: unknown,
+      created?: keyof typeof ids,
+    ) => {
       const res = await call(ctx.app, user, method, url, payload ?? (method === 'DELETE' ? undefined : {}));
       expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
       const id = res.body ? (res.json() as { id: string }).id : '';
@@ -331,7 +356,9 @@ describe('what each event carries', () => {
     await act(owner, 'POST', `${team}/invitations`, { email: uniqueEmail('no-account') });
     const accepted = await act(owner, 'POST', `${team}/invitations`, { email: newcomer.email });
     await act(newcomer, 'POST', `/api/invitations/${accepted}/respond`, { accept: true });
-    const teamNow = (await ctx.app.inject({ url: team, headers: owner.auth })).json() as { members: { id: string; userId: string }[] };
+    const teamNow = (await ctx.app.inject({ url: team, headers: owner.auth })).json() as {
+      members: { id: string; userId: string }[];
+    };
     const newcomerMemberId = teamNow.members.find((m) => m.userId === newcomer.id)!.id;
     await act(owner, 'PATCH', `${team}/members/${newcomerMemberId}`, { role: 'admin' });
     await act(owner, 'DELETE', `${team}/members/${newcomerMemberId}`);
@@ -346,10 +373,14 @@ describe('what each event carries', () => {
     // Everything dispatched (each role's notifications too, written after their change), then compared.
     const received = {} as Record<Role, Message[]>;
     for (const role of roles) {
-      const { total } = (await ctx.app.inject({ url: '/api/notifications', headers: people[role].auth })).json() as { total: number };
+      const { total } = (await ctx.app.inject({ url: '/api/notifications', headers: people[role].auth })).json() as {
+        total: number;
+      };
       const stream = streamOf[role];
       if (total > 0) await stream.next(() => stream.events('notification.created').length >= total);
-      received[role] = (await messagesBeforeSentinel(ctx.app, stream, people[role])).filter((m) => !sentinels.has(m.data.notificationId));
+      received[role] = (await messagesBeforeSentinel(ctx.app, stream, people[role])).filter(
+        (m) => !sentinels.has(m.data.notificationId),
+      );
     }
     const unreadable: string[] = [];
     for (const role of roles) {
@@ -358,7 +389,9 @@ describe('what each event carries', () => {
         for (const [field, value] of Object.entries(data)) {
           if (field === 'type' || value === null) continue;
           if (!shown.some((body) => body.includes(JSON.stringify(value)))) {
-            unreadable.push(`${role} got ${data.type} ${field}=${JSON.stringify(value)}, not shown by ${matchingGets(data).join(' ')}`);
+            unreadable.push(
+              `${role} got ${data.type} ${field}=${JSON.stringify(value)}, not shown by ${matchingGets(data).join(' ')}`,
+            );
           }
         }
       }

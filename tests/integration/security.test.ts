@@ -22,13 +22,23 @@ let ipCounter = 0;
 const freshIp = () => `10.9.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
 const signIn = (app: FastifyInstance, ip: string, email: string, password: string, headers: Record<string, string> = {}) =>
-  app.inject({ method: 'POST', url: '/api/auth/token?grant_type=password', remoteAddress: ip, headers, payload: { email, password } });
+  app.inject({
+    method: 'POST',
+    url: '/api/auth/token?grant_type=password',
+    remoteAddress: ip,
+    headers,
+    payload: { email, password },
+  });
 
 /**
  * Calls `attempt` until it answers 429 and checks the allowance: `capacity`, plus what the bucket
  * refilled meanwhile (capacity per window, refilled continuously) — slow machines take a while.
  */
-async function expectLimit(capacity: number, windowSeconds: number, attempt: (i: number) => Promise<{ statusCode: number; headers: Record<string, unknown> }>) {
+async function expectLimit(
+  capacity: number,
+  windowSeconds: number,
+  attempt: (i: number) => Promise<{ statusCode: number; headers: Record<string, unknown> }>,
+) {
   const started = Date.now();
   let allowed = 0;
   let res = await attempt(0);
@@ -51,7 +61,9 @@ describe('rate limits', () => {
   it('sign-in: 30 per 5 minutes per IP, then 429 with Retry-After; a spoofed X-Forwarded-For does not reset it', async () => {
     const ip = freshIp();
     // Different (unknown) accounts, so only the IP bucket is under test; a new spoofed XFF each time.
-    await expectLimit(30, 300, (i) => signIn(ctx.app, ip, uniqueEmail('nobody'), 'wrong password', { 'x-forwarded-for': `203.0.113.${i % 250}` }));
+    await expectLimit(30, 300, (i) =>
+      signIn(ctx.app, ip, uniqueEmail('nobody'), 'wrong password', { 'x-forwarded-for': `203.0.113.${i % 250}` }),
+    );
     // Another client is not affected.
     expect((await signIn(ctx.app, freshIp(), uniqueEmail('nobody'), 'wrong password')).statusCode).toBe(400);
   }, 120_000);
@@ -61,7 +73,12 @@ describe('rate limits', () => {
   it('sign-up: 30 per 5 minutes per IP', async () => {
     const ip = freshIp();
     const signup = () =>
-      ctx.app.inject({ method: 'POST', url: '/api/auth/signup', remoteAddress: ip, payload: { email: 'bad', password: 'x', fullName: '' } });
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/signup',
+        remoteAddress: ip,
+        payload: { email: 'bad', password: 'x', fullName: '' },
+      });
     await expectLimit(30, 300, () => signup());
   }, 60_000);
 
@@ -318,7 +335,11 @@ describe('headers, CORS and logs', () => {
       expect(refreshed.statusCode).toBe(200);
       const next = refreshed.json() as { access_token: string; refresh_token: string };
       // A failing request logs too.
-      await app.inject({ method: 'POST', url: '/api/auth/token?grant_type=refresh_token', payload: { refresh_token: 'x'.repeat(43) } });
+      await app.inject({
+        method: 'POST',
+        url: '/api/auth/token?grant_type=refresh_token',
+        payload: { refresh_token: 'x'.repeat(43) },
+      });
       const log = lines.join('');
       expect(lines.length).toBeGreaterThan(4);
       for (const secret of [u.token, u.session.refresh_token, next.access_token, next.refresh_token, password]) {
@@ -337,7 +358,9 @@ describe('database', () => {
     const u = await createUser(ctx.app);
     const res = await ctx.app.inject({ method: 'POST', url: '/api/teams', headers: u.auth, payload: { name: 'Nul\u0000team' } });
     expect(res.statusCode).toBe(400);
-    const count = (await ctx.database.db.execute(sql`select count(*)::int n from teams where name like 'Nul%'`)) as unknown as { rows: { n: number }[] };
+    const count = (await ctx.database.db.execute(sql`select count(*)::int n from teams where name like 'Nul%'`)) as unknown as {
+      rows: { n: number }[];
+    };
     expect(count.rows[0]!.n).toBe(0);
   });
 });

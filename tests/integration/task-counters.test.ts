@@ -25,7 +25,11 @@ async function countersOf(ids: string[]) {
         })
         .from(projects)
         .where(eq(projects.id, id));
-      return { id, stored: [c.taskCount, c.todo, c.in_progress, c.review, c.completed, c.progress].join('/'), recounted: row!.recounted };
+      return {
+        id,
+        stored: [c.taskCount, c.todo, c.in_progress, c.review, c.completed, c.progress].join('/'),
+        recounted: row!.recounted,
+      };
     }),
   );
 }
@@ -76,7 +80,10 @@ describe('project task counters', () => {
     await db.insert(tasks).values(rows);
     await db.update(tasks).set({ status: 'completed' }).where(sql`${tasks.projectId} = ${a} and ${tasks.status} = 'todo'`);
     await db.update(tasks).set({ status: 'review' }).where(sql`${tasks.projectId} = ${b} and ${tasks.status} = 'in_progress'`);
-    await db.update(tasks).set({ title: sql`${tasks.title} || '!'` }).where(eq(tasks.projectId, b));
+    await db
+      .update(tasks)
+      .set({ title: sql`${tasks.title} || '!'` })
+      .where(eq(tasks.projectId, b));
     await db.update(tasks).set({ projectId: b }).where(sql`${tasks.projectId} = ${a} and ${tasks.title} like 'Bulk 1%'`);
     await db.delete(tasks).where(sql`${tasks.projectId} = ${b} and ${tasks.status} = 'review'`);
     for (const r of await countersOf([a, b])) expect(r.stored, r.id).toBe(r.recounted);
@@ -88,7 +95,12 @@ describe('project task counters', () => {
   it('are exact after a restore (the counters are not in the backup: the triggers count the restored tasks, then one recount)', async () => {
     const { db, owner, a } = await world();
     await db.insert(tasks).values(
-      (['todo', 'completed', 'completed'] as const).map((status, i) => ({ title: `Restored ${i}`, projectId: a, creatorId: owner.id, status })),
+      (['todo', 'completed', 'completed'] as const).map((status, i) => ({
+        title: `Restored ${i}`,
+        projectId: a,
+        creatorId: owner.id,
+        status,
+      })),
     );
     const backup = await createBackup(ctx.database.db);
     const target = await openTestDatabase();
@@ -114,7 +126,10 @@ describe.skipIf(!process.env.DATABASE_URL)('project task counters on PostgreSQL'
     const others: pg.PoolClient[] = [];
     try {
       await holder.query('begin');
-      await holder.query(`insert into tasks (title, project_id, creator_id, status) values ('Held', $1, $2, 'todo')`, [a, owner.id]);
+      await holder.query(`insert into tasks (title, project_id, creator_id, status) values ('Held', $1, $2, 'todo')`, [
+        a,
+        owner.id,
+      ]);
       const slotOf = async (c: pg.PoolClient) => (await c.query<{ s: number }>('select pg_backend_pid() % 8 as s')).rows[0]!.s;
       const held = await slotOf(holder);
       // Another connection of the pool with another slot (pools of up to 8 connections can collide).
@@ -127,7 +142,10 @@ describe.skipIf(!process.env.DATABASE_URL)('project task counters on PostgreSQL'
       expect(other, 'no connection with another slot').toBeDefined();
       // On one counter row per project this insert waited for the holder's commit; now it must not.
       await other!.query(`set statement_timeout = '2s'`);
-      await other!.query(`insert into tasks (title, project_id, creator_id, status) values ('Not blocked', $1, $2, 'completed')`, [a, owner.id]);
+      await other!.query(
+        `insert into tasks (title, project_id, creator_id, status) values ('Not blocked', $1, $2, 'completed')`,
+        [a, owner.id],
+      );
       await other!.query(`set statement_timeout = 0`);
       await holder.query('commit');
       expect(await countersOf([a])).toEqual([{ id: a, stored: '2/1/0/0/1/50', recounted: '2/1/0/0/1/50' }]);

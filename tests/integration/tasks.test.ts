@@ -171,8 +171,24 @@ describe('PATCH /api/tasks/:id', () => {
     });
     off();
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ title: 'Edited', priority: 'urgent', assigneeId: other.id, status: 'review', tags: ['a'], dueDate: null, version: 1, creatorId: owner.id });
-    expect(events[0]).toMatchObject({ type: 'task.updated', previousAssigneeId: member.id, assigneeId: other.id, previousStatus: 'todo', status: 'review', creatorId: owner.id });
+    expect(res.json()).toMatchObject({
+      title: 'Edited',
+      priority: 'urgent',
+      assigneeId: other.id,
+      status: 'review',
+      tags: ['a'],
+      dueDate: null,
+      version: 1,
+      creatorId: owner.id,
+    });
+    expect(events[0]).toMatchObject({
+      type: 'task.updated',
+      previousAssigneeId: member.id,
+      assigneeId: other.id,
+      previousStatus: 'todo',
+      status: 'review',
+      creatorId: owner.id,
+    });
 
     const stale = await call(member, 'PATCH', `/api/tasks/${t.id}`, { title: 'Late', version: 0 });
     expect(stale.statusCode).toBe(409);
@@ -229,7 +245,9 @@ describe('PATCH /api/tasks/:id', () => {
     const moved = await call(owner, 'PATCH', `/api/tasks/${t.id}`, { projectId: projectInC, assigneeId: null });
     off();
     expect(moved.statusCode, moved.body).toBe(200);
-    expect(events).toEqual([expect.objectContaining({ teamId: teamC.id, taskId: t.id, assigneeId: null, previousAssigneeId: null })]);
+    expect(events).toEqual([
+      expect.objectContaining({ teamId: teamC.id, taskId: t.id, assigneeId: null, previousAssigneeId: null }),
+    ]);
   });
 
   it('answers 404 to a stranger and rejects unknown keys', async () => {
@@ -324,7 +342,25 @@ describe('GET /api/tasks filters (all in SQL)', () => {
     expect(r.total).toBe(9);
     expect(r.counts).toEqual({ todo: 6, in_progress: 1, review: 1, completed: 1 });
     expect(Object.keys(r.tasks[0]!).sort()).toEqual(
-      ['id', 'title', 'description', 'status', 'priority', 'assigneeId', 'assignee', 'projectId', 'projectName', 'creatorId', 'dueDate', 'tags', 'commentCount', 'attachmentCount', 'createdAt', 'updatedAt', 'version'].sort(),
+      [
+        'id',
+        'title',
+        'description',
+        'status',
+        'priority',
+        'assigneeId',
+        'assignee',
+        'projectId',
+        'projectName',
+        'creatorId',
+        'dueDate',
+        'tags',
+        'commentCount',
+        'attachmentCount',
+        'createdAt',
+        'updatedAt',
+        'version',
+      ].sort(),
     );
     const page2 = await list(member, q('limit=3&offset=3'));
     expect(page2.tasks.map((t) => t.id)).not.toContain(r.tasks[0]!.id);
@@ -391,7 +427,10 @@ describe('GET /api/tasks filters (all in SQL)', () => {
         const b = await board(member, q(`limit=2&${filter}`));
         for (const status of ['todo', 'in_progress', 'review', 'completed'] as const) {
           const col = await list(member, q(`limit=2&status=${status}&${filter}`));
-          expect(b.columns[status].map((t) => t.id), `${filter} ${status}`).toEqual(col.tasks.map((t) => t.id));
+          expect(
+            b.columns[status].map((t) => t.id),
+            `${filter} ${status}`,
+          ).toEqual(col.tasks.map((t) => t.id));
           expect(b.columns[status].every((t) => t.status === status)).toBe(true);
         }
         const all = await list(member, q(filter));
@@ -428,7 +467,9 @@ describe('GET /api/tasks filters (all in SQL)', () => {
 
     it.skipIf(!process.env.DATABASE_URL)('runs the unfiltered board on connections that plan it once (PostgreSQL)', async () => {
       const { db, preparedDb } = ctx.database;
-      const setting = async (d: typeof db) => ((await d.execute(sql`show plan_cache_mode`)) as unknown as { rows: { plan_cache_mode: string }[] }).rows[0]!.plan_cache_mode;
+      const setting = async (d: typeof db) =>
+        ((await d.execute(sql`show plan_cache_mode`)) as unknown as { rows: { plan_cache_mode: string }[] }).rows[0]!
+          .plan_cache_mode;
       expect(await setting(preparedDb)).toBe('force_generic_plan');
       expect(await setting(db)).toBe('auto');
       // One after the other, the requests reuse one connection of the pool (the last one released).
@@ -443,7 +484,17 @@ describe('GET /api/tasks filters (all in SQL)', () => {
   });
 
   it('rejects bad filter values with 400, never 500', async () => {
-    for (const bad of ['status=done', 'priority=x', 'assigneeId=bob', 'due=soon', 'today=2024-13-01', 'limit=0', 'limit=100000', 'sort=drop', 'projectId=1']) {
+    for (const bad of [
+      'status=done',
+      'priority=x',
+      'assigneeId=bob',
+      'due=soon',
+      'today=2024-13-01',
+      'limit=0',
+      'limit=100000',
+      'sort=drop',
+      'projectId=1',
+    ]) {
       const res = await call(member, 'GET', `/api/tasks?${bad}`);
       expect(res.statusCode, bad).toBe(400);
     }

@@ -49,7 +49,13 @@ export async function teamScenario(ctx: TestContext, name = 'Alpha Crew'): Promi
   };
 }
 
-export async function invite(app: FastifyInstance, by: TestUser, teamId: string, email: string, role: 'member' | 'admin' = 'member') {
+export async function invite(
+  app: FastifyInstance,
+  by: TestUser,
+  teamId: string,
+  email: string,
+  role: 'member' | 'admin' = 'member',
+) {
   const res = await call(app, by, 'POST', `/api/teams/${teamId}/invitations`, { email, role });
   if (res.statusCode !== 201) throw new Error(`invite failed: ${res.statusCode} ${res.body}`);
   return res.json() as InvitationDto;

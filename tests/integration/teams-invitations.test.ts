@@ -216,7 +216,9 @@ describe('POST /api/invitations/:id/respond', () => {
     expect((await call(ctx.app, invitee, 'GET', `/api/teams/${s.team.id}`)).statusCode).toBe(404);
     expect((await call(ctx.app, invitee, 'POST', url, { accept: true })).statusCode).toBe(409);
     // A declined invitation does not block a new one.
-    expect((await call(ctx.app, s.owner, 'POST', `/api/teams/${s.team.id}/invitations`, { email: invitee.email })).statusCode).toBe(201);
+    expect(
+      (await call(ctx.app, s.owner, 'POST', `/api/teams/${s.team.id}/invitations`, { email: invitee.email })).statusCode,
+    ).toBe(201);
   });
 
   it('two concurrent accepts: one 200, one 409, one membership', async () => {
@@ -329,7 +331,9 @@ describe('PATCH /api/teams/:id/members/:memberId', () => {
   it('a member of another team cannot be reached through this team (404)', async () => {
     const s = await teamScenario(ctx);
     const other = await teamScenario(ctx, 'Other');
-    const res = await call(ctx.app, s.owner, 'PATCH', `/api/teams/${s.team.id}/members/${other.memberMemberId}`, { role: 'admin' });
+    const res = await call(ctx.app, s.owner, 'PATCH', `/api/teams/${s.team.id}/members/${other.memberMemberId}`, {
+      role: 'admin',
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json().error.message).toBe(MSG.memberNotFound);
   });
@@ -370,7 +374,9 @@ describe('DELETE /api/teams/:id/members/:memberId', () => {
     expect(again.statusCode).toBe(404);
     expect(again.json().error).toEqual({ code: 'not_found', reason: 'member_not_found', message: MSG.memberNotFound });
     // The removed person can be invited again.
-    expect((await call(ctx.app, s.owner, 'POST', `/api/teams/${s.team.id}/invitations`, { email: s.member.email })).statusCode).toBe(201);
+    expect(
+      (await call(ctx.app, s.owner, 'POST', `/api/teams/${s.team.id}/invitations`, { email: s.member.email })).statusCode,
+    ).toBe(201);
   });
 
   it('nobody removes themselves; the owner cannot be removed; a member cannot remove; stranger 404', async () => {
@@ -399,7 +405,8 @@ describe('invitations that are no longer live (finding 8)', () => {
       .update(teamInvitations)
       .set({ invitedAt: sql`now() - ${interval}::interval` })
       .where(eq(teamInvitations.id, invitationId));
-  const received = async (user: TestUser) => ((await call(ctx.app, user, 'GET', '/api/invitations')).json() as MyInvitationsDto).received;
+  const received = async (user: TestUser) =>
+    ((await call(ctx.app, user, 'GET', '/api/invitations')).json() as MyInvitationsDto).received;
   const expired = { code: 'conflict', reason: 'invitation_expired', message: 'This invitation has expired.' };
 
   it('finding 8: an invitation older than 7 days cannot be accepted', async () => {
@@ -419,7 +426,9 @@ describe('invitations that are no longer live (finding 8)', () => {
     expect((await call(ctx.app, late, 'GET', `/api/teams/${s.team.id}`)).statusCode).toBe(404);
     // Listed nowhere as pending: not to the invitee, not to the inviter, not in the team's list.
     expect(await received(late)).toEqual([]);
-    expect(((await call(ctx.app, s.owner, 'GET', '/api/invitations')).json() as MyInvitationsDto).sent.map((i) => i.id)).toEqual([recent.id]);
+    expect(((await call(ctx.app, s.owner, 'GET', '/api/invitations')).json() as MyInvitationsDto).sent.map((i) => i.id)).toEqual([
+      recent.id,
+    ]);
     const teamList = (await call(ctx.app, s.admin, 'GET', `/api/teams/${s.team.id}/invitations`)).json() as InvitationDto[];
     expect(teamList.map((i) => i.id)).toEqual([recent.id]);
 
@@ -444,10 +453,12 @@ describe('invitations that are no longer live (finding 8)', () => {
       .from(teamInvitations)
       .where(and(eq(teamInvitations.teamId, s.team.id), eq(teamInvitations.email, invitee.email)));
     expect(rows).toEqual([{ id: fresh.id }]);
-    expect((await call(ctx.app, invitee, 'POST', `/api/invitations/${fresh.id}/respond`, { accept: true })).json()).toMatchObject({
-      status: 'accepted',
-      role: 'admin',
-    });
+    expect((await call(ctx.app, invitee, 'POST', `/api/invitations/${fresh.id}/respond`, { accept: true })).json()).toMatchObject(
+      {
+        status: 'accepted',
+        role: 'admin',
+      },
+    );
   });
 
   it('finding 8: of two concurrent invitations replacing an expired one, exactly one is stored (201 + 409)', async () => {
@@ -495,7 +506,9 @@ describe('invitations that are no longer live (finding 8)', () => {
     const byOwner = await invite(ctx.app, s.owner, s.team.id, second.email);
 
     // The admin becomes a plain member: what they sent is dead; what the owner sent stands.
-    const demote = await call(ctx.app, s.owner, 'PATCH', `/api/teams/${s.team.id}/members/${s.adminMemberId}`, { role: 'member' });
+    const demote = await call(ctx.app, s.owner, 'PATCH', `/api/teams/${s.team.id}/members/${s.adminMemberId}`, {
+      role: 'member',
+    });
     expect(demote.statusCode).toBe(200);
     expect(await received(first)).toEqual([]);
     expect((await received(second)).map((i) => i.id)).toEqual([byOwner.id]);
@@ -506,13 +519,17 @@ describe('invitations that are no longer live (finding 8)', () => {
     const teamList = (await call(ctx.app, s.owner, 'GET', `/api/teams/${s.team.id}/invitations`)).json() as InvitationDto[];
     expect(teamList.map((i) => i.id)).toEqual([byOwner.id]);
     // The address can be invited again, by someone who may.
-    expect((await call(ctx.app, s.owner, 'POST', `/api/teams/${s.team.id}/invitations`, { email: first.email })).statusCode).toBe(201);
+    expect((await call(ctx.app, s.owner, 'POST', `/api/teams/${s.team.id}/invitations`, { email: first.email })).statusCode).toBe(
+      201,
+    );
 
     // An inviter who is no longer in the team at all: the same.
     const third = await createUser(ctx.app);
     const other = await teamScenario(ctx, 'Removal Crew');
     const fromLeaver = await invite(ctx.app, other.admin, other.team.id, third.email);
-    expect((await call(ctx.app, other.owner, 'DELETE', `/api/teams/${other.team.id}/members/${other.adminMemberId}`)).statusCode).toBe(204);
+    expect(
+      (await call(ctx.app, other.owner, 'DELETE', `/api/teams/${other.team.id}/members/${other.adminMemberId}`)).statusCode,
+    ).toBe(204);
     expect(await received(third)).toEqual([]);
     const late = await call(ctx.app, third, 'POST', `/api/invitations/${fromLeaver.id}/respond`, { accept: false });
     expect(late.json().error).toEqual(expired);
@@ -532,7 +549,9 @@ describe('invitations that are no longer live (finding 8)', () => {
     // Written straight to the database: no invitation event, so only the sign-up hook notifies.
     await ctx.database.db.insert(teamInvitations).values({ ...values, invitedAt: sql`now() - interval '8 days'` });
     const other = await teamScenario(ctx, 'Live Crew');
-    await ctx.database.db.insert(teamInvitations).values({ ...values, teamId: other.team.id, teamName: other.team.name, invitedBy: other.owner.id });
+    await ctx.database.db
+      .insert(teamInvitations)
+      .values({ ...values, teamId: other.team.id, teamName: other.team.name, invitedBy: other.owner.id });
 
     const newcomer = await createUser(ctx.app, { email });
     const list = (await call(ctx.app, newcomer, 'GET', '/api/notifications')).json() as NotificationListDto;

@@ -42,13 +42,21 @@ async function main(): Promise<number> {
     for (let i = 0; i < USERS; i++) people.push(await createUser(app, { fullName: `Load User${i}` }));
     const db = database.db;
     const [team] = await db.insert(teams).values({ name: 'Load team', ownerId: people[0]!.id }).returning();
-    await db
-      .insert(teamMembers)
-      .values(people.map((p, i) => ({ teamId: team!.id, userId: p.id, role: i === 0 ? ('owner' as const) : ('admin' as const), status: 'active' as const })));
+    await db.insert(teamMembers).values(
+      people.map((p, i) => ({
+        teamId: team!.id,
+        userId: p.id,
+        role: i === 0 ? ('owner' as const) : ('admin' as const),
+        status: 'active' as const,
+      })),
+    );
     const projectIds: string[] = [];
     const taskIds: string[] = [];
     for (const p of people) {
-      const [project] = await db.insert(projects).values({ name: `Project of ${p.fullName}`, teamId: team!.id, ownerId: p.id }).returning();
+      const [project] = await db
+        .insert(projects)
+        .values({ name: `Project of ${p.fullName}`, teamId: team!.id, ownerId: p.id })
+        .returning();
       projectIds.push(project!.id);
       const rows = await db
         .insert(tasks)
@@ -80,35 +88,50 @@ async function main(): Promise<number> {
       onResponse?: (status: number, body: string) => void;
     }
     const steps: Step[] = [
-        { setupRequest: (req) => as({ ...req, method: 'GET', path: `/api/tasks?projectId=${pick(projectIds)}&limit=50` }) },
-        {
-          setupRequest: (req) =>
-            as({ ...req, method: 'POST', path: '/api/tasks', body: JSON.stringify({ title: `Load ${sequence++}`, projectId: pick(projectIds), tags: ['load'] }) }),
-          onResponse: (status, body) => {
-            const id = json(body).id;
-            if (status === 201 && id) ackTasks.push(id);
-          },
+      { setupRequest: (req) => as({ ...req, method: 'GET', path: `/api/tasks?projectId=${pick(projectIds)}&limit=50` }) },
+      {
+        setupRequest: (req) =>
+          as({
+            ...req,
+            method: 'POST',
+            path: '/api/tasks',
+            body: JSON.stringify({ title: `Load ${sequence++}`, projectId: pick(projectIds), tags: ['load'] }),
+          }),
+        onResponse: (status, body) => {
+          const id = json(body).id;
+          if (status === 201 && id) ackTasks.push(id);
         },
-        {
-          setupRequest: (req) => {
-            const id = pick(taskIds);
-            return as({ ...req, method: 'PATCH', path: `/api/tasks/${id}/status`, body: JSON.stringify({ status: pick(STATUSES) }) });
-          },
-          onResponse: (status, body) => {
-            const t = json(body);
-            if (status === 200 && t.id) ackMoves.set(t.id, Math.max(ackMoves.get(t.id) ?? 0, t.version ?? 0));
-          },
+      },
+      {
+        setupRequest: (req) => {
+          const id = pick(taskIds);
+          return as({
+            ...req,
+            method: 'PATCH',
+            path: `/api/tasks/${id}/status`,
+            body: JSON.stringify({ status: pick(STATUSES) }),
+          });
         },
-        { setupRequest: (req) => as({ ...req, method: 'GET', path: '/api/dashboard' }) },
-        {
-          setupRequest: (req) =>
-            as({ ...req, method: 'POST', path: `/api/teams/${team!.id}/invitations`, body: JSON.stringify({ email: `load.${sequence++}.${randomBytes(3).toString('hex')}@example.com` }) }),
-          onResponse: (status, body) => {
-            const id = json(body).id;
-            if (status === 201 && id) ackInvitations.push(id);
-          },
+        onResponse: (status, body) => {
+          const t = json(body);
+          if (status === 200 && t.id) ackMoves.set(t.id, Math.max(ackMoves.get(t.id) ?? 0, t.version ?? 0));
         },
-        { setupRequest: (req) => as({ ...req, method: 'GET', path: '/api/projects' }) },
+      },
+      { setupRequest: (req) => as({ ...req, method: 'GET', path: '/api/dashboard' }) },
+      {
+        setupRequest: (req) =>
+          as({
+            ...req,
+            method: 'POST',
+            path: `/api/teams/${team!.id}/invitations`,
+            body: JSON.stringify({ email: `load.${sequence++}.${randomBytes(3).toString('hex')}@example.com` }),
+          }),
+        onResponse: (status, body) => {
+          const id = json(body).id;
+          if (status === 201 && id) ackInvitations.push(id);
+        },
+      },
+      { setupRequest: (req) => as({ ...req, method: 'GET', path: '/api/projects' }) },
     ];
     const result = await autocannon({
       url: base,
@@ -126,11 +149,14 @@ async function main(): Promise<number> {
     const tasksFound = await found('tasks', ackTasks);
     const invitationsFound = await found('team_invitations', ackInvitations);
     // Moves: each task's version in the database is at least the highest one acknowledged.
-    const { rows: versions } = await database.pool!.query('select id, version from tasks where id = any($1::uuid[])', [[...ackMoves.keys()]]);
+    const { rows: versions } = await database.pool!.query('select id, version from tasks where id = any($1::uuid[])', [
+      [...ackMoves.keys()],
+    ]);
     const movesBehind = versions.filter((r: { id: string; version: number }) => r.version < (ackMoves.get(r.id) ?? 0)).length;
 
     const acknowledged = ackTasks.length + ackInvitations.length + ackMoves.size;
-    const lost = ackTasks.length - tasksFound + (ackInvitations.length - invitationsFound) + movesBehind + (ackMoves.size - versions.length);
+    const lost =
+      ackTasks.length - tasksFound + (ackInvitations.length - invitationsFound) + movesBehind + (ackMoves.size - versions.length);
     const summary = {
       seconds: SECONDS,
       connections: CONNECTIONS,
@@ -141,11 +167,22 @@ async function main(): Promise<number> {
       errors: result.errors,
       timeouts: result.timeouts,
       non2xx: result.non2xx,
-      acknowledgedWrites: { tasks: ackTasks.length, invitations: ackInvitations.length, movedTasks: ackMoves.size, total: acknowledged },
+      acknowledgedWrites: {
+        tasks: ackTasks.length,
+        invitations: ackInvitations.length,
+        movedTasks: ackMoves.size,
+        total: acknowledged,
+      },
       writesLost: lost,
     };
     console.log(`load: ${JSON.stringify(summary)}`);
-    const ok = result.errors === 0 && result.timeouts === 0 && result.non2xx === 0 && lost === 0 && result.requests.total > 0 && acknowledged > 0;
+    const ok =
+      result.errors === 0 &&
+      result.timeouts === 0 &&
+      result.non2xx === 0 &&
+      lost === 0 &&
+      result.requests.total > 0 &&
+      acknowledged > 0;
     if (!ok) console.error('load test FAILED');
     return ok ? 0 : 1;
   } finally {

@@ -16,11 +16,14 @@ const CLEAN: Record<string, string> = {
   'src/domain/constants.ts': 'export const PAGE_SIZE = 20;\n',
   'src/domain/labels.ts': "import { PAGE_SIZE } from './constants';\nexport const pageLabel = () => String(PAGE_SIZE);\n",
   'src/client/lib/format.ts': 'export const upper = (s: string) => s.toUpperCase();\n',
-  'src/client/features/tasks/api/task-keys.ts': "import { upper } from '../../../lib/format';\nexport const taskKeys = { all: [upper('tasks')] };\n",
-  'src/client/features/tasks/components/task-list.tsx': "import { taskKeys } from '../api/task-keys';\nexport const listKey = taskKeys.all;\n",
+  'src/client/features/tasks/api/task-keys.ts':
+    "import { upper } from '../../../lib/format';\nexport const taskKeys = { all: [upper('tasks')] };\n",
+  'src/client/features/tasks/components/task-list.tsx':
+    "import { taskKeys } from '../api/task-keys';\nexport const listKey = taskKeys.all;\n",
   'src/client/features/projects/api/project-keys.ts': "export const projectKeys = { all: ['projects'] };\n",
   'src/server/lib/http.ts': 'export const ok = (body: unknown) => ({ status: 200, body });\n',
-  'src/server/modules/x/x.repo.ts': "import { eq } from 'drizzle-orm';\nexport const byId = (column: never, id: string) => eq(column, id);\n",
+  'src/server/modules/x/x.repo.ts':
+    "import { eq } from 'drizzle-orm';\nexport const byId = (column: never, id: string) => eq(column, id);\n",
   'src/server/modules/x/x.service.ts': "import { byId } from './x.repo';\nexport const findOne = byId;\n",
   'tests/x.test.ts': 'export const probe = 1;\n',
   'bench/x.ts': 'export const probe = 1;\n',
@@ -54,13 +57,18 @@ const PROBES: { name: string; files: Record<string, string>; rule: string; says:
   },
   {
     name: 'client lib/ imports a feature',
-    files: { 'src/client/lib/lint-probe.ts': "import { taskKeys } from '../features/tasks/api/task-keys';\nexport const probe = taskKeys;\n" },
+    files: {
+      'src/client/lib/lint-probe.ts':
+        "import { taskKeys } from '../features/tasks/api/task-keys';\nexport const probe = taskKeys;\n",
+    },
     rule: 'lint/style/noRestrictedImports',
     says: /never import a feature/,
   },
   {
     name: 'server/lib imports a module',
-    files: { 'src/server/lib/lint-probe.ts': "import { findOne } from '../modules/x/x.service';\nexport const probe = findOne;\n" },
+    files: {
+      'src/server/lib/lint-probe.ts': "import { findOne } from '../modules/x/x.service';\nexport const probe = findOne;\n",
+    },
     rule: 'lint/style/noRestrictedImports',
     says: /never imports one/,
   },
@@ -100,7 +108,11 @@ function lintTree(name: string, files: Record<string, string>): { status: number
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), text);
   }
-  const run = spawnSync('npm', ['run', '--silent', 'lint'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const run = spawnSync('npm', ['run', '--silent', 'lint'], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { status: run.status, output: `${run.stdout}\n${run.stderr}` };
 }
 

@@ -20,12 +20,17 @@ function fakeBrowser(path: string): string {
 const NOWHERE = { PATH: '', PLAYWRIGHT_BROWSERS_PATH: join(scratch, 'empty-cache'), CHROMIUM_PATH: undefined };
 
 function node(args: string[], env: Record<string, string | undefined>) {
-  const run = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env, CI: '' }, timeout: 60_000 });
+  const run = spawnSync(process.execPath, args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...env, CI: '' },
+    timeout: 60_000,
+  });
   return { status: run.status, stdout: run.stdout, lines: run.stderr.split('\n').filter((l) => l.trim()) };
 }
 
 describe('the browser the tests use', () => {
-  it('is CHROMIUM_PATH, then a Chromium or Chrome on the PATH, then the one in Playwright\'s cache', async () => {
+  it("is CHROMIUM_PATH, then a Chromium or Chrome on the PATH, then the one in Playwright's cache", async () => {
     const chrome = fakeBrowser(join(scratch, 'a', 'google-chrome'));
     const chromium = fakeBrowser(join(scratch, 'b', 'chromium'));
     const own = fakeBrowser(join(scratch, 'own'));
@@ -61,7 +66,9 @@ describe('the browser the tests use', () => {
       const run = node(['node_modules/@playwright/test/cli.js', 'test'], { ...env, E2E_PORT: port });
       expect(run.status).toBe(1);
       expect(run.lines).toHaveLength(1);
-      expect(run.lines[0]).toMatch(/^No browser for the browser tests: .*npx playwright install chromium.*apt-get install chromium/);
+      expect(run.lines[0]).toMatch(
+        /^No browser for the browser tests: .*npx playwright install chromium.*apt-get install chromium/,
+      );
       expect(run.stdout).not.toMatch(/WebServer|Running \d+ tests?/);
       // scripts/e2e-server.mjs makes .e2e/<port> first thing: it never ran.
       expect(existsSync(join(ROOT, '.e2e', port))).toBe(false);

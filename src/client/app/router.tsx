@@ -58,8 +58,22 @@ export const router = createBrowserRouter([
   {
     element: <AuthInitOutlet />,
     children: [
-      { path: '/login', element: <PublicOnly><LoginPage /></PublicOnly> },
-      { path: '/signup', element: <PublicOnly><SignupPage /></PublicOnly> },
+      {
+        path: '/login',
+        element: (
+          <PublicOnly>
+            <LoginPage />
+          </PublicOnly>
+        ),
+      },
+      {
+        path: '/signup',
+        element: (
+          <PublicOnly>
+            <SignupPage />
+          </PublicOnly>
+        ),
+      },
       {
         path: '/',
         element: (
@@ -94,7 +108,6 @@ export const router = createBrowserRouter([
     ],
   },
 ]);
-
 
 function AuthInitOutlet() {
   return (

@@ -59,7 +59,13 @@ export async function parseError(res: Response): Promise<ApiError> {
   const sent = body.error?.code;
   const code = typeof sent === 'string' && Object.hasOwn(ERROR_STATUS, sent) ? (sent as ErrorCode) : codeForStatus(res.status);
   const reason = isErrorReason(body.error?.reason) ? body.error.reason : code;
-  return new ApiError(res.status, code, reason, body.error?.message ?? res.statusText ?? 'Request failed', body.error?.fields ?? {});
+  return new ApiError(
+    res.status,
+    code,
+    reason,
+    body.error?.message ?? res.statusText ?? 'Request failed',
+    body.error?.fields ?? {},
+  );
 }
 
 let refreshing: Promise<SessionDto | null> | null = null;

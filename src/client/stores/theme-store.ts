@@ -6,7 +6,10 @@ interface ThemeState {
   setTheme: (theme: Theme) => void;
 }
 
-export const useThemeStore = createPersistedStore<ThemeState>('theme', (set) => ({ theme: 'system', setTheme: (theme) => set({ theme }) }));
+export const useThemeStore = createPersistedStore<ThemeState>('theme', (set) => ({
+  theme: 'system',
+  setTheme: (theme) => set({ theme }),
+}));
 
 export const prefersDark = () => window.matchMedia('(prefers-color-scheme: dark)').matches;
 

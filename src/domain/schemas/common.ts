@@ -26,8 +26,7 @@ export const optionalText = (max: number) =>
     .transform((s) => (s ? s : null));
 
 /** A form's empty text field as null, else the schema's own check (dates, ids). */
-export const emptyAsNull = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (v === '' ? null : v), schema.nullable());
+export const emptyAsNull = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? null : v), schema.nullable());
 
 /** An object of whole numbers (counts, percentages), one per key in this order. */
 export const intFields = <const K extends string>(...keys: K[]) =>

@@ -18,7 +18,15 @@ export const dashboardQuery = z.object({
 export type DashboardQuery = z.infer<typeof dashboardQuery>;
 
 export const dashboardDto = z.object({
-  stats: intFields('completedTasks', 'activeProjects', 'teamMembers', 'tasksInProgress', 'totalTasks', 'completionRate', 'activeTeams'),
+  stats: intFields(
+    'completedTasks',
+    'activeProjects',
+    'teamMembers',
+    'tasksInProgress',
+    'totalTasks',
+    'completionRate',
+    'activeTeams',
+  ),
   recentActivity: z.array(activityItem),
   projectProgress: z.array(
     z.object({ id: uuid, name: z.string(), progress: z.number().int(), status: z.enum(PROJECT_STATUSES) }),

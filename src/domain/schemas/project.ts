@@ -9,11 +9,7 @@ export function endNotAfterStart(startDate?: string | null, endDate?: string | n
 }
 
 export const projectFields = {
-  name: z
-    .string({ error: MSG.projectNameRequired })
-    .trim()
-    .min(1, MSG.projectNameRequired)
-    .max(LIMITS.nameMax),
+  name: z.string({ error: MSG.projectNameRequired }).trim().min(1, MSG.projectNameRequired).max(LIMITS.nameMax),
   description: optionalText(LIMITS.descriptionMax),
   status: z.enum(PROJECT_STATUSES).default('planning'),
   teamId: uuid,

@@ -6,17 +6,10 @@ import { isoDate, isoDateTime, optionalText, uuid, versionField } from './common
 // Plain lists, kept in constants so that pages which only need them do not load zod.
 export { DUE_FILTER_LABELS, DUE_FILTERS, type DueFilter, TASK_SORTS, type TaskSort } from '../constants';
 
-const tags = z
-  .array(z.string().trim().min(1).max(LIMITS.tagMax))
-  .max(LIMITS.tagsMax)
-  .default([]);
+const tags = z.array(z.string().trim().min(1).max(LIMITS.tagMax)).max(LIMITS.tagsMax).default([]);
 
 const taskFields = {
-  title: z
-    .string({ error: MSG.taskTitleRequired })
-    .trim()
-    .min(1, MSG.taskTitleRequired)
-    .max(200),
+  title: z.string({ error: MSG.taskTitleRequired }).trim().min(1, MSG.taskTitleRequired).max(200),
   description: optionalText(LIMITS.descriptionMax),
   status: z.enum(TASK_STATUSES).default('todo'),
   priority: z.enum(TASK_PRIORITIES).default('medium'),
@@ -26,9 +19,7 @@ const taskFields = {
   tags,
 };
 
-export const createTaskInput = z
-  .object({ ...taskFields, projectId: z.uuid({ error: MSG.projectRequired }) })
-  .strict();
+export const createTaskInput = z.object({ ...taskFields, projectId: z.uuid({ error: MSG.projectRequired }) }).strict();
 export type CreateTaskInput = z.infer<typeof createTaskInput>;
 
 export const updateTaskInput = z

@@ -10,9 +10,7 @@ export const teamName = z
   .min(LIMITS.teamNameMin, MSG.teamNameMin)
   .max(LIMITS.nameMax);
 
-export const createTeamInput = z
-  .object({ name: teamName, description: optionalText(LIMITS.descriptionMax) })
-  .strict();
+export const createTeamInput = z.object({ name: teamName, description: optionalText(LIMITS.descriptionMax) }).strict();
 export type CreateTeamInput = z.infer<typeof createTeamInput>;
 
 export const updateTeamInput = z
@@ -46,9 +44,7 @@ export type TeamDto = z.infer<typeof teamDto>;
 
 export const listTeamsQuery = z.object({ q: z.string().max(200).optional() });
 
-export const inviteInput = z
-  .object({ email: emailInput, role: z.enum(INVITATION_ROLES).default('member') })
-  .strict();
+export const inviteInput = z.object({ email: emailInput, role: z.enum(INVITATION_ROLES).default('member') }).strict();
 export type InviteInput = z.infer<typeof inviteInput>;
 
 export const changeRoleInput = z.object({ role: z.enum(INVITATION_ROLES) }).strict();

@@ -81,7 +81,13 @@ export async function createBackup(db: Db): Promise<Backup> {
         ).map((r) => r.row);
         tables.push({ name, rows });
       }
-      return { format: BACKUP_FORMAT, version: BACKUP_VERSION, createdAt: new Date().toISOString(), migration: await lastMigration(tx), tables };
+      return {
+        format: BACKUP_FORMAT,
+        version: BACKUP_VERSION,
+        createdAt: new Date().toISOString(),
+        migration: await lastMigration(tx),
+        tables,
+      };
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );

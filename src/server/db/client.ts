@@ -120,7 +120,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.databaseUrl) {
     const size = options.poolSize ?? 10;
     const pool = openPool(options, size);
-    const preparedPool = openPool(options, Math.max(1, Math.ceil(size / 3)), { options: '-c plan_cache_mode=force_generic_plan' });
+    const preparedPool = openPool(options, Math.max(1, Math.ceil(size / 3)), {
+      options: '-c plan_cache_mode=force_generic_plan',
+    });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,

@@ -64,7 +64,9 @@ export async function countOne(db: DbOrTx, key: string, forgetSeconds: number): 
 /** Counter `key`, 0 when missing or forgotten. */
 export async function readCount(db: DbOrTx, key: string, forgetSeconds: number): Promise<number> {
   const result = (await db.execute(sql`
-    select tokens from rate_limit_buckets b where b.key = ${key} and not (${untouchedFor(forgetSeconds)})`)) as unknown as Rows<{ tokens: number }>;
+    select tokens from rate_limit_buckets b where b.key = ${key} and not (${untouchedFor(forgetSeconds)})`)) as unknown as Rows<{
+    tokens: number;
+  }>;
   return Number(result.rows[0]?.tokens ?? 0);
 }
 
@@ -77,7 +79,11 @@ export async function deleteBucket(db: DbOrTx, key: string): Promise<void> {
  * key starts with a rule's prefix goes once untouched for the rule's seconds; any other after
  * `otherSeconds`. Returns how many went.
  */
-export async function pruneBuckets(db: DbOrTx, rules: readonly { prefix: string; seconds: number }[], otherSeconds: number): Promise<number> {
+export async function pruneBuckets(
+  db: DbOrTx,
+  rules: readonly { prefix: string; seconds: number }[],
+  otherSeconds: number,
+): Promise<number> {
   const matches = rules.map((r) => sql`(starts_with(b.key, ${r.prefix}) and ${untouchedFor(r.seconds)})`);
   const result = (await db.execute(sql`
     with gone as (delete from rate_limit_buckets b where ${sql.join([...matches, untouchedFor(otherSeconds)], sql` or `)} returning 1)

@@ -193,7 +193,13 @@ export const teamInvitations = pgTable(
     index('team_invitations_team_idx').on(t.teamId),
     index('team_invitations_invited_by_idx').on(t.invitedBy),
     // In TEAM_ROLES' order, as migration 0000 wrote the check (INVITATION_ROLES is in the form's order).
-    check('team_invitations_role_check', oneOf(t.role, TEAM_ROLES.filter((r) => (INVITATION_ROLES as readonly string[]).includes(r)))),
+    check(
+      'team_invitations_role_check',
+      oneOf(
+        t.role,
+        TEAM_ROLES.filter((r) => (INVITATION_ROLES as readonly string[]).includes(r)),
+      ),
+    ),
     check('team_invitations_status_check', oneOf(t.status, INVITATION_STATUSES)),
     check('team_invitations_email_lower_check', sql`${t.email} = lower(${t.email})`),
   ],

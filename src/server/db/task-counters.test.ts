@@ -18,7 +18,9 @@ describe('project progress in SQL', () => {
     const { db } = database;
     // Every split of up to 8 tasks (eighths give the halves), plus 1 and 199 of 200.
     const cases = [
-      ...Array.from({ length: 9 }, (_, total) => Array.from({ length: total + 1 }, (_, completed) => ({ completed, total }))).flat(),
+      ...Array.from({ length: 9 }, (_, total) =>
+        Array.from({ length: total + 1 }, (_, completed) => ({ completed, total })),
+      ).flat(),
       { completed: 1, total: 200 },
       { completed: 199, total: 200 },
     ];
@@ -44,7 +46,12 @@ describe('project progress in SQL', () => {
       .select({ id: projects.id, progress: totals.progress })
       .from(projects)
       .leftJoinLateral(totals, sql`true`)
-      .where(inArray(projects.id, made.map((p) => p.id)));
+      .where(
+        inArray(
+          projects.id,
+          made.map((p) => p.id),
+        ),
+      );
     const byId = new Map(rows.map((r) => [r.id, Number(r.progress ?? 0)]));
     const got = cases.map((c, i) => ({ ...c, progress: byId.get(made[i]!.id) }));
     expect(got).toEqual(cases.map((c) => ({ ...c, progress: projectProgress(c.completed, c.total) })));

@@ -26,7 +26,10 @@ export function projectTotals(db: DbOrTx, projectId: AnyPgColumn | SQL) {
   return db
     .select({
       taskCount: sql<number>`${countTotal}`.as('counted_tasks'),
-      progress: sql<number>`coalesce(round(100.0 * sum(${projectTaskCounts.doneCount}) / nullif(sum(${rowTotal}), 0))::int, 0)`.as('counted_progress'),
+      progress:
+        sql<number>`coalesce(round(100.0 * sum(${projectTaskCounts.doneCount}) / nullif(sum(${rowTotal}), 0))::int, 0)`.as(
+          'counted_progress',
+        ),
     })
     .from(projectTaskCounts)
     .where(eq(projectTaskCounts.projectId, projectId))

@@ -12,7 +12,10 @@ type Event<T extends DomainEventType, Fields> = { type: T; actorId: string } & F
  */
 export type DomainEvent =
   | Event<'team.created' | 'team.updated' | 'team.deleted', { teamId: string }>
-  | Event<'team.member_added' | 'team.member_updated' | 'team.member_removed', { teamId: string; userId: string; memberId: string }>
+  | Event<
+      'team.member_added' | 'team.member_updated' | 'team.member_removed',
+      { teamId: string; userId: string; memberId: string }
+    >
   | Event<
       'invitation.created' | 'invitation.cancelled' | 'invitation.accepted' | 'invitation.declined',
       { teamId: string; invitationId: string; email: string }

@@ -3,7 +3,12 @@ import { z } from 'zod';
 import { taskBoardDto } from '../../domain/schemas/task';
 import { createSerializerCompiler } from './serializer';
 
-const user = z.object({ id: z.string(), name: z.string().nullable(), tags: z.array(z.string()), counts: z.record(z.enum(['a', 'b']), z.number().int()) });
+const user = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  tags: z.array(z.string()),
+  counts: z.record(z.enum(['a', 'b']), z.number().int()),
+});
 const compile = (check: boolean, schema: unknown = user) =>
   createSerializerCompiler({ check })({ schema, method: 'GET', url: '/x', httpStatus: '200' } as never);
 
@@ -48,7 +53,11 @@ describe('createSerializerCompiler', () => {
       updatedAt: '2026-11-22T07:00:00.000Z',
       version: 3,
     };
-    const board = { columns: { todo: [task], in_progress: [], review: [], completed: [] }, counts: { todo: 1, in_progress: 0, review: 0, completed: 0 }, total: 1 };
+    const board = {
+      columns: { todo: [task], in_progress: [], review: [], completed: [] },
+      counts: { todo: 1, in_progress: 0, review: 0, completed: 0 },
+      total: 1,
+    };
     expect(compile(false, taskBoardDto)(board)).toBe(JSON.stringify(z.encode(taskBoardDto, board as never)));
   });
 });

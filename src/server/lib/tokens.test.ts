@@ -23,7 +23,9 @@ describe('TokenService access tokens', () => {
     const [header, payload, signature] = good.split('.');
     const forged = JSON.parse(Buffer.from(payload!, 'base64url').toString());
     forged.sub = 'user-2';
-    expect(await mine.verifyAccess(`${header}.${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${signature}`)).toBeNull();
+    expect(
+      await mine.verifyAccess(`${header}.${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${signature}`),
+    ).toBeNull();
     expect(await mine.verifyAccess('not-a-token')).toBeNull();
   });
 

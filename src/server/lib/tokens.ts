@@ -18,7 +18,10 @@ export class TokenService {
   /** Verified tokens → their claims and expiry (s). A signature check is deterministic, so a hit is as good as a check. */
   private readonly verified = new Map<string, AccessClaims & { exp: number }>();
 
-  constructor(secret: string, readonly ttlSeconds: number) {
+  constructor(
+    secret: string,
+    readonly ttlSeconds: number,
+  ) {
     this.key = new TextEncoder().encode(createHmac('sha256', secret).update('access-token').digest('hex'));
     this.refreshKey = createHmac('sha256', secret).update('refresh-token').digest();
   }

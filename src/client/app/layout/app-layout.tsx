@@ -58,8 +58,13 @@ function AppShell() {
       <div className="flex min-w-0 flex-1 flex-col">
         <TopBar />
         {/* Focusable so keyboard users can scroll it even when a page holds no links or buttons. */}
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1, axe scrollable-region-focusable) */}
-        <main id="main" data-scroll-root className="flex-1 overflow-y-auto p-4 focus-visible:-outline-offset-2 sm:p-6" tabIndex={0}>
+        <main
+          id="main"
+          data-scroll-root
+          className="flex-1 overflow-y-auto p-4 focus-visible:-outline-offset-2 sm:p-6"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1, axe scrollable-region-focusable)
+          tabIndex={0}
+        >
           <RouteErrorBoundary>
             <Suspense fallback={<Spinner />}>
               <Outlet />

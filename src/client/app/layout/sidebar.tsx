@@ -65,7 +65,12 @@ export function Sidebar() {
       )}
       aria-label="Sidebar"
     >
-      <div className={cn('flex h-(--top-bar-height) items-center border-b border-slate-200 px-4 dark:border-slate-800', collapsed ? 'justify-center' : 'justify-between')}>
+      <div
+        className={cn(
+          'flex h-(--top-bar-height) items-center border-b border-slate-200 px-4 dark:border-slate-800',
+          collapsed ? 'justify-center' : 'justify-between',
+        )}
+      >
         <Logo collapsed={collapsed} showEdition />
         {!collapsed && <SidebarToggle label="Collapse sidebar" icon={ChevronsLeft} className={toggleClass} />}
       </div>

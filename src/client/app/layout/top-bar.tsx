@@ -1,7 +1,16 @@
 import { LogOut, Menu as MenuIcon, Monitor, Moon, Search, Settings, Sun, User } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { humanizeRole, type Theme } from '../../../domain/constants';
-import { Menu, MenuContent, MenuItem, MenuLabel, MenuRadioGroup, MenuRadioItem, MenuSeparator, MenuTrigger } from '../../components/ui/menu';
+import {
+  Menu,
+  MenuContent,
+  MenuItem,
+  MenuLabel,
+  MenuRadioGroup,
+  MenuRadioItem,
+  MenuSeparator,
+  MenuTrigger,
+} from '../../components/ui/menu';
 import { useSignOut } from '../../features/auth/use-auth';
 import { NotificationsMenu } from '../../features/notifications/components/notifications-menu';
 import { useAuthStore } from '../../stores/auth-store';
@@ -37,7 +46,10 @@ export function TopBar() {
         <label htmlFor="global-search" className="sr-only">
           Search
         </label>
-        <Search className="pointer-events-none absolute left-3 top-1/2 hidden h-4 w-4 -translate-y-1/2 text-slate-500 sm:block" aria-hidden />
+        <Search
+          className="pointer-events-none absolute left-3 top-1/2 hidden h-4 w-4 -translate-y-1/2 text-slate-500 sm:block"
+          aria-hidden
+        />
         <input
           id="global-search"
           type="search"
@@ -73,7 +85,10 @@ export function TopBar() {
             className="flex items-center gap-2 rounded-lg p-1 hover:bg-slate-100 dark:hover:bg-slate-800"
             aria-label="User menu"
           >
-            <span className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white" aria-hidden>
+            <span
+              className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white"
+              aria-hidden
+            >
               {initials}
             </span>
           </MenuTrigger>

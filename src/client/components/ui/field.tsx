@@ -1,4 +1,11 @@
-import { forwardRef, useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  forwardRef,
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import { cn } from '../../lib/cn';
 
 export const inputClass =
@@ -21,7 +28,10 @@ export function FieldShell({ label, error, hint, children, className, srOnlyLabe
   const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className={cn('space-y-1', className)}>
-      <label htmlFor={id} className={cn('block text-sm font-medium text-slate-700 dark:text-slate-200', srOnlyLabel && 'sr-only')}>
+      <label
+        htmlFor={id}
+        className={cn('block text-sm font-medium text-slate-700 dark:text-slate-200', srOnlyLabel && 'sr-only')}
+      >
         {label}
       </label>
       {children({ id, describedBy, invalid: Boolean(error) })}

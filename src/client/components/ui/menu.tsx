@@ -8,7 +8,15 @@ export function Menu(props: DropdownMenu.DropdownMenuProps) {
 }
 export const MenuTrigger = DropdownMenu.Trigger;
 
-export function MenuContent({ children, className, align = 'end' }: { children: ReactNode; className?: string; align?: 'start' | 'end' | 'center' }) {
+export function MenuContent({
+  children,
+  className,
+  align = 'end',
+}: {
+  children: ReactNode;
+  className?: string;
+  align?: 'start' | 'end' | 'center';
+}) {
   return (
     <DropdownMenu.Portal>
       <DropdownMenu.Content
@@ -25,7 +33,15 @@ export function MenuContent({ children, className, align = 'end' }: { children: 
   );
 }
 
-export function MenuItem({ children, onSelect, className }: { children: ReactNode; onSelect?: (e: Event) => void; className?: string }) {
+export function MenuItem({
+  children,
+  onSelect,
+  className,
+}: {
+  children: ReactNode;
+  onSelect?: (e: Event) => void;
+  className?: string;
+}) {
   return (
     <DropdownMenu.Item
       onSelect={onSelect}
@@ -40,7 +56,9 @@ export function MenuItem({ children, onSelect, className }: { children: ReactNod
 }
 
 export const MenuSeparator = () => <DropdownMenu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />;
-export const MenuLabel = ({ children }: { children: ReactNode }) => <DropdownMenu.Label className="px-3 py-2">{children}</DropdownMenu.Label>;
+export const MenuLabel = ({ children }: { children: ReactNode }) => (
+  <DropdownMenu.Label className="px-3 py-2">{children}</DropdownMenu.Label>
+);
 export const MenuRadioGroup = DropdownMenu.RadioGroup;
 
 export function MenuRadioItem({ value, children }: { value: string; children: ReactNode }) {

@@ -68,7 +68,9 @@ export function Modal({ open, onClose, title, description, size = 'md', children
           </div>
           <div className="overflow-y-auto px-5 py-4">{children}</div>
           {footer && (
-            <div className="flex flex-wrap justify-end gap-2 border-t border-slate-200 px-5 py-3 dark:border-slate-700">{footer}</div>
+            <div className="flex flex-wrap justify-end gap-2 border-t border-slate-200 px-5 py-3 dark:border-slate-700">
+              {footer}
+            </div>
           )}
         </Dialog.Content>
       </Dialog.Portal>

@@ -19,7 +19,10 @@ export function SearchField({ onValueChange, iconAt = 'end', className, ...props
   }
   return (
     <div className={cn('relative', className)}>
-      <Search className="pointer-events-none absolute left-3 top-1/2 z-10 h-4 w-4 -translate-y-1/2 text-slate-500 dark:text-slate-400" aria-hidden />
+      <Search
+        className="pointer-events-none absolute left-3 top-1/2 z-10 h-4 w-4 -translate-y-1/2 text-slate-500 dark:text-slate-400"
+        aria-hidden
+      />
       <TextField type="search" srOnlyLabel className="[&_input]:pl-9" {...rest} />
     </div>
   );

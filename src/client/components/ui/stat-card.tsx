@@ -13,7 +13,11 @@ export function StatCard({ label, value, icon, change }: StatCardProps) {
     <Card className="p-4">
       <div className="flex items-center justify-between">
         <p className="text-sm font-medium text-slate-600 dark:text-slate-300">{label}</p>
-        {icon && <span className="text-brand-600 dark:text-brand-100" aria-hidden>{icon}</span>}
+        {icon && (
+          <span className="text-brand-600 dark:text-brand-100" aria-hidden>
+            {icon}
+          </span>
+        )}
       </div>
       <p className="mt-2 text-2xl font-bold">{value}</p>
       {change && <p className="mt-1 text-xs text-green-700 dark:text-green-400">{change}</p>}

@@ -44,11 +44,7 @@ export async function listUsers(db: DbOrTx, options: { limit: number; search?: s
 }
 
 export async function setActive(db: DbOrTx, id: string, isActive: boolean): Promise<UserRow | undefined> {
-  const [row] = await db
-    .update(users)
-    .set({ isActive, updatedAt: sql`now()` })
-    .where(eq(users.id, id))
-    .returning();
+  const [row] = await db.update(users).set({ isActive, updatedAt: sql`now()` }).where(eq(users.id, id)).returning();
   return row;
 }
 

@@ -17,7 +17,11 @@ export function registerAdmin(app: FastifyInstance): void {
 
   r.get('/api/admin/overview', {
     config: { auth: 'super_admin' },
-    schema: { tags: ['admin'], security: [{ bearer: [] }], response: { 200: adminOverviewDto, 401: errorResponse, 403: errorResponse } },
+    schema: {
+      tags: ['admin'],
+      security: [{ bearer: [] }],
+      response: { 200: adminOverviewDto, 401: errorResponse, 403: errorResponse },
+    },
     handler: async () => service.overview(),
   });
 

@@ -87,7 +87,12 @@ export class AdminService {
         message: `The ${engine} database answered in ${Date.now() - started} ms.`,
       });
     } catch {
-      alerts.push({ id: 'database', type: 'error', title: 'Database unreachable', message: `The ${engine} database did not answer.` });
+      alerts.push({
+        id: 'database',
+        type: 'error',
+        title: 'Database unreachable',
+        message: `The ${engine} database did not answer.`,
+      });
     }
 
     const [applied, expected] = await Promise.all([repo.countAppliedMigrations(this.database.db), journalSize()]);

@@ -7,7 +7,10 @@ import { isActiveRow, visibleTeamIds } from '../../db/visibility';
 
 /** Ids of the projects in the teams `userId` sees, as a subquery. */
 const myProjectIds = (db: DbOrTx, userId: string) =>
-  db.select({ id: projects.id }).from(projects).where(inArray(projects.teamId, visibleTeamIds(userId)));
+  db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(inArray(projects.teamId, visibleTeamIds(userId)));
 
 export interface DashboardCounts {
   totalTasks: number;
@@ -106,13 +109,7 @@ export async function listNextDeadlines(db: DbOrTx, userId: string) {
     })
     .from(tasks)
     .innerJoin(projects, eq(projects.id, tasks.projectId))
-    .where(
-      and(
-        inArray(projects.teamId, visibleTeamIds(userId)),
-        ne(tasks.status, 'completed'),
-        isNotNull(tasks.dueDate),
-      ),
-    )
+    .where(and(inArray(projects.teamId, visibleTeamIds(userId)), ne(tasks.status, 'completed'), isNotNull(tasks.dueDate)))
     .orderBy(asc(tasks.dueDate), asc(tasks.createdAt), asc(tasks.id))
     .limit(limit);
 }

@@ -82,16 +82,16 @@ export async function markAllRead(db: DbOrTx, userId: string): Promise<void> {
 export async function activeMembersWithActorName(db: DbOrTx, teamId: string, userIds: string[], actorId: string) {
   if (userIds.length === 0) return [];
   return db
-    .select({ userId: teamMembers.userId, actorName: sql<string | null>`(select u.full_name from users u where u.id = ${actorId})` })
+    .select({
+      userId: teamMembers.userId,
+      actorName: sql<string | null>`(select u.full_name from users u where u.id = ${actorId})`,
+    })
     .from(teamMembers)
     .where(and(activeMembership({ teamId }), inArray(teamMembers.userId, userIds)));
 }
 
 export async function listActiveMemberIds(db: DbOrTx, teamId: string): Promise<string[]> {
-  const rows = await db
-    .select({ userId: teamMembers.userId })
-    .from(teamMembers)
-    .where(activeMembership({ teamId }));
+  const rows = await db.select({ userId: teamMembers.userId }).from(teamMembers).where(activeMembership({ teamId }));
   return rows.map((r) => r.userId);
 }
 

@@ -157,7 +157,11 @@ function inviteNotification(
 }
 
 /** Sign-up hook (inside the sign-up transaction): invitations sent before the account existed, still live. */
-export async function notifyPendingInvitations(tx: DbOrTx, user: Pick<UserRow, 'id' | 'email'>, invitationTtlDays: number): Promise<void> {
+export async function notifyPendingInvitations(
+  tx: DbOrTx,
+  user: Pick<UserRow, 'id' | 'email'>,
+  invitationTtlDays: number,
+): Promise<void> {
   const invitations = await repo.listLiveInvitationsByEmail(tx, user.email, invitationTtlDays);
   await repo.createMany(
     tx,

@@ -30,7 +30,14 @@ function readCookie(req: FastifyRequest, name: string): string | undefined {
 }
 
 function cookie(name: string, path: string, value: string, maxAge: number, secure: boolean): string {
-  return [`${name}=${value}`, `Path=${path}`, `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])].join('; ');
+  return [
+    `${name}=${value}`,
+    `Path=${path}`,
+    `Max-Age=${maxAge}`,
+    'HttpOnly',
+    'SameSite=Lax',
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
 }
 
 const redirectResponse = { 302: z.null().describe('Redirect') };

@@ -108,10 +108,6 @@ export async function unassignNonMembers(db: DbOrTx, projectId: string, teamId: 
     .update(tasks)
     .set({ assigneeId: null, updatedAt: sql`now()` })
     .where(
-      and(
-        eq(tasks.projectId, projectId),
-        sql`${tasks.assigneeId} is not null`,
-        not(isActiveMember(teamId, tasks.assigneeId)),
-      ),
+      and(eq(tasks.projectId, projectId), sql`${tasks.assigneeId} is not null`, not(isActiveMember(teamId, tasks.assigneeId))),
     );
 }

@@ -1,10 +1,5 @@
 import { MSG } from '../../../domain/messages';
-import type {
-  CreateProjectInput,
-  ListProjectsQuery,
-  ProjectDto,
-  UpdateProjectInput,
-} from '../../../domain/schemas/project';
+import type { CreateProjectInput, ListProjectsQuery, ProjectDto, UpdateProjectInput } from '../../../domain/schemas/project';
 import { endNotAfterStart } from '../../../domain/schemas/project';
 import type { Db } from '../../db/client';
 import { canEditProject } from '../../../domain/permissions';
@@ -52,7 +47,8 @@ export class ProjectsService {
       if (moving) await requireTeamMember(tx, changes.teamId!, userId);
       const startDate = changes.startDate === undefined ? current.startDate : changes.startDate;
       const endDate = changes.endDate === undefined ? current.endDate : changes.endDate;
-      if (endNotAfterStart(startDate, endDate)) throw new AppError('end_before_start', { fields: { endDate: MSG.endAfterStart } });
+      if (endNotAfterStart(startDate, endDate))
+        throw new AppError('end_before_start', { fields: { endDate: MSG.endAfterStart } });
       const updated = await repo.updateOne(tx, id, current.version, changes);
       if (!updated) throw new AppError('stale_edit');
       if (moving) await repo.unassignNonMembers(tx, id, updated.teamId);

@@ -13,10 +13,7 @@ export async function listActiveRoles(db: DbOrTx, teamId: string, userIds: strin
 }
 
 export async function listTeamIdsByUserId(db: DbOrTx, userId: string): Promise<string[]> {
-  const rows = await db
-    .select({ teamId: teamMembers.teamId })
-    .from(teamMembers)
-    .where(activeMembership({ userId }));
+  const rows = await db.select({ teamId: teamMembers.teamId }).from(teamMembers).where(activeMembership({ userId }));
   return rows.map((r) => r.teamId);
 }
 

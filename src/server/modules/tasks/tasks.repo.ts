@@ -94,7 +94,11 @@ function orderBy(sort: TaskSort = 'created', dir: 'asc' | 'desc' = sort === 'cre
 
 /** Cards with their project's and assignee's names: the one join every list of cards starts from. */
 const selectCards = (db: DbOrTx) =>
-  db.select(listColumns).from(tasks).innerJoin(projects, eq(projects.id, tasks.projectId)).leftJoin(users, eq(users.id, tasks.assigneeId));
+  db
+    .select(listColumns)
+    .from(tasks)
+    .innerJoin(projects, eq(projects.id, tasks.projectId))
+    .leftJoin(users, eq(users.id, tasks.assigneeId));
 
 type ColumnSelect = ReturnType<typeof selectCards>;
 
@@ -173,7 +177,11 @@ function preparedBoards(db: DbOrTx) {
  * the sum of the visible projects' counters (kept by triggers, migrations 0003 and 0004): the cost follows the
  * number of projects, not of tasks. Any other filter counts the matching tasks.
  */
-export async function countVisibleByStatus(db: DbOrTx, userId: string, f: TaskFilters): Promise<{ status: TaskStatus; n: number }[]> {
+export async function countVisibleByStatus(
+  db: DbOrTx,
+  userId: string,
+  f: TaskFilters,
+): Promise<{ status: TaskStatus; n: number }[]> {
   if (hasTaskFilters(f)) {
     const rows = await db
       .select({ status: tasks.status, n: count() })
@@ -213,7 +221,13 @@ const roleIn = (userId: string) => activeRole(projects.teamId, userId);
  */
 export async function lockOneById(db: DbOrTx, id: string, userId: string) {
   const [row] = await db
-    .select({ task: tasks, teamId: projects.teamId, callerRole: roleIn(userId), projectName: projects.name, assigneeName: users.fullName })
+    .select({
+      task: tasks,
+      teamId: projects.teamId,
+      callerRole: roleIn(userId),
+      projectName: projects.name,
+      assigneeName: users.fullName,
+    })
     .from(tasks)
     .innerJoin(projects, eq(projects.id, tasks.projectId))
     .leftJoin(users, eq(users.id, tasks.assigneeId))
@@ -233,7 +247,9 @@ export async function getProjectAccess(db: DbOrTx, projectId: string, userId: st
       projectName: projects.name,
       callerRole: roleIn(userId),
       assigneeRole: assigneeId ? roleIn(assigneeId) : sql<TeamRole | null>`null`,
-      assigneeName: assigneeId ? sql<string | null>`(select u.full_name from users u where u.id = ${assigneeId})` : sql<string | null>`null`,
+      assigneeName: assigneeId
+        ? sql<string | null>`(select u.full_name from users u where u.id = ${assigneeId})`
+        : sql<string | null>`null`,
     })
     .from(projects)
     .where(eq(projects.id, projectId));

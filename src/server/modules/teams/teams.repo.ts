@@ -28,11 +28,16 @@ export async function listByMemberUserId(db: DbOrTx, userId: string, q?: string)
   return db
     .select()
     .from(teams)
-    .where(and(inArray(teams.id, visibleTeamIds(userId)), needle ? containsText(needle, teams.name, teams.description) : undefined))
+    .where(
+      and(inArray(teams.id, visibleTeamIds(userId)), needle ? containsText(needle, teams.name, teams.description) : undefined),
+    )
     .orderBy(desc(teams.createdAt), desc(teams.id));
 }
 
-export async function createOne(db: DbOrTx, values: { name: string; description: string | null; ownerId: string }): Promise<TeamRow> {
+export async function createOne(
+  db: DbOrTx,
+  values: { name: string; description: string | null; ownerId: string },
+): Promise<TeamRow> {
   const [row] = await db.insert(teams).values(values).returning();
   return row!;
 }
@@ -89,7 +94,10 @@ export async function getMemberInTeam(db: DbOrTx, teamId: string, memberId: stri
 }
 
 /** Adds an active membership; does nothing when the user already belongs to the team. */
-export async function addMember(db: DbOrTx, values: { teamId: string; userId: string; role: TeamRole }): Promise<TeamMemberRow | undefined> {
+export async function addMember(
+  db: DbOrTx,
+  values: { teamId: string; userId: string; role: TeamRole },
+): Promise<TeamMemberRow | undefined> {
   const [row] = await db
     .insert(teamMembers)
     .values({ ...values, status: 'active' })
@@ -98,7 +106,12 @@ export async function addMember(db: DbOrTx, values: { teamId: string; userId: st
   return row;
 }
 
-export async function updateMemberRole(db: DbOrTx, teamId: string, memberId: string, role: TeamRole): Promise<TeamMemberRow | undefined> {
+export async function updateMemberRole(
+  db: DbOrTx,
+  teamId: string,
+  memberId: string,
+  role: TeamRole,
+): Promise<TeamMemberRow | undefined> {
   const [row] = await db
     .update(teamMembers)
     .set({ role })
@@ -146,7 +159,12 @@ export async function getInvitationById(
   return row;
 }
 
-export async function getLiveInvitation(db: DbOrTx, teamId: string, email: string, ttlDays: number): Promise<InvitationRow | undefined> {
+export async function getLiveInvitation(
+  db: DbOrTx,
+  teamId: string,
+  email: string,
+  ttlDays: number,
+): Promise<InvitationRow | undefined> {
   const [row] = await db
     .select()
     .from(teamInvitations)
@@ -239,9 +257,7 @@ export async function deleteDeadInvitations(db: DbOrTx, teamId: string, email: s
 }
 
 export async function deleteInvitationsByTeamAndEmail(db: DbOrTx, teamId: string, email: string): Promise<void> {
-  await db
-    .delete(teamInvitations)
-    .where(and(eq(teamInvitations.teamId, teamId), eq(teamInvitations.email, email.toLowerCase())));
+  await db.delete(teamInvitations).where(and(eq(teamInvitations.teamId, teamId), eq(teamInvitations.email, email.toLowerCase())));
 }
 
 /** Pending invitations carry the team's name; keep it current when the team is renamed. */

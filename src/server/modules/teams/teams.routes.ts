@@ -112,7 +112,12 @@ export function registerTeams(app: FastifyInstance): void {
 
   r.post('/api/invitations/:id/respond', {
     config: { auth: 'user' },
-    schema: { tags: ['invitations'], params: idParams, body: respondInvitationInput, response: { 200: invitationDto, ...errors } },
+    schema: {
+      tags: ['invitations'],
+      params: idParams,
+      body: respondInvitationInput,
+      response: { 200: invitationDto, ...errors },
+    },
     handler: async (req) => teams.respond(requireUser(req).user, req.params.id, req.body.accept),
   });
 }

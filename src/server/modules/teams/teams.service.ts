@@ -1,7 +1,14 @@
 import type { InvitationRole } from '../../../domain/constants';
 import type { ErrorReason } from '../../../domain/errors';
 import { canActOnMember, canEditTeam, canLeaveTeam, canManageMembers } from '../../../domain/permissions';
-import type { CreateTeamInput, InvitationDto, MyInvitationsDto, TeamDto, TeamMemberDto, UpdateTeamInput } from '../../../domain/schemas/team';
+import type {
+  CreateTeamInput,
+  InvitationDto,
+  MyInvitationsDto,
+  TeamDto,
+  TeamMemberDto,
+  UpdateTeamInput,
+} from '../../../domain/schemas/team';
 import type { Db } from '../../db/client';
 import type { UserRow } from '../../db/schema';
 import { AppError, isUniqueViolation } from '../../lib/errors';
@@ -237,7 +244,13 @@ export class TeamsService {
     if (accept) {
       this.publish({ type: 'invitation.accepted', ...base });
       if (member) {
-        this.publish({ type: 'team.member_added', teamId: answered.teamId, actorId: actor.id, userId: actor.id, memberId: member.id });
+        this.publish({
+          type: 'team.member_added',
+          teamId: answered.teamId,
+          actorId: actor.id,
+          userId: actor.id,
+          memberId: member.id,
+        });
       }
     } else {
       this.publish({ type: 'invitation.declined', ...base });

@@ -3,8 +3,7 @@ import type { AdminUserDto } from '../../../../domain/schemas/admin';
 import { api } from '../../../lib/api-client';
 import { adminKeys } from './admin-keys';
 
-export const setUserActive = (id: string, isActive: boolean) =>
-  api.patch<AdminUserDto>(`/api/admin/users/${id}`, { isActive });
+export const setUserActive = (id: string, isActive: boolean) => api.patch<AdminUserDto>(`/api/admin/users/${id}`, { isActive });
 
 export const useSetUserActive = () => {
   const qc = useQueryClient();

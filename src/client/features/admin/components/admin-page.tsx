@@ -77,7 +77,13 @@ export function AdminPage() {
         <Card className="min-w-0 p-4 2xl:col-span-2">
           <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
             <h2 className="text-lg font-semibold">{searching ? 'Matching Users' : 'Recent Users'}</h2>
-            <SearchField label="Search users" placeholder="Search by name or email" value={search} onValueChange={setSearch} className="w-full sm:w-64" />
+            <SearchField
+              label="Search users"
+              placeholder="Search by name or email"
+              value={search}
+              onValueChange={setSearch}
+              className="w-full sm:w-64"
+            />
           </div>
           {!data || (searching && found.isLoading) ? (
             <div className="h-40 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800" aria-hidden />
@@ -92,7 +98,11 @@ export function AdminPage() {
             />
           )}
         </Card>
-        {data ? <SystemAlerts alerts={data.alerts} /> : <div className="h-48 animate-pulse rounded-xl bg-slate-200 dark:bg-slate-800" aria-hidden />}
+        {data ? (
+          <SystemAlerts alerts={data.alerts} />
+        ) : (
+          <div className="h-48 animate-pulse rounded-xl bg-slate-200 dark:bg-slate-800" aria-hidden />
+        )}
       </div>
 
       <ConfirmDialog

@@ -96,11 +96,21 @@ function UsersGrid({ users, caption, action }: LayoutProps) {
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600 dark:border-slate-700 dark:text-slate-400">
           <tr>
-            <th scope="col" className="px-4 py-2 font-medium">Name</th>
-            <th scope="col" className="px-4 py-2 font-medium">Email</th>
-            <th scope="col" className="px-4 py-2 font-medium">Role</th>
-            <th scope="col" className="px-4 py-2 font-medium">Status</th>
-            <th scope="col" className="px-4 py-2 font-medium">Joined</th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Name
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Email
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Role
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Status
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Joined
+            </th>
             <th scope="col" className="px-4 py-2 text-right font-medium">
               <span className="sr-only">Actions</span>
             </th>

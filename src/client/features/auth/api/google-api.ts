@@ -59,7 +59,11 @@ export const exchangeGoogleCode = (code: string) =>
 export async function openSignInError(sealed: string | null): Promise<string | null> {
   if (!sealed) return null;
   try {
-    const { description } = await api.post<OidcErrorDto>('/api/auth/google/error', { error_description: sealed }, { anonymous: true });
+    const { description } = await api.post<OidcErrorDto>(
+      '/api/auth/google/error',
+      { error_description: sealed },
+      { anonymous: true },
+    );
     return description;
   } catch {
     return null; // not ours, expired, or the server unreachable: the generic text

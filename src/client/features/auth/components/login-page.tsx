@@ -103,7 +103,11 @@ export function LoginPage() {
     }
   };
 
-  const { submitting: signingUp, onSubmit: onSignUp } = useSignUpSubmit(form, (forms) => forms.loginSignUpForm, () => setMode('none'));
+  const { submitting: signingUp, onSubmit: onSignUp } = useSignUpSubmit(
+    form,
+    (forms) => forms.loginSignUpForm,
+    () => setMode('none'),
+  );
 
   return (
     <AuthCard
@@ -137,13 +141,7 @@ export function LoginPage() {
 
       {mode === 'signin' && (
         <form onSubmit={onSignIn} noValidate className="space-y-4" aria-label="Sign in">
-          <TextField
-            label="Email"
-            type="email"
-            autoComplete="email"
-            autoFocus
-            {...bind('email')}
-          />
+          <TextField label="Email" type="email" autoComplete="email" autoFocus {...bind('email')} />
           <PasswordField label="Password" autoComplete="current-password" {...bind('password')} />
           <div className="flex items-center justify-between text-sm">
             <label className="flex items-center gap-2">

@@ -39,7 +39,11 @@ interface ListPanelProps<T> extends Omit<PanelProps, 'children'> {
 export function ListPanel<T>({ items, empty, listClassName = 'space-y-3', children, ...panel }: ListPanelProps<T>) {
   return (
     <Panel {...panel}>
-      {items.length === 0 ? <PanelEmpty>{empty}</PanelEmpty> : <ul className={listClassName}>{items.map((item) => children(item))}</ul>}
+      {items.length === 0 ? (
+        <PanelEmpty>{empty}</PanelEmpty>
+      ) : (
+        <ul className={listClassName}>{items.map((item) => children(item))}</ul>
+      )}
     </Panel>
   );
 }

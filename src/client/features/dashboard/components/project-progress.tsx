@@ -20,7 +20,11 @@ export function ProjectProgress({ projects }: { projects: DashboardDto['projectP
       {(p) => (
         <li key={p.id} className="space-y-1.5">
           <div className="flex items-center justify-between gap-3 text-sm">
-            <Link to={projectTasksPath(p.id)} className="min-w-0 truncate font-medium hover:underline focus-visible:underline" title={p.name}>
+            <Link
+              to={projectTasksPath(p.id)}
+              className="min-w-0 truncate font-medium hover:underline focus-visible:underline"
+              title={p.name}
+            >
               {p.name}
             </Link>
             <span className="shrink-0 tabular-nums text-slate-600 dark:text-slate-300">{p.progress}%</span>

@@ -10,7 +10,13 @@ const ENTITY_LABELS: Record<ActivityItem['entity'], string> = { task: 'Task', pr
 
 function ActivityIcon({ item }: { item: ActivityItem }) {
   const Icon =
-    item.action === 'completed' ? CheckCircle2 : item.action === 'updated' ? Pencil : item.entity === 'team' ? UsersRound : FolderPlus;
+    item.action === 'completed'
+      ? CheckCircle2
+      : item.action === 'updated'
+        ? Pencil
+        : item.entity === 'team'
+          ? UsersRound
+          : FolderPlus;
   return (
     <span
       className={cn(
@@ -30,7 +36,13 @@ function ActivityIcon({ item }: { item: ActivityItem }) {
 
 export function RecentActivity({ items, now }: { items: ActivityItem[]; now: Date }) {
   return (
-    <ListPanel id="activity" title={DASHBOARD_TEXT.recentActivity} icon={<History className="h-5 w-5" />} items={items} empty={MSG.noRecentActivity}>
+    <ListPanel
+      id="activity"
+      title={DASHBOARD_TEXT.recentActivity}
+      icon={<History className="h-5 w-5" />}
+      items={items}
+      empty={MSG.noRecentActivity}
+    >
       {(item) => (
         <li key={item.id} className="flex items-start gap-3">
           <ActivityIcon item={item} />

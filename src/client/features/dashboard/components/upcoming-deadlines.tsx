@@ -14,7 +14,13 @@ type Deadline = DashboardDto['upcomingDeadlines'][number];
 
 export function UpcomingDeadlines({ items, today }: { items: Deadline[]; today: string }) {
   return (
-    <ListPanel id="deadlines" title={DASHBOARD_TEXT.upcomingDeadlines} icon={<CalendarClock className="h-5 w-5" />} items={items} empty={MSG.noUpcomingDeadlines}>
+    <ListPanel
+      id="deadlines"
+      title={DASHBOARD_TEXT.upcomingDeadlines}
+      icon={<CalendarClock className="h-5 w-5" />}
+      items={items}
+      empty={MSG.noUpcomingDeadlines}
+    >
       {(task) => {
         const due = deadlineLabel(task.dueDate, today);
         return (

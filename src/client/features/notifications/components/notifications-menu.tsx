@@ -71,7 +71,10 @@ export function NotificationsMenu() {
             <CheckCheck className="h-4 w-4" aria-hidden /> Mark all as read
           </MenuItem>
         )}
-        <MenuItem onSelect={() => navigate('/notifications')} className="justify-center font-medium text-brand-700 dark:text-indigo-300">
+        <MenuItem
+          onSelect={() => navigate('/notifications')}
+          className="justify-center font-medium text-brand-700 dark:text-indigo-300"
+        >
           View all notifications
         </MenuItem>
       </MenuContent>

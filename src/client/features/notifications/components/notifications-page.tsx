@@ -24,7 +24,10 @@ export function NotificationsPage() {
   useDocumentTitle('Notifications');
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
-  const { data, isPending, isError, isPlaceholderData } = useNotifications(NOTIFICATIONS_PAGE_SIZE, (page - 1) * NOTIFICATIONS_PAGE_SIZE);
+  const { data, isPending, isError, isPlaceholderData } = useNotifications(
+    NOTIFICATIONS_PAGE_SIZE,
+    (page - 1) * NOTIFICATIONS_PAGE_SIZE,
+  );
   const markRead = useMarkRead();
   const markAllRead = useMarkAllRead();
   const navigate = useNavigate();

@@ -5,4 +5,5 @@ import { useCreateMutation } from '../../../lib/use-create-mutation';
 
 export const createProject = (input: CreateProjectInput) => api.post<ProjectDto>('/api/projects', input);
 
-export const useCreateProject = () => useCreateMutation(createProject, (qc) => qc.invalidateQueries({ queryKey: projectKeys.all }));
+export const useCreateProject = () =>
+  useCreateMutation(createProject, (qc) => qc.invalidateQueries({ queryKey: projectKeys.all }));

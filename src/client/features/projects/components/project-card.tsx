@@ -25,7 +25,10 @@ export function ProjectCard({ project, today, onEdit }: ProjectCardProps) {
       <div className="flex items-start justify-between gap-2">
         <h3 className="flex min-w-0 items-center gap-2 text-base font-semibold">
           <ProjectStatusIcon status={project.status} />
-          <Link to={projectTasksPath(project.id)} className="truncate after:absolute after:inset-0 after:rounded-xl after:content-[''] focus-visible:outline-none">
+          <Link
+            to={projectTasksPath(project.id)}
+            className="truncate after:absolute after:inset-0 after:rounded-xl after:content-[''] focus-visible:outline-none"
+          >
             {project.name}
           </Link>
         </h3>
@@ -40,9 +43,7 @@ export function ProjectCard({ project, today, onEdit }: ProjectCardProps) {
           </button>
         )}
       </div>
-      {project.description && (
-        <p className="line-clamp-2 text-sm text-slate-600 dark:text-slate-300">{project.description}</p>
-      )}
+      {project.description && <p className="line-clamp-2 text-sm text-slate-600 dark:text-slate-300">{project.description}</p>}
       <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
         <ProjectStatusBadge status={project.status} />
         <span className="flex items-center gap-1 text-slate-600 dark:text-slate-300">

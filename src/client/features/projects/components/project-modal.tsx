@@ -76,7 +76,9 @@ export function ProjectModal({ project, teams, defaultTeamId, onClose }: Project
     const request = project
       ? () => update.mutateAsync({ id: project.id, ...payload, version: project.version })
       : () => create.mutateAsync(payload);
-    const texts = project ? { saved: MSG.projectUpdated, failed: MSG.projectUpdateFailed } : { saved: MSG.projectCreated, failed: MSG.projectCreateFailed };
+    const texts = project
+      ? { saved: MSG.projectUpdated, failed: MSG.projectUpdateFailed }
+      : { saved: MSG.projectCreated, failed: MSG.projectCreateFailed };
     if (await saveForm(form, request, texts)) onClose();
   };
 
@@ -117,18 +119,8 @@ export function ProjectModal({ project, teams, defaultTeamId, onClose }: Project
         <form id={formId} onSubmit={onSubmit} noValidate className="space-y-4">
           {!canEdit && <Warning>{MSG.projectViewOnly}</Warning>}
           <fieldset disabled={!canEdit} className="space-y-4 disabled:opacity-90">
-            <TextField
-              label="Project Name"
-              {...bind('name')}
-              placeholder="Enter project name"
-              autoFocus={canEdit}
-            />
-            <TextAreaField
-              label="Description"
-              {...bind('description')}
-              placeholder="Describe the project"
-              rows={3}
-            />
+            <TextField label="Project Name" {...bind('name')} placeholder="Enter project name" autoFocus={canEdit} />
+            <TextAreaField label="Description" {...bind('description')} placeholder="Describe the project" rows={3} />
             <div className="grid gap-4 sm:grid-cols-2">
               <OptionsSelect
                 label="Team"
@@ -138,17 +130,8 @@ export function ProjectModal({ project, teams, defaultTeamId, onClose }: Project
                 options={named(teams)}
               />
               <OptionsSelect label="Status" {...bind('status')} options={labelled(PROJECT_STATUSES, PROJECT_STATUS_LABELS)} />
-              <TextField
-                label="Start Date"
-                type="date"
-                {...bind('startDate')}
-              />
-              <TextField
-                label="End Date"
-                type="date"
-                {...bind('endDate')}
-                min={values.startDate || undefined}
-              />
+              <TextField label="Start Date" type="date" {...bind('startDate')} />
+              <TextField label="End Date" type="date" {...bind('endDate')} min={values.startDate || undefined} />
             </div>
             {datesOutOfOrder && <Warning>{MSG.endAfterStartWarning}</Warning>}
           </fieldset>

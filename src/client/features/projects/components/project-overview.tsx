@@ -49,7 +49,9 @@ export function StatusTiles({ counts, selected, onSelect }: StatusTilesProps) {
             <span
               className={cn(
                 'rounded-full px-2 py-0.5 text-xs font-semibold',
-                isSelected ? 'bg-brand-600 text-white dark:bg-indigo-400 dark:text-slate-950' : 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200',
+                isSelected
+                  ? 'bg-brand-600 text-white dark:bg-indigo-400 dark:text-slate-950'
+                  : 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200',
               )}
             >
               {counts[key]}

@@ -21,11 +21,21 @@ export function ProjectTable({ projects, today, onOpen }: ProjectTableProps) {
       <table className="min-w-[40rem] w-full divide-y divide-slate-200 text-sm dark:divide-slate-700">
         <thead className="bg-slate-50 dark:bg-slate-800/60">
           <tr>
-            <th scope="col" className={th}>Project</th>
-            <th scope="col" className={th}>Status</th>
-            <th scope="col" className={th}>Progress</th>
-            <th scope="col" className={th}>Due Date</th>
-            <th scope="col" className={th}>Tasks</th>
+            <th scope="col" className={th}>
+              Project
+            </th>
+            <th scope="col" className={th}>
+              Status
+            </th>
+            <th scope="col" className={th}>
+              Progress
+            </th>
+            <th scope="col" className={th}>
+              Due Date
+            </th>
+            <th scope="col" className={th}>
+              Tasks
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-200 dark:divide-slate-700">
@@ -55,7 +65,12 @@ export function ProjectTable({ projects, today, onOpen }: ProjectTableProps) {
                     <span className="text-xs text-slate-600 dark:text-slate-300">{project.progress}%</span>
                   </div>
                 </td>
-                <td className={cn('px-4 py-3 whitespace-nowrap', overdue ? 'font-semibold text-red-700 dark:text-red-400' : 'text-slate-700 dark:text-slate-200')}>
+                <td
+                  className={cn(
+                    'px-4 py-3 whitespace-nowrap',
+                    overdue ? 'font-semibold text-red-700 dark:text-red-400' : 'text-slate-700 dark:text-slate-200',
+                  )}
+                >
                   {project.endDate ? formatProjectDate(project.endDate) : 'No due date'}
                 </td>
                 <td className="px-4 py-3 text-slate-700 dark:text-slate-200">{project.taskCount}</td>

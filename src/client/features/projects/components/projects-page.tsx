@@ -78,11 +78,23 @@ export function ProjectsPage() {
         subtitle="Manage and track your team's projects"
         actions={
           <>
-            <div role="group" aria-label="View" className="inline-flex rounded-lg border border-slate-300 p-0.5 dark:border-slate-600">
-              <ViewButton active={view === 'list'} onClick={() => set('view', 'list')} icon={<List className="h-4 w-4" aria-hidden />}>
+            <div
+              role="group"
+              aria-label="View"
+              className="inline-flex rounded-lg border border-slate-300 p-0.5 dark:border-slate-600"
+            >
+              <ViewButton
+                active={view === 'list'}
+                onClick={() => set('view', 'list')}
+                icon={<List className="h-4 w-4" aria-hidden />}
+              >
                 List View
               </ViewButton>
-              <ViewButton active={view === 'grid'} onClick={() => set('view', undefined)} icon={<LayoutGrid className="h-4 w-4" aria-hidden />}>
+              <ViewButton
+                active={view === 'grid'}
+                onClick={() => set('view', undefined)}
+                icon={<LayoutGrid className="h-4 w-4" aria-hidden />}
+              >
                 Grid View
               </ViewButton>
             </div>
@@ -92,12 +104,29 @@ export function ProjectsPage() {
       />
 
       <ProjectStatCards stats={stats} />
-      <StatusTiles counts={counts} selected={selectedTile} onSelect={(tile) => set('status', tile === 'all' ? undefined : tile)} />
+      <StatusTiles
+        counts={counts}
+        selected={selectedTile}
+        onSelect={(tile) => set('status', tile === 'all' ? undefined : tile)}
+      />
 
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
-        <OptionsSelect label="Team" srOnlyLabel className="sm:w-56" emptyOption="All Teams" options={named(teamOptions)}
-          value={filters.teamId ?? ''} onChange={(e) => set('team', e.target.value || undefined)} />
-        <SearchField label="Search projects" placeholder="Search projects..." value={search} onValueChange={setSearch} className="flex-1" />
+        <OptionsSelect
+          label="Team"
+          srOnlyLabel
+          className="sm:w-56"
+          emptyOption="All Teams"
+          options={named(teamOptions)}
+          value={filters.teamId ?? ''}
+          onChange={(e) => set('team', e.target.value || undefined)}
+        />
+        <SearchField
+          label="Search projects"
+          placeholder="Search projects..."
+          value={search}
+          onValueChange={setSearch}
+          className="flex-1"
+        />
         {(hasFilters || search) && (
           <Button variant="secondary" onClick={clearFilters}>
             <X className="h-4 w-4" aria-hidden />
@@ -126,7 +155,11 @@ export function ProjectsPage() {
           action={<CreateButton onClick={openCreate}>Create Project</CreateButton>}
         />
       ) : list.length === 0 ? (
-        <EmptyState icon={<Search className="h-10 w-10" />} title="No projects found" message="Try adjusting your search or filters" />
+        <EmptyState
+          icon={<Search className="h-10 w-10" />}
+          title="No projects found"
+          message="Try adjusting your search or filters"
+        />
       ) : view === 'grid' ? (
         <ul aria-label="Projects" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {list.map((p) => (
@@ -169,9 +202,7 @@ function ViewButton({
       onClick={onClick}
       className={cn(
         'inline-flex h-9 items-center gap-1.5 rounded-md px-3 text-sm font-medium transition-colors',
-        active
-          ? 'bg-brand-600 text-white'
-          : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800',
+        active ? 'bg-brand-600 text-white' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800',
       )}
     >
       {icon}

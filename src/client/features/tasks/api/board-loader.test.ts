@@ -5,7 +5,12 @@ import { boardKey, createBoardLoader } from './board-loader';
 const task = (id: string, status: TaskDto['status']) => ({ id, status }) as TaskDto;
 
 const board: TaskBoardDto = {
-  columns: { todo: [task('a', 'todo')], in_progress: [task('b', 'in_progress')], review: [], completed: [task('c', 'completed')] },
+  columns: {
+    todo: [task('a', 'todo')],
+    in_progress: [task('b', 'in_progress')],
+    review: [],
+    completed: [task('c', 'completed')],
+  },
   counts: { todo: 60, in_progress: 1, review: 0, completed: 3 },
   total: 64,
 };
@@ -18,7 +23,11 @@ describe('createBoardLoader', () => {
     const pages = await Promise.all((['todo', 'in_progress', 'review', 'completed'] as const).map((s) => load(filters, s)));
     expect(fetchBoard).toHaveBeenCalledTimes(1);
     expect(fetchBoard).toHaveBeenCalledWith(filters);
-    expect(pages[0]).toEqual({ tasks: [task('a', 'todo')], counts: { todo: 60, in_progress: 0, review: 0, completed: 0 }, total: 60 });
+    expect(pages[0]).toEqual({
+      tasks: [task('a', 'todo')],
+      counts: { todo: 60, in_progress: 0, review: 0, completed: 0 },
+      total: 60,
+    });
     expect(pages[2]!.tasks).toEqual([]);
     expect(pages[2]!.total).toBe(0);
   });
@@ -26,7 +35,12 @@ describe('createBoardLoader', () => {
   it('keeps different filters apart, whatever the order of their keys', async () => {
     const fetchBoard = vi.fn(async () => board);
     const load = createBoardLoader(fetchBoard);
-    await Promise.all([load({ a: '1', b: '2' }, 'todo'), load({ b: '2', a: '1' }, 'review'), load({ a: '9' }, 'todo'), load({ a: '9' }, 'review')]);
+    await Promise.all([
+      load({ a: '1', b: '2' }, 'todo'),
+      load({ b: '2', a: '1' }, 'review'),
+      load({ a: '9' }, 'todo'),
+      load({ a: '9' }, 'review'),
+    ]);
     expect(fetchBoard).toHaveBeenCalledTimes(2);
   });
 
@@ -59,7 +73,11 @@ describe('createBoardLoader', () => {
     });
     const first = await Promise.all((['todo', 'completed'] as const).map((s) => load({ projectId: 'p1', q: undefined }, s)));
     expect(fetchBoard).not.toHaveBeenCalled();
-    expect(first[1]).toEqual({ tasks: [task('c', 'completed')], counts: { todo: 0, in_progress: 0, review: 0, completed: 3 }, total: 3 });
+    expect(first[1]).toEqual({
+      tasks: [task('c', 'completed')],
+      counts: { todo: 0, in_progress: 0, review: 0, completed: 3 },
+      total: 3,
+    });
     // Other filters, or a column asking a second time (a refetch), go to the server.
     await load({ projectId: 'p2' }, 'todo');
     await load({ projectId: 'p1' }, 'todo');

@@ -40,7 +40,7 @@ export function createBoardLoader(
     }
     batch.statuses.add(status);
     return batch.result.then((board) => columnPage(board, status));
-  }
+  };
 }
 
 /** One column of a board answer, shaped like the list endpoint's page for that status. */

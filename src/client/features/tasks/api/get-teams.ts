@@ -5,4 +5,5 @@ import { teamQueryOptions, teamsQueryOptions } from '../../../lib/queries/teams'
 export const useTaskTeams = () => useQuery(teamsQueryOptions());
 
 /** One team with its active members: the assignee choices for a project of that team. */
-export const useTaskTeam = (teamId: string | undefined) => useQuery({ ...teamQueryOptions(teamId ?? ''), enabled: Boolean(teamId) });
+export const useTaskTeam = (teamId: string | undefined) =>
+  useQuery({ ...teamQueryOptions(teamId ?? ''), enabled: Boolean(teamId) });

@@ -184,7 +184,15 @@ interface BoardColumnProps {
  * A column: its header and its cards. It renders when its data changes, never during a drag: what a drag
  * changes (the drop highlight) lives in ColumnDropZone, which gets the cards as an element it passes on.
  */
-const BoardColumn = memo(function BoardColumn({ status, filters, enabled, today, onOpen, onAdd, isDragActive }: BoardColumnProps) {
+const BoardColumn = memo(function BoardColumn({
+  status,
+  filters,
+  enabled,
+  today,
+  onOpen,
+  onAdd,
+  isDragActive,
+}: BoardColumnProps) {
   const query = useTaskColumn(filters, status, enabled);
   const tasks = useMemo(() => (enabled ? flattenPages(query.data) : []), [enabled, query.data]);
   const count = enabled ? (query.data?.pages[0]?.counts[status] ?? 0) : 0;

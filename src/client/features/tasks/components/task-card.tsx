@@ -46,7 +46,10 @@ export const TaskCardView = memo(function TaskCardView({ task, isOverdue, classN
             </li>
           ))}
           {more > 0 && (
-            <li className="px-1 py-0.5 text-xs text-slate-600 dark:text-slate-300" title={task.tags.slice(LIMITS.cardTags).join(', ')}>
+            <li
+              className="px-1 py-0.5 text-xs text-slate-600 dark:text-slate-300"
+              title={task.tags.slice(LIMITS.cardTags).join(', ')}
+            >
               +{more}
             </li>
           )}
@@ -104,7 +107,12 @@ interface DraggableTaskCardProps {
  * ends or changes column. That render is kept to the hook and one div: the data, the handlers and the
  * card's content are memoised, so React reuses the content without comparing it again.
  */
-export const DraggableTaskCard = memo(function DraggableTaskCard({ task, isOverdue, onOpen, isDragActive }: DraggableTaskCardProps) {
+export const DraggableTaskCard = memo(function DraggableTaskCard({
+  task,
+  isOverdue,
+  onOpen,
+  isDragActive,
+}: DraggableTaskCardProps) {
   const titleId = useId();
   const data = useMemo(() => ({ task }), [task]);
   const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: task.id, data });

@@ -64,7 +64,12 @@ export function TaskFiltersBar({ state, update, clearAll }: TaskFiltersBarProps)
   const panelSelects: { key: PanelFilter; label: string; any: string; options: SelectOption[] }[] = [
     { key: 'status', label: 'Status', any: 'All Status', options: labelled(TASK_STATUSES, TASK_STATUS_LABELS) },
     { key: 'priority', label: 'Priority', any: 'All Priorities', options: labelled(TASK_PRIORITIES, TASK_PRIORITY_LABELS) },
-    { key: 'assignee', label: 'Assignee', any: 'All Assignees', options: [{ value: 'unassigned', label: 'Unassigned' }, ...named(members)] },
+    {
+      key: 'assignee',
+      label: 'Assignee',
+      any: 'All Assignees',
+      options: [{ value: 'unassigned', label: 'Unassigned' }, ...named(members)],
+    },
     { key: 'due', label: 'Due Date', any: 'Any Due Date', options: labelled(DUE_FILTERS, DUE_FILTER_LABELS) },
   ];
 

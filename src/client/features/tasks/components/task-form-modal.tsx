@@ -93,7 +93,17 @@ function DeleteSlot({ task, onDelete }: { task: TaskDto; onDelete: () => void })
   );
 }
 
-function DeleteTaskDialog({ task, open, onCancel, onDeleted }: { task: TaskDto; open: boolean; onCancel: () => void; onDeleted: () => void }) {
+function DeleteTaskDialog({
+  task,
+  open,
+  onCancel,
+  onDeleted,
+}: {
+  task: TaskDto;
+  open: boolean;
+  onCancel: () => void;
+  onDeleted: () => void;
+}) {
   const remove = useDeleteTask();
   return (
     <ConfirmDialog
@@ -193,9 +203,15 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
     // An edit sends a cleared description or assignee as null.
     const { description, assigneeId, ...rest } = body;
     const request = task
-      ? () => update.mutateAsync({ id: task.id, input: { ...rest, description: description ?? null, assigneeId: assigneeId ?? null, version: task.version } })
+      ? () =>
+          update.mutateAsync({
+            id: task.id,
+            input: { ...rest, description: description ?? null, assigneeId: assigneeId ?? null, version: task.version },
+          })
       : () => create.mutateAsync(body);
-    const texts = task ? { saved: MSG.taskUpdated, failed: MSG.taskUpdateFailed } : { saved: MSG.taskCreated, failed: MSG.taskCreateFailed };
+    const texts = task
+      ? { saved: MSG.taskUpdated, failed: MSG.taskUpdateFailed }
+      : { saved: MSG.taskCreated, failed: MSG.taskCreateFailed };
     // Someone else saved first: the form shows a version that is gone, so it closes.
     const onFailed = (error: unknown) => isError(error, 'stale_edit') && onSaved();
     onSavingChange(true);
@@ -214,28 +230,13 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
         autoFocus
         placeholder="What needs to be done?"
       />
-      <TextAreaField
-        label="Description"
-        className="sm:col-span-2"
-        {...bind('description')}
-        rows={3}
-      />
+      <TextAreaField label="Description" className="sm:col-span-2" {...bind('description')} rows={3} />
       <OptionsSelect label="Project" {...bind('projectId')} emptyOption="Select a project" options={named(projects.data)} />
       <OptionsSelect label="Assignee" {...bind('assigneeId')} emptyOption="Unassigned" options={assigneeOptions} />
       <OptionsSelect label="Status" {...bind('status')} options={labelled(TASK_STATUSES, TASK_STATUS_LABELS)} />
       <OptionsSelect label="Priority" {...bind('priority')} options={labelled(TASK_PRIORITIES, TASK_PRIORITY_LABELS)} />
-      <TextField
-        label="Due Date"
-        type="date"
-        className="dark:[&_input]:[color-scheme:dark]"
-        {...bind('dueDate')}
-      />
-      <TextField
-        label="Tags"
-        {...bind('tags')}
-        placeholder="frontend, bug, urgent"
-        hint="Separate tags with commas"
-      />
+      <TextField label="Due Date" type="date" className="dark:[&_input]:[color-scheme:dark]" {...bind('dueDate')} />
+      <TextField label="Tags" {...bind('tags')} placeholder="frontend, bug, urgent" hint="Separate tags with commas" />
     </form>
   );
 }

@@ -36,7 +36,8 @@ export function TaskListTable({ filters, sort, onSort, onOpenTask }: TaskListTab
   const today = localDate(new Date());
 
   if (query.isPending) return <Spinner label="Loading tasks..." />;
-  if (query.isError) return <EmptyState title={MSG.loadFailed} action={<Button onClick={() => void query.refetch()}>Retry</Button>} />;
+  if (query.isError)
+    return <EmptyState title={MSG.loadFailed} action={<Button onClick={() => void query.refetch()}>Retry</Button>} />;
   if (tasks.length === 0) return <EmptyState title="No tasks found" message="Try adjusting your search or filters" />;
 
   return (
@@ -93,14 +94,26 @@ export function TaskListTable({ filters, sort, onSort, onOpenTask }: TaskListTab
                   <td className="px-4 py-3 text-slate-700 dark:text-slate-200">
                     {task.assignee?.fullName ?? <span className="text-slate-500 dark:text-slate-400">Unassigned</span>}
                   </td>
-                  <td className={cn('whitespace-nowrap px-4 py-3 text-slate-700 dark:text-slate-200', overdue && 'font-semibold text-red-700 dark:text-red-400')}>
-                    {task.dueDate ? formatLongDate(task.dueDate) : <span className="text-slate-500 dark:text-slate-400">No due date</span>}
+                  <td
+                    className={cn(
+                      'whitespace-nowrap px-4 py-3 text-slate-700 dark:text-slate-200',
+                      overdue && 'font-semibold text-red-700 dark:text-red-400',
+                    )}
+                  >
+                    {task.dueDate ? (
+                      formatLongDate(task.dueDate)
+                    ) : (
+                      <span className="text-slate-500 dark:text-slate-400">No due date</span>
+                    )}
                   </td>
                   <td className="px-4 py-3 text-slate-700 dark:text-slate-200">{task.projectName}</td>
                   <td className="px-4 py-3">
                     <div className="flex flex-wrap gap-1">
                       {task.tags.map((tag) => (
-                        <span key={tag} className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700 dark:bg-slate-700 dark:text-slate-200">
+                        <span
+                          key={tag}
+                          className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700 dark:bg-slate-700 dark:text-slate-200"
+                        >
                           {tag}
                         </span>
                       ))}

@@ -1,5 +1,11 @@
 import { format, parseISO } from 'date-fns';
-import { TASK_PRIORITY_LABELS, TASK_STATUS_LABELS, type BadgeTone, type TaskStatus, priorityTone } from '../../../../domain/constants';
+import {
+  TASK_PRIORITY_LABELS,
+  TASK_STATUS_LABELS,
+  type BadgeTone,
+  type TaskStatus,
+  priorityTone,
+} from '../../../../domain/constants';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { Badge } from '../../../components/ui/badge';
 

@@ -36,7 +36,11 @@ export function TasksPage() {
         subtitle="Manage and track your team's tasks"
         actions={
           <>
-            <div role="group" aria-label="View" className="inline-flex rounded-lg border border-slate-300 p-0.5 dark:border-slate-600">
+            <div
+              role="group"
+              aria-label="View"
+              className="inline-flex rounded-lg border border-slate-300 p-0.5 dark:border-slate-600"
+            >
               {(['board', 'list'] as const).map((v) => (
                 <button
                   key={v}

@@ -35,7 +35,6 @@ export const FILTER_KEYS = ['project', 'q', 'status', 'priority', 'assignee', 'd
 const oneOf = <T extends string>(values: readonly T[], v: string | null): T | '' =>
   v && (values as readonly string[]).includes(v) ? (v as T) : '';
 
-
 export function useTaskFilters() {
   const [params, update] = useUrlParams();
 
@@ -55,10 +54,7 @@ export function useTaskFilters() {
     };
   }, [params]);
 
-  const clearAll = useCallback(
-    () => update(Object.fromEntries(FILTER_KEYS.map((k) => [k, null]))),
-    [update],
-  );
+  const clearAll = useCallback(() => update(Object.fromEntries(FILTER_KEYS.map((k) => [k, null]))), [update]);
 
   const today = localDate(new Date());
   const query: TaskQueryFilters = useMemo(

@@ -72,38 +72,38 @@ export function InvitationPanel() {
           className="border-brand-600/40 dark:border-indigo-800"
           listClassName="space-y-3"
         >
-            {received.map((inv) => (
-              <li
-                key={inv.id}
-                className="flex flex-col gap-3 rounded-lg bg-slate-50 p-3 sm:flex-row sm:items-center dark:bg-slate-800/60"
-              >
-                <div className="min-w-0 flex-1">
-                  <p className="text-sm">
-                    <span className="font-medium">{inv.inviterName}</span> invited you to join{' '}
-                    <span className="font-semibold">{inv.teamName}</span> as <RoleBadge role={inv.role} />
-                  </p>
-                  <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-                    {inv.inviterEmail} · {day(inv.invitedAt)}
-                  </p>
-                </div>
-                <div className="flex gap-2">
-                  {RESPONSES.map(({ accept, label, variant, icon: Icon }) => (
-                    <Button
-                      key={label}
-                      size="sm"
-                      variant={variant}
-                      aria-label={`${label} invitation to ${inv.teamName}`}
-                      isLoading={busyId === inv.id && respond.variables?.accept === accept}
-                      disabled={busyId === inv.id}
-                      onClick={() => void onRespond(inv, accept)}
-                    >
-                      <Icon className="h-4 w-4" aria-hidden />
-                      {label}
-                    </Button>
-                  ))}
-                </div>
-              </li>
-            ))}
+          {received.map((inv) => (
+            <li
+              key={inv.id}
+              className="flex flex-col gap-3 rounded-lg bg-slate-50 p-3 sm:flex-row sm:items-center dark:bg-slate-800/60"
+            >
+              <div className="min-w-0 flex-1">
+                <p className="text-sm">
+                  <span className="font-medium">{inv.inviterName}</span> invited you to join{' '}
+                  <span className="font-semibold">{inv.teamName}</span> as <RoleBadge role={inv.role} />
+                </p>
+                <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+                  {inv.inviterEmail} · {day(inv.invitedAt)}
+                </p>
+              </div>
+              <div className="flex gap-2">
+                {RESPONSES.map(({ accept, label, variant, icon: Icon }) => (
+                  <Button
+                    key={label}
+                    size="sm"
+                    variant={variant}
+                    aria-label={`${label} invitation to ${inv.teamName}`}
+                    isLoading={busyId === inv.id && respond.variables?.accept === accept}
+                    disabled={busyId === inv.id}
+                    onClick={() => void onRespond(inv, accept)}
+                  >
+                    <Icon className="h-4 w-4" aria-hidden />
+                    {label}
+                  </Button>
+                ))}
+              </div>
+            </li>
+          ))}
         </Section>
       )}
       {sent.length > 0 && (
@@ -112,24 +112,19 @@ export function InvitationPanel() {
           icon={<Send className="h-5 w-5 text-slate-500 dark:text-slate-400" aria-hidden />}
           listClassName="divide-y divide-slate-200 dark:divide-slate-700"
         >
-            {sent.map((inv) => (
-              <li key={inv.id} className="flex flex-wrap items-center gap-3 py-2">
-                <div className="min-w-0 flex-1">
-                  <p className="truncate text-sm font-medium">{inv.email}</p>
-                  <p className="text-xs text-slate-600 dark:text-slate-400">
-                    {inv.teamName} · {TEAM_ROLE_LABELS[inv.role]} · {day(inv.invitedAt)}
-                  </p>
-                </div>
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  aria-label={`Cancel invitation for ${inv.email}`}
-                  onClick={() => ask(inv)}
-                >
-                  Cancel
-                </Button>
-              </li>
-            ))}
+          {sent.map((inv) => (
+            <li key={inv.id} className="flex flex-wrap items-center gap-3 py-2">
+              <div className="min-w-0 flex-1">
+                <p className="truncate text-sm font-medium">{inv.email}</p>
+                <p className="text-xs text-slate-600 dark:text-slate-400">
+                  {inv.teamName} · {TEAM_ROLE_LABELS[inv.role]} · {day(inv.invitedAt)}
+                </p>
+              </div>
+              <Button size="sm" variant="secondary" aria-label={`Cancel invitation for ${inv.email}`} onClick={() => ask(inv)}>
+                Cancel
+              </Button>
+            </li>
+          ))}
         </Section>
       )}
       {dialog}

@@ -46,7 +46,13 @@ export function InviteMemberForm({ teamId }: { teamId: string }) {
           {...form.bind('email')}
           className="flex-1"
         />
-        <OptionsSelect label="Invitation role" srOnlyLabel {...form.bind('role')} className="sm:w-32" options={INVITATION_ROLE_OPTIONS} />
+        <OptionsSelect
+          label="Invitation role"
+          srOnlyLabel
+          {...form.bind('role')}
+          className="sm:w-32"
+          options={INVITATION_ROLE_OPTIONS}
+        />
         <Button type="submit" disabled={!form.values.email.trim()} isLoading={invite.isPending} className="justify-center">
           <Send className="h-4 w-4" aria-hidden />
           Send Invitation

@@ -34,7 +34,13 @@ const readOnlyField = {
 
 /** The way out of a team from its modal: the owner deletes it, anyone else leaves it. */
 const EXITS = {
-  delete: { label: 'Delete Team', icon: Trash2, confirm: MSG.confirmDeleteTeam, done: MSG.teamDeleted, failed: MSG.teamDeleteFailed },
+  delete: {
+    label: 'Delete Team',
+    icon: Trash2,
+    confirm: MSG.confirmDeleteTeam,
+    done: MSG.teamDeleted,
+    failed: MSG.teamDeleteFailed,
+  },
   leave: { label: 'Leave Team', icon: LogOut, confirm: MSG.confirmLeaveTeam, done: MSG.teamLeft, failed: MSG.teamLeaveFailed },
 } as const;
 
@@ -64,7 +70,9 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
     const request = team
       ? () => updateTeam.mutateAsync({ id: team.id, input: { ...body, version: team.version } })
       : () => createTeam.mutateAsync(body);
-    const texts = team ? { saved: MSG.teamUpdated, failed: MSG.teamUpdateFailed } : { saved: MSG.teamCreated, failed: MSG.teamCreateFailed };
+    const texts = team
+      ? { saved: MSG.teamUpdated, failed: MSG.teamUpdateFailed }
+      : { saved: MSG.teamCreated, failed: MSG.teamCreateFailed };
     // A failure is only logged (spec §8); a stale edit shows its notice above the form.
     const onFailed = (error: unknown) => isError(error, 'stale_edit') && setStaleNotice(true);
     if (await saveForm(form, request, texts, { logOnly: true, onFailed })) onClose();
@@ -129,13 +137,7 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
           </p>
         )}
         <form id={formId} onSubmit={onSubmit} noValidate className="space-y-4">
-          <TextField
-            label="Team Name"
-            placeholder="Enter team name"
-            {...form.bind('name')}
-            {...fieldMode}
-            autoFocus={!isEdit}
-          />
+          <TextField label="Team Name" placeholder="Enter team name" {...form.bind('name')} {...fieldMode} autoFocus={!isEdit} />
           <TextAreaField
             label="Description"
             placeholder="Describe your team's purpose"

@@ -51,7 +51,13 @@ export function TeamsPage() {
       </div>
 
       <div className="mb-6 flex flex-wrap items-end gap-3">
-        <SearchField label="Search teams" placeholder="Search teams..." value={search} onValueChange={setSearch} className="w-full max-w-md flex-1" />
+        <SearchField
+          label="Search teams"
+          placeholder="Search teams..."
+          value={search}
+          onValueChange={setSearch}
+          className="w-full max-w-md flex-1"
+        />
         {search && (
           <Button variant="secondary" onClick={() => setSearch('')}>
             Clear Search
@@ -91,9 +97,7 @@ export function TeamsPage() {
       )}
 
       {modal?.mode === 'create' && <TeamModal key="create" open onClose={() => setModal(null)} />}
-      {modal?.mode === 'edit' && editing && (
-        <TeamModal key={editing.id} open team={editing} onClose={() => setModal(null)} />
-      )}
+      {modal?.mode === 'edit' && editing && <TeamModal key={editing.id} open team={editing} onClose={() => setModal(null)} />}
     </div>
   );
 }
