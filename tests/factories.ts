@@ -50,7 +50,7 @@ export async function signIn(app: FastifyInstance, email: string, password: stri
 }
 
 import { eq, sql } from 'drizzle-orm';
-import { projects, projectTaskCounts, teamMembers, teams } from '../src/server/db/schema';
+import { projects, projectTaskCounts, teamInvitations, teamMembers, teams } from '../src/server/db/schema';
 import type { Db } from '../src/server/db/client';
 import { countSums, projectTotals } from '../src/server/db/task-counters';
 
@@ -62,6 +62,20 @@ export async function insertTeam(db: Db, owner: { id: string }, name = `Team ${r
   const [team] = await db.insert(teams).values({ name, ownerId: owner.id }).returning();
   await db.insert(teamMembers).values({ teamId: team!.id, userId: owner.id, role: 'owner', status: 'active' });
   return team!;
+}
+
+/** A pending invitation from the team's owner to `email`, written straight to the table (test setup). */
+export async function insertInvitation(
+  db: Db,
+  team: { id: string; name: string },
+  owner: { id: string; email: string },
+  email: string,
+) {
+  const [invitation] = await db
+    .insert(teamInvitations)
+    .values({ teamId: team.id, teamName: team.name, email, invitedBy: owner.id, inviterName: 'O', inviterEmail: owner.email })
+    .returning();
+  return invitation!;
 }
 
 /** Adds `user` to a team with `role` (test setup). */

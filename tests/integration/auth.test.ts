@@ -5,6 +5,10 @@ import { setupTestApp } from '../helpers/app';
 
 const ctx = setupTestApp();
 
+/** POST /api/auth/token with a refresh token. */
+const refreshWith = (token: string) =>
+  ctx.app.inject({ method: 'POST', url: '/api/auth/token?grant_type=refresh_token', payload: { refresh_token: token } });
+
 describe('auth', () => {
   it('signs up and then signs in with the spec session shape', async () => {
     const email = uniqueEmail('Mixed.Case').replace('mixed', 'MIXED');
@@ -77,12 +81,7 @@ describe('auth', () => {
 
   it('rotates refresh tokens: one use, a retry of the parent gets the live token, older reuse revokes', async () => {
     const u = await createUser(ctx.app);
-    const refresh = (token: string) =>
-      ctx.app.inject({
-        method: 'POST',
-        url: '/api/auth/token?grant_type=refresh_token',
-        payload: { refresh_token: token },
-      });
+    const refresh = refreshWith;
     const first = await refresh(u.session.refresh_token);
     expect(first.statusCode).toBe(200);
     const t1 = first.json().refresh_token as string;
@@ -113,15 +112,7 @@ describe('auth', () => {
 
   it('20 parallel refreshes with one token yield exactly one new token', async () => {
     const u = await createUser(ctx.app);
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        ctx.app.inject({
-          method: 'POST',
-          url: '/api/auth/token?grant_type=refresh_token',
-          payload: { refresh_token: u.session.refresh_token },
-        }),
-      ),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, () => refreshWith(u.session.refresh_token)));
     expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
     expect(new Set(results.map((r) => r.json().refresh_token)).size).toBe(1);
   });
@@ -133,12 +124,7 @@ describe('auth', () => {
     const me = await ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: u.auth });
     expect(me.statusCode).toBe(401);
     expect(me.json().error.code).toBe('unauthenticated');
-    const refresh = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/token?grant_type=refresh_token',
-      payload: { refresh_token: u.session.refresh_token },
-    });
-    expect(refresh.statusCode).toBe(400);
+    expect((await refreshWith(u.session.refresh_token)).statusCode).toBe(400);
   });
 
   it('refuses a deactivated user at sign-in, refresh and on every call', async () => {
@@ -147,12 +133,7 @@ describe('auth', () => {
     await expect(signIn(ctx.app, u.email, u.password)).rejects.toThrow(/400/);
     const me = await ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: u.auth });
     expect(me.statusCode).toBe(401);
-    const refresh = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/token?grant_type=refresh_token',
-      payload: { refresh_token: u.session.refresh_token },
-    });
-    expect(refresh.statusCode).toBe(400);
+    expect((await refreshWith(u.session.refresh_token)).statusCode).toBe(400);
   });
 
   it('rejects tampered, alg=none and refresh-as-bearer tokens with 401', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { TASK_STATUSES } from '../../src/domain/constants';
 import type { TaskDto } from '../../src/domain/schemas/task';
 import { projects, tasks, teamInvitations, teamMembers } from '../../src/server/db/schema';
-import { createUser, insertMember, insertTeam, projectCounters, uniqueEmail } from '../factories';
+import { createUser, insertInvitation, insertMember, insertTeam, projectCounters, uniqueEmail } from '../factories';
 import { setupTestApp } from '../helpers/app';
 
 /** Concurrency: what many identical or competing requests at once leave behind. */
@@ -22,23 +22,13 @@ describe('races', () => {
     const db = ctx.database.db;
     const [owner, invitee] = await Promise.all([createUser(ctx.app), createUser(ctx.app)]);
     const team = await insertTeam(db, owner);
-    const [inv] = await db
-      .insert(teamInvitations)
-      .values({
-        teamId: team.id,
-        teamName: team.name,
-        email: invitee.email,
-        invitedBy: owner.id,
-        inviterName: 'O',
-        inviterEmail: owner.email,
-      })
-      .returning();
+    const inv = await insertInvitation(db, team, owner, invitee.email);
     const codes = (
       await Promise.all(
         Array.from({ length: N }, (_, i) =>
           ctx.app.inject({
             method: 'POST',
-            url: `/api/invitations/${inv!.id}/respond`,
+            url: `/api/invitations/${inv.id}/respond`,
             headers: invitee.auth,
             payload: { accept: i % 5 !== 4 },
           }),
@@ -50,7 +40,7 @@ describe('races', () => {
       .select()
       .from(teamMembers)
       .where(and(eq(teamMembers.teamId, team.id), eq(teamMembers.userId, invitee.id)));
-    const [after] = await db.select().from(teamInvitations).where(eq(teamInvitations.id, inv!.id));
+    const [after] = await db.select().from(teamInvitations).where(eq(teamInvitations.id, inv.id));
     // Whichever answer won, the membership matches it.
     expect(members).toHaveLength(after!.status === 'accepted' ? 1 : 0);
     expect(after!.status).not.toBe('pending');
@@ -192,35 +182,25 @@ describe('a failure injected mid-operation leaves nothing half done', () => {
     const db = ctx.database.db;
     const [owner, invitee] = await Promise.all([createUser(ctx.app), createUser(ctx.app)]);
     const team = await insertTeam(db, owner, 'Fail on join');
-    const [inv] = await db
-      .insert(teamInvitations)
-      .values({
-        teamId: team.id,
-        teamName: team.name,
-        email: invitee.email,
-        invitedBy: owner.id,
-        inviterName: 'O',
-        inviterEmail: owner.email,
-      })
-      .returning();
+    const inv = await insertInvitation(db, team, owner, invitee.email);
     await withFailingTrigger('team_members', 'before insert', `new.user_id = '${invitee.id}'`, async () => {
       const res = await ctx.app.inject({
         method: 'POST',
-        url: `/api/invitations/${inv!.id}/respond`,
+        url: `/api/invitations/${inv.id}/respond`,
         headers: invitee.auth,
         payload: { accept: true },
       });
       expect(res.statusCode).toBe(500);
       expect(res.json()).toEqual({ error: { code: 'internal', message: 'Internal server error' } });
     });
-    const [after] = await db.select().from(teamInvitations).where(eq(teamInvitations.id, inv!.id));
+    const [after] = await db.select().from(teamInvitations).where(eq(teamInvitations.id, inv.id));
     expect(after!.status).toBe('pending');
     expect(after!.respondedAt).toBeNull();
     expect(await db.select().from(teamMembers).where(eq(teamMembers.userId, invitee.id))).toEqual([]);
     // And it can be accepted once the fault is gone.
     const retry = await ctx.app.inject({
       method: 'POST',
-      url: `/api/invitations/${inv!.id}/respond`,
+      url: `/api/invitations/${inv.id}/respond`,
       headers: invitee.auth,
       payload: { accept: true },
     });

@@ -160,24 +160,12 @@ describe('PATCH /api/tasks/:id', () => {
     const t = await createTask(owner, { title: 'Edit me', assigneeId: member.id });
     const events: DomainEvent[] = [];
     const off = ctx.app.deps.events.subscribe((e) => e.type.startsWith('task.') && events.push(e));
-    const res = await call(other, 'PATCH', `/api/tasks/${t.id}`, {
-      title: 'Edited',
-      priority: 'urgent',
-      assigneeId: other.id,
-      status: 'review',
-      tags: ['a'],
-      dueDate: null,
-      version: 0,
-    });
+    const edit = { title: 'Edited', priority: 'urgent', assigneeId: other.id, status: 'review', tags: ['a'], dueDate: null };
+    const res = await call(other, 'PATCH', `/api/tasks/${t.id}`, { ...edit, version: 0 });
     off();
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
-      title: 'Edited',
-      priority: 'urgent',
-      assigneeId: other.id,
-      status: 'review',
-      tags: ['a'],
-      dueDate: null,
+      ...edit,
       version: 1,
       creatorId: owner.id,
     });

@@ -3,16 +3,7 @@ import { splitFullName, type UserSummary } from '../../../domain/schemas/common'
 import type { UserRow } from '../../db/schema';
 
 export function toUserDto(row: UserRow): UserDto {
-  return {
-    id: row.id,
-    email: row.email,
-    fullName: row.fullName,
-    ...splitFullName(row.fullName),
-    role: row.role,
-    avatar: row.avatarUrl,
-    createdAt: row.createdAt.toISOString(),
-    isActive: row.isActive,
-  };
+  return { ...toUserSummary(row), role: row.role, createdAt: row.createdAt.toISOString(), isActive: row.isActive };
 }
 
 export function toUserSummary(row: { id: string; email: string; fullName: string; avatarUrl: string | null }): UserSummary {

@@ -56,6 +56,8 @@ interface LayoutProps {
 }
 
 /** A table on wider screens, a stacked list on phones. */
+const COLUMNS = ['Name', 'Email', 'Role', 'Status', 'Joined'];
+
 export function UsersTable({ users, currentUserId, onToggle, caption }: UsersTableProps) {
   const action = (user: AdminUserDto) => <ToggleAction user={user} isSelf={user.id === currentUserId} onToggle={onToggle} />;
   return (
@@ -96,21 +98,11 @@ function UsersGrid({ users, caption, action }: LayoutProps) {
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600 dark:border-slate-700 dark:text-slate-400">
           <tr>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Name
-            </th>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Email
-            </th>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Role
-            </th>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Status
-            </th>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Joined
-            </th>
+            {COLUMNS.map((column) => (
+              <th key={column} scope="col" className="px-4 py-2 font-medium">
+                {column}
+              </th>
+            ))}
             <th scope="col" className="px-4 py-2 text-right font-medium">
               <span className="sr-only">Actions</span>
             </th>
