@@ -85,6 +85,34 @@ export type SystemRole = (typeof SYSTEM_ROLES)[number];
 export const NOTIFICATION_TYPES = ['task_assigned', 'task_completed', 'project_updated', 'team_invite'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
+/** What a one-time emailed link proves or allows (accounts and email). */
+export const USER_TOKEN_PURPOSES = ['verify_email', 'reset_password', 'change_email'] as const;
+export type UserTokenPurpose = (typeof USER_TOKEN_PURPOSES)[number];
+
+/** Every kind of mail Crewboard sends. */
+export const MAIL_KINDS = [
+  'verify_email',
+  'reset_password',
+  'password_changed',
+  'email_changed',
+  'change_email',
+  'invitation',
+  'task_assigned',
+  'mentioned',
+  'digest',
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+/** The kinds a person turns on or off per channel in Settings → Notifications. */
+export const NOTIFICATION_PREFERENCE_KINDS = [
+  'task_assigned',
+  'task_completed',
+  'project_updated',
+  'team_invite',
+  'mentioned',
+] as const;
+export type NotificationPreferenceKind = (typeof NOTIFICATION_PREFERENCE_KINDS)[number];
+
 export const LIMITS = {
   loginPasswordMin: 6,
   signupPasswordMin: 8,

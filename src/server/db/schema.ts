@@ -20,6 +20,12 @@ import {
 import {
   INVITATION_ROLES,
   INVITATION_STATUSES,
+  MAIL_KINDS,
+  type MailKind,
+  NOTIFICATION_PREFERENCE_KINDS,
+  type NotificationPreferenceKind,
+  USER_TOKEN_PURPOSES,
+  type UserTokenPurpose,
   NOTIFICATION_TYPES,
   PROJECT_STATUSES,
   SYSTEM_ROLES,
@@ -62,6 +68,13 @@ export const users = pgTable(
     role: text('role').$type<SystemRole>().notNull().default('team_member'),
     isActive: boolean('is_active').notNull().default(true),
     emailVerified: boolean('email_verified').notNull().default(false),
+    /** IANA time zone (the daily digest goes out at 08:00 there); null: UTC. */
+    timeZone: text('time_zone'),
+    /** The TOTP secret (base32), sealed with the server's key; set while two-factor sign-in is being set up or on. */
+    totpSecret: text('totp_secret'),
+    /** When two-factor sign-in was turned on; null while off. */
+    totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true, mode: 'date' }),
+    digestEnabled: boolean('digest_enabled').notNull().default(true),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -109,6 +122,8 @@ export const sessions = pgTable(
     refreshedAt: timestamp('refreshed_at', { withTimezone: true, mode: 'date' }),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
     userAgent: text('user_agent'),
+    /** The client's address when the session started (Settings → Security). */
+    ip: text('ip'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
@@ -318,3 +333,85 @@ export const rateLimitBuckets = pgTable('rate_limit_buckets', {
   tokens: doublePrecision('tokens').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+/** One-time emailed links (verification, password reset, email change): stored only as SHA-256 hashes, single use, expiring. */
+export const userTokens = pgTable(
+  'user_tokens',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<UserTokenPurpose>().notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** The address the link was sent to (for an email change, the new address). */
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('user_tokens_hash_key').on(t.tokenHash),
+    index('user_tokens_user_idx').on(t.userId, t.purpose),
+    check('user_tokens_purpose_check', oneOf(t.purpose, USER_TOKEN_PURPOSES)),
+  ],
+);
+
+/**
+ * Mail waiting to go out (DESIGN.md "outboxes"): written in the transaction of the change that causes it, delivered by
+ * a worker with retries and backoff; `for update skip locked` hands each row to one instance.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').$type<MailKind>().notNull(),
+    toEmail: text('to_email').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body').notNull(),
+    createdAt: createdAt(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    /** Set when delivery was given up after the last retry. */
+    failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error'),
+  },
+  (t) => [
+    index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`sent_at is null and failed_at is null`),
+    check('mail_outbox_kind_check', oneOf(t.kind, MAIL_KINDS)),
+  ],
+);
+
+/** Two-factor recovery codes: ten per setup, each stored as a SHA-256 hash and usable once. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId)],
+);
+
+/** Per kind and channel, what a person wants to be told (a missing row: the default, on). */
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<NotificationPreferenceKind>().notNull(),
+    inApp: boolean('in_app').notNull().default(true),
+    email: boolean('email').notNull().default(true),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.kind] }),
+    check('notification_preferences_kind_check', oneOf(t.kind, NOTIFICATION_PREFERENCE_KINDS)),
+  ],
+);
