@@ -50,6 +50,9 @@ export default defineConfig({
             // schemas' own imports (constants, messages) stay where they are: the entry needs those.
             { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/, priority: 4 },
             { name: 'schemas', test: /[\\/]src[\\/]domain[\\/]schemas[\\/]/, priority: 3, includeDependenciesRecursively: false },
+            // The sign-in, sign-up, reset and password forms' schemas: a chunk of their own, loaded with those forms, so
+            // that sharing them between two pages does not put them (and zod) into 'shared', which every page loads.
+            { name: 'auth-forms', test: /[\\/]src[\\/]domain[\\/]auth-forms\.ts$/, priority: 3, includeDependenciesRecursively: false },
             { name: 'boot', tags: ['$initial'], priority: 2 },
             { name: 'shared', minShareCount: 2, priority: 1 },
           ],

@@ -30,6 +30,10 @@ export async function createUser(
   return signIn(app, email, password, fullName);
 }
 
+/** The session id (`sid`) an access token was issued for. */
+export const sessionIdOf = (accessToken: string): string =>
+  JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString()).sid;
+
 export async function signIn(app: FastifyInstance, email: string, password: string, fullName = ''): Promise<TestUser> {
   const res = await app.inject({
     method: 'POST',

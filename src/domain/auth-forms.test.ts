@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginSignUpForm, signInForm, signupPageForm } from './auth-forms';
+import { forgotPasswordForm, loginSignUpForm, resetPasswordForm, signInForm, signupPageForm } from './auth-forms';
 import { passwordRequirements } from './password-requirements';
 import { MSG } from './messages';
 import { parseForm } from './forms';
@@ -99,5 +99,27 @@ describe('password requirements list', () => {
     expect(passwordRequirements('', 8).every((r) => !r.met)).toBe(true);
     expect(passwordRequirements('abcdefg1', 8).map((r) => r.met)).toEqual([true, true, true]);
     expect(passwordRequirements('abc', 6)[0]).toEqual({ label: 'At least 6 characters', met: false });
+  });
+});
+
+describe('forgot and reset password forms', () => {
+  const validateReset = errorsOf(resetPasswordForm);
+  it('asks for a valid address', () => {
+    expect(errorsOf(forgotPasswordForm)({ email: '' })).toEqual({ email: MSG.emailRequired });
+    expect(errorsOf(forgotPasswordForm)({ email: 'plain' })).toEqual({ email: MSG.emailInvalid });
+  });
+  it('takes a new password by the /signup rules, confirmed', () => {
+    expect(validateReset({ password: '', confirmPassword: '' })).toEqual({
+      password: MSG.passwordRequired,
+      confirmPassword: MSG.confirmRequired,
+    });
+    expect(validateReset({ password: 'short12', confirmPassword: 'short12' })).toEqual({ password: MSG.passwordMin8 });
+    expect(validateReset({ password: 'x'.repeat(129), confirmPassword: 'x'.repeat(129) })).toEqual({
+      password: MSG.passwordTooLong,
+    });
+    expect(validateReset({ password: 'long enough 1', confirmPassword: 'long enough 2' })).toEqual({
+      confirmPassword: MSG.passwordsMismatch,
+    });
+    expect(validateReset({ password: 'long enough 1', confirmPassword: 'long enough 1' })).toEqual({});
   });
 });

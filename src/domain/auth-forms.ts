@@ -6,7 +6,14 @@
 import { z } from 'zod';
 import { LIMITS } from './constants';
 import { MSG } from './messages';
-import { passwordGrantInput, passwordInput, signupInput } from './schemas/auth';
+import {
+  changePasswordInput,
+  forgotPasswordInput,
+  passwordGrantInput,
+  passwordInput,
+  resetPasswordInput,
+  signupInput,
+} from './schemas/auth';
 
 const confirmPassword = z.string().min(1, MSG.confirmRequired);
 
@@ -36,3 +43,14 @@ export const signupPageForm = z
     agreeToTerms: z.boolean().refine(Boolean, MSG.termsRequired),
   })
   .refine(matches, confirmMatches);
+
+/** /forgot-password: the address alone, as the API takes it. */
+export const forgotPasswordForm = forgotPasswordInput;
+
+/** /reset-password: the new password by the /signup page's rules (resetPasswordInput), and its confirmation. */
+export const resetPasswordForm = z
+  .object({ password: resetPasswordInput.shape.password, confirmPassword })
+  .refine(matches, confirmMatches);
+
+/** Settings → Account → Change password: the API's body, and the confirmation. */
+export const changePasswordForm = z.object({ ...changePasswordInput.shape, confirmPassword }).refine(matches, confirmMatches);

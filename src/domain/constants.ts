@@ -89,6 +89,13 @@ export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const USER_TOKEN_PURPOSES = ['verify_email', 'reset_password', 'change_email'] as const;
 export type UserTokenPurpose = (typeof USER_TOKEN_PURPOSES)[number];
 
+/**
+ * EMAIL_VERIFICATION: `required` (the default with a mail transport) asks every account to prove its address by an
+ * emailed link (a banner until then; invitations need it); `off` leaves addresses unproven.
+ */
+export const EMAIL_VERIFICATION_MODES = ['required', 'off'] as const;
+export type EmailVerificationMode = (typeof EMAIL_VERIFICATION_MODES)[number];
+
 /** Every kind of mail Crewboard sends. */
 export const MAIL_KINDS = [
   'verify_email',

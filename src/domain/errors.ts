@@ -65,6 +65,16 @@ export const ERRORS = {
   oidc_error_unverified: { code: 'validation_failed', message: 'This sign-in error did not come from Crewboard', generic: true },
   email_taken: { code: 'conflict', message: MSG.emailTaken },
   password_too_common: { code: 'validation_failed', message: MSG.passwordTooCommon },
+  // two-factor sign-in: the password was right, a code is asked next (the answer carries an mfa_token)
+  mfa_required: { code: 'unauthenticated', message: 'Enter the authentication code from your authenticator app.' },
+  mfa_code_invalid: { code: 'invalid_credentials', message: 'Invalid authentication code. Please try again.' },
+  mfa_token_invalid: { code: 'invalid_grant', message: 'This sign-in has expired. Please sign in again.' },
+  mfa_already_enabled: { code: 'conflict', message: 'Two-factor authentication is already on.' },
+  mfa_not_enabled: { code: 'conflict', message: 'Two-factor authentication is not on.' },
+  mfa_setup_missing: { code: 'conflict', message: 'Start the two-factor setup again.' },
+  // A verification or reset link that is unknown, spent or expired (one answer for the three: nothing to probe).
+  link_invalid: { code: 'invalid_grant', message: MSG.linkInvalid },
+  email_already_verified: { code: 'conflict', message: MSG.emailAlreadyVerified },
 
   // not found (a resource the caller may not see answers these too: no existence leaks)
   user_not_found: { code: 'not_found', message: 'User not found' },
@@ -74,6 +84,7 @@ export const ERRORS = {
   member_not_found: { code: 'not_found', message: MSG.memberNotFound },
   invitation_not_found: { code: 'not_found', message: MSG.invitationNotFound },
   notification_not_found: { code: 'not_found', message: 'Notification not found' },
+  session_not_found: { code: 'not_found', message: 'Session not found or already signed out' },
 
   // permission
   admin_only: { code: 'permission_denied', message: 'This area is for super admins only' },
@@ -86,6 +97,7 @@ export const ERRORS = {
   cannot_remove_self: { code: 'permission_denied', message: MSG.cannotRemoveSelf },
   owner_untouchable: { code: 'permission_denied', message: MSG.ownerUntouchable },
   invitation_not_for_you: { code: 'permission_denied', message: MSG.invitationNotForYou },
+  email_unverified: { code: 'permission_denied', message: MSG.emailUnverified },
   project_edit_denied: { code: 'permission_denied', message: MSG.projectNoPermission },
   task_delete_denied: {
     code: 'permission_denied',
@@ -105,6 +117,15 @@ export const ERRORS = {
   // Too old, or its inviter may no longer invite: the invitee is not told which (team business).
   invitation_expired: { code: 'conflict', message: 'This invitation has expired.' },
   stale_edit: { code: 'conflict', message: MSG.staleEdit },
+
+  // settings: the account
+  wrong_password: { code: 'validation_failed', message: MSG.currentPasswordWrong },
+  email_unchanged: { code: 'validation_failed', message: 'This is already your email address' },
+  delete_confirmation_mismatch: { code: 'validation_failed', message: 'Type your email address exactly as shown to confirm' },
+  owns_teams: {
+    code: 'conflict',
+    message: 'You own teams. A team cannot be left without its owner: delete them before deleting your account.',
+  },
 } as const satisfies Record<string, ReasonSpec>;
 
 export type ErrorReason = keyof typeof ERRORS;

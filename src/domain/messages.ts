@@ -105,4 +105,11 @@ export const MSG = {
   confirmDeleteTeam: (name: string) =>
     `Are you sure you want to delete the team "${name}"? Its projects and tasks will be deleted too.`,
   confirmLeaveTeam: (name: string) => `Are you sure you want to leave the team "${name}"?`,
+  // A re-authentication refused (Settings → Account, two-factor changes).
+  currentPasswordWrong: 'Current password is incorrect',
+
+  // email verification and password reset: the texts of errors (errors.ts; issue 21: to the letter)
+  emailUnverified: 'Verify your email address to accept invitations.',
+  emailAlreadyVerified: 'Your email address is already verified.',
+  linkInvalid: 'This link is invalid or has expired.',
 } as const;

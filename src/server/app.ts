@@ -9,6 +9,7 @@ import Fastify, {
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
   type FastifyServerOptions,
   type onSendHookHandler,
 } from 'fastify';
@@ -30,6 +31,8 @@ import { Throttle } from './lib/throttle';
 import { TokenService } from './lib/tokens';
 import { authRoutes } from './modules/auth/auth.routes';
 import { AuthService } from './modules/auth/auth.service';
+import { TwoFactorService } from './modules/security/two-factor.service';
+import { sendLinkOnSignUp } from './modules/auth/email-verification.service';
 import { touchLastSeen } from './modules/users/users.repo';
 import { registerModules } from './modules';
 import { notifyPendingInvitations } from './modules/notifications/notifications.service';
@@ -50,6 +53,7 @@ export interface AppServices {
   auth: AuthService;
   rateLimiter: RateLimiter;
   events: EventBus;
+  twoFactor: TwoFactorService;
 }
 
 export interface BuildAppOptions {
@@ -103,8 +107,19 @@ const LOG_REDACT = [
   'req.headers.cookie',
   'req.body.password',
   'req.body.refresh_token',
+  'req.body.mfa_token',
+  'req.body.code',
   'res.headers["set-cookie"]',
 ];
+
+/** The request line of the log, as Fastify's own but without the secret of an emailed link (`?token=…`, `&proof=…`). */
+const logRequest = (req: FastifyRequest) => ({
+  method: req.method,
+  url: req.url.replace(/([?&](?:token|proof)=)[^&#]*/gi, '$1[redacted]'),
+  host: req.host,
+  remoteAddress: req.ip,
+  remotePort: req.socket?.remotePort,
+});
 
 /** A response schema with an access or a refresh token in it (the session, or anything built on it). */
 const carriesTokens = (schema: unknown) =>
@@ -136,7 +151,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger:
       options.logger && typeof options.logger === 'object'
-        ? { redact: LOG_REDACT, ...options.logger }
+        ? { redact: LOG_REDACT, serializers: { req: logRequest }, ...options.logger }
         : (options.logger ?? false),
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxyOption(config.trustProxy),
@@ -153,13 +168,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     database.db,
     tokens,
     {
-      onUserCreated: (tx, user) => notifyPendingInvitations(tx, user, config.invitationTtlDays),
+      onUserCreated: async (tx, user) => {
+        await notifyPendingInvitations(tx, user, config.invitationTtlDays);
+        await sendLinkOnSignUp(tx, user, config);
+      },
       onSessionRevoked: (userId, sessionId) => events.publish({ type: 'session.revoked', actorId: userId, userId, sessionId }),
     },
     config.sessions,
   );
   const rateLimiter = new RateLimiter(bucketStore(database.db), config.rateLimitEnabled, config.rateLimits);
-  app.decorate('deps', { config, database, tokens, auth, rateLimiter, events });
+  const twoFactor = new TwoFactorService(database.db, auth, rateLimiter, bucketStore(database.db), config.authSecret);
+  app.decorate('deps', { config, database, tokens, auth, rateLimiter, events, twoFactor });
   app.decorateRequest('auth', null);
 
   // Every API route must declare who may call it.

@@ -43,3 +43,39 @@ describe('rate limits', () => {
     });
   });
 });
+
+describe('EMAIL_VERIFICATION', () => {
+  it('defaults to required with a mail transport (SMTP_URL) and off without one; refuses anything else', () => {
+    expect(load({}).emailVerification).toBe('off');
+    expect(load({ SMTP_URL: 'smtp://mail.example:587' }).emailVerification).toBe('required');
+    expect(load({ SMTP_URL: 'smtp://mail.example:587', EMAIL_VERIFICATION: 'off' }).emailVerification).toBe('off');
+    expect(load({ EMAIL_VERIFICATION: 'Required' }).emailVerification).toBe('required');
+    expect(() => load({ EMAIL_VERIFICATION: 'yes' })).toThrow(/EMAIL_VERIFICATION must be required or off/);
+  });
+});
+
+describe('SMTP_URL and MAIL_FROM', () => {
+  it('reads smtp:// and smtps:// URLs; without one, mail goes to the log', () => {
+    expect(load({}).mail).toEqual({ smtpUrl: null, from: 'Crewboard <no-reply@localhost>' });
+    expect(load({ SMTP_URL: 'smtp://user:p%40ss@mail.example:587' }).mail.smtpUrl).toBe('smtp://user:p%40ss@mail.example:587');
+    expect(load({ SMTP_URL: 'smtps://mail.example' }).mail.smtpUrl).toBe('smtps://mail.example');
+  });
+
+  it('refuses another scheme without repeating the URL (it carries the password)', () => {
+    for (const url of ['http://user:hunter2@mail.example', 'mail.example:587', 'smtp://', 'smtp://user:hunter2@']) {
+      expect(() => load({ SMTP_URL: url }), url).toThrow(/^SMTP_URL must be smtp:\/\/user:password@host:port/);
+      try {
+        load({ SMTP_URL: url });
+      } catch (error) {
+        expect((error as Error).message).not.toContain('hunter2');
+      }
+    }
+  });
+
+  it('sends from no-reply at the host of PUBLIC_URL unless MAIL_FROM says otherwise', () => {
+    expect(load({ PUBLIC_URL: 'https://crew.example.com/' }).mail.from).toBe('Crewboard <no-reply@crew.example.com>');
+    expect(load({ MAIL_FROM: 'Team <team@example.org>' }).mail.from).toBe('Team <team@example.org>');
+    expect(() => load({ MAIL_FROM: 'nobody' })).toThrow(/MAIL_FROM must be/);
+    expect(() => load({ MAIL_FROM: 'a@b.c\r\nBcc: x@y.z' })).toThrow(/MAIL_FROM must be/);
+  });
+});

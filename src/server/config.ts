@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { EMAIL_VERIFICATION_MODES, type EmailVerificationMode } from '../domain/constants';
 import type { DatabaseOptions } from './db/client';
 import { RATE_LIMITS, type RateLimitName, type RateLimitOverrides } from './lib/rate-limit';
 import { daysToSeconds, SESSION_DEFAULTS, type SessionPolicy } from './modules/auth/session-policy';
+import type { RetryPolicy } from './modules/mail/mail.policy';
 
 /**
  * Every setting the server reads from its environment, read here and nowhere else (the README's
@@ -25,6 +27,10 @@ export interface Config extends DatabaseConfig {
   accessTokenTtl: number;
   /** Days an invitation can be answered (INVITATION_TTL_DAYS). */
   invitationTtlDays: number;
+  /** EMAIL_VERIFICATION: `required` (the default when SMTP_URL is set) or `off` (the default without it). */
+  emailVerification: EmailVerificationMode;
+  /** Outgoing mail: SMTP_URL and MAIL_FROM. */
+  mail: MailConfig;
   rateLimitEnabled: boolean;
   clientDir: string;
   logLevel: string;
@@ -130,20 +136,62 @@ function loadRateLimits(env: NodeJS.ProcessEnv): RateLimitOverrides {
   return overrides;
 }
 
+export interface MailConfig {
+  /** SMTP_URL (`smtp://user:pass@host:587`, `smtps://…`); null: each mail is written to the server log instead. */
+  smtpUrl: string | null;
+  /** MAIL_FROM: the sender of every mail. */
+  from: string;
+  /** How often the outbox worker looks for due mail (default 2 s); tests set it shorter. */
+  pollIntervalMs?: number;
+  /** How often the daily digest looks for people whose 08:00 has come (default 5 min). */
+  digestIntervalMs?: number;
+  /** When a failed delivery is tried again (default MAIL_RETRY); tests shorten it. */
+  retry?: RetryPolicy;
+}
+
+/** SMTP_URL and MAIL_FROM. An SMTP_URL is never echoed in an error: it carries the password. */
+function loadMail(env: NodeJS.ProcessEnv, publicUrl: string): MailConfig {
+  const raw = env.SMTP_URL?.trim() || null;
+  if (raw) {
+    const url = URL.canParse(raw) ? new URL(raw) : null;
+    if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) {
+      throw new Error('SMTP_URL must be smtp://user:password@host:port or smtps://user:password@host:port');
+    }
+  }
+  const host = URL.canParse(publicUrl) ? new URL(publicUrl).hostname : 'localhost';
+  const from = env.MAIL_FROM?.trim() || `Crewboard <no-reply@${host}>`;
+  if (!from.includes('@') || /[\r\n]/.test(from))
+    throw new Error(`MAIL_FROM must be an address or "Name <address>", got "${from}"`);
+  return { smtpUrl: raw, from };
+}
+
+/** EMAIL_VERIFICATION, else `required` when a mail transport is configured (SMTP_URL) and `off` without one. */
+function loadEmailVerification(env: NodeJS.ProcessEnv): EmailVerificationMode {
+  const value = env.EMAIL_VERIFICATION?.trim().toLowerCase();
+  if (!value) return env.SMTP_URL ? 'required' : 'off';
+  if (!(EMAIL_VERIFICATION_MODES as readonly string[]).includes(value)) {
+    throw new Error(`EMAIL_VERIFICATION must be ${EMAIL_VERIFICATION_MODES.join(' or ')}, got "${env.EMAIL_VERIFICATION}"`);
+  }
+  return value as EmailVerificationMode;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 3000, 'PORT');
   const database = loadDatabaseConfig(env);
   const googleId = env.GOOGLE_CLIENT_ID;
   const googleSecret = env.GOOGLE_CLIENT_SECRET;
   const warnings: string[] = [];
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, '');
   return {
     port,
     host: env.HOST || '0.0.0.0',
-    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
+    publicUrl,
     ...database,
     authSecret: loadAuthSecret(env, database.dataDir),
     accessTokenTtl: int(env.ACCESS_TOKEN_TTL, 3600, 'ACCESS_TOKEN_TTL') || 3600,
     invitationTtlDays: int(env.INVITATION_TTL_DAYS, 7, 'INVITATION_TTL_DAYS') || 7,
+    emailVerification: loadEmailVerification(env),
+    mail: loadMail(env, publicUrl),
     rateLimitEnabled: env.RATE_LIMIT_ENABLED !== 'false',
     clientDir: resolve(env.CLIENT_DIR || './dist/client'),
     logLevel: env.LOG_LEVEL || 'info',

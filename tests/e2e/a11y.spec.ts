@@ -17,7 +17,7 @@ async function audit(page: Page, label: string) {
   expect.soft(summary, `axe violations on ${label}`).toEqual([]);
 }
 
-const PUBLIC_ROUTES = ['/login', '/signup'];
+const PUBLIC_ROUTES = ['/login', '/signup', '/forgot-password', '/reset-password', '/verify-email'];
 const APP_ROUTES = [
   '/dashboard',
   '/tasks',

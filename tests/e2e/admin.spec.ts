@@ -64,6 +64,13 @@ test.describe('admin panel', () => {
     await expect(page.getByText('Database reachable')).toBeVisible();
     await expect(page.getByText('Migrations current')).toBeVisible();
     await expect(page.getByText('Google sign-in not configured')).toBeVisible();
+    // Whether this server has SMTP_URL (and so verification) is its own business: the card and the alert say which.
+    await expect(page.getByText(/Email verification (is off|required)$/)).toBeVisible();
+    const email = page.getByRole('region', { name: 'Email' });
+    await expect(email.getByText(/^(SMTP|Log \(no SMTP_URL\))$/)).toBeVisible();
+    for (const label of ['Transport', 'Queued', 'Sent (30 days)', 'Failed (30 days)', 'Last error']) {
+      await expect(email.getByText(label, { exact: true })).toBeVisible();
+    }
   });
 
   test('deactivating a user ends their session at once; reactivating lets them back in', async ({ page, browser, request }) => {

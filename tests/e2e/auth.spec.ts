@@ -58,7 +58,7 @@ test.describe('authentication', () => {
     await page.getByRole('button', { name: 'Show password' }).click();
     await expect(password).toHaveAttribute('type', 'text');
     await expect(page.getByLabel('Remember me')).toBeChecked();
-    await expect(page.getByRole('button', { name: 'Forgot password?' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute('href', '/forgot-password');
 
     // Switching modes clears fields and errors.
     await page.getByRole('button', { name: 'Back to options' }).click();

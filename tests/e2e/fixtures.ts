@@ -42,13 +42,18 @@ export async function apiAs<T = unknown>(
   return (res.status() === 204 ? undefined : await res.json()) as T;
 }
 
-/** Signs in through the login page like a person would, and waits for the dashboard. */
-export async function signIn(page: Page, user: Pick<E2EUser, 'email' | 'password'>) {
+/** The login page's email and password, submitted (with two-factor sign-in on, the code step follows). */
+export async function submitPassword(page: Page, user: Pick<E2EUser, 'email' | 'password'>) {
   await page.goto('/login');
   await page.getByRole('button', { name: 'Sign in with Email' }).click();
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** Signs in through the login page like a person would, and waits for the dashboard. */
+export async function signIn(page: Page, user: Pick<E2EUser, 'email' | 'password'>) {
+  await submitPassword(page, user);
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 

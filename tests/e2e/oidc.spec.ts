@@ -1,8 +1,9 @@
 import { OAuth2Server } from 'oauth2-mock-server';
 import { ERROR_MESSAGES } from '../../src/domain/errors';
 import { MSG } from '../../src/domain/messages';
+import { ACCOUNT_MSG } from '../../src/domain/account-messages';
 import { baseURL as suiteBaseURL } from '../../playwright.config';
-import { createUser, expect, signIn, test, uniqueEmail } from './fixtures';
+import { apiAs, createUser, expect, signIn, test, uniqueEmail } from './fixtures';
 import { type OwnServer, startOwnServer } from './own-server';
 
 // This spec runs against its own server, configured for a local mock OpenID provider.
@@ -28,6 +29,8 @@ test.beforeAll(async () => {
     GOOGLE_CLIENT_ID: CLIENT_ID,
     GOOGLE_CLIENT_SECRET: 'e2e-secret',
     OIDC_ISSUER_URL: mock.issuer.url!,
+    // The mails (verification links) are read from the log.
+    LOG_LEVEL: 'info',
   });
 });
 
@@ -71,9 +74,23 @@ test.describe('Google sign-in (OpenID Connect)', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
   });
 
-  test('an existing account with the same verified email is linked, not duplicated', async ({ page, request }) => {
+  test('an existing account is linked (not duplicated) only once it has verified its address', async ({ page, request }) => {
     const user = await createUser(request, { fullName: 'Linus Linked' });
     claims = { sub: `google-${user.email}`, email: user.email, email_verified: true, name: 'Someone Else' };
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Continue with Google' }).click();
+    // Issue 21: no silent takeover of an account whose address nobody proved.
+    await expect(
+      page.getByText(/^Authentication failed: An account with this email already exists and its address is not verified/),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+
+    // The account proves its address (a verification link, read from the server's log), then the same sign-in links.
+    await apiAs(request, user, 'post', '/api/auth/resend-verification');
+    const verifyLink = () => server.mailedLinks(user.email).find((l) => l.includes('/verify-email?token='));
+    await expect.poll(verifyLink).toBeTruthy();
+    await page.goto(verifyLink()!);
+    await expect(page.getByText(ACCOUNT_MSG.emailVerified)).toBeVisible();
     await page.goto('/login');
     await page.getByRole('button', { name: 'Continue with Google' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);

@@ -6,7 +6,29 @@ import { waitUntilHealthy } from '../helpers/wait-healthy';
 export interface OwnServer {
   baseURL: string;
   dataDir: string;
+  /** Everything the server wrote so far (its log: stdout and stderr). */
+  output: () => string;
+  /**
+   * The links of the mails logged for `to` so far, oldest first: without SMTP_URL the mail worker writes each mail to
+   * the log (needs LOG_LEVEL=info).
+   */
+  mailedLinks: (to: string) => string[];
   stop: () => Promise<void>;
+}
+
+/** The links of the mails in a server's JSON log lines addressed to `to`. */
+function linksLogged(log: string, to: string): string[] {
+  const links: string[] = [];
+  for (const line of log.split('\n')) {
+    if (!line.includes('"mail"')) continue;
+    try {
+      const entry = JSON.parse(line) as { mail?: { to?: string; links?: string[] } };
+      if (entry.mail?.to === to) links.push(...(entry.mail.links ?? []));
+    } catch {
+      // not a JSON log line
+    }
+  }
+  return links;
 }
 
 /**
@@ -18,7 +40,7 @@ export async function startOwnServer(port: number, env: Record<string, string> =
   const scratch = await createScratchTarget(`crewboard_e2e_${port}`, null);
   const baseURL = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
       PORT: String(port),
@@ -33,13 +55,19 @@ export async function startOwnServer(port: number, env: Record<string, string> =
     },
   });
   let stderr = '';
+  let stdout = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
   });
   await waitUntilHealthy(child, baseURL, 150_000, () => stderr);
   return {
     baseURL,
     dataDir: scratch.dataDir,
+    output: () => stdout + stderr,
+    mailedLinks: (to) => linksLogged(stdout, to),
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

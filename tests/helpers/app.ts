@@ -24,6 +24,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     authSecret: randomBytes(32).toString('hex'),
     accessTokenTtl: 3600,
     invitationTtlDays: 7,
+    emailVerification: 'off',
+    mail: { smtpUrl: null, from: 'Crewboard <no-reply@localhost>', pollIntervalMs: 100 },
     rateLimitEnabled: false,
     clientDir: '/nonexistent',
     logLevel: 'silent',

@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { NOTIFICATION_PREFERENCE_KINDS } from '../../src/domain/constants';
 import { notifications, projects, tasks, teamInvitations, teamMembers, users } from '../../src/server/db/schema';
-import { createUser, insertMember, insertTeam, signIn, uniqueEmail, type TestUser } from '../factories';
+import { createUser, insertMember, insertTeam, sessionIdOf, signIn, uniqueEmail, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
 
 /**
@@ -146,6 +147,33 @@ const TABLE: Row[] = [
   { route: 'GET /api/auth/user', variant: '', req: () => ({ url: '/api/auth/user' }), expect: allow(200) },
   { route: 'GET /api/auth/providers', variant: '', req: () => ({ url: '/api/auth/providers' }), expect: everyone(200) },
   {
+    route: 'POST /api/auth/forgot-password',
+    variant: "the member's address",
+    req: (w) => ({ url: '/api/auth/forgot-password', body: { email: w.p.member.email } }),
+    expect: everyone(202),
+  },
+  {
+    route: 'POST /api/auth/reset-password',
+    variant: 'unknown link',
+    req: () => ({
+      url: '/api/auth/reset-password',
+      body: { token: randomBytes(32).toString('base64url'), password: 'long enough pw' },
+    }),
+    expect: everyone(400),
+  },
+  {
+    route: 'POST /api/auth/verify-email',
+    variant: 'unknown link',
+    req: () => ({ url: '/api/auth/verify-email', body: { token: randomBytes(32).toString('base64url') } }),
+    expect: everyone(400),
+  },
+  {
+    route: 'POST /api/auth/resend-verification',
+    variant: 'own unverified address',
+    req: () => ({ url: '/api/auth/resend-verification', body: {} }),
+    expect: allow(202),
+  },
+  {
     route: 'GET /api/auth/google/start',
     variant: 'not configured',
     req: () => ({ url: '/api/auth/google/start' }),
@@ -168,6 +196,50 @@ const TABLE: Row[] = [
     variant: 'hand-made description',
     req: () => ({ url: '/api/auth/google/error', body: { error_description: 'Call support on 555' } }),
     expect: everyone(400),
+  },
+
+  {
+    route: 'POST /api/auth/token',
+    variant: 'mfa grant with a forged token',
+    req: () => ({ url: '/api/auth/token?grant_type=mfa', body: { mfa_token: 'forged', code: '123456' } }),
+    expect: everyone(400),
+  },
+
+  // ---- settings → security (the caller's own sessions and two-factor sign-in) ----
+  { route: 'GET /api/me/sessions', variant: '', req: () => ({ url: '/api/me/sessions' }), expect: allow(200) },
+  {
+    route: 'DELETE /api/me/sessions/{id}',
+    variant: "the caller's own session",
+    req: (_w, me) => ({ url: `/api/me/sessions/${me ? sessionIdOf(me.token) : randomUUID()}` }),
+    expect: allow(204),
+    freshSession: true,
+  },
+  {
+    route: 'DELETE /api/me/sessions/{id}',
+    variant: "another user's session",
+    req: (w) => ({ url: `/api/me/sessions/${sessionIdOf(w.p.ownerB.token)}` }),
+    expect: allow(404),
+  },
+  // Keeps the caller's session (the one the next rows use).
+  {
+    route: 'POST /api/me/sessions/revoke-others',
+    variant: '',
+    req: () => ({ url: '/api/me/sessions/revoke-others', body: {} }),
+    expect: allow(200),
+  },
+  { route: 'GET /api/me/2fa', variant: '', req: () => ({ url: '/api/me/2fa' }), expect: allow(200) },
+  { route: 'POST /api/me/2fa/setup', variant: '', req: () => ({ url: '/api/me/2fa/setup', body: {} }), expect: allow(200) },
+  {
+    route: 'POST /api/me/2fa/enable',
+    variant: 'not a code',
+    req: () => ({ url: '/api/me/2fa/enable', body: { code: 'not-a-code' } }),
+    expect: allow(400),
+  },
+  {
+    route: 'POST /api/me/2fa/disable',
+    variant: 'two-factor is off',
+    req: () => ({ url: '/api/me/2fa/disable', body: { password: 'not the password' } }),
+    expect: allow(409),
   },
 
   // ---- teams ----
@@ -436,6 +508,58 @@ const TABLE: Row[] = [
     expect: allow(204),
   },
   { route: 'GET /api/events', variant: 'stream', req: () => ({ url: '/api/events', stream: true }), expect: allow(200) },
+
+  // ---- settings (the caller's own account: nothing here names another) ----
+  { route: 'GET /api/me/profile', variant: '', req: () => ({ url: '/api/me/profile' }), expect: allow(200) },
+  {
+    route: 'PATCH /api/me/profile',
+    variant: 'time zone',
+    req: () => ({ url: '/api/me/profile', body: { timeZone: 'Europe/Paris' } }),
+    expect: allow(200),
+  },
+  {
+    route: 'POST /api/me/email',
+    variant: 'a new address',
+    req: (_w, me) => ({ url: '/api/me/email', body: { email: uniqueEmail('move'), currentPassword: me?.password } }),
+    expect: allow(202),
+  },
+  {
+    route: 'POST /api/auth/confirm-email-change',
+    variant: 'unknown link',
+    req: () => ({ url: '/api/auth/confirm-email-change', body: { token: randomBytes(32).toString('base64url') } }),
+    expect: everyone(400),
+  },
+  {
+    // A right one would end the people's other sessions: a wrong current password is refused the same for all.
+    route: 'POST /api/me/password',
+    variant: 'wrong current password',
+    req: () => ({ url: '/api/me/password', body: { currentPassword: 'not the password', password: 'a fresh long secret' } }),
+    expect: allow(400),
+  },
+  {
+    route: 'POST /api/me/delete',
+    variant: 'typed address of someone else',
+    req: (w) => ({ url: '/api/me/delete', body: { email: w.p.ownerB.email } }),
+    expect: allow(400),
+  },
+  {
+    route: 'GET /api/me/notification-preferences',
+    variant: '',
+    req: () => ({ url: '/api/me/notification-preferences' }),
+    expect: allow(200),
+  },
+  {
+    route: 'PUT /api/me/notification-preferences',
+    variant: 'all on',
+    req: () => ({
+      url: '/api/me/notification-preferences',
+      body: {
+        preferences: Object.fromEntries(NOTIFICATION_PREFERENCE_KINDS.map((k) => [k, { inApp: true, email: true }])),
+        digestEnabled: true,
+      },
+    }),
+    expect: allow(200),
+  },
 
   // ---- admin ----
   {

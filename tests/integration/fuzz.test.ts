@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { NOTIFICATION_PREFERENCE_KINDS } from '../../src/domain/constants';
 import { projects, tasks, teamInvitations, users } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, uniqueEmail, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
@@ -51,6 +52,9 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
   'POST /api/auth/token': (w) => ({ email: w.caller.email, password: w.caller.password }),
   'POST /api/auth/google/exchange': () => ({ code: 'abcdefghijklmnop' }),
   'POST /api/auth/google/error': () => ({ error_description: 'abcdefghijklmnop' }),
+  'POST /api/auth/forgot-password': () => ({ email: uniqueEmail('fzf') }),
+  'POST /api/auth/reset-password': () => ({ token: 'abcdefghijklmnop', password: 'long enough pw' }),
+  'POST /api/auth/verify-email': () => ({ token: 'abcdefghijklmnop' }),
   'POST /api/teams': () => ({ name: 'Fuzz team', description: 'x' }),
   'PATCH /api/teams/{id}': () => ({ name: 'Fuzz team renamed' }),
   'PATCH /api/teams/{id}/members/{memberId}': () => ({ role: 'admin' }),
@@ -62,6 +66,19 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
   'PATCH /api/tasks/{id}': () => ({ title: 'Fuzz task renamed' }),
   'PATCH /api/tasks/{id}/status': () => ({ status: 'review' }),
   'PATCH /api/admin/users/{id}': () => ({ isActive: true }),
+  'PATCH /api/me/profile': () => ({ fullName: 'Fuzz Caller', timeZone: 'Europe/Paris' }),
+  'POST /api/me/email': (w) => ({ email: uniqueEmail('fzm'), currentPassword: w.caller.password }),
+  'POST /api/auth/confirm-email-change': () => ({ token: 'abcdefghijklmnop' }),
+  // The same password again: a valid change that leaves the caller able to sign in (this session is kept).
+  'POST /api/me/password': (w) => ({ currentPassword: w.caller.password, password: w.caller.password }),
+  // The caller owns the fuzz team: a valid deletion is refused (409), so the caller survives the run.
+  'POST /api/me/delete': (w) => ({ email: w.caller.email, currentPassword: w.caller.password }),
+  'PUT /api/me/notification-preferences': () => ({
+    preferences: Object.fromEntries(NOTIFICATION_PREFERENCE_KINDS.map((k) => [k, { inApp: true, email: false }])),
+    digestEnabled: false,
+  }),
+  'POST /api/me/2fa/enable': () => ({ code: '123456' }),
+  'POST /api/me/2fa/disable': () => ({ code: '123456' }),
 };
 
 function urlFor(route: string, w: World): string {

@@ -7,7 +7,7 @@ import type { Config } from '../../src/server/config';
 import type { Database } from '../../src/server/db/client';
 import { oauthIdentities, users } from '../../src/server/db/schema';
 import { Sealer } from '../../src/server/modules/oidc/oidc.seal';
-import { displayName } from '../../src/server/modules/oidc/oidc.service';
+import { displayName, LINK_NEEDS_VERIFIED_ACCOUNT } from '../../src/server/modules/oidc/oidc.service';
 import { createUser, uniqueEmail } from '../factories';
 import { openTestDatabase, testConfig } from '../helpers/app';
 
@@ -110,8 +110,9 @@ const me = (token: string) => app.inject({ method: 'GET', url: '/api/auth/user',
 
 describe('Google (OpenID Connect) sign-in', () => {
   it('reports whether Google is configured', async () => {
-    expect((await app.inject({ method: 'GET', url: '/api/auth/providers' })).json()).toEqual({ google: true });
-    expect((await plainApp.inject({ method: 'GET', url: '/api/auth/providers' })).json()).toEqual({ google: false });
+    const providers = (on: FastifyInstance) => on.inject({ method: 'GET', url: '/api/auth/providers' });
+    expect((await providers(app)).json()).toEqual({ google: true, emailVerification: 'off' });
+    expect((await providers(plainApp)).json()).toEqual({ google: false, emailVerification: 'off' });
   });
 
   it('without configuration, start returns to the login page with an explanation', async () => {
@@ -156,7 +157,14 @@ describe('Google (OpenID Connect) sign-in', () => {
     expect(first.location).toMatch(/^\/#oidc_code=[A-Za-z0-9._~%-]+$/);
     expect(first.location).not.toContain(first.session!.refresh_token);
     expect(first.location).not.toContain(first.session!.access_token);
-    expect(first.session!.user).toMatchObject({ email, fullName: 'Grace Hopper', role: 'team_member', isActive: true });
+    expect(first.session!.user).toMatchObject({
+      email,
+      fullName: 'Grace Hopper',
+      role: 'team_member',
+      isActive: true,
+      // The issuer vouched for the address.
+      emailVerified: true,
+    });
     expect((await me(first.session!.access_token)).statusCode).toBe(200);
 
     const [identity] = await database.db
@@ -194,12 +202,55 @@ describe('Google (OpenID Connect) sign-in', () => {
     expect(list.json().notifications.map((n: { type: string }) => n.type)).toContain('team_invite');
   });
 
-  it('links an existing account with the same verified email instead of duplicating it', async () => {
+  it('links an existing verified account with the same verified email instead of duplicating it', async () => {
     const existing = await createUser(app, { fullName: 'Password Person' });
+    await database.db.update(users).set({ emailVerified: true }).where(eq(users.id, existing.id));
     claims = { sub: `sub-${existing.email}`, email: existing.email.toUpperCase(), email_verified: true, name: 'Other Name' };
     const result = await signInWithGoogle();
     expect(result.session!.user).toMatchObject({ id: existing.id, fullName: 'Password Person' });
     expect(await database.db.select().from(users).where(eq(users.email, existing.email))).toHaveLength(1);
+  });
+
+  it('issue 21: Google sign-in is not asked for a second factor (the provider did the proving)', async () => {
+    const existing = await createUser(app, { fullName: 'Two Factor Person' });
+    await database.db
+      .update(users)
+      .set({ emailVerified: true, totpSecret: 'sealed elsewhere', totpEnabledAt: new Date() })
+      .where(eq(users.id, existing.id));
+    const password = await app.inject({
+      method: 'POST',
+      url: '/api/auth/token?grant_type=password',
+      payload: { email: existing.email, password: existing.password },
+    });
+    expect(password.statusCode).toBe(401);
+    expect(password.json().error.reason).toBe('mfa_required');
+    claims = { sub: `sub-2fa-${existing.email}`, email: existing.email, email_verified: true, name: 'Two Factor Person' };
+    const result = await signInWithGoogle();
+    expect(result.session!.user).toMatchObject({ id: existing.id });
+  });
+
+  it('issue 21: refuses to link onto an existing account whose address is not verified (no silent takeover)', async () => {
+    // Someone registered the address with a password before its owner first used Google sign-in.
+    const squatter = await createUser(app, { fullName: 'Early Squatter' });
+    claims = { sub: `sub-owner-${squatter.email}`, email: squatter.email, email_verified: true, name: 'Real Owner' };
+    const result = await signInWithGoogle();
+    expect(result.session).toBeUndefined();
+    expect(result.params.get('error')).toBe('access_denied');
+    expect(await openDescription(result.params.get('error_description'))).toBe(LINK_NEEDS_VERIFIED_ACCOUNT);
+    expect(await database.db.select().from(oauthIdentities).where(eq(oauthIdentities.userId, squatter.id))).toHaveLength(0);
+    expect(await database.db.select().from(users).where(eq(users.email, squatter.email))).toHaveLength(1);
+
+    // Once the account proves the address (here: as a followed link would), the same sign-in is linked.
+    await database.db.update(users).set({ emailVerified: true }).where(eq(users.id, squatter.id));
+    const linked = await signInWithGoogle();
+    expect(linked.session!.user).toMatchObject({ id: squatter.id, emailVerified: true });
+  });
+
+  it('a first Google sign-in whose address the issuer does not vouch for makes an unverified account', async () => {
+    const email = uniqueEmail('unvouched');
+    claims = { sub: `sub-${email}`, email, email_verified: false };
+    const result = await signInWithGoogle();
+    expect(result.session!.user).toMatchObject({ email, emailVerified: false });
   });
 
   it('refuses to link when the provider does not vouch for the email', async () => {
@@ -301,7 +352,7 @@ describe('Google (OpenID Connect) sign-in', () => {
 
   it('refuses a deactivated account', async () => {
     const existing = await createUser(app);
-    await database.db.update(users).set({ isActive: false }).where(eq(users.id, existing.id));
+    await database.db.update(users).set({ isActive: false, emailVerified: true }).where(eq(users.id, existing.id));
     claims = { sub: `sub-${existing.email}`, email: existing.email, email_verified: true };
     const result = await signInWithGoogle();
     expect(result.params.get('error')).toBe('access_denied');

@@ -1,8 +1,7 @@
-import { lazy, Suspense } from 'react';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { AuthInit, checkStoredSessionEarly, PublicOnly, RequireAuth } from '../features/auth/components/auth-gate';
 import { LoginPage } from '../features/auth/components/login-page';
-import { SignupPage } from '../features/auth/components/signup-page';
 import { Spinner } from '../components/ui/spinner';
 import { primeBoard } from '../features/tasks/api/prefetch-board';
 import { useAuthStore } from '../stores/auth-store';
@@ -14,19 +13,27 @@ const pages = () => import('./routes/pages');
 const loadTasks = () => import('../features/tasks/components/tasks-page');
 const loadProjects = () => import('../features/projects/components/projects-page');
 const loadTeams = () => import('../features/teams/components/teams-page');
+const loadSettings = () => import('../features/settings/components/settings-page');
 
 const AppLayout = lazy(() => loadAppLayout().then((m) => ({ default: m.AppLayout })));
 const DashboardRoute = lazy(() => pages().then((m) => ({ default: m.DashboardRoute })));
 const NotesRoute = lazy(() => pages().then((m) => ({ default: m.NotesRoute })));
 const CalendarRoute = lazy(() => pages().then((m) => ({ default: m.CalendarRoute })));
 const AnalyticsRoute = lazy(() => pages().then((m) => ({ default: m.AnalyticsRoute })));
-const SettingsRoute = lazy(() => pages().then((m) => ({ default: m.SettingsRoute })));
 const NotFoundRoute = lazy(() => pages().then((m) => ({ default: m.NotFoundRoute })));
 
 const TasksPage = lazy(() => loadTasks().then((m) => ({ default: m.TasksPage })));
 const ProjectsPage = lazy(() => loadProjects().then((m) => ({ default: m.ProjectsPage })));
 const TeamsPage = lazy(() => loadTeams().then((m) => ({ default: m.TeamsPage })));
+const SettingsPage = lazy(() => loadSettings().then((m) => ({ default: m.SettingsPage })));
 const AdminPage = lazy(() => import('../features/admin/components/admin-page').then((m) => ({ default: m.AdminPage })));
+// The account's emailed links: one chunk of their own, off the sign-in page's start-up bundle; /signup's page too.
+const accountPages = () => import('../features/auth/components/account-pages');
+const ForgotPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.ForgotPasswordPage })));
+const ResetPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.ResetPasswordPage })));
+const VerifyEmailPage = lazy(() => accountPages().then((m) => ({ default: m.VerifyEmailPage })));
+const ConfirmEmailPage = lazy(() => accountPages().then((m) => ({ default: m.ConfirmEmailPage })));
+const SignupPage = lazy(() => import('../features/auth/components/signup-page').then((m) => ({ default: m.SignupPage })));
 const NotificationsPage = lazy(() =>
   import('../features/notifications/components/notifications-page').then((m) => ({ default: m.NotificationsPage })),
 );
@@ -41,6 +48,7 @@ const PRELOAD: Record<string, () => Promise<unknown>> = {
   '/tasks': loadTasks,
   '/projects': loadProjects,
   '/teams': loadTeams,
+  '/settings': loadSettings,
 };
 const storedSession = typeof window !== 'undefined' ? useAuthStore.getState().session : null;
 if (storedSession) {
@@ -70,10 +78,15 @@ export const router = createBrowserRouter([
         path: '/signup',
         element: (
           <PublicOnly>
-            <SignupPage />
+            <Standalone page={SignupPage} />
           </PublicOnly>
         ),
       },
+      // Open signed in or not: a link from a mail may be followed in a browser signed in to any account.
+      { path: '/forgot-password', element: <Standalone page={ForgotPasswordPage} /> },
+      { path: '/reset-password', element: <Standalone page={ResetPasswordPage} /> },
+      { path: '/verify-email', element: <Standalone page={VerifyEmailPage} /> },
+      { path: '/confirm-email', element: <Standalone page={ConfirmEmailPage} /> },
       {
         path: '/',
         element: (
@@ -92,7 +105,7 @@ export const router = createBrowserRouter([
           { path: 'notes', element: <NotesRoute /> },
           { path: 'calendar', element: <CalendarRoute /> },
           { path: 'analytics', element: <AnalyticsRoute /> },
-          { path: 'settings', element: <SettingsRoute /> },
+          { path: 'settings', element: <SettingsPage /> },
           { path: 'notifications', element: <NotificationsPage /> },
           {
             path: 'admin',
@@ -108,6 +121,15 @@ export const router = createBrowserRouter([
     ],
   },
 ]);
+
+/** A lazily loaded page outside the app shell. */
+function Standalone({ page: Page }: { page: ComponentType }) {
+  return (
+    <Suspense fallback={<Spinner className="min-h-screen" />}>
+      <Page />
+    </Suspense>
+  );
+}
 
 function AuthInitOutlet() {
   return (

@@ -14,6 +14,8 @@ export class ApiError extends Error {
     readonly reason: ErrorReason | 'network_error',
     message: string,
     readonly fields: Record<string, string> = {},
+    /** Anything else the error body holds (the `mfa_token` of a sign-in that asks for a code next). */
+    readonly details: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
   }
@@ -50,7 +52,9 @@ function buildUrl(path: string, query?: Query): string {
 }
 
 export async function parseError(res: Response): Promise<ApiError> {
-  let body: { error?: { code?: unknown; reason?: unknown; message?: string; fields?: Record<string, string> } } = {};
+  let body: {
+    error?: { code?: unknown; reason?: unknown; message?: string; fields?: Record<string, string>; [key: string]: unknown };
+  } = {};
   try {
     body = await res.json();
   } catch {
@@ -59,13 +63,8 @@ export async function parseError(res: Response): Promise<ApiError> {
   const sent = body.error?.code;
   const code = typeof sent === 'string' && Object.hasOwn(ERROR_STATUS, sent) ? (sent as ErrorCode) : codeForStatus(res.status);
   const reason = isErrorReason(body.error?.reason) ? body.error.reason : code;
-  return new ApiError(
-    res.status,
-    code,
-    reason,
-    body.error?.message ?? res.statusText ?? 'Request failed',
-    body.error?.fields ?? {},
-  );
+  const { code: _code, reason: _reason, message, fields, ...details } = body.error ?? {};
+  return new ApiError(res.status, code, reason, message ?? res.statusText ?? 'Request failed', fields ?? {}, details);
 }
 
 let refreshing: Promise<SessionDto | null> | null = null;

@@ -27,10 +27,23 @@ export const systemAlertDto = z.object({
 });
 export type SystemAlertDto = z.infer<typeof systemAlertDto>;
 
+/** Where mail goes: an SMTP server (SMTP_URL), or the server log without one. */
+export const MAIL_TRANSPORTS = ['smtp', 'log'] as const;
+export type MailTransportKind = (typeof MAIL_TRANSPORTS)[number];
+
+/** The admin panel's Email card: the transport, the outbox's counts (of the days it keeps) and the latest error. */
+export const adminMailDto = intFields('queued', 'sent', 'failed').extend({
+  transport: z.enum(MAIL_TRANSPORTS),
+  /** Why the most recent undelivered message failed, if one did. */
+  lastError: z.string().nullable(),
+});
+export type AdminMailDto = z.infer<typeof adminMailDto>;
+
 export const adminOverviewDto = z.object({
   stats: adminStatsDto,
   recentUsers: z.array(adminUserDto),
   alerts: z.array(systemAlertDto),
+  mail: adminMailDto,
 });
 export type AdminOverviewDto = z.infer<typeof adminOverviewDto>;
 

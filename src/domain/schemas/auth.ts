@@ -9,6 +9,9 @@ export const passwordInput = z
   .min(1, MSG.passwordRequired)
   .max(LIMITS.passwordMax, MSG.passwordTooLong);
 
+/** A new password (sign-up page, reset, change): the /signup page's rules, 8 to 128 characters (the server also refuses common ones). */
+export const newPasswordInput = passwordInput.min(LIMITS.signupPasswordMin, MSG.passwordMin8);
+
 export const signupInput = z
   .object({
     email: emailInput,
@@ -29,7 +32,7 @@ export type PasswordGrantInput = z.infer<typeof passwordGrantInput>;
 export const refreshGrantInput = z.object({ refresh_token: z.string().min(1).max(200) }).strict();
 export type RefreshGrantInput = z.infer<typeof refreshGrantInput>;
 
-export const tokenQuery = z.object({ grant_type: z.enum(['password', 'refresh_token']) });
+export const tokenQuery = z.object({ grant_type: z.enum(['password', 'refresh_token', 'mfa']) });
 
 /** Client-side user (spec §3). */
 export const userDto = z.object({
@@ -42,6 +45,8 @@ export const userDto = z.object({
   avatar: z.string().nullable(),
   createdAt: z.string(),
   isActive: z.boolean(),
+  /** The address was proven (an emailed link followed, or vouched for by the Google/OIDC issuer). */
+  emailVerified: z.boolean(),
 });
 export type UserDto = z.infer<typeof userDto>;
 
@@ -57,5 +62,29 @@ export const sessionDto = z.object({
 export type SessionDto = z.infer<typeof sessionDto>;
 
 export const signupResponse = z.object({ user: userDto });
+
+/** The random token of an emailed link (verification, password reset): 43 base64url characters as issued. */
+export const linkToken = z.string().min(1).max(200);
+
+/** POST /api/auth/forgot-password. */
+export const forgotPasswordInput = z.object({ email: emailInput }).strict();
+export type ForgotPasswordInput = z.infer<typeof forgotPasswordInput>;
+
+/** POST /api/auth/reset-password: the new password follows the /signup page's rules (8 to 128 characters, not common). */
+export const resetPasswordInput = z.object({ token: linkToken, password: newPasswordInput }).strict();
+export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;
+
+/** POST /api/me/password (Settings → Account): the current password, and a new one by the same rules. */
+export const changePasswordInput = z.object({ currentPassword: passwordInput, password: newPasswordInput }).strict();
+export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
+
+/** POST /api/auth/verify-email. */
+export const verifyEmailInput = z.object({ token: linkToken }).strict();
+export type VerifyEmailInput = z.infer<typeof verifyEmailInput>;
+
+/** A request taken for delivery by mail (202): the same answer whatever became of it. */
+export const mailAcceptedResponse = z.object({ message: z.string() });
+export type MailAcceptedResponse = z.infer<typeof mailAcceptedResponse>;
+
 export const healthResponse = z.object({ status: z.literal('ok') });
 export const setRoleInput = z.object({ email: emailInput, role: z.enum(SYSTEM_ROLES) }).strict();

@@ -1,7 +1,11 @@
 import { z } from 'zod';
+import { EMAIL_VERIFICATION_MODES } from '../constants';
 
-/** GET /api/auth/providers: which external sign-in providers this server offers. */
-export const authProvidersDto = z.object({ google: z.boolean() });
+/**
+ * GET /api/auth/providers: what the sign-in pages need to know of this server: which external sign-in providers it
+ * offers, and whether addresses must be verified (the app's banner shows only then).
+ */
+export const authProvidersDto = z.object({ google: z.boolean(), emailVerification: z.enum(EMAIL_VERIFICATION_MODES) });
 export type AuthProvidersDto = z.infer<typeof authProvidersDto>;
 
 /** A query value from the provider; anything malformed counts as absent (the handler redirects). */

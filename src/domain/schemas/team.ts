@@ -65,7 +65,8 @@ export const invitationDto = z.object({
 });
 export type InvitationDto = z.infer<typeof invitationDto>;
 
-export const respondInvitationInput = z.object({ accept: z.boolean() }).strict();
+/** `proof`: the one the invitation's emailed link carries (it proves the invited address for this invitation). */
+export const respondInvitationInput = z.object({ accept: z.boolean(), proof: z.string().min(1).max(200).optional() }).strict();
 export type RespondInvitationInput = z.infer<typeof respondInvitationInput>;
 
 export const teamMemberParams = z.object({ id: uuid, memberId: uuid });

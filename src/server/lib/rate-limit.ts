@@ -14,15 +14,21 @@ export const RATE_LIMITS = {
   auth: { capacity: 30, windowSeconds: 300 },
   refresh: { capacity: 150, windowSeconds: 300 },
   invite: { capacity: 30, windowSeconds: 3600 },
+  /** Emailed links asked for (forgot password, resend verification), per IP. */
+  mailLinkIp: { capacity: 10, windowSeconds: 3600 },
+  /** …and per address (a reset) or per account (a verification resend): nobody's inbox is flooded. */
+  mailLinkTarget: { capacity: 3, windowSeconds: 3600 },
   /** Failures on one account from one IP before each next attempt from there waits (SIGN_IN_DELAY). */
   accountIp: { capacity: 5, windowSeconds: 3600 },
   /** Failures on one account from all IPs before a client that failed there has no free attempt left. */
   account: { capacity: 100, windowSeconds: 3600 },
+  /** Second-factor codes tried on one account (all IPs together) before each next attempt waits (SIGN_IN_DELAY). */
+  mfa: { capacity: 5, windowSeconds: 3600 },
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;
 /** The token buckets: what a route or a service spends from. */
-export type BucketName = Exclude<RateLimitName, 'accountIp' | 'account'>;
+export type BucketName = Exclude<RateLimitName, 'accountIp' | 'account' | 'mfa'>;
 /** What a route declares: a bucket, or 'token' (sign-in or refresh, by grant type). */
 export type RateLimitRule = BucketName | 'token';
 /** Limits that differ from RATE_LIMITS (config.ts reads them from the environment). */
@@ -128,6 +134,33 @@ export class RateLimiter {
       },
       // The client's failures are forgiven; the account's stay (an attack on it may go on).
       succeeded: () => this.store.forget(clientKey),
+    };
+  }
+
+  /**
+   * The guard of a second-factor code on account `userId` (signing in, turning two-factor off). Counted per
+   * account from every IP together: the password (or a session) is proven already, so a lock-out hurts only
+   * someone who has it. `mfa` attempts are free, then each next one waits 1, 2, 4 … seconds after the last
+   * (SIGN_IN_DELAY); a right code clears the count. Six digits with three steps accepted give 3 in 10^6 per
+   * guess: about 20 guesses in the first hour, then 4 an hour.
+   */
+  secondFactor(userId: string): SignInGuard {
+    if (!this.enabled) return UNGUARDED;
+    const { capacity, windowSeconds } = this.limit('mfa');
+    const key = `mfa:${userId}`;
+    return {
+      begin: async () => {
+        const wait = await this.store.claim(key, {
+          allowance: capacity,
+          baseSeconds: SIGN_IN_DELAY.baseSeconds,
+          maxSeconds: Math.min(SIGN_IN_DELAY.maxSeconds, windowSeconds),
+          forgetSeconds: windowSeconds,
+        });
+        if (wait > 0) throw rateLimited(wait);
+      },
+      // The attempt was counted when it began.
+      failed: async () => {},
+      succeeded: () => this.store.forget(key),
     };
   }
 

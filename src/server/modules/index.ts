@@ -7,6 +7,10 @@ import { registerNotifications } from './notifications/notifications.routes';
 import { registerRealtime } from './realtime/realtime.routes';
 import { registerOidc } from './oidc/oidc.routes';
 import { registerAdmin } from './admin/admin.routes';
+import { registerMail } from './mail/mail.runtime';
+import { registerSecurity } from './security/security.routes';
+import { registerMe } from './me/me.routes';
+import { registerAccountLinks } from './auth/account-links.routes';
 
 /**
  * Feature modules register their routes here. Each module owns its folder:
@@ -21,4 +25,8 @@ export function registerModules(app: FastifyInstance): void {
   registerRealtime(app);
   registerOidc(app);
   registerAdmin(app);
+  registerMail(app);
+  registerSecurity(app);
+  registerMe(app);
+  registerAccountLinks(app);
 }

@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
+import { VerifyEmailBanner } from '../../features/auth/components/verify-email-banner';
 import { queryClient } from '../../lib/query-client';
 import { useSessionAutoRefresh } from '../../lib/session-refresh';
 import { useRealtime } from '../../lib/realtime';
@@ -57,6 +58,7 @@ function AppShell() {
       )}
       <div className="flex min-w-0 flex-1 flex-col">
         <TopBar />
+        <VerifyEmailBanner />
         {/* Focusable so keyboard users can scroll it even when a page holds no links or buttons. */}
         <main
           id="main"

@@ -99,7 +99,7 @@ export function TopBar() {
               <p className="mt-1 text-xs capitalize text-slate-600 dark:text-slate-300">{humanizeRole(user?.role ?? '')}</p>
             </MenuLabel>
             <MenuSeparator />
-            <MenuItem onSelect={() => navigate('/settings')}>
+            <MenuItem onSelect={() => navigate('/settings#profile')}>
               <User className="h-4 w-4" aria-hidden /> Profile
             </MenuItem>
             <MenuItem onSelect={() => navigate('/settings')}>

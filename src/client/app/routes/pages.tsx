@@ -17,7 +17,6 @@ function TitledComingSoon({ title }: { title: string }) {
 export const NotesRoute = () => <TitledComingSoon title="Notes" />;
 export const CalendarRoute = () => <TitledComingSoon title="Calendar" />;
 export const AnalyticsRoute = () => <TitledComingSoon title="Analytics" />;
-export const SettingsRoute = () => <TitledComingSoon title="Settings" />;
 
 export function NotFoundRoute() {
   useDocumentTitle('Page not found');

@@ -104,12 +104,13 @@ export function TextAreaField({ label, error, className, ...rest }: TextAreaFiel
 export interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement> {
   label: ReactNode;
   error?: string;
+  hint?: ReactNode;
   srOnlyLabel?: boolean;
 }
 
-export function SelectField({ label, error, className, children, srOnlyLabel, ...rest }: SelectFieldProps) {
+export function SelectField({ label, error, hint, className, children, srOnlyLabel, ...rest }: SelectFieldProps) {
   return (
-    <FieldShell label={label} error={error} className={className} srOnlyLabel={srOnlyLabel}>
+    <FieldShell label={label} error={error} hint={hint} className={className} srOnlyLabel={srOnlyLabel}>
       {({ id, describedBy, invalid }) => (
         <select id={id} aria-invalid={invalid || undefined} aria-describedby={describedBy} className={inputClass} {...rest}>
           {children}

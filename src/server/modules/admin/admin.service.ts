@@ -13,6 +13,8 @@ import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events';
 import * as authRepo from '../auth/auth.repo';
 import type { UserRow } from '../../db/schema';
+import { getOutboxStats } from '../mail/mail.repo';
+import { transportKind } from '../mail/mail.transport';
 import * as repo from './admin.repo';
 
 function toAdminUserDto(row: UserRow): AdminUserDto {
@@ -45,12 +47,18 @@ export class AdminService {
 
   async overview(): Promise<AdminOverviewDto> {
     const db = this.database.db;
-    const [stats, recent, alerts] = await Promise.all([
+    const [stats, recent, alerts, outbox] = await Promise.all([
       repo.getStats(db),
       repo.listUsers(db, { limit: ADMIN_RECENT_USERS }),
       this.alerts(),
+      getOutboxStats(db),
     ]);
-    return { stats, recentUsers: recent.map(toAdminUserDto), alerts };
+    return {
+      stats,
+      recentUsers: recent.map(toAdminUserDto),
+      alerts,
+      mail: { transport: transportKind(this.config.mail), ...outbox },
+    };
   }
 
   async searchUsers(q: string | undefined): Promise<AdminUserDto[]> {
@@ -139,6 +147,30 @@ export class AdminService {
             type: 'warning',
             title: 'Google sign-in not configured',
             message: 'Set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET to let users sign in with Google.',
+          },
+    );
+    if (transportKind(this.config.mail) === 'log') {
+      alerts.push({
+        id: 'mail',
+        type: 'warning',
+        title: 'Email is not sent',
+        message: 'SMTP_URL is not set: every email, with its links, is written to the server log instead.',
+      });
+    }
+    alerts.push(
+      this.config.emailVerification === 'off'
+        ? {
+            id: 'email_verification',
+            type: 'warning',
+            title: 'Email verification is off',
+            message:
+              'Addresses are unproven: anyone can sign up with an address that is not theirs. Set SMTP_URL and EMAIL_VERIFICATION=required.',
+          }
+        : {
+            id: 'email_verification',
+            type: 'info',
+            title: 'Email verification required',
+            message: 'New accounts prove their address by an emailed link.',
           },
     );
     return alerts;

@@ -1,9 +1,9 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { refreshTokens, sessions, users } from '../../db/schema';
 
-export async function createSession(db: DbOrTx, userId: string, userAgent: string | null) {
-  const [row] = await db.insert(sessions).values({ userId, userAgent }).returning();
+export async function createSession(db: DbOrTx, userId: string, userAgent: string | null, ip: string | null = null) {
+  const [row] = await db.insert(sessions).values({ userId, userAgent, ip }).returning();
   return row!;
 }
 
@@ -68,6 +68,16 @@ export async function revokeAllSessionsOfUser(db: DbOrTx, userId: string) {
     .update(sessions)
     .set({ revokedAt: sql`now()` })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+/** Revokes every live session of the user but `keepSessionId` (the caller's own); returns the ids it revoked. */
+export async function revokeOtherSessionsOfUser(db: DbOrTx, userId: string, keepSessionId: string): Promise<string[]> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, keepSessionId)))
+    .returning({ id: sessions.id });
+  return rows.map((r) => r.id);
 }
 
 export async function markSessionRefreshed(db: DbOrTx, sessionId: string) {

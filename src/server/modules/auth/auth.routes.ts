@@ -10,12 +10,14 @@ import {
   userDto,
 } from '../../../domain/schemas/auth';
 import { errorResponse } from '../../../domain/schemas/common';
+import { fieldErrors } from '../../../domain/forms';
+import { mfaGrantInput, mfaRequiredResponse } from '../../../domain/schemas/security';
 import { AppError } from '../../lib/errors';
 import { requireUser, typed } from '../../lib/http';
 import { toUserDto } from '../users/users.mapper';
 import type { AuthService } from './auth.service';
 
-const tokenBody = z.union([passwordGrantInput, refreshGrantInput]);
+const tokenBody = z.union([passwordGrantInput, refreshGrantInput, mfaGrantInput]);
 
 export function authRoutes(app: FastifyInstance, auth: AuthService) {
   const r = typed(app);
@@ -31,14 +33,22 @@ export function authRoutes(app: FastifyInstance, auth: AuthService) {
 
   r.post('/api/auth/token', {
     config: { auth: 'public', rateLimit: 'token' },
-    schema: { tags: ['auth'], querystring: tokenQuery, body: tokenBody, response: { 200: sessionDto } },
-    handler: async (req) => {
+    // 401 `mfa_required` with an mfa_token: a right password for an account with two-factor sign-in on.
+    schema: { tags: ['auth'], querystring: tokenQuery, body: tokenBody, response: { 200: sessionDto, 401: mfaRequiredResponse } },
+    handler: async (req, reply) => {
       const ua = req.headers['user-agent'] ?? null;
       if (req.query.grant_type === 'password') {
         const body = passwordGrantInput.safeParse(req.body);
         if (!body.success) throw new AppError('validation_failed', { fields: { email: 'email and password are required' } });
         const guard = app.deps.rateLimiter.signIn(body.data.email, req.ip);
-        return auth.signInWithPassword(body.data.email, body.data.password, ua, guard);
+        const result = await auth.signInWithPassword(body.data.email, body.data.password, ua, guard, req.ip);
+        if ('session' in result) return result.session;
+        return reply.code(401).send(await app.deps.twoFactor.challenge(result.secondFactor));
+      }
+      if (req.query.grant_type === 'mfa') {
+        const body = mfaGrantInput.safeParse(req.body);
+        if (!body.success) throw new AppError('validation_failed', { fields: fieldErrors(body.error.issues) });
+        return app.deps.twoFactor.signIn(body.data.mfa_token, body.data.code, { userAgent: ua, ip: req.ip });
       }
       const body = refreshGrantInput.safeParse(req.body);
       if (!body.success) throw new AppError('validation_failed', { fields: { refresh_token: 'refresh_token is required' } });

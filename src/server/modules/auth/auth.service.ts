@@ -18,6 +18,9 @@ export interface AuthHooks {
   onSessionRevoked?: (userId: string, sessionId: string) => void;
 }
 
+/** A right password: the session, or, with two-factor sign-in on, the user who must give a code next. */
+export type PasswordSignIn = { session: SessionDto } | { secondFactor: UserRow };
+
 const invalidCredentials = () => new AppError('invalid_credentials');
 const invalidGrant = () => new AppError('invalid_grant');
 
@@ -59,7 +62,13 @@ export class AuthService {
    * `guard` (RateLimiter.signIn) may make this client wait before the check; only a wrong password
    * (or an unknown email) counts against it, and a right one clears its count.
    */
-  async signInWithPassword(email: string, password: string, userAgent: string | null, guard: SignInGuard): Promise<SessionDto> {
+  async signInWithPassword(
+    email: string,
+    password: string,
+    userAgent: string | null,
+    guard: SignInGuard,
+    ip: string | null = null,
+  ): Promise<PasswordSignIn> {
     await guard.begin();
     const row = await usersRepo.getWithPasswordByEmail(this.db, email);
     const ok = await verifyPassword(row?.passwordHash, password);
@@ -69,14 +78,16 @@ export class AuthService {
     }
     await guard.succeeded();
     if (!row.user.isActive) throw new AppError('account_deactivated');
-    return this.startSession(row.user, userAgent);
+    // Two-factor sign-in on: no session yet; the caller asks for a code (security/two-factor.service.ts).
+    if (row.user.totpEnabledAt) return { secondFactor: row.user };
+    return { session: await this.startSession(row.user, userAgent, ip) };
   }
 
   /** Opens a session for a user who has proven who they are (password or OpenID Connect). */
-  async startSession(user: UserRow, userAgent: string | null): Promise<SessionDto> {
+  async startSession(user: UserRow, userAgent: string | null, ip: string | null = null): Promise<SessionDto> {
     const refresh = this.tokens.newRefreshToken();
     const session = await this.db.transaction(async (tx) => {
-      const s = await repo.createSession(tx, user.id, userAgent?.slice(0, 300) ?? null);
+      const s = await repo.createSession(tx, user.id, userAgent?.slice(0, 300) ?? null, ip);
       await repo.insertRefreshToken(tx, s.id, hashToken(refresh), null);
       return s;
     });
@@ -145,6 +156,11 @@ export class AuthService {
   async logout(userId: string, sessionId: string): Promise<void> {
     await repo.revokeSession(this.db, sessionId);
     this.hooks.onSessionRevoked?.(userId, sessionId);
+  }
+
+  /** After a commit that revoked these sessions another way (a password change): their event streams close. */
+  sessionsRevoked(userId: string, sessionIds: readonly string[]): void {
+    for (const sessionId of sessionIds) this.hooks.onSessionRevoked?.(userId, sessionId);
   }
 
   private async sessionDto(user: UserRow, sessionId: string, refresh: string): Promise<SessionDto> {

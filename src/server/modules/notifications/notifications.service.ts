@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors';
 import type { DomainEvent, EventBus } from '../../lib/events';
 import type { UserRow } from '../../db/schema';
 import * as repo from './notifications.repo';
+import * as preferences from './preferences.repo';
 import type { NewNotification, NotificationRow } from './notifications.repo';
 
 type TaskEvent = Extract<DomainEvent, { type: `task.${string}` }>;
@@ -67,7 +68,7 @@ export class NotificationsService {
       default:
         return;
     }
-    const created = await repo.createMany(this.db, rows);
+    const created = await repo.createMany(this.db, await this.withoutMutedInApp(rows));
     for (const n of created) {
       this.events.publish({
         type: 'notification.created',
@@ -77,6 +78,13 @@ export class NotificationsService {
         notificationId: n.id,
       });
     }
+  }
+
+  /** Leaves out what each recipient turned off in Settings → Notifications (in-app, per kind). */
+  private async withoutMutedInApp(rows: NewNotification[]): Promise<NewNotification[]> {
+    if (rows.length === 0) return rows;
+    const muted = await preferences.listInAppMuted(this.db, unique(rows.map((r) => r.userId)));
+    return muted.size === 0 ? rows : rows.filter((r) => !muted.has(`${r.userId}|${r.type}`));
   }
 
   private async actorName(actorId: string): Promise<string> {

@@ -76,7 +76,7 @@ export function registerOidc(app: FastifyInstance): void {
   r.get('/api/auth/providers', {
     config: { auth: 'public' },
     schema: { tags: ['auth'], response: { 200: authProvidersDto } },
-    handler: async () => ({ google: service.isConfigured }),
+    handler: async () => ({ google: service.isConfigured, emailVerification: config.emailVerification }),
   });
 
   r.get('/api/auth/google/start', {
@@ -103,7 +103,7 @@ export function registerOidc(app: FastifyInstance): void {
     handler: async (req, reply) => {
       reply.header('set-cookie', stateCookie('', 0));
       try {
-        const code = await service.complete(req.query, readCookie(req, COOKIE), req.headers['user-agent'] ?? null);
+        const code = await service.complete(req.query, readCookie(req, COOKIE), req.headers['user-agent'] ?? null, req.ip);
         return reply.header('cache-control', 'no-store').redirect(`/#${OIDC_CODE_PARAM}=${encodeURIComponent(code)}`, 302);
       } catch (error) {
         if (error instanceof OidcFlowError) {

@@ -15,13 +15,14 @@ export class Sealer {
     this.key = new Uint8Array(createHmac('sha256', secret).update(`oidc:${purpose}`).digest());
   }
 
-  seal(payload: JWTPayload, ttlSeconds: number): Promise<string> {
-    return new EncryptJWT(payload)
+  /** Without `ttlSeconds`, the value never expires (a secret kept at rest). */
+  seal(payload: JWTPayload, ttlSeconds?: number): Promise<string> {
+    const jwt = new EncryptJWT(payload)
       .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
       .setIssuedAt()
-      .setAudience(this.purpose)
-      .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
-      .encrypt(this.key);
+      .setAudience(this.purpose);
+    if (ttlSeconds !== undefined) jwt.setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds);
+    return jwt.encrypt(this.key);
   }
 
   /** The payload, or null when the value is forged, for another purpose or expired. */

@@ -35,6 +35,10 @@ export function displayName(claims: Record<string, unknown>, email: string | nul
 
 const isVerified = (value: unknown) => value === true || value === 'true';
 
+/** Why a Google sign-in is not linked onto an existing account that has not proven its address (shown on /login). */
+export const LINK_NEEDS_VERIFIED_ACCOUNT =
+  'An account with this email already exists and its address is not verified yet. Sign in with your password and verify your email address first; then you can use Google sign-in.';
+
 export class OidcService {
   constructor(
     private readonly db: Db,
@@ -75,7 +79,12 @@ export class OidcService {
   }
 
   /** Completes the provider round trip; returns the one-time code for the SPA. */
-  async complete(query: OidcCallbackQuery, sealedState: string | undefined, userAgent: string | null): Promise<string> {
+  async complete(
+    query: OidcCallbackQuery,
+    sealedState: string | undefined,
+    userAgent: string | null,
+    ip: string | null = null,
+  ): Promise<string> {
     const provider = this.requireProvider();
     const saved = sealedState ? await this.sealers.state.open(sealedState) : null;
     // Checked before the provider's error too: a hand-made link here must not get its text shown as ours.
@@ -96,7 +105,8 @@ export class OidcService {
     }
     const user = await this.findOrCreateUser(provider.issuer, claims as JWTPayload & Record<string, unknown>);
     if (!user.isActive) throw new OidcFlowError('access_denied', 'This account has been deactivated');
-    const session = await this.auth.startSession(user, userAgent);
+    // No second factor here: the provider did the proving (issue 21).
+    const session = await this.auth.startSession(user, userAgent, ip);
     return this.sealers.code.seal({ r: session.refresh_token, b: saved.b }, CODE_TTL_SECONDS);
   }
 
@@ -132,7 +142,10 @@ export class OidcService {
 
   /**
    * The account for these claims: the linked identity; else an existing account with the same
-   * email, linked only when the provider says the email is verified; else a new profile.
+   * email, linked only when the provider says the email is verified and the account has proven it
+   * too (else whoever registered the address first with a password would be handed the real
+   * owner's Google sign-in, or the other way round); else a new profile, verified when the
+   * provider vouches for its address.
    */
   private async findOrCreateUser(issuer: string, claims: JWTPayload & Record<string, unknown>): Promise<UserRow> {
     const subject = claims.sub!;
@@ -154,6 +167,7 @@ export class OidcService {
               'An account with this email already exists. Sign in with your password, or verify your email with the provider.',
             );
           }
+          if (!existing.emailVerified) throw new OidcFlowError('access_denied', LINK_NEEDS_VERIFIED_ACCOUNT);
           await repo.createIdentity(tx, { issuer, subject, userId: existing.id, email });
           return existing;
         }

@@ -15,8 +15,10 @@ import type { Db, DbOrTx } from '../../db/client';
 import { ERROR_MESSAGES } from '../../../domain/errors';
 import { AppError } from '../../lib/errors';
 import type { DomainEvent, EventBus } from '../../lib/events';
+import { enqueueMail } from '../mail/mail.repo';
 import { requireTeamMember } from '../teams/membership';
 import { getMemberRole } from '../teams/teams.repo';
+import { type TaskMailSettings, taskAssignedMail } from './task-mails';
 import * as repo from './tasks.repo';
 
 type TaskEventType = Extract<DomainEvent, { taskId: string }>['type'];
@@ -62,7 +64,9 @@ export class TasksService {
     private readonly db: Db,
     private readonly events: EventBus,
     /** Where prepared statements run (Database.preparedDb). */
-    private readonly preparedDb: Db = db,
+    private readonly preparedDb: Db,
+    /** What the 'task assigned to you' mail needs: PUBLIC_URL for its link, and whether addresses must be proven. */
+    private readonly mail: TaskMailSettings,
   ) {}
 
   async list(userId: string, query: ListTasksQuery): Promise<TaskListDto> {
@@ -106,7 +110,7 @@ export class TasksService {
     // would have read (READ COMMITTED takes no lock on a membership either); a project deleted in
     // between fails the insert's foreign key (400).
     const access = await this.requireVisibleProject(this.db, input.projectId, userId, input.assigneeId);
-    const row = await repo.createOne(this.db, {
+    const values: repo.NewTask = {
       title: input.title,
       description: input.description,
       status: input.status,
@@ -116,7 +120,23 @@ export class TasksService {
       creatorId: userId,
       dueDate: input.dueDate,
       tags: input.tags,
-    });
+    };
+    const mail = input.assigneeId
+      ? await taskAssignedMail(this.db, this.mail, {
+          actorId: userId,
+          assigneeId: input.assigneeId,
+          task: { title: input.title, priority: input.priority, dueDate: input.dueDate, projectId: input.projectId },
+          projectName: access.projectName,
+        })
+      : null;
+    // With a mail, the task and its mail commit together; the insert goes last, so the counter lock it takes is
+    // held only for the commit.
+    const row = mail
+      ? await this.db.transaction(async (tx) => {
+          await enqueueMail(tx, mail);
+          return repo.createOne(tx, values);
+        })
+      : await repo.createOne(this.db, values);
     this.publish('task.created', userId, access.teamId, row, null, null);
     // The answer is built from what the check already read: no second look-up.
     return toTaskDto({ ...row, projectName: access.projectName, assigneeName: access.assigneeName });
@@ -128,6 +148,7 @@ export class TasksService {
       const found = await this.lockVisible(tx, id, userId);
       const before = found.task;
       let teamId = found.teamId;
+      let projectName = found.projectName;
       const projectChanged = changes.projectId !== undefined && changes.projectId !== before.projectId;
       const assigneeId = changes.assigneeId === undefined ? before.assigneeId : changes.assigneeId;
       if (projectChanged) {
@@ -138,6 +159,7 @@ export class TasksService {
           throw new AppError('task_move_denied');
         }
         teamId = destination.teamId;
+        projectName = destination.projectName;
       } else if (assigneeId && assigneeId !== before.assigneeId) {
         await this.requireAssignee(tx, teamId, assigneeId);
       }
@@ -149,6 +171,15 @@ export class TasksService {
         version,
       );
       if (!after) throw new AppError('stale_edit');
+      if (after.assigneeId && after.assigneeId !== before.assigneeId) {
+        const mail = await taskAssignedMail(tx, this.mail, {
+          actorId: userId,
+          assigneeId: after.assigneeId,
+          task: after,
+          projectName,
+        });
+        if (mail) await enqueueMail(tx, mail);
+      }
       // The names read with the lock still hold unless the project or the assignee changed; then
       // the answer is read again (membership was checked above, in this transaction).
       const dto =

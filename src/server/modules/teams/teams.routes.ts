@@ -22,7 +22,7 @@ const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409
 /** /api/teams, /api/teams/:id/members, /api/teams/:id/invitations and /api/invitations. */
 export function registerTeams(app: FastifyInstance): void {
   const { config, database, events, rateLimiter } = app.deps;
-  const teams = new TeamsService(database.db, events, rateLimiter, config.invitationTtlDays);
+  const teams = new TeamsService(database.db, events, rateLimiter, config.invitationTtlDays, config);
   const r = typed(app);
   const tags = ['teams'];
 
@@ -118,6 +118,6 @@ export function registerTeams(app: FastifyInstance): void {
       body: respondInvitationInput,
       response: { 200: invitationDto, ...errors },
     },
-    handler: async (req) => teams.respond(requireUser(req).user, req.params.id, req.body.accept),
+    handler: async (req) => teams.respond(requireUser(req).user, req.params.id, req.body.accept, req.body.proof),
   });
 }

@@ -9,11 +9,16 @@ import type {
   TeamMemberDto,
   UpdateTeamInput,
 } from '../../../domain/schemas/team';
-import type { Db } from '../../db/client';
+import type { Config } from '../../config';
+import type { Db, DbOrTx } from '../../db/client';
 import type { UserRow } from '../../db/schema';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import type { DomainEvent, EventBus } from '../../lib/events';
 import type { RateLimiter } from '../../lib/rate-limit';
+import { enqueueMail } from '../mail/mail.repo';
+import { wantsEmail } from '../notifications/preferences.repo';
+import { getOneByEmail } from '../users/users.repo';
+import { invitationMail, invitationUrl, verifyInvitationProof } from './invitation-mail';
 import { requireTeamMember, requireTeamRight } from './membership';
 import { toInvitationDto, toTeamDto, toTeamMemberDto } from './teams.mapper';
 import * as repo from './teams.repo';
@@ -35,6 +40,8 @@ export class TeamsService {
     private readonly rateLimiter: RateLimiter,
     /** Days an invitation stays answerable (INVITATION_TTL_DAYS). */
     private readonly invitationTtlDays: number,
+    /** What the invitation mail's link is built from: PUBLIC_URL, and the secret its proof is signed with. */
+    private readonly links: Pick<Config, 'publicUrl' | 'authSecret' | 'emailVerification'>,
   ) {}
 
   private publish(...events: DomainEvent[]) {
@@ -169,7 +176,7 @@ export class TeamsService {
     try {
       row = await this.db.transaction(async (tx) => {
         await repo.deleteDeadInvitations(tx, teamId, email, this.invitationTtlDays);
-        return repo.createInvitation(tx, {
+        const created = await repo.createInvitation(tx, {
           teamId,
           teamName: team.name,
           email,
@@ -178,6 +185,8 @@ export class TeamsService {
           inviterName: actor.fullName,
           inviterEmail: actor.email,
         });
+        await this.mailInvitation(tx, created);
+        return created;
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('invitation_exists');
@@ -185,6 +194,18 @@ export class TeamsService {
     }
     this.publish({ type: 'invitation.created', teamId, actorId: actor.id, invitationId: row.id, email });
     return toInvitationDto(row);
+  }
+
+  /** The invitation's mail, queued with it; not when the invitee has an account and turned invitation mail off. */
+  private async mailInvitation(tx: DbOrTx, invitation: repo.InvitationRow): Promise<void> {
+    const invitee = await getOneByEmail(tx, invitation.email);
+    if (invitee && !(await wantsEmail(tx, invitee.id, 'team_invite'))) return;
+    const url = invitationUrl(this.links.publicUrl, this.links.authSecret, invitation.id);
+    await enqueueMail(tx, {
+      kind: 'invitation',
+      to: invitation.email,
+      ...invitationMail(invitation, url, this.invitationTtlDays),
+    });
   }
 
   async myInvitations(actor: Actor): Promise<MyInvitationsDto> {
@@ -221,15 +242,32 @@ export class TeamsService {
   }
 
   /**
+   * With EMAIL_VERIFICATION=required, accepting needs the invited address proven: verified on the account, or this
+   * invitation's own emailed link followed (its proof), else whoever registered the address first could join (as
+   * admin, if that was the role). With `off`, addresses are unproven by choice and accepting asks for neither.
+   */
+  private requireProvenAddress(actor: Pick<UserRow, 'emailVerified'>, invitationId: string, proof: string | undefined) {
+    if (this.links.emailVerification !== 'required' || actor.emailVerified) return;
+    if (proof && verifyInvitationProof(this.links.authSecret, invitationId, proof)) return;
+    throw new AppError('email_unverified');
+  }
+
+  /**
    * Only the invitee answers, and only a live invitation (db/invitations.ts). Accepting marks the
    * invitation and creates the active membership with the invited role in one transaction; an
    * answered invitation cannot be answered again.
    */
-  async respond(actor: Actor, invitationId: string, accept: boolean): Promise<InvitationDto> {
+  async respond(
+    actor: Actor & Pick<UserRow, 'emailVerified'>,
+    invitationId: string,
+    accept: boolean,
+    proof?: string,
+  ): Promise<InvitationDto> {
     const { invitation, isInvitee } = await this.requireVisibleInvitation(actor, invitationId);
     if (!isInvitee) throw new AppError('invitation_not_for_you');
     if (invitation.status !== 'pending') throw new AppError('invitation_answered');
     if (!invitation.isLive) throw new AppError('invitation_expired');
+    if (accept) this.requireProvenAddress(actor, invitationId, proof);
     const result = await this.db.transaction(async (tx) => {
       // Checked again as it is written: answered, cancelled or dead since the read, it is refused.
       const answered = await repo.answerInvitation(tx, invitationId, accept ? 'accepted' : 'declined', this.invitationTtlDays);

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { SystemRole } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
 import { passwordCredentials, type UserRow, users } from '../../db/schema';
@@ -20,6 +20,15 @@ export async function getWithPasswordByEmail(db: DbOrTx, email: string) {
     .leftJoin(passwordCredentials, eq(passwordCredentials.userId, users.id))
     .where(eq(users.email, email.toLowerCase()));
   return row;
+}
+
+/** The user's password hash, or null for an account without a password (made by a Google sign-in). */
+export async function getPasswordHash(db: DbOrTx, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ passwordHash: passwordCredentials.passwordHash })
+    .from(passwordCredentials)
+    .where(eq(passwordCredentials.userId, userId));
+  return row?.passwordHash ?? null;
 }
 
 export async function createOne(
@@ -47,6 +56,19 @@ export async function setRoleByEmail(db: DbOrTx, email: string, role: SystemRole
     .where(eq(users.email, email.toLowerCase()))
     .returning();
   return row;
+}
+
+/**
+ * Marks the address proven, if it is still the account's address (a link sent to an address the account has since
+ * left proves nothing about the new one). Returns whether it is.
+ */
+export async function markEmailVerified(db: DbOrTx, id: string, email: string): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ emailVerified: true, updatedAt: sql`now()` })
+    .where(and(eq(users.id, id), eq(users.email, email.toLowerCase())))
+    .returning({ id: users.id });
+  return rows.length > 0;
 }
 
 /** Marks the user seen, at most once every five minutes. */

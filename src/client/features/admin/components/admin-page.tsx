@@ -16,6 +16,7 @@ import { useAuthStore } from '../../../stores/auth-store';
 import { useAdminOverview, useAdminUserSearch } from '../api/get-admin-overview';
 import { useSetUserActive } from '../api/set-user-active';
 import { AdminStats, AdminStatsSkeleton } from './admin-stats';
+import { EmailCard } from './email-card';
 import { SystemAlerts } from './system-alerts';
 import { UsersTable } from './users-table';
 
@@ -74,7 +75,7 @@ export function AdminPage() {
       {data ? <AdminStats stats={data.stats} /> : <AdminStatsSkeleton />}
 
       <div className="grid gap-6 2xl:grid-cols-3">
-        <Card className="min-w-0 p-4 2xl:col-span-2">
+        <Card className="min-w-0 self-start p-4 2xl:col-span-2">
           <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
             <h2 className="text-lg font-semibold">{searching ? 'Matching Users' : 'Recent Users'}</h2>
             <SearchField
@@ -99,7 +100,10 @@ export function AdminPage() {
           )}
         </Card>
         {data ? (
-          <SystemAlerts alerts={data.alerts} />
+          <div className="min-w-0 space-y-6">
+            <SystemAlerts alerts={data.alerts} />
+            <EmailCard mail={data.mail} />
+          </div>
         ) : (
           <div className="h-48 animate-pulse rounded-xl bg-slate-200 dark:bg-slate-800" aria-hidden />
         )}

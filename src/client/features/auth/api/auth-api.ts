@@ -1,8 +1,24 @@
 import type { SessionDto, UserDto } from '../../../../domain/schemas/auth';
-import { api } from '../../../lib/api-client';
+import { ApiError, api } from '../../../lib/api-client';
 
-export const signInWithPassword = (email: string, password: string) =>
-  api.post<SessionDto>('/api/auth/token', { email, password }, { query: { grant_type: 'password' }, anonymous: true });
+/** A right password: the session, or, for an account with two-factor sign-in on, the token of the code step. */
+export type PasswordSignIn = { session: SessionDto } | { mfaToken: string };
+
+export async function signInWithPassword(email: string, password: string): Promise<PasswordSignIn> {
+  try {
+    return {
+      session: await api.post<SessionDto>(
+        '/api/auth/token',
+        { email, password },
+        { query: { grant_type: 'password' }, anonymous: true },
+      ),
+    };
+  } catch (error) {
+    const mfaToken = error instanceof ApiError && error.reason === 'mfa_required' ? error.details.mfa_token : undefined;
+    if (typeof mfaToken === 'string') return { mfaToken };
+    throw error;
+  }
+}
 
 export const signUp = (input: { email: string; password: string; fullName: string }) =>
   api.post<{ user: UserDto }>('/api/auth/signup', input, { anonymous: true });

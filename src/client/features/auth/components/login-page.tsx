@@ -1,10 +1,12 @@
 import { Mail, UserPlus } from 'lucide-react';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { LIMITS } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
+import type { SessionDto } from '../../../../domain/schemas/auth';
 import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/field';
 import { toastError } from '../../../lib/errors';
 import { useFormState } from '../../../lib/use-form-state';
@@ -20,6 +22,9 @@ import { SignUpFields } from './sign-up-fields';
 import { useSignUpSubmit } from './use-sign-up-submit';
 
 type Mode = 'none' | 'signin' | 'signup';
+
+// Asked for only by accounts with two-factor sign-in on: off the page's start-up bundle (its budget).
+const TwoFactorStep = lazy(() => import('./two-factor-step').then((m) => ({ default: m.TwoFactorStep })));
 
 const EMPTY = { fullName: '', email: '', password: '', confirmPassword: '', rememberMe: true };
 
@@ -71,6 +76,8 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [mode, setModeState] = useState<Mode>('none');
   const [submitting, setSubmitting] = useState(false);
+  /** Set once the password was right for an account with two-factor sign-in on: the code step shows. */
+  const [mfaToken, setMfaToken] = useState<string | null>(null);
   const initial = useMemo(() => EMPTY, []);
   const form = useFormState(initial);
   const { values, reset, bind } = form;
@@ -82,7 +89,14 @@ export function LoginPage() {
   const setMode = (next: Mode) => {
     if (next !== 'none') void loadAuthForms();
     reset();
+    setMfaToken(null);
     setModeState(next);
+  };
+
+  const finishSignIn = (session: SessionDto) => {
+    useAuthStore.getState().setSession(session);
+    toast.success(MSG.welcomeBack);
+    navigate('/dashboard', { replace: true });
   };
 
   const onSignIn = async (e: FormEvent) => {
@@ -92,10 +106,9 @@ export function LoginPage() {
     setSubmitting(true);
     try {
       setRememberMe(values.rememberMe);
-      const session = await signInWithPassword(body.email, body.password);
-      useAuthStore.getState().setSession(session);
-      toast.success(MSG.welcomeBack);
-      navigate('/dashboard', { replace: true });
+      const result = await signInWithPassword(body.email, body.password);
+      if ('mfaToken' in result) setMfaToken(result.mfaToken);
+      else finishSignIn(result.session);
     } catch (error) {
       toastError(error, MSG.invalidCredentials);
     } finally {
@@ -139,7 +152,7 @@ export function LoginPage() {
         </div>
       )}
 
-      {mode === 'signin' && (
+      {mode === 'signin' && !mfaToken && (
         <form onSubmit={onSignIn} noValidate className="space-y-4" aria-label="Sign in">
           <TextField label="Email" type="email" autoComplete="email" autoFocus {...bind('email')} />
           <PasswordField label="Password" autoComplete="current-password" {...bind('password')} />
@@ -152,19 +165,25 @@ export function LoginPage() {
               />
               Remember me
             </label>
-            <button
-              type="button"
+            <Link
+              to="/forgot-password"
+              state={{ email: values.email }}
               className="text-indigo-300 underline-offset-2 hover:underline"
-              onClick={() => toast.info('Password reset is not available yet. Please contact your team owner.')}
             >
               Forgot password?
-            </button>
+            </Link>
           </div>
           <Button type="submit" className="w-full justify-center" size="lg" isLoading={submitting}>
             Sign in
           </Button>
           <BackToOptions onClick={() => setMode('none')} />
         </form>
+      )}
+
+      {mode === 'signin' && mfaToken && (
+        <Suspense fallback={<Spinner />}>
+          <TwoFactorStep mfaToken={mfaToken} onSignedIn={finishSignIn} onBack={() => setMfaToken(null)} />
+        </Suspense>
       )}
 
       {mode === 'signup' && (

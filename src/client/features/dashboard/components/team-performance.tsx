@@ -2,6 +2,7 @@ import { TrendingUp } from 'lucide-react';
 import { DASHBOARD_TEXT } from '../../../../domain/dashboard';
 import { MSG } from '../../../../domain/messages';
 import type { DashboardDto } from '../../../../domain/schemas/dashboard';
+import { DefinitionList } from '../../../components/ui/definition-list';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { Panel } from './panel';
 
@@ -14,14 +15,7 @@ export function TeamPerformance({ stats }: { stats: DashboardDto['stats'] }) {
   ] as const;
   return (
     <Panel id="performance" title={DASHBOARD_TEXT.teamPerformance} icon={<TrendingUp className="h-5 w-5" />}>
-      <dl className="space-y-3 text-sm">
-        {rows.map(([label, value]) => (
-          <div key={label} className="flex items-center justify-between gap-3">
-            <dt className="text-slate-600 dark:text-slate-300">{label}</dt>
-            <dd className="font-semibold tabular-nums">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <DefinitionList items={rows} />
       <div className="mt-4">
         <ProgressBar value={stats.completionRate} label={DASHBOARD_TEXT.completionRate} />
       </div>

@@ -4,8 +4,9 @@ import { api } from '../../../lib/api-client';
 import { invitationKeys } from './invitation-keys';
 
 export const getMyInvitations = (signal?: AbortSignal) => api.get<MyInvitationsDto>('/api/invitations', { signal });
-export const respondToInvitation = (invitationId: string, accept: boolean) =>
-  api.post<InvitationDto>(`/api/invitations/${invitationId}/respond`, { accept });
+/** `proof`: the one the invitation's emailed link carried (it proves the invited address). */
+export const respondToInvitation = (invitationId: string, accept: boolean, proof?: string) =>
+  api.post<InvitationDto>(`/api/invitations/${invitationId}/respond`, { accept, ...(proof && { proof }) });
 
 export const myInvitationsQueryOptions = () =>
   queryOptions({ queryKey: invitationKeys.mine(), queryFn: ({ signal }) => getMyInvitations(signal) });
@@ -18,7 +19,8 @@ export function useMyInvitations() {
 export function useRespondToInvitation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, accept }: { id: string; accept: boolean }) => respondToInvitation(id, accept),
+    mutationFn: ({ id, accept, proof }: { id: string; accept: boolean; proof?: string }) =>
+      respondToInvitation(id, accept, proof),
     // Accepting adds a team, its projects and tasks: refresh everything.
     onSettled: () => queryClient.invalidateQueries(),
   });

@@ -1,6 +1,7 @@
 import { format } from 'date-fns';
 import { Check, Mail, Send, X } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { TEAM_ROLE_LABELS } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
@@ -46,6 +47,9 @@ export function InvitationPanel() {
   const respond = useRespondToInvitation();
   const { ask, dialog } = useCancelInvitationFlow();
   const [busyId, setBusyId] = useState<string | null>(null);
+  // Opened from the invitation's mail (/dashboard?invitation=…&proof=…): its proof goes with the answer.
+  const [params] = useSearchParams();
+  const proofFor = (id: string) => (params.get('invitation') === id ? (params.get('proof') ?? undefined) : undefined);
 
   const received = data?.received ?? [];
   const sent = data?.sent ?? [];
@@ -54,7 +58,7 @@ export function InvitationPanel() {
   const onRespond = async (inv: InvitationDto, accept: boolean) => {
     setBusyId(inv.id);
     try {
-      await respond.mutateAsync({ id: inv.id, accept });
+      await respond.mutateAsync({ id: inv.id, accept, proof: proofFor(inv.id) });
       toast.success(accept ? MSG.invitationAccepted : MSG.invitationDeclined);
     } catch (error) {
       toastError(error, MSG.respondFailed);

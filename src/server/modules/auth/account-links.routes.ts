@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ACCOUNT_MSG } from '../../../domain/account-messages';
+import { forgotPasswordInput, mailAcceptedResponse, resetPasswordInput, verifyEmailInput } from '../../../domain/schemas/auth';
+import { errorResponse } from '../../../domain/schemas/common';
+import { requireUser, typed } from '../../lib/http';
+import { EmailVerificationService } from './email-verification.service';
+import { PasswordResetService } from './password-reset.service';
+
+/** The account's emailed links: verify the address, resend that link, forgot password, reset password. */
+export function registerAccountLinks(app: FastifyInstance): void {
+  const { config, database, events, rateLimiter } = app.deps;
+  const verification = new EmailVerificationService(database.db, rateLimiter, config.publicUrl);
+  const reset = new PasswordResetService(database.db, rateLimiter, events, config.publicUrl);
+  const r = typed(app);
+  const tags = ['auth'];
+
+  r.post('/api/auth/forgot-password', {
+    config: { auth: 'public', rateLimit: 'mailLinkIp' },
+    schema: { tags, body: forgotPasswordInput, response: { 202: mailAcceptedResponse, 400: errorResponse, 429: errorResponse } },
+    handler: async (req, reply) => {
+      await reset.request(req.body.email);
+      return reply.code(202).send({ message: ACCOUNT_MSG.forgotPasswordSent });
+    },
+  });
+
+  r.post('/api/auth/reset-password', {
+    config: { auth: 'public', rateLimit: 'auth' },
+    schema: { tags, body: resetPasswordInput, response: { 204: z.null(), 400: errorResponse } },
+    handler: async (req, reply) => {
+      await reset.reset(req.body.token, req.body.password);
+      return reply.code(204).send(null);
+    },
+  });
+
+  r.post('/api/auth/verify-email', {
+    config: { auth: 'public', rateLimit: 'auth' },
+    schema: { tags, body: verifyEmailInput, response: { 204: z.null(), 400: errorResponse } },
+    handler: async (req, reply) => {
+      await verification.verify(req.body.token);
+      return reply.code(204).send(null);
+    },
+  });
+
+  r.post('/api/auth/resend-verification', {
+    config: { auth: 'user', rateLimit: 'mailLinkIp' },
+    schema: { tags, response: { 202: mailAcceptedResponse, 409: errorResponse, 429: errorResponse } },
+    handler: async (req, reply) => {
+      const { user } = requireUser(req);
+      await verification.resend(user);
+      return reply.code(202).send({ message: ACCOUNT_MSG.verificationSent(user.email) });
+    },
+  });
+}

@@ -1,0 +1,72 @@
+import type { EmailVerificationMode } from '../../../domain/constants';
+import type { Db, DbOrTx } from '../../db/client';
+import type { UserRow } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import type { RateLimiter } from '../../lib/rate-limit';
+import * as usersRepo from '../users/users.repo';
+import { verifyEmailMail } from './account-mails';
+import { mailNewLink } from './mail-link';
+import { consumeUserToken, revokeUserTokens } from './user-tokens.repo';
+
+/** A verification link lives a day. */
+export const VERIFY_EMAIL_TTL_SECONDS = 24 * 60 * 60;
+
+type Recipient = Pick<UserRow, 'id' | 'email' | 'fullName'>;
+
+/**
+ * Queues a fresh verification link for the user's address with `tx`, the transaction of the change that causes it
+ * (a sign-up, a resend); the links sent before it stop working.
+ */
+export async function sendVerificationLink(tx: DbOrTx, user: Recipient, publicUrl: string): Promise<void> {
+  await mailNewLink(tx, {
+    userId: user.id,
+    purpose: 'verify_email',
+    email: user.email,
+    ttlSeconds: VERIFY_EMAIL_TTL_SECONDS,
+    page: `${publicUrl}/verify-email`,
+    kind: 'verify_email',
+    render: (url) => verifyEmailMail({ ...user, url }),
+  });
+}
+
+/**
+ * The sign-up hook (a password sign-up or a first Google sign-in): with EMAIL_VERIFICATION=required, an address not
+ * already vouched for gets its link in the transaction that creates the account. With `off`, no mail is sent.
+ */
+export async function sendLinkOnSignUp(
+  tx: DbOrTx,
+  user: Recipient & Pick<UserRow, 'emailVerified'>,
+  config: { emailVerification: EmailVerificationMode; publicUrl: string },
+): Promise<void> {
+  if (config.emailVerification === 'required' && !user.emailVerified) await sendVerificationLink(tx, user, config.publicUrl);
+}
+
+/** Proving an address: following the emailed link, and asking for a new one. */
+export class EmailVerificationService {
+  constructor(
+    private readonly db: Db,
+    private readonly rateLimiter: RateLimiter,
+    private readonly publicUrl: string,
+  ) {}
+
+  /**
+   * Spends the link's token and marks the address it was sent to verified, if that is still the account's address.
+   * An unknown, spent or expired token is `link_invalid`, the same answer for the three.
+   */
+  async verify(token: string): Promise<void> {
+    const verified = await this.db.transaction(async (tx) => {
+      const spent = await consumeUserToken(tx, 'verify_email', token);
+      if (!spent || !(await usersRepo.markEmailVerified(tx, spent.userId, spent.email))) return false;
+      await revokeUserTokens(tx, spent.userId, 'verify_email');
+      return true;
+    });
+    if (!verified) throw new AppError('link_invalid');
+  }
+
+  /** A new link for the signed-in user (rate-limited per account here, per IP by the route). */
+  async resend(user: Recipient & Pick<UserRow, 'emailVerified'>): Promise<void> {
+    if (user.emailVerified) throw new AppError('email_already_verified');
+    await this.rateLimiter.take('mailLinkTarget', `user:${user.id}`);
+    await this.db.transaction((tx) => sendVerificationLink(tx, user, this.publicUrl));
+  }
+}

@@ -1,0 +1,86 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { errorResponse, idParams } from '../../../domain/schemas/common';
+import {
+  disableTwoFactorInput,
+  enableTwoFactorInput,
+  recoveryCodesDto,
+  revokeOthersResponse,
+  sessionListDto,
+  twoFactorSetupDto,
+  twoFactorStatusDto,
+} from '../../../domain/schemas/security';
+import { requireUser, typed } from '../../lib/http';
+import { DEFAULT_SESSION_POLICY } from '../auth/session-policy';
+import { SessionsService } from './sessions.service';
+
+/** A secret or recovery codes in the answer: kept by no cache (as token answers, RFC 6749 §5.1). */
+const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+
+/** Settings → Security: the caller's sessions, and two-factor sign-in. Every route is the caller's own. */
+export function registerSecurity(app: FastifyInstance): void {
+  const { database, config, auth, twoFactor } = app.deps;
+  const sessions = new SessionsService(database.db, config.sessions ?? DEFAULT_SESSION_POLICY, auth);
+  const r = typed(app);
+  const tags = ['security'];
+
+  r.get('/api/me/sessions', {
+    config: { auth: 'user' },
+    schema: { tags, response: { 200: sessionListDto } },
+    handler: async (req) => {
+      const { userId, sessionId } = requireUser(req);
+      return sessions.list(userId, sessionId);
+    },
+  });
+
+  r.delete('/api/me/sessions/:id', {
+    config: { auth: 'user' },
+    schema: { tags, params: idParams, response: { 204: z.null(), 404: errorResponse } },
+    handler: async (req, reply) => {
+      await sessions.revoke(requireUser(req).userId, req.params.id);
+      return reply.code(204).send(null);
+    },
+  });
+
+  r.post('/api/me/sessions/revoke-others', {
+    config: { auth: 'user' },
+    schema: { tags, response: { 200: revokeOthersResponse } },
+    handler: async (req) => {
+      const { userId, sessionId } = requireUser(req);
+      return { revoked: await sessions.revokeOthers(userId, sessionId) };
+    },
+  });
+
+  r.get('/api/me/2fa', {
+    config: { auth: 'user' },
+    schema: { tags, response: { 200: twoFactorStatusDto } },
+    handler: async (req) => twoFactor.status(requireUser(req).user),
+  });
+
+  r.post('/api/me/2fa/setup', {
+    config: { auth: 'user' },
+    schema: { tags, response: { 200: twoFactorSetupDto, 409: errorResponse } },
+    handler: async (req, reply) => {
+      noStore(reply);
+      return twoFactor.setup(requireUser(req).user);
+    },
+  });
+
+  r.post('/api/me/2fa/enable', {
+    config: { auth: 'user' },
+    schema: { tags, body: enableTwoFactorInput, response: { 200: recoveryCodesDto, 400: errorResponse, 409: errorResponse } },
+    handler: async (req, reply) => {
+      noStore(reply);
+      return twoFactor.enable(requireUser(req).user, req.body.code);
+    },
+  });
+
+  r.post('/api/me/2fa/disable', {
+    config: { auth: 'user' },
+    schema: { tags, body: disableTwoFactorInput, response: { 204: z.null(), 400: errorResponse, 409: errorResponse } },
+    handler: async (req, reply) => {
+      await twoFactor.disable(requireUser(req).user, req.body, req.ip);
+      return reply.code(204).send(null);
+    },
+  });
+}

@@ -1,0 +1,53 @@
+import { TASK_PRIORITY_LABELS, type TaskPriority } from '../../../domain/constants';
+import { formatLongDate } from '../../../domain/dates';
+import { notificationTarget } from '../../../domain/notification-target';
+import type { Config } from '../../config';
+import type { DbOrTx } from '../../db/client';
+import type { OutgoingMail } from '../mail/mail.repo';
+import { mayMailUnprompted } from '../mail/mail.policy';
+import { renderMail } from '../mail/mail.render';
+import { wantsEmail } from '../notifications/preferences.repo';
+import { getOneById } from '../users/users.repo';
+
+export type TaskMailSettings = Pick<Config, 'publicUrl' | 'emailVerification'>;
+
+export interface AssignedTask {
+  title: string;
+  priority: TaskPriority;
+  dueDate: string | null;
+  projectId: string;
+}
+
+/**
+ * The 'task assigned to you' mail for `assigneeId`, or null: when they assigned it to themselves, turned this mail
+ * off (Settings → Notifications), are deactivated, or (EMAIL_VERIFICATION required) have not proven their address.
+ */
+export async function taskAssignedMail(
+  db: DbOrTx,
+  settings: TaskMailSettings,
+  input: { actorId: string; assigneeId: string; task: AssignedTask; projectName: string },
+): Promise<OutgoingMail | null> {
+  if (input.assigneeId === input.actorId) return null;
+  const [assignee, actor, wanted] = await Promise.all([
+    getOneById(db, input.assigneeId),
+    getOneById(db, input.actorId),
+    wantsEmail(db, input.assigneeId, 'task_assigned'),
+  ]);
+  if (!assignee?.isActive || !wanted || !mayMailUnprompted(assignee, settings.emailVerification)) return null;
+  const { task } = input;
+  const url = settings.publicUrl + notificationTarget({ type: 'task_assigned', data: { projectId: task.projectId } });
+  return {
+    kind: 'task_assigned',
+    to: assignee.email,
+    ...renderMail({
+      subject: `Assigned to you: ${task.title}`,
+      heading: 'A task was assigned to you',
+      paragraphs: [
+        `${actor?.fullName ?? 'Someone'} assigned you “${task.title}” in the project ${input.projectName}.`,
+        `Priority: ${TASK_PRIORITY_LABELS[task.priority]}. ${task.dueDate ? `Due ${formatLongDate(task.dueDate)}.` : 'No due date.'}`,
+      ],
+      action: { label: 'Open the project’s tasks', url },
+      footer: 'You can turn these emails off in Settings → Notifications.',
+    }),
+  };
+}

@@ -1,0 +1,176 @@
+import type { Page } from '@playwright/test';
+import { MSG } from '../../src/domain/messages';
+import { SETTINGS_MSG } from '../../src/domain/settings-messages';
+import { axeViolations, createUser, expect, signIn, test } from './fixtures';
+
+/** /settings with its data shown (the sections' placeholders gone). */
+async function openSettings(page: Page, hash = '') {
+  await page.goto(`/settings${hash}`);
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  await expect(page.locator('main .animate-pulse')).toHaveCount(0);
+}
+
+const userMenu = (page: Page) => page.getByRole('button', { name: 'User menu' });
+
+test.describe('settings', () => {
+  test("the user menu's Profile opens it; a new name changes the top bar's initials at once", async ({ page, request }) => {
+    const user = await createUser(request, { fullName: 'Erin Example' });
+    await signIn(page, user);
+    await expect(userMenu(page)).toContainText('EE');
+    await userMenu(page).click();
+    await page.getByRole('menuitem', { name: 'Profile' }).click();
+    await expect(page).toHaveURL(/\/settings#profile$/);
+    await expect(page.getByRole('heading', { name: 'Profile', level: 2 })).toBeFocused();
+
+    const name = page.getByLabel('Full name');
+    await expect(name).toHaveValue('Erin Example');
+    await name.fill('Q');
+    await page.getByRole('button', { name: SETTINGS_MSG.saveChanges }).click();
+    await expect(page.getByText(MSG.fullNameMin)).toBeVisible();
+    await name.fill('Quinn Zephyr');
+    await page.getByLabel('Time zone').selectOption('Asia/Tokyo');
+    await page.getByRole('button', { name: SETTINGS_MSG.saveChanges }).click();
+    await expect(page.getByText(SETTINGS_MSG.profileUpdated)).toBeVisible();
+    await expect(userMenu(page)).toContainText('QZ');
+
+    await openSettings(page);
+    await expect(page.getByLabel('Full name')).toHaveValue('Quinn Zephyr');
+    await expect(page.getByLabel('Time zone')).toHaveValue('Asia/Tokyo');
+    await expect(userMenu(page)).toContainText('QZ');
+  });
+
+  test('change password, then sign in with the new one', async ({ page, request }) => {
+    const user = await createUser(request);
+    await signIn(page, user);
+    await openSettings(page, '#account');
+    const form = page.getByRole('form', { name: SETTINGS_MSG.changePassword });
+    await form.getByLabel(SETTINGS_MSG.currentPassword, { exact: true }).fill('not my password');
+    await form.getByLabel(SETTINGS_MSG.newPassword, { exact: true }).fill('a fresh secret 42');
+    await form.getByLabel(SETTINGS_MSG.confirmPassword, { exact: true }).fill('a fresh secret 24');
+    await page.getByRole('button', { name: SETTINGS_MSG.changePassword }).click();
+    await expect(form.getByText(MSG.passwordsMismatch)).toBeVisible();
+    await form.getByLabel(SETTINGS_MSG.confirmPassword, { exact: true }).fill('a fresh secret 42');
+    await page.getByRole('button', { name: SETTINGS_MSG.changePassword }).click();
+    await expect(form.getByText(MSG.currentPasswordWrong)).toBeVisible();
+
+    await form.getByLabel(SETTINGS_MSG.currentPassword, { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: SETTINGS_MSG.changePassword }).click();
+    await expect(page.getByText(SETTINGS_MSG.passwordChanged, { exact: true })).toBeVisible();
+    await expect(form.getByLabel(SETTINGS_MSG.newPassword, { exact: true })).toHaveValue('');
+
+    await userMenu(page).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await signIn(page, { email: user.email, password: 'a fresh secret 42' });
+  });
+
+  test("appearance: Light / Dark / System, the same setting as the top bar's switch", async ({ page, request }) => {
+    const user = await createUser(request);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await signIn(page, user);
+    await openSettings(page, '#appearance');
+    const html = page.locator('html');
+    await expect(page.getByRole('radio', { name: /^System/ })).toBeChecked();
+    await expect(html).not.toHaveClass(/dark/);
+
+    await page.getByRole('radio', { name: /^Dark/ }).check();
+    await expect(html).toHaveClass(/dark/);
+    await expect(page.getByRole('button', { name: 'Theme: dark' })).toBeVisible();
+
+    // The top bar's switch moves the radio too.
+    await page.getByRole('button', { name: 'Theme: dark' }).click();
+    await page.getByRole('menuitemradio', { name: 'Light' }).click();
+    await expect(page.getByRole('radio', { name: /^Light/ })).toBeChecked();
+    await expect(html).not.toHaveClass(/dark/);
+
+    // By keyboard: the radio group moves with the arrow keys.
+    await page.getByRole('radio', { name: /^Light/ }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByRole('radio', { name: /^Dark/ })).toBeChecked();
+    await expect(html).toHaveClass(/dark/);
+    await page.reload();
+    await expect(html).toHaveClass(/dark/);
+  });
+
+  test('notification switches save at once and stay after a reload', async ({ page, request }) => {
+    const user = await createUser(request);
+    await signIn(page, user);
+    await openSettings(page, '#notifications');
+    const assignedInApp = page.getByRole('switch', { name: 'A task is assigned to you: In-app' });
+    const digest = page.getByRole('switch', { name: 'Send me a daily digest' });
+    await expect(assignedInApp).toHaveAttribute('aria-checked', 'true');
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith('/api/me/notification-preferences') && r.request().method() === 'PUT',
+    );
+    await assignedInApp.click();
+    await saved;
+    await digest.press('Space');
+    await expect(digest).toHaveAttribute('aria-checked', 'false');
+    await expect(assignedInApp).toHaveAttribute('aria-checked', 'false');
+    await openSettings(page, '#notifications');
+    await expect(page.getByRole('switch', { name: 'A task is assigned to you: In-app' })).toHaveAttribute(
+      'aria-checked',
+      'false',
+    );
+    await expect(page.getByRole('switch', { name: 'A task is assigned to you: Email' })).toHaveAttribute('aria-checked', 'true');
+    await expect(page.getByRole('switch', { name: 'Send me a daily digest' })).toHaveAttribute('aria-checked', 'false');
+  });
+
+  test('delete account: typed confirmation, then signed out for good', async ({ page, request }) => {
+    const user = await createUser(request);
+    await signIn(page, user);
+    await openSettings(page, '#account');
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete account' });
+    const confirm = dialog.getByRole('button', { name: 'Delete account' });
+    await dialog.getByLabel(/to confirm/).fill('someone@else.example');
+    await expect(confirm).toBeDisabled();
+    await dialog.getByLabel(/to confirm/).fill(user.email);
+    await dialog.getByLabel(SETTINGS_MSG.currentPassword, { exact: true }).fill(user.password);
+    await confirm.click();
+    await expect(page.getByText(SETTINGS_MSG.accountDeleted)).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+    const res = await request.post('/api/auth/token?grant_type=password', {
+      data: { email: user.email, password: user.password },
+    });
+    expect(res.status()).toBe(400);
+  });
+
+  test('an unknown email-change link says so', async ({ page }) => {
+    await page.goto('/confirm-email?token=not-a-real-token');
+    await page.getByRole('button', { name: 'Confirm new email address' }).click();
+    await expect(page.getByText(MSG.linkInvalid)).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`axe: no violations on /settings and its dialog at 1440 and 390 px (${scheme})`, async ({ browser, request }) => {
+      test.setTimeout(240_000);
+      const user = await createUser(request);
+      for (const viewport of [
+        { width: 1440, height: 900 },
+        { width: 390, height: 844 },
+      ]) {
+        const context = await browser.newContext({ viewport, colorScheme: scheme });
+        const page = await context.newPage();
+        await signIn(page, user);
+        await openSettings(page);
+        expect(await axeViolations(page), `/settings ${viewport.width} ${scheme}`).toEqual([]);
+        // Nothing wider than the screen.
+        const overflow = await page.evaluate(() => {
+          const main = document.getElementById('main')!;
+          return main.scrollWidth - main.clientWidth;
+        });
+        expect(overflow).toBeLessThanOrEqual(0);
+        await page.getByRole('button', { name: 'Delete account' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Delete account' });
+        await expect(dialog).toBeVisible();
+        await expect(dialog.getByRole('button', { name: 'Delete account' })).toBeDisabled();
+        expect(await axeViolations(page), `delete dialog ${viewport.width} ${scheme}`).toEqual([]);
+        await page.keyboard.press('Escape');
+        await expect(dialog).toBeHidden();
+        await context.close();
+      }
+    });
+  }
+});
