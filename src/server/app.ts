@@ -176,8 +176,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     config.sessions,
   );
-  const rateLimiter = new RateLimiter(bucketStore(database.db), config.rateLimitEnabled, config.rateLimits);
-  const twoFactor = new TwoFactorService(database.db, auth, rateLimiter, bucketStore(database.db), config.authSecret);
+  const buckets = bucketStore(database.db);
+  const rateLimiter = new RateLimiter(buckets, config.rateLimitEnabled, config.rateLimits);
+  const twoFactor = new TwoFactorService(database.db, auth, rateLimiter, buckets, config.authSecret);
   app.decorate('deps', { config, database, tokens, auth, rateLimiter, events, twoFactor });
   app.decorateRequest('auth', null);
 
