@@ -242,10 +242,13 @@ test.describe('tasks', () => {
         body: JSON.stringify({ error: { code: 'internal', message: 'Internal server error' } }),
       });
     });
-    await pickUp(page, card(progress, 'Keyboard mover'), 'Keyboard mover', 'In Progress');
-    await page.keyboard.press('ArrowRight');
-    // The board scrolls sideways to bring Review into view; drop once the card is over it.
-    await expect(page.getByText('Task Keyboard mover is over Review.')).toBeAttached();
+    // The board scrolls sideways to bring Review into view; drop once the card is over it. As above, a refetch can end
+    // the keyboard drag before the arrow is seen: pick up again until it is.
+    await expect(async () => {
+      await pickUp(page, card(progress, 'Keyboard mover'), 'Keyboard mover', 'In Progress');
+      await page.keyboard.press('ArrowRight');
+      await expect(page.getByText('Task Keyboard mover is over Review.')).toBeAttached({ timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
     const sentinel = page.waitForRequest(
       (r) => r.method() === 'PATCH' && r.url().endsWith(`/api/tasks/${keyboardMover.id}/status`),
     );
