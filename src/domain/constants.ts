@@ -82,7 +82,18 @@ export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 export const SYSTEM_ROLES = ['team_member', 'super_admin'] as const;
 export type SystemRole = (typeof SYSTEM_ROLES)[number];
 
-export const NOTIFICATION_TYPES = ['task_assigned', 'task_completed', 'project_updated', 'team_invite'] as const;
+export const NOTIFICATION_TYPES = [
+  'task_assigned',
+  'task_completed',
+  'project_updated',
+  'team_invite',
+  /** Someone @mentioned you in a comment. */
+  'mentioned',
+  /** A task you watch got a comment. */
+  'task_comment',
+  /** A task you watch changed status. */
+  'task_status',
+] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** What a one-time emailed link proves or allows (accounts and email). */
@@ -106,6 +117,8 @@ export const MAIL_KINDS = [
   'invitation',
   'task_assigned',
   'mentioned',
+  'task_comment',
+  'task_status',
   'digest',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
@@ -117,6 +130,8 @@ export const NOTIFICATION_PREFERENCE_KINDS = [
   'project_updated',
   'team_invite',
   'mentioned',
+  'task_comment',
+  'task_status',
 ] as const;
 export type NotificationPreferenceKind = (typeof NOTIFICATION_PREFERENCE_KINDS)[number];
 
@@ -170,3 +185,28 @@ export function humanizeRole(role: string): string {
 
 /** The hash parameter that carries the one-time code to the SPA after a provider sign-in. */
 export const OIDC_CODE_PARAM = 'oidc_code';
+
+/**
+ * The fields of a task whose changes the activity history records (task_activity.field), one row per field
+ * changed. 'status' rows are also the status history that cycle-time analytics reads.
+ */
+export const TASK_ACTIVITY_FIELDS = [
+  'title',
+  'description',
+  'status',
+  'priority',
+  'assignee',
+  'due_date',
+  'project',
+  'tags',
+] as const;
+export type TaskActivityField = (typeof TASK_ACTIVITY_FIELDS)[number];
+
+/** Limits of the task page (comments, checklist, attachments). */
+export const TASK_DETAIL_LIMITS = {
+  commentMax: 10_000,
+  checklistItemMax: 500,
+  checklistItemsMax: 200,
+  fileNameMax: 255,
+  attachmentsPerTaskMax: 100,
+} as const;

@@ -20,6 +20,8 @@ export const DOMAIN_EVENT_TYPES = [
   'task.created',
   'task.updated',
   'task.deleted',
+  'task.comment_added',
+  'task.detail_changed',
   'notification.created',
   'session.revoked',
 ] as const;

@@ -36,4 +36,6 @@ export const NOTIFICATION_PREFERENCE_LABELS: Record<NotificationPreferenceKind, 
   project_updated: 'A project in one of your teams is updated',
   team_invite: 'You are invited to a team',
   mentioned: 'You are mentioned in a comment',
+  task_comment: 'Someone comments on a task you watch',
+  task_status: 'A task you watch changes status',
 };

@@ -46,6 +46,9 @@ export const EVENT_ROOTS = {
   'task.created': TASK,
   'task.updated': TASK,
   'task.deleted': TASK,
+  // The task page's parts are under the 'tasks' root, like the card whose counts they change.
+  'task.comment_added': ['tasks'],
+  'task.detail_changed': ['tasks'],
   'notification.created': ['notifications'],
   // The server ends a revoked session's stream; the client refreshes (or signs out) and reconnects.
   'session.revoked': [],

@@ -17,6 +17,7 @@ export const notificationDto = z.object({
     teamId: z.string().optional(),
     memberId: z.string().optional(),
     invitationId: z.string().optional(),
+    commentId: z.string().optional(),
   }),
   createdAt: isoDateTime,
 });
@@ -51,5 +52,17 @@ export const NOTIFICATION_TEXT = {
   team_invite: {
     title: 'Team invitation',
     message: (inviter: string, team: string) => `${inviter} invited you to join ${team}`,
+  },
+  mentioned: {
+    title: 'You were mentioned',
+    message: (actor: string, task: string) => `${actor} mentioned you in "${task}"`,
+  },
+  task_comment: {
+    title: 'New comment',
+    message: (actor: string, task: string) => `${actor} commented on "${task}"`,
+  },
+  task_status: {
+    title: 'Task status changed',
+    message: (actor: string, task: string, status: string) => `${actor} moved "${task}" to ${status}`,
   },
 } as const;

@@ -81,6 +81,9 @@ export const taskDto = z.object({
   tags: z.array(z.string()),
   commentCount: z.number().int(),
   attachmentCount: z.number().int(),
+  /** Checklist items in all and ticked (the card shows 'done/total' when there are any). */
+  checklistTotal: z.number().int(),
+  checklistDone: z.number().int(),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
   version: z.number().int(),

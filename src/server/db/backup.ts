@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from './client';
-import { recountAllProjects } from './task-counters';
+import { recountAllProjects, recountTaskChildren } from './task-counters';
 
 /**
  * Logical backup and restore, the same on PGlite and PostgreSQL: every table of the `public`
@@ -141,6 +141,7 @@ export async function restoreBackup(db: Db, backup: Backup): Promise<{ tables: n
     }
     // The task triggers counted the restored tasks; one row per project instead of one per slot.
     await recountAllProjects(tx);
+    await recountTaskChildren(tx);
     return { tables: present.length, rows };
   });
 }

@@ -54,3 +54,21 @@ export async function recountAllProjects(tx: Tx): Promise<void> {
       (count(*) filter (where status = 'completed'))::int
     from tasks group by project_id`);
 }
+
+/**
+ * Recounts every task's comment, attachment and checklist counts (kept by the triggers of migration 0006) from the
+ * rows themselves. A restore writes the tasks with their counts and then their children, whose triggers add again:
+ * this sets them right.
+ */
+export async function recountTaskChildren(tx: Tx): Promise<void> {
+  await tx.execute(sql`
+    update tasks t set
+      comment_count = (select count(*)::int from task_comments c where c.task_id = t.id),
+      attachment_count = (select count(*)::int from task_attachments a where a.task_id = t.id),
+      checklist_total = (select count(*)::int from task_checklist_items i where i.task_id = t.id),
+      checklist_done = (select count(*)::int from task_checklist_items i where i.task_id = t.id and i.done)
+    where comment_count <> 0 or attachment_count <> 0 or checklist_total <> 0
+      or exists (select 1 from task_comments c where c.task_id = t.id)
+      or exists (select 1 from task_attachments a where a.task_id = t.id)
+      or exists (select 1 from task_checklist_items i where i.task_id = t.id)`);
+}

@@ -36,6 +36,16 @@ export type DomainEvent =
         status: string;
       }
     >
+  /** A comment was added to a task (notifications: the people it mentions, and the task's watchers). */
+  | Event<
+      'task.comment_added',
+      { teamId: string; taskId: string; projectId: string; title: string; commentId: string; mentionedIds: string[] }
+    >
+  /** A task's comments (edited, deleted), attachments, checklist or watchers changed: open task pages and cards refresh. */
+  | Event<
+      'task.detail_changed',
+      { teamId: string; taskId: string; projectId: string; part: 'comments' | 'attachments' | 'checklist' | 'watchers' }
+    >
   /** A notification was written for `userId`; forwarded to that user's streams only. */
   | Event<'notification.created', { teamId: string; userId: string; notificationId: string }>
   /** Sessions ended (sign-out, reuse of a spent refresh token, deactivation): their event streams close. */

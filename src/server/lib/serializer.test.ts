@@ -49,6 +49,8 @@ describe('createSerializerCompiler', () => {
       tags: ['a'],
       commentCount: 0,
       attachmentCount: 0,
+      checklistTotal: 0,
+      checklistDone: 0,
       createdAt: '2026-11-22T07:00:00.000Z',
       updatedAt: '2026-11-22T07:00:00.000Z',
       version: 3,

@@ -7,7 +7,7 @@ import * as repo from './notifications.repo';
 import * as preferences from './preferences.repo';
 import type { NewNotification, NotificationRow } from './notifications.repo';
 
-type TaskEvent = Extract<DomainEvent, { type: `task.${string}` }>;
+type TaskEvent = Extract<DomainEvent, { type: 'task.created' | 'task.updated' | 'task.deleted' }>;
 type ProjectEvent = Extract<DomainEvent, { type: `project.${string}` }>;
 type InvitationEvent = Extract<DomainEvent, { type: `invitation.${string}` }>;
 

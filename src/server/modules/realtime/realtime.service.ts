@@ -28,6 +28,8 @@ const EVENT_READERS = {
   'task.created': 'members',
   'task.updated': 'members',
   'task.deleted': 'members',
+  'task.comment_added': 'members',
+  'task.detail_changed': 'members',
   'notification.created': 'recipient',
 } as const satisfies Record<StreamedEvent['type'], 'members' | 'managers' | 'recipient'>;
 

@@ -28,6 +28,10 @@ const listColumns = {
   createdAt: tasks.createdAt,
   updatedAt: tasks.updatedAt,
   version: tasks.version,
+  commentCount: tasks.commentCount,
+  attachmentCount: tasks.attachmentCount,
+  checklistTotal: tasks.checklistTotal,
+  checklistDone: tasks.checklistDone,
 };
 export interface TaskListRow {
   id: string;
@@ -45,6 +49,10 @@ export interface TaskListRow {
   createdAt: Date;
   updatedAt: Date;
   version: number;
+  commentCount: number;
+  attachmentCount: number;
+  checklistTotal: number;
+  checklistDone: number;
 }
 
 /** Projects (and so their tasks) in teams where `userId` is an active member. */

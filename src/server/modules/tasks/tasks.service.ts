@@ -21,7 +21,7 @@ import { getMemberRole } from '../teams/teams.repo';
 import { type TaskMailSettings, taskAssignedMail } from './task-mails';
 import * as repo from './tasks.repo';
 
-type TaskEventType = Extract<DomainEvent, { taskId: string }>['type'];
+type TaskEventType = Extract<DomainEvent, { type: 'task.created' | 'task.updated' | 'task.deleted' }>['type'];
 
 function toTaskDto(row: repo.TaskListRow): TaskDto {
   return {
@@ -40,9 +40,10 @@ function toTaskDto(row: repo.TaskListRow): TaskDto {
     creatorId: row.creatorId,
     dueDate: row.dueDate,
     tags: row.tags,
-    // Comments and attachments are not stored; the spec's card shows both counts, so they are 0.
-    commentCount: 0,
-    attachmentCount: 0,
+    commentCount: row.commentCount,
+    attachmentCount: row.attachmentCount,
+    checklistTotal: row.checklistTotal,
+    checklistDone: row.checklistDone,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     version: row.version,

@@ -1,4 +1,4 @@
-import { CheckCircle2, FolderKanban, UserPlus, UserRoundCheck } from 'lucide-react';
+import { ArrowRightLeft, AtSign, CheckCircle2, FolderKanban, MessageSquare, UserPlus, UserRoundCheck } from 'lucide-react';
 import type { NotificationType } from '../../../../domain/constants';
 import { relativeTime } from '../../../../domain/dates';
 import type { NotificationDto } from '../../../../domain/schemas/notification';
@@ -9,6 +9,9 @@ const ICONS: Record<NotificationType, { icon: typeof CheckCircle2; className: st
   task_completed: { icon: CheckCircle2, className: 'bg-green-100 text-green-800 dark:bg-green-950 dark:text-green-200' },
   project_updated: { icon: FolderKanban, className: 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200' },
   team_invite: { icon: UserPlus, className: 'bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-200' },
+  mentioned: { icon: AtSign, className: 'bg-violet-100 text-violet-800 dark:bg-violet-950 dark:text-violet-200' },
+  task_comment: { icon: MessageSquare, className: 'bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-200' },
+  task_status: { icon: ArrowRightLeft, className: 'bg-teal-100 text-teal-800 dark:bg-teal-950 dark:text-teal-200' },
 };
 
 export interface NotificationItemProps {
