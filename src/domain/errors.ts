@@ -85,6 +85,11 @@ export const ERRORS = {
   invitation_not_found: { code: 'not_found', message: MSG.invitationNotFound },
   notification_not_found: { code: 'not_found', message: 'Notification not found' },
   session_not_found: { code: 'not_found', message: 'Session not found or already signed out' },
+  comment_not_found: { code: 'not_found', message: 'Comment not found' },
+  attachment_not_found: { code: 'not_found', message: 'File not found' },
+  checklist_item_not_found: { code: 'not_found', message: 'Checklist item not found' },
+  // A signed file link that is unknown, altered or expired (one answer: nothing to probe).
+  file_link_invalid: { code: 'not_found', message: 'This file link is invalid or has expired' },
 
   // permission
   admin_only: { code: 'permission_denied', message: 'This area is for super admins only' },
@@ -103,6 +108,15 @@ export const ERRORS = {
     code: 'permission_denied',
     message: 'Only the task creator or a team owner or admin can delete this task',
   },
+  comment_edit_denied: { code: 'permission_denied', message: 'Only its author can edit a comment' },
+  comment_delete_denied: {
+    code: 'permission_denied',
+    message: 'Only its author or a team owner or admin can delete this comment',
+  },
+  attachment_delete_denied: {
+    code: 'permission_denied',
+    message: 'Only its uploader or a team owner or admin can delete this file',
+  },
   task_move_denied: {
     code: 'permission_denied',
     message: 'Only the task creator or a team owner or admin can move this task to another team',
@@ -117,6 +131,12 @@ export const ERRORS = {
   // Too old, or its inviter may no longer invite: the invitee is not told which (team business).
   invitation_expired: { code: 'conflict', message: 'This invitation has expired.' },
   stale_edit: { code: 'conflict', message: MSG.staleEdit },
+  mention_not_member: { code: 'validation_failed', message: 'Only members of the task\'s team can be mentioned' },
+  checklist_order_mismatch: { code: 'conflict', message: 'The checklist changed meanwhile. Please try again.' },
+  checklist_full: { code: 'conflict', message: 'A checklist holds at most 200 items' },
+  too_many_attachments: { code: 'conflict', message: 'A task holds at most 100 files' },
+  file_too_large: { code: 'payload_too_large', message: 'This file is too large' },
+  file_missing: { code: 'validation_failed', message: 'Choose a file to upload' },
 
   // settings: the account
   wrong_password: { code: 'validation_failed', message: MSG.currentPasswordWrong },
