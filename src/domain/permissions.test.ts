@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   canActOnMember,
+  canDeleteAttachment,
+  canDeleteComment,
   canDeleteTask,
+  canEditComment,
   canEditProject,
   canEditTeam,
   canLeaveTeam,
@@ -55,5 +58,25 @@ describe('team permissions', () => {
     // Not a member of one side: the creator who left the source, or a destination they cannot see.
     expect(canMoveTaskToTeam(null, 'owner', 'u', { creatorId: 'u' })).toBe(false);
     expect(canMoveTaskToTeam('owner', null, 'u', { creatorId: 'u' })).toBe(false);
+  });
+});
+
+describe('comments and files', () => {
+  it('only the author edits a comment; a departed author\'s comment is nobody\'s to edit', () => {
+    expect(canEditComment('u', { authorId: 'u' })).toBe(true);
+    expect(canEditComment('u', { authorId: 'v' })).toBe(false);
+    expect(canEditComment('u', { authorId: null })).toBe(false);
+  });
+
+  it('the author or a manager deletes a comment or a file; a plain member deletes only their own', () => {
+    expect(canDeleteComment('member', 'u', { authorId: 'u' })).toBe(true);
+    expect(canDeleteComment('member', 'u', { authorId: 'v' })).toBe(false);
+    expect(canDeleteComment('admin', 'u', { authorId: null })).toBe(true);
+    expect(canDeleteComment('owner', 'u', { authorId: 'v' })).toBe(true);
+    expect(canDeleteComment(null, 'u', { authorId: 'u' })).toBe(false);
+    expect(canDeleteAttachment('member', 'u', { uploaderId: 'u' })).toBe(true);
+    expect(canDeleteAttachment('member', 'u', { uploaderId: 'v' })).toBe(false);
+    expect(canDeleteAttachment('admin', 'u', { uploaderId: 'v' })).toBe(true);
+    expect(canDeleteAttachment(undefined, 'u', { uploaderId: 'u' })).toBe(false);
   });
 });

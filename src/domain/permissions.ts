@@ -49,3 +49,18 @@ export function canMoveTaskToTeam(
 
 /** The `/api/admin/*` area: the system role `super_admin` only (set by the CLI). */
 export const canUseAdminArea = (role: SystemRole): boolean => role === 'super_admin';
+
+/** Edit a comment: only its author (a departed author's comment stays as written). */
+export function canEditComment(userId: string, comment: { authorId: string | null }): boolean {
+  return comment.authorId === userId;
+}
+
+/** Delete a comment: its author, or the team's owner/admins (moderation). */
+export function canDeleteComment(role: MemberRole, userId: string, comment: { authorId: string | null }): boolean {
+  return role != null && (comment.authorId === userId || isManager(role));
+}
+
+/** Delete an attachment: its uploader, or the team's owner/admins. */
+export function canDeleteAttachment(role: MemberRole, userId: string, file: { uploaderId: string | null }): boolean {
+  return role != null && (file.uploaderId === userId || isManager(role));
+}
