@@ -49,6 +49,9 @@ export default defineConfig({
             // zod and the schemas built with it: only the forms need them, and they load with the forms. The
             // schemas' own imports (constants, messages) stay where they are: the entry needs those.
             { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/, priority: 4 },
+            // Markdown (descriptions, comments) renders in the task modal only: marked and DOMPurify load with it,
+            // never with /login or the board's first screen.
+            { name: 'markdown', test: /[\\/]node_modules[\\/](marked|dompurify)[\\/]/, priority: 4 },
             { name: 'schemas', test: /[\\/]src[\\/]domain[\\/]schemas[\\/]/, priority: 3, includeDependenciesRecursively: false },
             // The sign-in, sign-up, reset and password forms' schemas: a chunk of their own, loaded with those forms, so
             // that sharing them between two pages does not put them (and zod) into 'shared', which every page loads.

@@ -1,5 +1,6 @@
 // The markdown report: one row per measured run, then the project's performance targets against the figures.
 import type { LoadResult, Probe } from './load';
+import type { UploadRun } from './upload';
 
 export interface ScenarioRun {
   name: string;
@@ -26,6 +27,8 @@ export interface DatasetRun {
   /** The server's last output when a run had failures. */
   serverLog?: string;
   scenarios: ScenarioRun[];
+  /** One large upload, with the server's RSS sampled during it (bench/upload.ts). */
+  upload?: UploadRun;
 }
 
 export interface BenchReport {
@@ -73,6 +76,9 @@ export function formatReport(report: BenchReport): { markdown: string; failures:
     `Each measure: ${report.options.warmupSeconds} s warm-up then ${report.options.seconds} s. A board is what the Tasks page loads: one GET /api/tasks/board with the newest ${report.options.columnLimit} cards of each column and every exact count (its SQL limit: the statements it issues, replayed serially as the server sends them). A column row is one GET /api/tasks?status=… page of ${report.options.moreLimit} ('Show more'), the four statuses in turn. Load generator on the same machine; 1-minute load average before → after each dataset: ${report.datasets.map((d) => `${d.db} ${num(d.tasks)}: ${d.loadAvg.map((x) => x.toFixed(1)).join(' → ')}`).join(', ')}.`,
     '',
   ];
+  for (const d of report.datasets) {
+    if (d.upload && d.upload.status !== 201) failures.push(`${d.db} upload of ${d.upload.megabytes} MB answered ${d.upload.status}`);
+  }
   const targets = formatTargets(report);
   return { markdown: [...header, ...lines, '', ...targets].join('\n'), failures };
 }
@@ -136,6 +142,15 @@ export function formatTargets(report: BenchReport): string[] {
     ...report.datasets.filter((d) => d.db === db).flatMap((d) => d.scenarios.flatMap((s) => s.loads.map((l) => l.rssMaxMb))),
   );
   if (Number.isFinite(rss)) add('server memory under load ≤ 250 MB', `max RSS ${f(rss, 0)} MB`, rss <= 250);
+  const upload = report.datasets.find((d) => d.db === db && d.upload)?.upload;
+  if (upload) {
+    // The target is stated for 100 MB; a smaller (smoke) upload is shown, not judged.
+    add(
+      "a 100 MB upload raises the server's RSS by < 30 MB",
+      `${upload.megabytes} MB in ${f(upload.seconds)} s: RSS ${f(upload.rssBeforeMb, 0)} → ${f(upload.rssMaxMb, 0)} MB (+${f(upload.rssDeltaMb)} MB)`,
+      upload.megabytes >= 100 ? upload.status === 201 && upload.rssDeltaMb < 30 : undefined,
+    );
+  }
   const all = report.datasets.flatMap((d) => d.scenarios.flatMap((s) => s.loads));
   const bad = all.reduce((n, l) => n + l.non2xx + l.errors, 0);
   add('0 errors in every run', `${bad} non-2xx/errors in ${all.length} runs`, bad === 0);

@@ -19,6 +19,7 @@ import { formatReport, type BenchReport, type DatasetRun, type ScenarioRun } fro
 import { BENCH_PASSWORD, type Seeded, seed } from './seed';
 import { bundleServer, startServer } from './server';
 import { measureLimits } from './sql-limit';
+import { measureUpload, type UploadRun } from './upload';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,6 +36,8 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     /** A folder for the server's V8 CPU profiles (one .cpuprofile per dataset). */
     profile: { type: 'string' },
+    /** The size of the upload measure in MB (default 100; smoke 8). */
+    'upload-mb': { type: 'string' },
   },
 });
 
@@ -56,6 +59,8 @@ const options = {
   /** Replays of the raw SQL per read (after 3 warm-ups); the median is the limit. */
   iterations: Number(args.iterations ?? (smoke ? 3 : 30)),
   out: args.out ?? join(import.meta.dirname, 'results', smoke ? 'smoke.json' : 'latest.json'),
+  /** One upload of this size on the first dataset, its server RSS sampled (the smoke run sends a small one). */
+  uploadMb: Number(args['upload-mb'] ?? (smoke ? 8 : 100)),
 };
 
 const AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
@@ -176,6 +181,8 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     RATE_LIMIT_ENABLED: 'false',
     LOG_LEVEL: 'warn',
     CLIENT_DIR: join(dataDir, 'no-client'),
+    // Room for the upload measure (its files go to DATA_DIR/files, dropped with the scratch folder).
+    MAX_UPLOAD_MB: String(Math.max(25, options.uploadMb + 1)),
   };
   try {
     log(`${kind} ${size.toLocaleString('en')} tasks: seeding`);
@@ -199,6 +206,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     const nodeArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
     const server = await startServer(entry, env, nodeArgs);
     const runs: ScenarioRun[] = [];
+    let upload: UploadRun | undefined;
     let rssIdleMb = Number.NaN;
     let serverLog: string | undefined;
     try {
@@ -276,6 +284,20 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
           loads,
         });
       }
+
+      const wantsUpload = !options.only || options.only.includes('upload');
+      if (wantsUpload && size === options.sizes[0] && routes.has('/api/tasks/{id}/attachments')) {
+        upload = await measureUpload({
+          url: server.url,
+          token,
+          taskId: data.moveTaskIds[0]!,
+          megabytes: options.uploadMb,
+          rssMb: server.rssMb,
+        });
+        log(
+          `  upload ${upload.megabytes} MB: ${upload.status} in ${upload.seconds.toFixed(1)} s, server RSS ${upload.rssBeforeMb.toFixed(0)} → ≤ ${upload.rssMaxMb.toFixed(0)} MB (+${upload.rssDeltaMb.toFixed(1)} MB)`,
+        );
+      }
     } finally {
       await server.stop();
       if (runs.some((r) => r.loads.some((l) => l.non2xx + l.errors > 0))) {
@@ -292,6 +314,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
       loadAvg: [loadBefore, loadavg()[0]!],
       serverLog,
       scenarios: runs,
+      upload,
     };
   } finally {
     await scratch.drop().catch((e) => log(`could not drop the bench database: ${e}`));

@@ -101,6 +101,7 @@ export const ERRORS = {
   cannot_change_own_role: { code: 'permission_denied', message: MSG.cannotChangeOwnRole },
   cannot_remove_self: { code: 'permission_denied', message: MSG.cannotRemoveSelf },
   owner_untouchable: { code: 'permission_denied', message: MSG.ownerUntouchable },
+  team_transfer_denied: { code: 'permission_denied', message: 'Only the team owner can transfer ownership' },
   invitation_not_for_you: { code: 'permission_denied', message: MSG.invitationNotForYou },
   email_unverified: { code: 'permission_denied', message: MSG.emailUnverified },
   project_edit_denied: { code: 'permission_denied', message: MSG.projectNoPermission },
@@ -131,6 +132,7 @@ export const ERRORS = {
   // Too old, or its inviter may no longer invite: the invitee is not told which (team business).
   invitation_expired: { code: 'conflict', message: 'This invitation has expired.' },
   stale_edit: { code: 'conflict', message: MSG.staleEdit },
+  transfer_to_self: { code: 'validation_failed', message: 'You already own this team' },
   mention_not_member: { code: 'validation_failed', message: 'Only members of the task\'s team can be mentioned' },
   checklist_order_mismatch: { code: 'conflict', message: 'The checklist changed meanwhile. Please try again.' },
   checklist_full: { code: 'conflict', message: 'A checklist holds at most 200 items' },
@@ -144,7 +146,7 @@ export const ERRORS = {
   delete_confirmation_mismatch: { code: 'validation_failed', message: 'Type your email address exactly as shown to confirm' },
   owns_teams: {
     code: 'conflict',
-    message: 'You own teams. A team cannot be left without its owner: delete them before deleting your account.',
+    message: 'You own teams. A team cannot be left without its owner: transfer or delete them before deleting your account.',
   },
 } as const satisfies Record<string, ReasonSpec>;
 

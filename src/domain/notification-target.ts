@@ -1,8 +1,13 @@
 import type { NotificationDto } from './schemas/notification';
 
-/** Where a notification leads when opened. A module of its own (types only from the schema), so the notification menu does not load zod. */
+/** Where a notification (or a mail about it) leads when opened. A module of its own (types only from the schema), so the notification menu does not load zod. */
 export function notificationTarget(n: Pick<NotificationDto, 'type' | 'data'>): string {
   if (n.type === 'team_invite') return '/dashboard';
+  // The task itself (its page over the project's board) when the notification names one.
+  if (n.data.taskId) {
+    const board = n.data.projectId ? `?project=${encodeURIComponent(n.data.projectId)}` : '';
+    return `/tasks/${encodeURIComponent(n.data.taskId)}${board}`;
+  }
   if (n.data.projectId) return `/tasks?project=${encodeURIComponent(n.data.projectId)}`;
   return '/tasks';
 }

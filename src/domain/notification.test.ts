@@ -3,10 +3,12 @@ import { notificationTarget } from './notification-target';
 import { NOTIFICATION_TEXT, notificationListDto } from './schemas/notification';
 
 describe('notificationTarget', () => {
-  it('opens the task board of the project for task and project notifications', () => {
+  it("opens the task's page over its project's board for task notifications, the board for project ones", () => {
     const data = { taskId: 't1', projectId: 'p 1', teamId: 'team' };
-    expect(notificationTarget({ type: 'task_assigned', data })).toBe('/tasks?project=p%201');
-    expect(notificationTarget({ type: 'task_completed', data })).toBe('/tasks?project=p%201');
+    expect(notificationTarget({ type: 'task_assigned', data })).toBe('/tasks/t1?project=p%201');
+    expect(notificationTarget({ type: 'task_completed', data })).toBe('/tasks/t1?project=p%201');
+    expect(notificationTarget({ type: 'mentioned', data: { taskId: 't/2' } })).toBe('/tasks/t%2F2');
+    expect(notificationTarget({ type: 'task_assigned', data: { projectId: 'p 1' } })).toBe('/tasks?project=p%201');
     expect(notificationTarget({ type: 'project_updated', data: { projectId: 'p2', progress: 50 } })).toBe('/tasks?project=p2');
   });
 

@@ -17,6 +17,14 @@ export const canManageMembers = isManager;
 /** Leave a team: anyone but its owner (whose membership is untouchable). */
 export const canLeaveTeam = (role: MemberRole): boolean => role != null && role !== 'owner';
 
+/** Hand the team to another member (who becomes its owner; the owner becomes an admin): only the owner. */
+export const canTransferOwnership = (role: MemberRole): boolean => role === 'owner';
+
+/** May `actor` (with role `actorRole`) make `target` the team's owner? The owner, to another member. */
+export function canTransferOwnershipTo(actorRole: MemberRole, actorUserId: string, target: { userId: string }): boolean {
+  return canTransferOwnership(actorRole) && target.userId !== actorUserId;
+}
+
 /**
  * May `actor` (with role `actorRole`) remove or change the role of `target`?
  * Nobody acts on themselves; the owner's membership is untouchable.

@@ -25,6 +25,7 @@ import { bucketStore } from './db/rate-limit-buckets';
 import { AppError, pgCode } from './lib/errors';
 import { typed, type RouteAuth } from './lib/http';
 import { EventBus } from './lib/events';
+import { createStorage, type ObjectStorage } from './lib/storage';
 import { RateLimiter, type RateLimitRule } from './lib/rate-limit';
 import { createSerializerCompiler } from './lib/serializer';
 import { Throttle } from './lib/throttle';
@@ -54,11 +55,15 @@ export interface AppServices {
   rateLimiter: RateLimiter;
   events: EventBus;
   twoFactor: TwoFactorService;
+  /** The file store (config.storage): attachments and avatars. */
+  storage: ObjectStorage;
 }
 
 export interface BuildAppOptions {
   config: Config;
   database: Database;
+  /** A file store of the caller's (tests); else the one config.storage names. */
+  storage?: ObjectStorage;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -179,7 +184,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const buckets = bucketStore(database.db);
   const rateLimiter = new RateLimiter(buckets, config.rateLimitEnabled, config.rateLimits);
   const twoFactor = new TwoFactorService(database.db, auth, rateLimiter, buckets, config.authSecret);
-  app.decorate('deps', { config, database, tokens, auth, rateLimiter, events, twoFactor });
+  const storage = options.storage ?? createStorage(config.storage);
+  if (!options.storage) app.addHook('onClose', async () => storage.close?.());
+  app.decorate('deps', { config, database, tokens, auth, rateLimiter, events, twoFactor, storage });
   app.decorateRequest('auth', null);
 
   // Every API route must declare who may call it.

@@ -1,18 +1,29 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { request } from 'node:http';
 import { SYSTEM_ROLES } from '../domain/constants';
 import { setRoleInput } from '../domain/schemas/auth';
 import { adminSocketPath } from './admin-socket';
-import { loadDatabaseConfig } from './config';
-import { createBackup, RestoreError, restoreBackup } from './db/backup';
+import { loadDatabaseConfig, loadStorageConfig } from './config';
+import {
+  backupFiles,
+  createBackup,
+  filesFolderOf,
+  RestoreError,
+  restoreBackup,
+  restoreFiles,
+  S3_BACKUP_NOTE,
+} from './db/backup';
 import { openDatabase } from './db/client';
 import { PRIVATE_UMASK } from './lib/private-dir';
+import { createStorage, describeStorage } from './lib/storage';
 import { setRoleByEmail } from './modules/users/users.repo';
 
 const USAGE = `Usage:
   npm run cli -- set-role <email> <${SYSTEM_ROLES.join('|')}>
-  npm run cli -- backup <file>     every table as JSON (PGlite: stop the server first)
-  npm run cli -- restore <file>    into an empty database, in one transaction`;
+  npm run cli -- backup <file>     every table as JSON, and the stored files into <file>.files/
+                                   (PGlite: stop the server first; an S3 file store is backed up by its own means)
+  npm run cli -- restore <file>    into an empty database, in one transaction; then the files of <file>.files/`;
 
 /** The database of DATABASE_URL, else the PGlite folder DATA_DIR, migrated. */
 async function openConfigured() {
@@ -31,10 +42,28 @@ async function backup(file: string | undefined): Promise<number> {
     console.error(USAGE);
     return 2;
   }
+  const storageConfig = loadStorageConfig();
   const database = await openConfigured();
   if (!database) return 1;
+  const storage = createStorage(storageConfig);
   try {
     const data = await createBackup(database.db);
+    if (storageConfig.kind === 'local') {
+      // The files beside the backup, written under a temporary name and renamed like the backup itself.
+      const folder = filesFolderOf(file);
+      const tmpFolder = `${folder}.tmp-${process.pid}`;
+      mkdirSync(tmpFolder, { recursive: true });
+      const copied = await backupFiles(storage, tmpFolder).catch((error) => {
+        rmSync(tmpFolder, { recursive: true, force: true });
+        throw error;
+      });
+      rmSync(folder, { recursive: true, force: true });
+      renameSync(tmpFolder, folder);
+      data.files = { folder: basename(folder), ...copied };
+      console.log(`backed up ${copied.count} files (${copied.bytes} bytes) of ${describeStorage(storageConfig)} to ${folder}`);
+    } else {
+      console.log(S3_BACKUP_NOTE);
+    }
     // Written beside the target, then renamed: a crash never leaves half a backup under its name.
     const tmp = `${file}.tmp-${process.pid}`;
     writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
@@ -43,6 +72,7 @@ async function backup(file: string | undefined): Promise<number> {
     console.log(`backed up ${rows} rows of ${data.tables.length} tables to ${file}`);
     return 0;
   } finally {
+    storage.close?.();
     await database.close();
   }
 }
@@ -52,11 +82,33 @@ async function restore(file: string | undefined): Promise<number> {
     console.error(file ? `no such file: ${file}` : USAGE);
     return 2;
   }
+  const storageConfig = loadStorageConfig();
   const database = await openConfigured();
   if (!database) return 1;
   try {
-    const { tables, rows } = await restoreBackup(database.db, JSON.parse(readFileSync(file, 'utf8')));
+    const backup = JSON.parse(readFileSync(file, 'utf8'));
+    const { tables, rows } = await restoreBackup(database.db, backup);
     console.log(`restored ${rows} rows into ${tables} tables`);
+    const folder = backup.files ? join(dirname(file), backup.files.folder) : filesFolderOf(file);
+    if (existsSync(folder)) {
+      const storage = createStorage(storageConfig);
+      try {
+        const copied = await restoreFiles(folder, storage);
+        console.log(`restored ${copied.count} files (${copied.bytes} bytes) into ${describeStorage(storageConfig)}`);
+      } catch (error) {
+        console.error(
+          `the database was restored, but copying the files failed: ${(error as Error).message}. Copy ${folder} into ${describeStorage(storageConfig)} by hand.`,
+        );
+        return 1;
+      } finally {
+        storage.close?.();
+      }
+    } else if (backup.files) {
+      console.error(`the backup's files are missing (${folder}): the database was restored without them`);
+      return 1;
+    } else {
+      console.log(`this backup holds no files. ${storageConfig.kind === 's3' ? S3_BACKUP_NOTE : ''}`.trim());
+    }
     return 0;
   } catch (error) {
     if (error instanceof RestoreError || error instanceof SyntaxError) {

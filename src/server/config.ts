@@ -45,6 +45,40 @@ export interface Config extends DatabaseConfig {
   checkResponses?: boolean;
   /** Refresh-token reuse grace and session lifetimes (REFRESH_REUSE_INTERVAL, SESSION_IDLE_DAYS, SESSION_MAX_DAYS). */
   sessions?: SessionPolicy;
+  /** Where uploaded files live: a folder under DATA_DIR, or an S3-compatible store (S3_*). */
+  storage: StorageConfig;
+  /** The largest file one upload may carry, in MB (MAX_UPLOAD_MB, default 25). */
+  maxUploadMb: number;
+}
+
+/**
+ * The file store: `${DATA_DIR}/files` by default; an S3-compatible object store (path-style addressing) when
+ * S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are all set (S3_REGION, default us-east-1).
+ */
+export type StorageConfig =
+  | { kind: 'local'; dir: string }
+  | { kind: 's3'; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
+
+const S3_VARIABLES = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+
+/** The file store's settings alone (the backup CLI needs them, without the server's secret). */
+export function loadStorageConfig(env: NodeJS.ProcessEnv = process.env): StorageConfig {
+  const given = S3_VARIABLES.filter((name) => env[name]?.trim());
+  if (given.length === 0) return { kind: 'local', dir: join(resolve(env.DATA_DIR || './data'), 'files') };
+  const missing = S3_VARIABLES.filter((name) => !env[name]?.trim());
+  if (missing.length > 0) throw new Error(`An S3 file store needs ${S3_VARIABLES.join(', ')}: ${missing.join(', ')} not set`);
+  const endpoint = env.S3_ENDPOINT!.trim();
+  if (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol)) {
+    throw new Error(`S3_ENDPOINT must be an http:// or https:// URL, got "${endpoint}"`);
+  }
+  return {
+    kind: 's3',
+    endpoint,
+    bucket: env.S3_BUCKET!.trim(),
+    region: env.S3_REGION?.trim() || 'us-east-1',
+    accessKeyId: env.S3_ACCESS_KEY_ID!.trim(),
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY!.trim(),
+  };
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -207,6 +241,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     warnings,
     rateLimits: loadRateLimits(env),
     checkResponses: env.NODE_ENV !== 'production',
+    storage: loadStorageConfig(env),
+    maxUploadMb: int(env.MAX_UPLOAD_MB, 25, 'MAX_UPLOAD_MB') || 25,
     sessions: {
       refreshReuseInterval: int(env.REFRESH_REUSE_INTERVAL, SESSION_DEFAULTS.refreshReuseInterval, 'REFRESH_REUSE_INTERVAL'),
       idleTimeout: daysToSeconds(int(env.SESSION_IDLE_DAYS, SESSION_DEFAULTS.idleDays, 'SESSION_IDLE_DAYS')),

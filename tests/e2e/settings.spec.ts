@@ -136,6 +136,82 @@ test.describe('settings', () => {
     expect(res.status()).toBe(400);
   });
 
+  test('avatar: a picture chosen is cropped square and previewed, then the top bar shows it; removed, the initials', async ({
+    page,
+    request,
+  }) => {
+    const user = await createUser(request, { fullName: 'Ava Tarr' });
+    await signIn(page, user);
+    await openSettings(page, '#profile');
+    await expect(userMenu(page)).toContainText('AT');
+    await expect(userMenu(page).locator('img')).toHaveCount(0);
+
+    // A landscape PNG made by the browser: 300 × 200, the centre square is what stays.
+    const png = await page.evaluate(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 300;
+      canvas.height = 200;
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = '#d33';
+      context.fillRect(0, 0, 300, 200);
+      context.fillStyle = '#33d';
+      context.fillRect(50, 0, 200, 200);
+      return canvas.toDataURL('image/png').split(',')[1]!;
+    });
+    const picker = page.getByLabel('Avatar image');
+    await picker.setInputFiles({ name: 'holiday.png', mimeType: 'image/png', buffer: Buffer.from(png, 'base64') });
+    const preview = page.getByRole('img', { name: 'Preview of your new avatar' });
+    await expect(preview).toBeVisible();
+    await expect(page.getByRole('button', { name: SETTINGS_MSG.saveAvatar })).toBeFocused();
+    const size = await preview.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
+    expect(size).toEqual([256, 256]);
+    // Only the blue centre square is left: a corner pixel is blue, not the red margin.
+    const corner = await preview.evaluate((img: HTMLImageElement) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 256;
+      canvas.height = 256;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(img, 0, 0);
+      return [...context.getImageData(2, 2, 1, 1).data];
+    });
+    expect(corner.slice(0, 3)).toEqual([0x33, 0x33, 0xdd]);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await axeViolations(page), `avatar preview (${scheme})`).toEqual([]);
+    }
+    await expect(userMenu(page).locator('img')).toHaveCount(0);
+
+    await page.getByRole('button', { name: SETTINGS_MSG.saveAvatar }).click();
+    await expect(page.getByText(SETTINGS_MSG.avatarUpdated)).toBeVisible();
+    const topBarImage = userMenu(page).locator('img');
+    await expect(topBarImage).toHaveCount(1);
+    await expect(topBarImage).toHaveAttribute('src', /^\/api\/avatars\//);
+    await expect.poll(() => topBarImage.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(256);
+    await expect(page.getByRole('img', { name: 'Your avatar' })).toBeVisible();
+    await expect(page.getByRole('button', { name: SETTINGS_MSG.changeAvatar })).toBeFocused();
+
+    // It stays after a reload, and teammates' lists get it from the API.
+    await openSettings(page, '#profile');
+    await expect(userMenu(page).locator('img')).toHaveCount(1);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await axeViolations(page), `settings with an avatar (${scheme})`).toEqual([]);
+    }
+    const me = await (await request.get('/api/auth/user', { headers: { authorization: `Bearer ${user.accessToken}` } })).json();
+    expect(me.avatar).toMatch(/^\/api\/avatars\//);
+
+    // A file that is no image is refused on this device, before any upload.
+    await picker.setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not an image at all') });
+    await expect(page.getByText(SETTINGS_MSG.avatarUnreadable)).toBeVisible();
+    await expect(page.getByRole('img', { name: 'Preview of your new avatar' })).toHaveCount(0);
+
+    await page.getByRole('button', { name: SETTINGS_MSG.removeAvatar }).click();
+    await expect(page.getByText(SETTINGS_MSG.avatarRemoved)).toBeVisible();
+    await expect(userMenu(page).locator('img')).toHaveCount(0);
+    await expect(userMenu(page)).toContainText('AT');
+    await expect(page.getByRole('button', { name: SETTINGS_MSG.removeAvatar })).toHaveCount(0);
+  });
+
   test('an unknown email-change link says so', async ({ page }) => {
     await page.goto('/confirm-email?token=not-a-real-token');
     await page.getByRole('button', { name: 'Confirm new email address' }).click();

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { MSG } from '../../src/domain/messages';
-import type { InvitationDto, TeamDto } from '../../src/domain/schemas/team';
+import { type InvitationDto, TEAM_TRANSFER_MSG, type TeamDto } from '../../src/domain/schemas/team';
 import { apiAs, axeViolations, createUser, type E2EUser, expect, signIn, test } from './fixtures';
 
 /** No WCAG 2.2 A/AA violations inside `selector` (our page content or dialog, not the shared shell). */
@@ -169,6 +169,40 @@ test('teams page: stats, cards, search and the non-owner view', async ({ page, r
   await expect(page.getByText('Create your first team to start collaborating with others')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Create Your First Team' })).toBeVisible();
   expect(mine.id).toBeTruthy();
+});
+
+test('the owner transfers ownership to a member (confirmed), becomes an admin, and can then leave', async ({ page, request }) => {
+  const owner = await createUser(request, { fullName: 'Tara Transfer' });
+  const heir = await createUser(request, { fullName: 'Nina Next' });
+  const team = await apiAs<TeamDto>(request, owner, 'post', '/api/teams', { name: 'Handover Team' });
+  await inviteAndAccept(request, owner, team.id, heir);
+
+  await signIn(page, owner);
+  await page.goto('/teams');
+  await page.getByRole('button', { name: 'Handover Team' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Team' });
+  // Nobody is offered their own team: no action on the owner's own row.
+  await expect(dialog.getByRole('button', { name: `${TEAM_TRANSFER_MSG.action} to Tara Transfer` })).toHaveCount(0);
+  await dialog.getByRole('button', { name: `${TEAM_TRANSFER_MSG.action} to Nina Next` }).click();
+  const confirm = page.getByRole('dialog', { name: TEAM_TRANSFER_MSG.title });
+  await expect(confirm.getByText(TEAM_TRANSFER_MSG.confirm('Nina Next', 'Handover Team'))).toBeVisible();
+  await expectAccessible(page, '[role="dialog"]');
+  // Cancel changes nothing; then for real.
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await dialog.getByRole('button', { name: `${TEAM_TRANSFER_MSG.action} to Nina Next` }).click();
+  await confirm.getByRole('button', { name: TEAM_TRANSFER_MSG.confirmLabel }).click();
+  await expect(page.getByText(TEAM_TRANSFER_MSG.done('Nina Next'))).toBeVisible();
+
+  // Now an admin: the team is view-only, the way out is leaving, and no transfer is offered any more.
+  await expect(dialog.getByText(MSG.teamViewOnly)).toBeVisible();
+  await expect(dialog.getByRole('button', { name: new RegExp(TEAM_TRANSFER_MSG.action) })).toHaveCount(0);
+  const seen = await apiAs<TeamDto>(request, heir, 'get', `/api/teams/${team.id}`);
+  expect(seen.myRole).toBe('owner');
+  await dialog.getByRole('button', { name: 'Leave Team' }).click();
+  await page.getByRole('dialog', { name: 'Leave Team' }).getByRole('button', { name: 'Leave Team' }).click();
+  await expect(page.getByText(MSG.teamLeft)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Handover Team' })).toBeHidden();
 });
 
 test('invitation panel: the inviter cancels a sent invitation; the invitee declines another', async ({ page, request }) => {

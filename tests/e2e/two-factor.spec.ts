@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { ERROR_MESSAGES } from '../../src/domain/errors';
 import { MSG } from '../../src/domain/messages';
 import { SECURITY_MSG } from '../../src/domain/schemas/security';
+import { SETTINGS_MSG } from '../../src/domain/settings-messages';
 import { codeMaker, wrongCode } from '../helpers/totp';
 import { axeViolations, createUser, type E2EUser, expect, signIn, submitPassword, test } from './fixtures';
 
@@ -51,6 +52,17 @@ for (const scheme of ['light', 'dark'] as const) {
       // Setup: the QR code and the key in text, then a code from it.
       await openSecurity(page);
       await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+      // The password again first: a wrong one is refused beside the field.
+      const setupPassword = page
+        .getByRole('form', { name: 'Set up two-factor authentication' })
+        .getByLabel(SETTINGS_MSG.currentPassword);
+      await expect(setupPassword).toBeFocused();
+      await audit(page, `two-factor password check (${scheme})`);
+      await setupPassword.fill('not my password');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page.getByText(ERROR_MESSAGES.wrong_password).first()).toBeVisible();
+      await setupPassword.fill(user.password);
+      await page.getByRole('button', { name: 'Continue' }).click();
       await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
       const key = (await page.getByText(/^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/).textContent())!.replace(/\s/g, '');
       expect(key).toHaveLength(32);
@@ -73,7 +85,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.getByText(SECURITY_MSG.recoveryCodesCopied)).toBeVisible();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(codes.join('\n'));
       await page.getByRole('button', { name: 'Done' }).click();
-      await expect(page.getByRole('button', { name: 'Turn off two-factor authentication' })).toBeFocused();
+      await expect(page.getByRole('button', { name: SECURITY_MSG.regenerateRecoveryCodes })).toBeFocused();
       await expect(page.getByText('10 recovery codes left.')).toBeVisible();
       await expect(page.getByRole('list', { name: 'Recovery codes' })).toHaveCount(0);
 
@@ -101,9 +113,35 @@ for (const scheme of ['light', 'dark'] as const) {
       await codeStep(page, codes[1]!);
       await expect(page).toHaveURL(/\/dashboard$/);
 
-      // Off, confirmed with the password.
+      // New recovery codes, after the password: ten, shown once; the old ones stop working.
       await openSecurity(page);
       await expect(page.getByText('8 recovery codes left.')).toBeVisible();
+      await page.getByRole('button', { name: SECURITY_MSG.regenerateRecoveryCodes }).click();
+      const regeneratePassword = page
+        .getByRole('form', { name: SECURITY_MSG.regenerateRecoveryCodes })
+        .getByLabel(SETTINGS_MSG.currentPassword);
+      await expect(regeneratePassword).toBeFocused();
+      await audit(page, `regenerate recovery codes (${scheme})`);
+      await regeneratePassword.fill(user.password);
+      await page.getByRole('button', { name: 'Generate new codes' }).click();
+      await expect(page.getByText(SECURITY_MSG.recoveryCodesRegenerated)).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Save your recovery codes' })).toBeFocused();
+      await expect(page.getByText('Your previous recovery codes no longer work.')).toBeVisible();
+      const fresh = await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allTextContents();
+      expect(fresh).toHaveLength(10);
+      expect(fresh.filter((c) => codes.includes(c))).toEqual([]);
+      await page.getByRole('button', { name: 'Done' }).click();
+      await expect(page.getByText('10 recovery codes left.')).toBeVisible();
+      await signOut(page);
+      await passwordStep(page, user);
+      await codeStep(page, codes[2]!);
+      await expect(page.getByText(ERROR_MESSAGES.mfa_code_invalid).first()).toBeVisible();
+      await codeStep(page, fresh[0]!);
+      await expect(page).toHaveURL(/\/dashboard$/);
+
+      // Off, confirmed with the password.
+      await openSecurity(page);
+      await expect(page.getByText('9 recovery codes left.')).toBeVisible();
       await page.getByRole('button', { name: 'Turn off two-factor authentication' }).click();
       await expect(page.getByLabel(SECURITY_MSG.authCode)).toBeFocused();
       await page.getByRole('button', { name: 'Use your password instead' }).click();

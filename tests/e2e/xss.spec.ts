@@ -47,6 +47,33 @@ const PAYLOADS: string[] = [
   `"onmouseover="${RUN}" data-xss="`,
   `<template data-xss><img src=x onerror=${RUN}></template>`,
 ];
+/**
+ * Markdown's own ways in (descriptions and comments are Markdown): links and images to scripts and data, a title
+ * breaking out of its quotes, reference links, autolinks, code blocks, HTML inside emphasis and link text.
+ */
+const MARKDOWN: string[] = [
+  `[md-link](javascript:${RUN})`,
+  `[md-link](JaVaScRiPt:${RUN})`,
+  `[md-link](&#106;avascript:${RUN})`,
+  `[md-link](javascript&colon;${RUN})`,
+  '[md-link](data:text/html;base64,PHNjcmlwdD53aW5kb3cuX194c3M9MTwvc2NyaXB0Pg==)',
+  `[md-link](vbscript:${RUN})`,
+  `![md-image](javascript:${RUN})`,
+  `![md-image](x" onerror="${RUN})`,
+  `[md-title](https://example.org "t" onmouseover="${RUN}")`,
+  `<javascript:${RUN}>`,
+  `[md-ref]\n\n[md-ref]: javascript:${RUN}`,
+  `\`\`\`html\n<script data-xss>${RUN}</script>\n\`\`\``,
+  `*<img data-xss src=x onerror=${RUN}>*`,
+  `[<img data-xss src=x onerror=${RUN}>](https://example.org)`,
+  `[md-link](https://example.org/<img data-xss src=x onerror=${RUN}>)`,
+  `# <svg data-xss onload=${RUN}>`,
+  `- [ ] <input data-xss autofocus onfocus=${RUN}>`,
+  `| a | b |\n|---|---|\n| <img data-xss src=x onerror=${RUN}> | [t](javascript:${RUN}) |`,
+  '<@00000000-0000-4000-8000-000000000000>',
+  `<@${'0'.repeat(8)}-0000-4000-8000-000000000000 onmouseover=${RUN}>`,
+];
+
 /** Tags hold at most 40 characters: `__xss=1` at global scope sets window.__xss too. */
 const SHORT: string[] = [
   '<img data-xss src=x onerror=__xss=1>',
@@ -63,6 +90,9 @@ interface World {
   projectNames: string[];
   /** The team whose invitation the owner has open. */
   invitingTeamName: string;
+  /** The task whose description and comments carry every payload, HTML and Markdown. */
+  markdownTaskTitle: string;
+  ownerName: string;
 }
 
 async function seed(request: Parameters<typeof createUser>[0]): Promise<World> {
@@ -93,11 +123,13 @@ async function seed(request: Parameters<typeof createUser>[0]): Promise<World> {
   }
   const taskTitles = PAYLOADS.map((p) => `T ${p}`.slice(0, 200));
   const soon = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+  const taskIds: string[] = [];
   for (const [i, title] of taskTitles.entries()) {
     // The members create and assign, so the owner gets notifications naming them.
-    await apiAs(request, members[i % members.length]!, 'post', '/api/tasks', {
+    const task = await apiAs<{ id: string }>(request, members[i % members.length]!, 'post', '/api/tasks', {
       title,
-      description: PAYLOADS[(i + 1) % PAYLOADS.length],
+      // The task the test opens: a Markdown description with every payload.
+      description: i === 1 ? [...PAYLOADS, ...MARKDOWN].join('\n\n').slice(0, 5000) : PAYLOADS[(i + 1) % PAYLOADS.length],
       projectId: projects[i % projects.length]!.id,
       assigneeId: i % 2 ? owner.id : members[0]!.id,
       tags: SHORT,
@@ -105,13 +137,30 @@ async function seed(request: Parameters<typeof createUser>[0]): Promise<World> {
       priority: 'high',
       status: i % 4 === 0 ? 'in_progress' : 'todo',
     });
+    taskIds.push(task.id);
   }
+  // Comments on it, by members with hostile names: each HTML payload, and the Markdown ones (the server refuses a
+  // mention of someone outside the team, so the two mention tokens stay in the description).
+  for (const [i, body] of [...PAYLOADS, ...MARKDOWN.filter((m) => !m.startsWith('<@'))].entries()) {
+    await apiAs(request, members[i % members.length]!, 'post', `/api/tasks/${taskIds[1]}/comments`, { body });
+  }
+  // And a real mention of the owner, whose name is a payload: the chip shows it as text.
+  await apiAs(request, members[0]!, 'post', `/api/tasks/${taskIds[1]}/comments`, { body: `hey <@${owner.id}>` });
   // An invitation from another team with a hostile name (a team_invite notification for the owner).
   const stranger = await createUser(request, { fullName: name(PAYLOADS[5]!) });
   const invitingTeamName = name(PAYLOADS[8]!);
   const other = await apiAs<{ id: string }>(request, stranger, 'post', '/api/teams', { name: invitingTeamName });
   await apiAs(request, stranger, 'post', `/api/teams/${other.id}/invitations`, { email: owner.email });
-  return { owner, teamName, memberNames, taskTitles, projectNames, invitingTeamName };
+  return {
+    owner,
+    teamName,
+    memberNames,
+    taskTitles,
+    projectNames,
+    invitingTeamName,
+    markdownTaskTitle: taskTitles[1]!,
+    ownerName: owner.fullName,
+  };
 }
 
 /**
@@ -128,6 +177,21 @@ async function expectInert(page: Page, where: string, dialogs: string[]) {
   }));
   expect(state, where).toEqual({ xss: undefined, injected: 0, handlers: 0 });
   expect(dialogs, where).toEqual([]);
+}
+
+/** Every link on the page goes to http(s), mailto or a path of the app (what Markdown links may be). */
+async function expectSafeLinks(page: Page, where: string) {
+  const hrefs = await page.evaluate(() => [...document.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? ''));
+  expect(hrefs.length, where).toBeGreaterThan(0);
+  expect(
+    hrefs.filter((h) => !/^(https?:\/\/|mailto:|\/(?!\/))/i.test(h)),
+    where,
+  ).toEqual([]);
+  // Nothing embedded: no frame, object, embed, and no image from a Markdown image (those render as links).
+  const embedded = await page.evaluate(
+    () => document.querySelectorAll('[role=dialog] :is(iframe, object, embed, img:not([src^="/api/files/"]), math, form)').length,
+  );
+  expect(embedded, where).toBe(0);
 }
 
 test.describe('stored XSS', () => {
@@ -169,10 +233,22 @@ test.describe('stored XSS', () => {
     }).toPass({ timeout: 30_000 });
     for (const title of world.taskTitles) await expect(page.getByText(title, { exact: true }).first()).toBeVisible();
     await expectInert(page, 'task board', dialogs);
-    await page.getByRole('button', { name: world.taskTitles[1]! }).first().click();
-    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.getByRole('button', { name: world.markdownTaskTitle }).first().click();
+    const modal = page.getByRole('dialog');
+    await expect(modal).toBeVisible();
     await expectInert(page, 'task modal', dialogs);
+    // The task page: its Markdown description and every comment rendered, and the mention chip.
+    const feed = modal.getByRole('region', { name: 'Activity' });
+    await expect(feed.getByRole('article')).toHaveCount(PAYLOADS.length + MARKDOWN.length - 2 + 1);
+    await expect(feed.getByText(`@${world.ownerName}`, { exact: true })).toBeVisible();
+    await expect(modal.getByText('@former member').first()).toBeVisible();
+    await expectInert(page, 'task page: Markdown description and comments', dialogs);
+    await expectSafeLinks(page, 'task page');
     await page.screenshot({ path: '/tmp/sec-xss-task-modal.png' });
+    // The comments' edit boxes and the description's text field show the same text raw.
+    await modal.getByRole('button', { name: 'Edit description' }).click();
+    await expect(modal.getByLabel('Description', { exact: true })).toHaveValue(/md-link/);
+    await expectInert(page, 'task page: description being edited', dialogs);
     await page.keyboard.press('Escape');
     const list = page.getByRole('group', { name: 'View' }).getByRole('button', { name: /list/i });
     await list.first().click();

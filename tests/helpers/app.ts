@@ -1,4 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/server/app';
@@ -31,6 +33,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: 'silent',
     google: null,
     trustProxy: false,
+    // A folder of its own per app, created only when a file is stored.
+    storage: { kind: 'local', dir: join(tmpdir(), 'crewboard-test-files', randomUUID()) },
+    maxUploadMb: 25,
     ...overrides,
   };
 }

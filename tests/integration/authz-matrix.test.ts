@@ -3,7 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_PREFERENCE_KINDS } from '../../src/domain/constants';
-import { notifications, projects, tasks, teamInvitations, teamMembers, users } from '../../src/server/db/schema';
+import {
+  notifications,
+  projects,
+  taskAttachments,
+  taskChecklistItems,
+  taskComments,
+  tasks,
+  teamInvitations,
+  teamMembers,
+  users,
+} from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, sessionIdOf, signIn, uniqueEmail, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
 
@@ -63,6 +73,11 @@ interface Scope {
   targetMemberId: string;
   ownerMemberId: string;
   notificationId: string;
+  /** A comment by the plain member on `taskId`. */
+  commentId: string;
+  /** A file the plain member attached to `taskId` (its bytes are not stored). */
+  attachmentId: string;
+  checklistItemId: string;
   ids: string[];
 }
 
@@ -78,6 +93,8 @@ interface Req {
   body?: unknown;
   /** SSE: only the status line is read. */
   stream?: boolean;
+  /** Sent as multipart/form-data with one file in the field `file`. */
+  multipart?: { fileName: string; content: string };
 }
 
 interface Row {
@@ -482,6 +499,113 @@ const TABLE: Row[] = [
     expect: teamA(204, { memberAB: 403 }),
   },
 
+  // ---- the task page: comments, watch, attachments, checklist, activity (issue 22) ----
+  ...(
+    [
+      ['GET /api/tasks/{id}/comments', 'comments'],
+      ['GET /api/tasks/{id}/mentionable', 'mentionable'],
+      ['GET /api/tasks/{id}/watch', 'watch'],
+      ['GET /api/tasks/{id}/attachments', 'attachments'],
+      ['GET /api/tasks/{id}/checklist', 'checklist'],
+      ['GET /api/tasks/{id}/activity', 'activity'],
+    ] as const
+  ).flatMap(([route, part]): Row[] => [
+    { route, variant: 'team A', req: (w) => ({ url: `/api/tasks/${w.a.taskId}/${part}` }), expect: teamA(200) },
+    { route, variant: 'team B', req: (w) => ({ url: `/api/tasks/${w.b.taskId}/${part}` }), expect: teamB(200) },
+  ]),
+  {
+    route: 'POST /api/tasks/{id}/comments',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/comments`, body: { body: 'A comment' } }),
+    expect: teamA(201),
+  },
+  {
+    route: 'POST /api/tasks/{id}/comments',
+    variant: "mentioning team B's member",
+    // The two-team callers may mention `other` on team B's task only: on team A's task it is refused.
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/comments`, body: { body: `Hi <@${w.p.other.id}>` } }),
+    expect: teamA(400),
+  },
+  {
+    route: 'PATCH /api/tasks/{id}/comments/{itemId}',
+    variant: "the member's comment",
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/comments/${w.a.commentId}`, body: { body: 'Edited' } }),
+    // Only its author edits a comment: managers may delete it, never rewrite it.
+    expect: teamA(200, { admin: 403, owner: 403, memberAB: 403, adminAB: 403 }),
+  },
+  {
+    route: 'DELETE /api/tasks/{id}/comments/{itemId}',
+    variant: "the member's comment",
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/comments/${w.a.commentId}` }),
+    expect: teamA(204, { memberAB: 403 }),
+  },
+  {
+    route: 'DELETE /api/tasks/{id}/comments/{itemId}',
+    variant: "team B's comment through team A's task",
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/comments/${w.b.commentId}` }),
+    expect: teamA(404),
+  },
+  {
+    route: 'PUT /api/tasks/{id}/watch',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/watch`, body: { watching: false } }),
+    expect: teamA(200),
+  },
+  {
+    route: 'POST /api/tasks/{id}/attachments',
+    variant: 'a text file',
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/attachments`, multipart: { fileName: 'notes.txt', content: 'hello' } }),
+    expect: teamA(201),
+  },
+  {
+    route: 'DELETE /api/tasks/{id}/attachments/{itemId}',
+    variant: "the member's file",
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/attachments/${w.a.attachmentId}` }),
+    expect: teamA(204, { memberAB: 403 }),
+  },
+  {
+    route: 'GET /api/files/{id}',
+    variant: 'no signature',
+    req: (w) => ({ url: `/api/files/${w.a.attachmentId}` }),
+    expect: everyone(404),
+  },
+  {
+    route: 'POST /api/tasks/{id}/checklist',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/checklist`, body: { title: 'Step' } }),
+    expect: teamA(201),
+  },
+  {
+    route: 'PATCH /api/tasks/{id}/checklist/{itemId}',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/checklist/${w.a.checklistItemId}`, body: { done: true } }),
+    expect: teamA(200),
+  },
+  {
+    route: 'PATCH /api/tasks/{id}/checklist/{itemId}',
+    variant: "team B's item through team A's task",
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/checklist/${w.b.checklistItemId}`, body: { done: true } }),
+    expect: teamA(404),
+  },
+  {
+    route: 'DELETE /api/tasks/{id}/checklist/{itemId}',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/checklist/${w.a.checklistItemId}` }),
+    expect: teamA(204),
+  },
+  {
+    route: 'PUT /api/tasks/{id}/checklist/order',
+    variant: 'team A, its one item',
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/checklist/order`, body: { ids: [w.a.checklistItemId] } }),
+    expect: teamA(200),
+  },
+  {
+    route: 'PUT /api/tasks/{id}/checklist/order',
+    variant: "team B's item in team A's order",
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/checklist/order`, body: { ids: [w.b.checklistItemId] } }),
+    expect: teamA(409),
+  },
+
   // ---- dashboard, notifications, realtime ----
   { route: 'GET /api/dashboard', variant: '', req: () => ({ url: `/api/dashboard?today=${today}` }), expect: allow(200) },
   { route: 'GET /api/notifications', variant: '', req: () => ({ url: '/api/notifications' }), expect: allow(200) },
@@ -643,6 +767,22 @@ async function buildScope(
       data: { teamId: team.id },
     })
     .returning();
+  const [comment] = await db
+    .insert(taskComments)
+    .values({ taskId: task!.id, authorId: p.member.id, body: 'Member comment' })
+    .returning();
+  const [attachment] = await db
+    .insert(taskAttachments)
+    .values({
+      taskId: task!.id,
+      uploaderId: p.member.id,
+      fileName: 'file.txt',
+      contentType: 'text/plain',
+      size: 5,
+      storageKey: `tasks/${task!.id}/${randomUUID()}`,
+    })
+    .returning();
+  const [item] = await db.insert(taskChecklistItems).values({ taskId: task!.id, title: 'Item', position: 1 }).returning();
   const scope = {
     teamId: team.id,
     projectId: project!.id,
@@ -654,6 +794,9 @@ async function buildScope(
     targetMemberId: target.id,
     ownerMemberId: ownerMember!.id,
     notificationId: note!.id,
+    commentId: comment!.id,
+    attachmentId: attachment!.id,
+    checklistItemId: item!.id,
   };
   return { ...scope, ids: Object.values(scope) };
 }
@@ -698,6 +841,21 @@ async function send(w: World, row: Row, role: Role, me: TestUser | null): Promis
     const res = await fetch(listenUrl + r.url, { headers, signal: abort.signal });
     abort.abort();
     return { status: res.status, body: '' };
+  }
+  if (r.multipart) {
+    const boundary = `----matrix${randomBytes(8).toString('hex')}`;
+    headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
+    const payload = [
+      `--${boundary}`,
+      `Content-Disposition: form-data; name="file"; filename="${r.multipart.fileName}"`,
+      'Content-Type: application/octet-stream',
+      '',
+      r.multipart.content,
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
+    const res = await ctx.app.inject({ method: method as 'POST', url: r.url, headers, payload });
+    return { status: res.statusCode, body: res.body };
   }
   const res = await ctx.app.inject({
     method: method as 'GET',

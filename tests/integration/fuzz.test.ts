@@ -79,6 +79,10 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
   }),
   'POST /api/me/2fa/enable': () => ({ code: '123456' }),
   'POST /api/me/2fa/disable': () => ({ code: '123456' }),
+  'POST /api/me/2fa/setup': (w) => ({ currentPassword: w.caller.password }),
+  'POST /api/me/2fa/recovery-codes': (w) => ({ currentPassword: w.caller.password }),
+  // A member id of nobody: a valid transfer would take the fuzz team from the caller.
+  'POST /api/teams/{id}/transfer-ownership': () => ({ memberId: '00000000-0000-4000-8000-000000000000' }),
 };
 
 function urlFor(route: string, w: World): string {

@@ -91,6 +91,8 @@ describe('POST /api/tasks', () => {
       tags: ['docs', 'writing'],
       commentCount: 0,
       attachmentCount: 0,
+      checklistTotal: 0,
+      checklistDone: 0,
       version: 0,
     });
     expect(Object.keys(task.assignee!)).toEqual(['id', 'fullName', 'firstName']);
@@ -345,6 +347,8 @@ describe('GET /api/tasks filters (all in SQL)', () => {
         'tags',
         'commentCount',
         'attachmentCount',
+        'checklistTotal',
+        'checklistDone',
         'createdAt',
         'updatedAt',
         'version',

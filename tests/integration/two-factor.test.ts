@@ -25,7 +25,7 @@ const status = async (app: FastifyInstance, user: TestUser) =>
 
 /** Turns two-factor sign-in on for `user`; returns the secret, its code maker and the recovery codes. */
 async function enableFor(t: TestContext, user: TestUser) {
-  const setup = await post(t.app, '/api/me/2fa/setup', undefined, user);
+  const setup = await post(t.app, '/api/me/2fa/setup', { currentPassword: user.password }, user);
   expect(setup.statusCode, setup.body).toBe(200);
   const { secret } = setup.json() as TwoFactorSetupDto;
   const nextCode = codeMaker(secret);
@@ -60,7 +60,7 @@ describe('two-factor sign-in', () => {
     expect(await status(ctx.app, user)).toEqual({ enabled: false, enabledAt: null, recoveryCodesLeft: 0 });
 
     // Setup: a secret in text, as an otpauth:// URL and as a QR code; not in force yet.
-    const setup = await post(ctx.app, '/api/me/2fa/setup', undefined, user);
+    const setup = await post(ctx.app, '/api/me/2fa/setup', { currentPassword: user.password }, user);
     expect(setup.statusCode, setup.body).toBe(200);
     expect(setup.headers['cache-control']).toBe('no-store');
     const { secret, otpauthUrl, qr } = setup.json() as TwoFactorSetupDto;
@@ -97,7 +97,7 @@ describe('two-factor sign-in', () => {
     }
     expect(await status(ctx.app, user)).toMatchObject({ enabled: true, recoveryCodesLeft: 10 });
     // On: a new setup would swap the secret under the account; refused.
-    const again = await post(ctx.app, '/api/me/2fa/setup', undefined, user);
+    const again = await post(ctx.app, '/api/me/2fa/setup', { currentPassword: user.password }, user);
     expect(again.statusCode).toBe(409);
     expect(again.json().error.reason).toBe('mfa_already_enabled');
 

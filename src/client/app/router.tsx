@@ -53,7 +53,9 @@ const PRELOAD: Record<string, () => Promise<unknown>> = {
 const storedSession = typeof window !== 'undefined' ? useAuthStore.getState().session : null;
 if (storedSession) {
   checkStoredSessionEarly();
-  const page = PRELOAD[window.location.pathname.replace(/\/+$/, '')];
+  // A task's own page (/tasks/:id) is the board with the task over it.
+  const path = window.location.pathname.replace(/\/+$/, '').replace(/^\/tasks\/.+/, '/tasks');
+  const page = PRELOAD[path];
   if (page) {
     void loadAppLayout().catch(() => {});
     void page().catch(() => {});
@@ -99,7 +101,8 @@ export const router = createBrowserRouter([
         children: [
           { index: true, element: <Navigate to="/dashboard" replace /> },
           { path: 'dashboard', element: <DashboardRoute /> },
-          { path: 'tasks', element: <TasksPage /> },
+          // One route for the board and a task over it (/tasks/:id): opening or closing a task keeps the board mounted.
+          { path: 'tasks/:taskId?', element: <TasksPage /> },
           { path: 'projects', element: <ProjectsPage /> },
           { path: 'teams', element: <TeamsPage /> },
           { path: 'notes', element: <NotesRoute /> },

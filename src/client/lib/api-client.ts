@@ -94,9 +94,12 @@ export function refreshSession(): Promise<SessionDto | null> {
   return refreshing;
 }
 
+/** The signed-in session's bearer token, for the few requests that cannot go through `api` (an upload's progress). */
+export const accessToken = (): string | undefined => useAuthStore.getState().session?.access_token;
+
 async function send(method: string, path: string, options: RequestOptions, retried = false): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  const token = options.anonymous ? null : useAuthStore.getState().session?.access_token;
+  const token = options.anonymous ? null : accessToken();
   if (token) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;

@@ -23,6 +23,9 @@ export const SECURITY_MSG = {
   recoveryCodesCopied: 'Recovery codes copied',
   copyFailed: 'Could not copy. Please select the codes and copy them.',
   authCodeRequired: 'Authentication code is required',
+  regenerateRecoveryCodes: 'Regenerate recovery codes',
+  recoveryCodesRegenerated: 'New recovery codes generated',
+  recoveryCodesRegenerateFailed: 'Failed to generate new recovery codes',
 } as const;
 
 export const TWO_FACTOR = {
@@ -101,3 +104,11 @@ export type RecoveryCodesDto = z.infer<typeof recoveryCodesDto>;
 export const passwordConfirmForm = z.object({ password: passwordInput }).strict();
 export const disableTwoFactorInput = z.union([authCodeForm, passwordConfirmForm]);
 export type DisableTwoFactorInput = z.infer<typeof disableTwoFactorInput>;
+
+/**
+ * POST /api/me/2fa/setup and POST /api/me/2fa/recovery-codes: the account's password, asked again before its second
+ * factor changes (OWASP ASVS 6.2). An account without one (Google sign-in alone) has none to give: its session is
+ * the proof, as for the other re-checked changes (me.service.ts requirePasswordIfAny).
+ */
+export const twoFactorReauthInput = z.object({ currentPassword: passwordInput.optional() }).strict();
+export type TwoFactorReauthInput = z.infer<typeof twoFactorReauthInput>;

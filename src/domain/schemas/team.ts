@@ -71,6 +71,21 @@ export type RespondInvitationInput = z.infer<typeof respondInvitationInput>;
 
 export const teamMemberParams = z.object({ id: uuid, memberId: uuid });
 
+/** POST /api/teams/:id/transfer-ownership: the member (their membership id) who becomes the owner. */
+export const transferOwnershipInput = z.object({ memberId: uuid }).strict();
+export type TransferOwnershipInput = z.infer<typeof transferOwnershipInput>;
+
+/** The texts of the ownership transfer (on the team's member list). */
+export const TEAM_TRANSFER_MSG = {
+  action: 'Transfer ownership',
+  title: 'Transfer Ownership',
+  confirm: (name: string, team: string) =>
+    `Make ${name} the owner of "${team}"? You will become an admin, and only the new owner can edit or delete the team, or transfer it again.`,
+  confirmLabel: 'Transfer',
+  done: (name: string) => `${name} is now the team owner`,
+  failed: 'Failed to transfer ownership',
+} as const;
+
 export const myInvitationsDto = z.object({
   received: z.array(invitationDto),
   sent: z.array(invitationDto),

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { LocalStorage, type ObjectStorage } from '../lib/storage';
 import type { Db, DbOrTx } from './client';
 import { recountAllProjects, recountTaskChildren } from './task-counters';
 
@@ -20,6 +21,11 @@ export interface Backup {
   /** The last migration applied to the source database. */
   migration: string | null;
   tables: { name: string; rows: Record<string, unknown>[] }[];
+  /**
+   * The stored files (attachments, avatars) of a local file store, copied into a folder beside the backup file
+   * (`<file>.files/`, one file per key); absent when the files are in an S3 store, which is backed up by its own means.
+   */
+  files?: { folder: string; count: number; bytes: number };
 }
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -144,4 +150,41 @@ export async function restoreBackup(db: Db, backup: Backup): Promise<{ tables: n
     await recountTaskChildren(tx);
     return { tables: present.length, rows };
   });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Files
+
+/** The folder of a backup's files: beside the backup file. */
+export const filesFolderOf = (backupFile: string): string => `${backupFile}.files`;
+
+/** What a backup says about files kept in an S3 store (the CLI prints it). */
+export const S3_BACKUP_NOTE =
+  'The files are in an S3-compatible store: back that bucket up by its own means (versioning, replication or the provider\'s snapshots). This backup holds the database only.';
+
+/** Copies every object of `from` into `to`, streaming one object at a time. */
+async function copyObjects(from: ObjectStorage, to: ObjectStorage): Promise<{ count: number; bytes: number }> {
+  let count = 0;
+  let bytes = 0;
+  for await (const { key } of from.list('')) {
+    const object = await from.get(key);
+    if (!object) continue; // deleted meanwhile
+    const { size } = await to.put(key, object.body);
+    count++;
+    bytes += size;
+  }
+  return { count, bytes };
+}
+
+/**
+ * Copies the file store's objects into `folder` (one file per key). Taken after the database snapshot: a file
+ * uploaded meanwhile is an extra (the orphan sweep removes it after a restore); one deleted meanwhile is missing.
+ */
+export function backupFiles(storage: ObjectStorage, folder: string): Promise<{ count: number; bytes: number }> {
+  return copyObjects(storage, new LocalStorage(folder));
+}
+
+/** Copies the files of a backup's folder into the file store (local or S3: a local backup can move to S3 this way). */
+export function restoreFiles(folder: string, storage: ObjectStorage): Promise<{ count: number; bytes: number }> {
+  return copyObjects(new LocalStorage(folder), storage);
 }

@@ -11,6 +11,10 @@ import { registerMail } from './mail/mail.runtime';
 import { registerSecurity } from './security/security.routes';
 import { registerMe } from './me/me.routes';
 import { registerAccountLinks } from './auth/account-links.routes';
+import { registerAttachments } from './attachments/attachments.routes';
+import { registerTaskChecklist } from './task-checklist/task-checklist.routes';
+import { registerTaskActivity } from './task-activity/task-activity.routes';
+import { registerTaskComments } from './task-comments/task-comments.routes';
 
 /**
  * Feature modules register their routes here. Each module owns its folder:
@@ -29,4 +33,8 @@ export function registerModules(app: FastifyInstance): void {
   registerSecurity(app);
   registerMe(app);
   registerAccountLinks(app);
+  registerAttachments(app);
+  registerTaskChecklist(app);
+  registerTaskActivity(app);
+  registerTaskComments(app);
 }

@@ -1,6 +1,7 @@
 import { LogOut, Menu as MenuIcon, Monitor, Moon, Search, Settings, Sun, User } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { humanizeRole, type Theme } from '../../../domain/constants';
+import { Avatar } from '../../components/ui/avatar';
 import {
   Menu,
   MenuContent,
@@ -26,12 +27,6 @@ export function TopBar() {
   const signOut = useSignOut();
   const navigate = useNavigate();
   const ThemeIcon = THEME_ICON[theme];
-  const initials = (user?.fullName ?? '?')
-    .split(/\s+/)
-    .map((p) => p[0])
-    .join('')
-    .slice(0, 2)
-    .toUpperCase();
 
   // Below 640 px the bar packs tighter and the search drops its (decorative) icon, so that the whole
   // placeholder fits at 390 px.
@@ -85,12 +80,7 @@ export function TopBar() {
             className="flex items-center gap-2 rounded-lg p-1 hover:bg-slate-100 dark:hover:bg-slate-800"
             aria-label="User menu"
           >
-            <span
-              className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white"
-              aria-hidden
-            >
-              {initials}
-            </span>
+            <Avatar name={user?.fullName ?? '?'} src={user?.avatar} tone="strong" label={null} />
           </MenuTrigger>
           <MenuContent className="w-64">
             <MenuLabel>

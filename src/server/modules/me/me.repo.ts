@@ -41,6 +41,14 @@ export async function setDigestEnabled(db: DbOrTx, userId: string, digestEnabled
   await db.update(users).set({ digestEnabled, updatedAt: sql`now()` }).where(eq(users.id, userId));
 }
 
+/**
+ * Locks the user's row for the transaction: a transfer of ownership to this user (which locks it FOR SHARE) waits
+ * for the deletion, or the deletion for the transfer, so the teams the user owns are read after either.
+ */
+export async function lockOneById(db: DbOrTx, userId: string): Promise<void> {
+  await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+}
+
 /** The names of the teams the user owns, by name. */
 export async function listOwnedTeamNames(db: DbOrTx, userId: string): Promise<string[]> {
   const rows = await db.select({ name: teams.name }).from(teams).where(eq(teams.ownerId, userId)).orderBy(asc(teams.name));

@@ -165,7 +165,8 @@ export class MeService {
 
   /**
    * Deletes the account by anonymising it (me.repo.ts anonymiseUser: the tasks it created stay), after the typed
-   * confirmation and the password. The owner of a team is refused, with the teams named: a team cannot lose its owner.
+   * confirmation and the password. The owner of a team is refused, with the teams named: a team cannot lose its owner
+   * (they transfer it to another member, or delete it, first).
    */
   async deleteAccount(user: UserRow, input: DeleteAccountInput, guard: SignInGuard): Promise<void> {
     if (!confirmsEmail(input.email, user.email)) {
@@ -173,6 +174,7 @@ export class MeService {
     }
     await this.requirePasswordIfAny(user.id, input.currentPassword, guard);
     const ended = await this.db.transaction(async (tx) => {
+      await repo.lockOneById(tx, user.id);
       const owned = await repo.listOwnedTeamNames(tx, user.id);
       if (owned.length > 0) throw new AppError('owns_teams', { fields: { teams: SETTINGS_MSG.ownsTeams(owned) } });
       const memberships = await repo.anonymiseUser(tx, user.id, {

@@ -1,13 +1,16 @@
+import { TASK_STATUS_LABELS, type TaskStatus } from '../../../domain/constants';
 import { NOTIFICATION_TEXT, type NotificationDto, type NotificationListDto } from '../../../domain/schemas/notification';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { DomainEvent, EventBus } from '../../lib/events';
 import type { UserRow } from '../../db/schema';
+import { listWatcherIds } from '../task-comments/task-comments.repo';
 import * as repo from './notifications.repo';
 import * as preferences from './preferences.repo';
 import type { NewNotification, NotificationRow } from './notifications.repo';
 
 type TaskEvent = Extract<DomainEvent, { type: 'task.created' | 'task.updated' | 'task.deleted' }>;
+type CommentEvent = Extract<DomainEvent, { type: 'task.comment_added' }>;
 type ProjectEvent = Extract<DomainEvent, { type: `project.${string}` }>;
 type InvitationEvent = Extract<DomainEvent, { type: `invitation.${string}` }>;
 
@@ -59,6 +62,9 @@ export class NotificationsService {
       case 'task.updated':
         rows = await this.forTask(event);
         break;
+      case 'task.comment_added':
+        rows = await this.forComment(event);
+        break;
       case 'project.updated':
         rows = await this.forProject(event);
         break;
@@ -91,11 +97,18 @@ export class NotificationsService {
     return (await repo.getUserName(this.db, actorId)) ?? 'Someone';
   }
 
+  /**
+   * Assigned: the new assignee. Completed: the creator and the assignee. A status change: every other watcher of the
+   * task (task-comments.repo listWatcherIds), with the status's label. Never the actor.
+   */
   private async forTask(event: TaskEvent): Promise<NewNotification[]> {
     const assigned = event.assigneeId && event.assigneeId !== event.previousAssigneeId ? [event.assigneeId] : [];
     const completed =
       event.status === 'completed' && event.previousStatus !== 'completed' ? [event.creatorId, event.assigneeId] : [];
-    const candidates = unique([...assigned, ...completed]).filter((id) => id !== event.actorId);
+    const statusChanged = event.type === 'task.updated' && event.previousStatus !== null && event.previousStatus !== event.status;
+    // Those told the task was completed are not told again that its status changed.
+    const watchers = statusChanged ? (await listWatcherIds(this.db, event.taskId)).filter((id) => !completed.includes(id)) : [];
+    const candidates = unique([...assigned, ...completed, ...watchers]).filter((id) => id !== event.actorId);
     if (candidates.length === 0) return [];
     // Never anyone outside the team, e.g. a creator who has since left it.
     const found = await repo.activeMembersWithActorName(this.db, event.teamId, candidates, event.actorId);
@@ -120,7 +133,45 @@ export class NotificationsService {
         data: { ...base, completedBy: event.actorId },
       });
     }
+    const status = TASK_STATUS_LABELS[event.status as TaskStatus] ?? event.status;
+    for (const userId of unique(watchers)) {
+      if (userId === event.actorId || !members.has(userId)) continue;
+      const text = NOTIFICATION_TEXT.task_status;
+      rows.push({
+        userId,
+        type: 'task_status',
+        title: text.title,
+        message: text.message(actor, event.title, status),
+        data: base,
+      });
+    }
     return rows;
+  }
+
+  /** The people a comment mentions ('mentioned'), and every other watcher of the task ('task_comment'); never its author. */
+  private async forComment(event: CommentEvent): Promise<NewNotification[]> {
+    const mentioned = unique(event.mentionedIds).filter((id) => id !== event.actorId);
+    const watchers = (await listWatcherIds(this.db, event.taskId)).filter(
+      (id) => id !== event.actorId && !mentioned.includes(id),
+    );
+    const candidates = [...mentioned, ...watchers];
+    if (candidates.length === 0) return [];
+    const found = await repo.activeMembersWithActorName(this.db, event.teamId, candidates, event.actorId);
+    if (found.length === 0) return [];
+    const members = new Set(found.map((r) => r.userId));
+    const actor = found[0]!.actorName ?? 'Someone';
+    const data = { taskId: event.taskId, projectId: event.projectId, teamId: event.teamId, commentId: event.commentId };
+    const row = (userId: string, type: 'mentioned' | 'task_comment'): NewNotification => ({
+      userId,
+      type,
+      title: NOTIFICATION_TEXT[type].title,
+      message: NOTIFICATION_TEXT[type].message(actor, event.title),
+      data,
+    });
+    return [
+      ...mentioned.filter((id) => members.has(id)).map((id) => row(id, 'mentioned')),
+      ...watchers.filter((id) => members.has(id)).map((id) => row(id, 'task_comment')),
+    ];
   }
 
   private async forProject(event: ProjectEvent): Promise<NewNotification[]> {

@@ -58,6 +58,16 @@ export async function disableOne(db: DbOrTx, userId: string): Promise<boolean> {
   return rows.length > 0;
 }
 
+/** Locks the user's row for the transaction when two-factor sign-in is on; false when it is off (or went off). */
+export async function lockEnabled(db: DbOrTx, userId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), isNotNull(users.totpEnabledAt)))
+    .for('update');
+  return rows.length > 0;
+}
+
 /** Replaces the user's recovery codes with these hashes. */
 export async function replaceRecoveryCodes(db: DbOrTx, userId: string, codeHashes: string[]): Promise<void> {
   await deleteRecoveryCodes(db, userId);

@@ -7,6 +7,7 @@ import {
   recoveryCodesDto,
   revokeOthersResponse,
   sessionListDto,
+  twoFactorReauthInput,
   twoFactorSetupDto,
   twoFactorStatusDto,
 } from '../../../domain/schemas/security';
@@ -57,12 +58,17 @@ export function registerSecurity(app: FastifyInstance): void {
     handler: async (req) => twoFactor.status(requireUser(req).user),
   });
 
+  // The password again first (when the account has one); its failures count like a sign-in's.
   r.post('/api/me/2fa/setup', {
     config: { auth: 'user' },
-    schema: { tags, response: { 200: twoFactorSetupDto, 409: errorResponse } },
+    schema: {
+      tags,
+      body: twoFactorReauthInput,
+      response: { 200: twoFactorSetupDto, 400: errorResponse, 409: errorResponse, 429: errorResponse },
+    },
     handler: async (req, reply) => {
       noStore(reply);
-      return twoFactor.setup(requireUser(req).user);
+      return twoFactor.setup(requireUser(req).user, req.body, req.ip);
     },
   });
 
@@ -72,6 +78,20 @@ export function registerSecurity(app: FastifyInstance): void {
     handler: async (req, reply) => {
       noStore(reply);
       return twoFactor.enable(requireUser(req).user, req.body.code);
+    },
+  });
+
+  // Ten new recovery codes after the password (when the account has one); the old ones stop working.
+  r.post('/api/me/2fa/recovery-codes', {
+    config: { auth: 'user' },
+    schema: {
+      tags,
+      body: twoFactorReauthInput,
+      response: { 200: recoveryCodesDto, 400: errorResponse, 409: errorResponse, 429: errorResponse },
+    },
+    handler: async (req, reply) => {
+      noStore(reply);
+      return twoFactor.regenerateRecoveryCodes(requireUser(req).user, req.body, req.ip);
     },
   });
 

@@ -5,6 +5,7 @@ import {
   type MfaRequiredResponse,
   type RecoveryCodesDto,
   TWO_FACTOR,
+  type TwoFactorReauthInput,
   type TwoFactorSetupDto,
   type TwoFactorStatusDto,
 } from '../../../domain/schemas/security';
@@ -68,9 +69,13 @@ export class TwoFactorService {
     };
   }
 
-  /** A new secret, kept (sealed) but not in force until a code from it is confirmed; a second setup replaces it. */
-  async setup(user: UserRow): Promise<TwoFactorSetupDto> {
+  /**
+   * A new secret, kept (sealed) but not in force until a code from it is confirmed; a second setup replaces it. The
+   * password first (when the account has one): a session left open must not tie the account to someone else's phone.
+   */
+  async setup(user: UserRow, input: TwoFactorReauthInput, ip: string): Promise<TwoFactorSetupDto> {
     if (user.totpEnabledAt) throw new AppError('mfa_already_enabled');
+    await this.requirePasswordIfAny(user, input.currentPassword, ip);
     const secret = newTotpSecret();
     if (!(await repo.setPendingSecret(this.db, user.id, await this.secrets.seal({ s: secret })))) {
       throw new AppError('mfa_already_enabled');
@@ -98,18 +103,47 @@ export class TwoFactorService {
     return { recoveryCodes: codes };
   }
 
+  /**
+   * Ten new recovery codes, returned this once; the old ones stop working in the same transaction. After the
+   * password (when the account has one), as setting up.
+   */
+  async regenerateRecoveryCodes(user: UserRow, input: TwoFactorReauthInput, ip: string): Promise<RecoveryCodesDto> {
+    if (!user.totpEnabledAt) throw new AppError('mfa_not_enabled');
+    await this.requirePasswordIfAny(user, input.currentPassword, ip);
+    const codes = newRecoveryCodes();
+    const replaced = await this.db.transaction(async (tx) => {
+      // Turned off meanwhile (another tab): no codes for an account without the second factor.
+      if (!(await repo.lockEnabled(tx, user.id))) return false;
+      await repo.replaceRecoveryCodes(tx, user.id, codes.map(hashRecoveryCode));
+      return true;
+    });
+    if (!replaced) throw new AppError('mfa_not_enabled');
+    return { recoveryCodes: codes };
+  }
+
+  /**
+   * The account's password, counted as a sign-in's (RateLimiter.signIn: the same failures, the same waits). With no
+   * stored hash (a Google account), verifyPassword spends the same time and says no.
+   */
+  private async checkPassword(user: UserRow, hash: string | null, given: string | undefined, ip: string, field: string) {
+    const guard = this.limiter.signIn(user.email, ip);
+    await guard.begin();
+    if (given !== undefined && (await verifyPassword(hash, given))) return guard.succeeded();
+    await guard.failed();
+    throw new AppError('wrong_password', { fields: { [field]: MSG.currentPasswordWrong } });
+  }
+
+  /** The password, when the account has one (TwoFactorReauthInput). */
+  private async requirePasswordIfAny(user: UserRow, given: string | undefined, ip: string): Promise<void> {
+    const hash = await usersRepo.getPasswordHash(this.db, user.id);
+    if (hash !== null) await this.checkPassword(user, hash, given, ip, 'currentPassword');
+  }
+
   /** Turns it off, proven by a code (or a recovery code) or by the account's password; both are rate-limited. */
   async disable(user: UserRow, input: DisableTwoFactorInput, ip: string): Promise<void> {
     if (!user.totpEnabledAt) throw new AppError('mfa_not_enabled');
     if ('password' in input) {
-      const guard = this.limiter.signIn(user.email, ip);
-      await guard.begin();
-      // With no password (a Google account), verifyPassword spends the same time and says no.
-      if (!(await verifyPassword(await usersRepo.getPasswordHash(this.db, user.id), input.password))) {
-        await guard.failed();
-        throw new AppError('wrong_password', { fields: { password: MSG.currentPasswordWrong } });
-      }
-      await guard.succeeded();
+      await this.checkPassword(user, await usersRepo.getPasswordHash(this.db, user.id), input.password, ip, 'password');
     } else {
       await this.requireCode(user, input.code);
     }

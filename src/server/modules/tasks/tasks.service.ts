@@ -10,6 +10,7 @@ import type {
   TaskListDto,
   UpdateTaskInput,
 } from '../../../domain/schemas/task';
+import { type TaskActivityState, taskFieldChanges } from '../../../domain/task-activity';
 import { localDate } from '../../../domain/task-filters';
 import type { Db, DbOrTx } from '../../db/client';
 import { ERROR_MESSAGES } from '../../../domain/errors';
@@ -49,6 +50,23 @@ function toTaskDto(row: repo.TaskListRow): TaskDto {
     version: row.version,
   };
 }
+
+/** What the activity history compares of a task, with the names its ids stood for. */
+const activityState = (
+  task: Omit<TaskActivityState, 'assigneeName' | 'projectName'>,
+  names: { assigneeName: string | null; projectName: string | null },
+): TaskActivityState => ({
+  title: task.title,
+  description: task.description,
+  status: task.status,
+  priority: task.priority,
+  assigneeId: task.assigneeId,
+  assigneeName: names.assigneeName,
+  dueDate: task.dueDate,
+  projectId: task.projectId,
+  projectName: names.projectName,
+  tags: task.tags,
+});
 
 /** Every status's count (0 when absent) and their sum. */
 function countsOf(counted: { status: TaskStatus; n: number }[]): Pick<TaskListDto, 'counts' | 'total'> {
@@ -183,11 +201,13 @@ export class TasksService {
       }
       // The names read with the lock still hold unless the project or the assignee changed; then
       // the answer is read again (membership was checked above, in this transaction).
-      const dto =
+      const current =
         projectChanged || after.assigneeId !== before.assigneeId
-          ? toTaskDto((await repo.getOneById(tx, id))!)
-          : toTaskDto({ ...after, projectName: found.projectName, assigneeName: found.assigneeName });
-      return { before, after, teamId, sourceTeamId: found.teamId, dto };
+          ? (await repo.getOneById(tx, id))!
+          : { ...after, projectName: found.projectName, assigneeName: found.assigneeName };
+      // The history commits with the change, or not at all (one insert, only when a field changed).
+      await repo.insertActivity(tx, id, userId, taskFieldChanges(activityState(before, found), activityState(current, current)));
+      return { before, after, teamId, sourceTeamId: found.teamId, dto: toTaskDto(current) };
     });
     // Moved into another team with a new assignee, the one before may not be a member there: its
     // members are not told who it was (no notification depends on it: the new assignee differs anyway).

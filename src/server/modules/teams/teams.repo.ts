@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, not, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, ne, not, sql } from 'drizzle-orm';
 import type { InvitationRole, InvitationStatus, TeamRole } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
 import { isLiveInvitation } from '../../db/invitations';
@@ -60,6 +60,32 @@ export async function updateOne(
   return row;
 }
 
+/**
+ * Locks the team's row for the transaction (FOR UPDATE): changes of who owns it queue behind each other. Undefined
+ * when there is no such team.
+ */
+export async function lockOneById(db: DbOrTx, id: string): Promise<TeamRow | undefined> {
+  const [row] = await db.select().from(teams).where(eq(teams.id, id)).for('update');
+  return row;
+}
+
+/** Records a new owner on the team's row (and bumps the version: a form opened before sees the change). */
+export async function setOwner(db: DbOrTx, id: string, ownerId: string): Promise<void> {
+  await db
+    .update(teams)
+    .set({ ownerId, version: sql`${teams.version} + 1`, updatedAt: sql`now()` })
+    .where(eq(teams.id, id));
+}
+
+/**
+ * Locks the user's row against an account deletion for the transaction (FOR SHARE: deletion updates it), and says
+ * whether the account is still active.
+ */
+export async function lockActiveUser(db: DbOrTx, userId: string): Promise<boolean> {
+  const [row] = await db.select({ isActive: users.isActive }).from(users).where(eq(users.id, userId)).for('share');
+  return row?.isActive === true;
+}
+
 /** Deletes a team; members, invitations, projects and tasks go with it (foreign keys cascade). */
 export async function deleteOne(db: DbOrTx, id: string): Promise<boolean> {
   const rows = await db.delete(teams).where(eq(teams.id, id)).returning({ id: teams.id });
@@ -106,24 +132,32 @@ export async function addMember(
   return row;
 }
 
+/**
+ * Sets a member's role. The owner's row is left alone (undefined) unless `ofOwner`: checked as it is written, so a
+ * transfer of ownership that committed after the caller's check cannot be undone by a role change.
+ */
 export async function updateMemberRole(
   db: DbOrTx,
   teamId: string,
   memberId: string,
   role: TeamRole,
+  ofOwner = false,
 ): Promise<TeamMemberRow | undefined> {
   const [row] = await db
     .update(teamMembers)
     .set({ role })
-    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.id, memberId)))
+    .where(
+      and(eq(teamMembers.teamId, teamId), eq(teamMembers.id, memberId), ofOwner ? undefined : ne(teamMembers.role, 'owner')),
+    )
     .returning();
   return row;
 }
 
+/** Deletes a membership, never the owner's (checked as it is written: a team always keeps its owner). */
 export async function deleteMember(db: DbOrTx, teamId: string, memberId: string): Promise<boolean> {
   const rows = await db
     .delete(teamMembers)
-    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.id, memberId)))
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.id, memberId), ne(teamMembers.role, 'owner')))
     .returning({ id: teamMembers.id });
   return rows.length > 0;
 }

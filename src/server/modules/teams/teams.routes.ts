@@ -12,6 +12,7 @@ import {
   teamDto,
   teamMemberDto,
   teamMemberParams,
+  transferOwnershipInput,
   updateTeamInput,
 } from '../../../domain/schemas/team';
 import { requireUser, typed } from '../../lib/http';
@@ -66,6 +67,13 @@ export function registerTeams(app: FastifyInstance): void {
       await teams.leave(requireUser(req).user, req.params.id);
       return reply.code(204).send(null);
     },
+  });
+
+  // Only the owner; the member named becomes the owner and the caller an admin (TeamsService.transferOwnership).
+  r.post('/api/teams/:id/transfer-ownership', {
+    config: { auth: 'user' },
+    schema: { tags, params: idParams, body: transferOwnershipInput, response: { 200: teamDto, ...errors } },
+    handler: async (req) => teams.transferOwnership(requireUser(req).user, req.params.id, req.body.memberId),
   });
 
   r.patch('/api/teams/:id/members/:memberId', {

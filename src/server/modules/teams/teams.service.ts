@@ -1,6 +1,12 @@
 import type { InvitationRole } from '../../../domain/constants';
 import type { ErrorReason } from '../../../domain/errors';
-import { canActOnMember, canEditTeam, canLeaveTeam, canManageMembers } from '../../../domain/permissions';
+import {
+  canActOnMember,
+  canEditTeam,
+  canLeaveTeam,
+  canManageMembers,
+  canTransferOwnership,
+} from '../../../domain/permissions';
 import type {
   CreateTeamInput,
   InvitationDto,
@@ -114,11 +120,44 @@ export class TeamsService {
     await requireTeamRight(this.db, teamId, actor.id, canLeaveTeam, 'owner_cannot_leave');
     const memberId = await this.db.transaction(async (tx) => {
       const mine = await repo.getMemberByUserId(tx, teamId, actor.id);
+      // Made the owner since the check (a transfer of ownership): the owner stays.
+      if (mine?.role === 'owner') throw new AppError('owner_cannot_leave');
       if (!mine || !(await repo.deleteMember(tx, teamId, mine.id))) throw notFound();
       await repo.deleteInvitationsByTeamAndEmail(tx, teamId, actor.email);
       return mine.id;
     });
     this.publish({ type: 'team.member_removed', teamId, actorId: actor.id, userId: actor.id, memberId });
+  }
+
+  /**
+   * The owner hands the team to another active member, who becomes its owner; the old owner stays as an admin. One
+   * transaction behind the team row's lock, the caller's role read under it: of two transfers at once the second
+   * finds its caller no longer the owner (403). The new owner's user row is locked too, against their account's
+   * deletion meanwhile (which refuses an owner, and would otherwise leave the team without one).
+   */
+  async transferOwnership(actor: Actor, teamId: string, memberId: string): Promise<TeamDto> {
+    const moved = await this.db.transaction(async (tx) => {
+      if (!(await repo.lockOneById(tx, teamId))) throw notFound();
+      await requireTeamRight(tx, teamId, actor.id, canTransferOwnership, 'team_transfer_denied');
+      const target = await repo.getMemberInTeam(tx, teamId, memberId);
+      if (!target || target.member.status !== 'active') throw new AppError('member_not_found');
+      if (target.member.userId === actor.id) throw new AppError('transfer_to_self');
+      if (!(await repo.lockActiveUser(tx, target.member.userId))) throw new AppError('member_not_found');
+      const mine = await repo.getMemberByUserId(tx, teamId, actor.id);
+      if (!mine) throw notFound();
+      // Removed (or left) since it was read: nothing is written, the team keeps its owner.
+      if (!(await repo.updateMemberRole(tx, teamId, target.member.id, 'owner'))) throw new AppError('member_not_found');
+      await repo.updateMemberRole(tx, teamId, mine.id, 'admin', true);
+      await repo.setOwner(tx, teamId, target.member.userId);
+      return { oldOwner: mine, newOwner: target.member };
+    });
+    const base = { teamId, actorId: actor.id };
+    this.publish(
+      { type: 'team.member_updated', ...base, userId: moved.newOwner.userId, memberId: moved.newOwner.id },
+      { type: 'team.member_updated', ...base, userId: moved.oldOwner.userId, memberId: moved.oldOwner.id },
+      { type: 'team.updated', ...base },
+    );
+    return this.load(teamId, actor.id);
   }
 
   // ---- members ----

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type {
   DisableTwoFactorInput,
   RecoveryCodesDto,
+  TwoFactorReauthInput,
   TwoFactorSetupDto,
   TwoFactorStatusDto,
 } from '../../../../domain/schemas/security';
@@ -15,8 +16,11 @@ export const twoFactorQueryOptions = () =>
 
 export const useTwoFactor = () => useQuery(twoFactorQueryOptions());
 
-/** A new secret (not in force until a code confirms it). */
-export const setupTwoFactor = () => api.post<TwoFactorSetupDto>('/api/me/2fa/setup');
+/** A new secret (not in force until a code confirms it), after the password (when the account has one). */
+export const setupTwoFactor = (input: TwoFactorReauthInput) => api.post<TwoFactorSetupDto>('/api/me/2fa/setup', input);
+/** Ten new recovery codes; the old ones stop working. */
+export const regenerateRecoveryCodes = (input: TwoFactorReauthInput) =>
+  api.post<RecoveryCodesDto>('/api/me/2fa/recovery-codes', input);
 export const enableTwoFactor = (code: string) => api.post<RecoveryCodesDto>('/api/me/2fa/enable', { code });
 export const disableTwoFactor = (input: DisableTwoFactorInput) => api.post<void>('/api/me/2fa/disable', input);
 
@@ -30,3 +34,4 @@ function useTwoFactorChange<I, O>(mutationFn: (input: I) => Promise<O>) {
 
 export const useEnableTwoFactor = () => useTwoFactorChange(enableTwoFactor);
 export const useDisableTwoFactor = () => useTwoFactorChange(disableTwoFactor);
+export const useRegenerateRecoveryCodes = () => useTwoFactorChange(regenerateRecoveryCodes);

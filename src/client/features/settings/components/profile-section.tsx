@@ -10,7 +10,7 @@ import { useFormState } from '../../../lib/use-form-state';
 import { useUpdateProfile } from '../api/update-profile';
 import { SettingsPanel } from './settings-section';
 
-/** Full name and time zone. (An avatar waits for the file storage of the task page.) */
+/** Full name and time zone (the avatar has a panel of its own: avatar-panel.tsx). */
 export function ProfileForm({ profile }: { profile: ProfileDto }) {
   const browserZone = useMemo(localTimeZone, []);
   const initial = useMemo(

@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useProfile } from '../api/get-profile';
 import { useNotificationPreferences } from '../api/notification-preferences';
 import { AppearancePanel } from './appearance-section';
+import { AvatarPanel } from './avatar-panel';
 import { ChangeEmailPanel } from './change-email-panel';
 import { ChangePasswordPanel } from './change-password-panel';
 import { DeleteAccountPanel } from './delete-account-panel';
@@ -85,7 +86,14 @@ export function SettingsPage() {
         </nav>
         <div className="min-w-0 space-y-10">
           <SettingsSection id="profile" title="Profile">
-            <Loaded query={profile}>{(p) => <ProfileForm key={p.user.id} profile={p} />}</Loaded>
+            <Loaded query={profile}>
+              {(p) => (
+                <>
+                  <ProfileForm key={p.user.id} profile={p} />
+                  <AvatarPanel user={p.user} />
+                </>
+              )}
+            </Loaded>
           </SettingsSection>
           <SettingsSection id="account" title="Account">
             <Loaded query={profile}>

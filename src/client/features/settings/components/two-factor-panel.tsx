@@ -5,6 +5,8 @@ import {
   authCodeForm,
   passwordConfirmForm,
   SECURITY_MSG,
+  type TwoFactorReauthInput,
+  twoFactorReauthInput,
   type TwoFactorSetupDto,
   type TwoFactorStatusDto,
 } from '../../../../domain/schemas/security';
@@ -12,34 +14,49 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/field';
 import { PasswordField } from '../../../components/ui/password-field';
+import { ApiError } from '../../../lib/api-client';
 import { toastError } from '../../../lib/errors';
 import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
-import { useDisableTwoFactor, useEnableTwoFactor, useSetupTwoFactor } from '../api/two-factor';
+import {
+  useDisableTwoFactor,
+  useEnableTwoFactor,
+  useRegenerateRecoveryCodes,
+  useSetupTwoFactor,
+} from '../api/two-factor';
+import { CurrentPasswordField, withCurrentPassword } from './current-password-field';
 import { SettingsPanel } from './settings-section';
 
 type Stage =
   | { step: 'summary'; returning: boolean }
+  | { step: 'confirm-setup' }
   | { step: 'setup'; setup: TwoFactorSetupDto }
-  | { step: 'codes'; codes: string[] }
+  | { step: 'codes'; codes: string[]; replaced: boolean }
+  | { step: 'regenerate' }
   | { step: 'disable' };
 
 const TITLE = 'Two-factor authentication';
 
 /**
- * Two-factor sign-in: off → set up (QR code and the key in text) → a code from the app turns it on → the
- * recovery codes, shown this once → on; turned off with a code or the password.
+ * Two-factor sign-in: off → the password again → set up (QR code and the key in text) → a code from the app turns it
+ * on → the recovery codes, shown this once → on; new recovery codes after the password; turned off with a code or
+ * the password. An account without a password (Google sign-in alone) is not asked for one.
  */
-export function TwoFactorPanel({ status }: { status: TwoFactorStatusDto }) {
+export function TwoFactorPanel({ status, hasPassword }: { status: TwoFactorStatusDto; hasPassword: boolean }) {
   const [stage, setStage] = useState<Stage>({ step: 'summary', returning: false });
   const setup = useSetupTwoFactor();
+  const regenerate = useRegenerateRecoveryCodes();
   const back = () => setStage({ step: 'summary', returning: true });
 
-  const begin = async () => {
+  /** True when the setup started (a failure is shown: on the password field, and as a toast). */
+  const begin = async (input: TwoFactorReauthInput, form?: { showFieldErrors: (f: Record<string, string>) => void }) => {
     try {
-      setStage({ step: 'setup', setup: await setup.mutateAsync() });
+      setStage({ step: 'setup', setup: await setup.mutateAsync(input) });
+      return true;
     } catch (error) {
+      if (error instanceof ApiError) form?.showFieldErrors(error.fields);
       toastError(error, SECURITY_MSG.twoFactorSetupFailed);
+      return false;
     }
   };
 
@@ -48,10 +65,49 @@ export function TwoFactorPanel({ status }: { status: TwoFactorStatusDto }) {
       title={TITLE}
       description="Signing in asks for a code from an authenticator app on your phone, after your password."
     >
-      {stage.step === 'setup' ? (
-        <EnableForm setup={stage.setup} onEnabled={(codes) => setStage({ step: 'codes', codes })} onCancel={back} />
+      {stage.step === 'confirm-setup' ? (
+        <ReauthForm
+          label="Set up two-factor authentication"
+          submitLabel="Continue"
+          description="Confirm with your password to set up two-factor authentication."
+          hasPassword={hasPassword}
+          isLoading={setup.isPending}
+          onSubmit={begin}
+          onCancel={back}
+        />
+      ) : stage.step === 'setup' ? (
+        <EnableForm
+          setup={stage.setup}
+          onEnabled={(codes) => setStage({ step: 'codes', codes, replaced: false })}
+          onCancel={back}
+        />
       ) : stage.step === 'codes' ? (
-        <RecoveryCodes codes={stage.codes} onDone={back} />
+        <RecoveryCodes codes={stage.codes} replaced={stage.replaced} onDone={back} />
+      ) : stage.step === 'regenerate' ? (
+        <ReauthForm
+          label={SECURITY_MSG.regenerateRecoveryCodes}
+          submitLabel="Generate new codes"
+          description={
+            hasPassword
+              ? 'Confirm with your password. Your current recovery codes stop working.'
+              : 'Your current recovery codes stop working.'
+          }
+          hasPassword={hasPassword}
+          isLoading={regenerate.isPending}
+          onSubmit={async (input, form) => {
+            let codes: string[] = [];
+            const done = await saveForm(
+              form,
+              async () => {
+                codes = (await regenerate.mutateAsync(input)).recoveryCodes;
+              },
+              { saved: SECURITY_MSG.recoveryCodesRegenerated, failed: SECURITY_MSG.recoveryCodesRegenerateFailed },
+            );
+            if (done) setStage({ step: 'codes', codes, replaced: true });
+            return done;
+          }}
+          onCancel={back}
+        />
       ) : stage.step === 'disable' ? (
         <DisableForm onDone={back} onCancel={back} />
       ) : status.enabled ? (
@@ -60,9 +116,14 @@ export function TwoFactorPanel({ status }: { status: TwoFactorStatusDto }) {
             <Badge tone="success">On</Badge>
             {status.recoveryCodesLeft === 1 ? '1 recovery code left.' : `${status.recoveryCodesLeft} recovery codes left.`}
           </p>
-          <Button variant="secondary" autoFocus={stage.returning} onClick={() => setStage({ step: 'disable' })}>
-            Turn off two-factor authentication
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            <Button variant="secondary" autoFocus={stage.returning} onClick={() => setStage({ step: 'regenerate' })}>
+              {SECURITY_MSG.regenerateRecoveryCodes}
+            </Button>
+            <Button variant="secondary" onClick={() => setStage({ step: 'disable' })}>
+              Turn off two-factor authentication
+            </Button>
+          </div>
         </div>
       ) : (
         <div className="space-y-3">
@@ -70,12 +131,52 @@ export function TwoFactorPanel({ status }: { status: TwoFactorStatusDto }) {
             <Badge>Off</Badge>
             Only your password protects your account.
           </p>
-          <Button autoFocus={stage.returning} isLoading={setup.isPending} onClick={() => void begin()}>
+          <Button
+            autoFocus={stage.returning}
+            isLoading={setup.isPending}
+            onClick={() => (hasPassword ? setStage({ step: 'confirm-setup' }) : void begin({}))}
+          >
             Set up two-factor authentication
           </Button>
         </div>
       )}
     </SettingsPanel>
+  );
+}
+
+type FieldErrorsSink = { showFieldErrors: (fields: Record<string, string>) => void };
+
+/** 'Current password' (when the account has one) before a change of the second factor; true when it went through. */
+function ReauthForm({
+  label,
+  submitLabel,
+  description,
+  hasPassword,
+  isLoading,
+  onSubmit,
+  onCancel,
+}: {
+  label: string;
+  submitLabel: string;
+  description: string;
+  hasPassword: boolean;
+  isLoading: boolean;
+  onSubmit: (input: TwoFactorReauthInput, form: FieldErrorsSink) => Promise<boolean>;
+  onCancel: () => void;
+}) {
+  const initial = useMemo(() => ({ currentPassword: '' }), []);
+  const form = useFormState(initial);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const body = form.validate(twoFactorReauthInput, withCurrentPassword(form.values, hasPassword));
+    if (body) await onSubmit(body, form);
+  };
+  return (
+    <form onSubmit={submit} noValidate className="max-w-sm space-y-4" aria-label={label}>
+      <p className="text-sm text-slate-700 dark:text-slate-200">{description}</p>
+      <CurrentPasswordField hasPassword={hasPassword} autoFocus {...form.bind('currentPassword')} />
+      <SubmitOrCancel label={submitLabel} isLoading={isLoading} onCancel={onCancel} autoFocus={!hasPassword} />
+    </form>
   );
 }
 
@@ -139,7 +240,7 @@ function EnableForm({
   );
 }
 
-function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+function RecoveryCodes({ codes, replaced, onDone }: { codes: string[]; replaced: boolean; onDone: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
 
@@ -159,7 +260,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
       </h4>
       <p className="text-sm text-slate-700 dark:text-slate-200">
         If you lose your phone, each of these codes signs you in once instead of a code from the app. Keep them somewhere safe:
-        they are shown only now.
+        they are shown only now.{replaced && ' Your previous recovery codes no longer work.'}
       </p>
       <ul
         aria-label="Recovery codes"
@@ -224,15 +325,17 @@ function SubmitOrCancel({
   danger,
   isLoading,
   onCancel,
+  autoFocus,
 }: {
   label: string;
   danger?: boolean;
   isLoading: boolean;
   onCancel: () => void;
+  autoFocus?: boolean;
 }) {
   return (
     <div className="flex flex-wrap gap-2">
-      <Button type="submit" variant={danger ? 'danger' : 'primary'} isLoading={isLoading}>
+      <Button type="submit" variant={danger ? 'danger' : 'primary'} isLoading={isLoading} autoFocus={autoFocus}>
         {label}
       </Button>
       <Button variant="ghost" onClick={onCancel}>

@@ -1,5 +1,5 @@
 import { useDraggable } from '@dnd-kit/core';
-import { Calendar, MessageSquare, Paperclip, User } from 'lucide-react';
+import { Calendar, ListChecks, MessageSquare, Paperclip, User } from 'lucide-react';
 import { type KeyboardEvent, memo, useCallback, useId, useMemo } from 'react';
 import { LIMITS } from '../../../../domain/constants';
 import type { TaskDto } from '../../../../domain/schemas/task';
@@ -72,6 +72,23 @@ export const TaskCardView = memo(function TaskCardView({ task, isOverdue, classN
           </span>
         )}
         <span className="ml-auto inline-flex items-center gap-3">
+          {task.checklistTotal > 0 && (
+            <span
+              className={cn(
+                'inline-flex items-center gap-1',
+                task.checklistDone === task.checklistTotal && 'font-semibold text-green-700 dark:text-green-400',
+              )}
+              title="Checklist"
+            >
+              <ListChecks className="h-3.5 w-3.5" aria-hidden />
+              <span aria-hidden>
+                {task.checklistDone}/{task.checklistTotal}
+              </span>
+              <span className="sr-only">
+                {task.checklistDone} of {task.checklistTotal} checklist items done
+              </span>
+            </span>
+          )}
           <span className="inline-flex items-center gap-1" title="Comments">
             <MessageSquare className="h-3.5 w-3.5" aria-hidden />
             <span aria-hidden>{task.commentCount}</span>

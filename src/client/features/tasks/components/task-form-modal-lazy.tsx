@@ -6,6 +6,8 @@ import { logError } from '../../../lib/errors';
 import type { TaskFormModalProps } from './task-form-modal';
 
 const loadTaskForm = () => import('./task-form-modal');
+// A task's own page (/tasks/:id, a shared link or a reload) opens the modal at once: fetch its code with the board's.
+if (typeof window !== 'undefined' && /^\/tasks\/[^/]+/.test(window.location.pathname)) void loadTaskForm().catch(() => {});
 /** Whether the form's code is in: only then does the form stay rendered while closed (its closing animation). */
 let loaded = false;
 

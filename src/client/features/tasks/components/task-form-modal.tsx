@@ -11,41 +11,112 @@ import {
 import { MSG } from '../../../../domain/messages';
 import { canDeleteTask } from '../../../../domain/permissions';
 import { createTaskInput, parseTags, type TaskDto } from '../../../../domain/schemas/task';
+import { Markdown } from '../../../components/markdown';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextAreaField, TextField } from '../../../components/ui/field';
 import { Modal, ModalActions } from '../../../components/ui/modal';
 import { labelled, named, OptionsSelect } from '../../../components/ui/options-select';
+import { Spinner } from '../../../components/ui/spinner';
 import { isError, toastError } from '../../../lib/errors';
 import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useTaskProjects } from '../api/get-projects';
+import { useTask } from '../api/get-task';
 import { useTaskTeam } from '../api/get-teams';
+import { UUID } from '../api/prefetch-board';
 import { useCreateTask, useDeleteTask, useUpdateTask } from '../api/save-task';
+import { TaskDetailPanel } from './task-detail/task-detail-panel';
 
 export interface TaskFormModalProps {
   open: boolean;
   onClose: () => void;
-  /** Edit mode when given. */
-  task?: TaskDto | null;
+  /** Edit mode when given: the task's full view (its page, /tasks/:id). */
+  taskId?: string | null;
   initialStatus?: TaskStatus;
   initialProjectId?: string;
 }
 
-/** The New Task / Edit Task modal (spec §5 'Task form'). */
-export function TaskFormModal({ open, onClose, task, initialStatus, initialProjectId }: TaskFormModalProps) {
+/**
+ * The New Task / Edit Task modal (spec §5 'Task form'). For an existing task it is the task's full view: the form,
+ * and beside it (below it on narrow screens) its files, checklist, comments and activity.
+ */
+export function TaskFormModal({ taskId, ...props }: TaskFormModalProps) {
+  return taskId ? <TaskPageModal {...props} taskId={taskId} /> : <TaskEditor {...props} task={null} />;
+}
+
+/**
+ * An existing task by id: from the board's cache, else fetched (a shared link, a reload). The form keeps the task as
+ * it was when it opened (its version is what a save checks against), whatever refetches happen meanwhile — a delete
+ * refetches it into a 404 before the modal closes.
+ */
+function TaskPageModal({ open, onClose, taskId }: Omit<TaskFormModalProps, 'taskId'> & { taskId: string }) {
+  const isId = UUID.test(taskId);
+  const query = useTask(taskId, open && isId);
+  const [opened, setOpened] = useState<TaskDto | null>(null);
+  if (query.data && query.data.id === taskId && opened?.id !== taskId) setOpened(query.data);
+  const task = opened?.id === taskId ? opened : query.data?.id === taskId ? query.data : null;
+  if (task) return <TaskEditor open={open} onClose={onClose} task={task} />;
+  const isNotFound = !isId || isError(query.error, 'not_found') || isError(query.error, 'validation_failed');
+  return (
+    <Modal
+      open={open}
+      onClose={onClose}
+      title={isNotFound ? 'Task not found' : 'Edit Task'}
+      size="md"
+      footer={
+        query.isError ? (
+          <>
+            {!isNotFound && (
+              <Button variant="secondary" onClick={() => void query.refetch()}>
+                Retry
+              </Button>
+            )}
+            <Button onClick={onClose}>Back to tasks</Button>
+          </>
+        ) : undefined
+      }
+    >
+      {!isId || query.isError ? (
+        <p className="text-sm text-slate-700 dark:text-slate-200">
+          {isNotFound ? 'This task does not exist, or you do not have access to it.' : MSG.loadFailed}
+        </p>
+      ) : (
+        <Spinner label="Loading task..." />
+      )}
+    </Modal>
+  );
+}
+
+function TaskEditor({
+  open,
+  onClose,
+  task,
+  initialStatus,
+  initialProjectId,
+}: Omit<TaskFormModalProps, 'taskId'> & { task: TaskDto | null }) {
   const formId = useId();
   const [isSaving, setSaving] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const isEdit = Boolean(task);
+  const form = (
+    <TaskForm
+      formId={formId}
+      task={task ?? null}
+      initialStatus={initialStatus}
+      initialProjectId={initialProjectId}
+      onSaved={onClose}
+      onSavingChange={setSaving}
+    />
+  );
   return (
     <>
       <Modal
         open={open && !confirmingDelete}
         onClose={onClose}
         title={isEdit ? 'Edit Task' : 'Create New Task'}
-        size="lg"
+        size={isEdit ? 'xl' : 'lg'}
         footer={
           <>
             {isEdit && <DeleteSlot task={task!} onDelete={() => setConfirmingDelete(true)} />}
@@ -55,14 +126,16 @@ export function TaskFormModal({ open, onClose, task, initialStatus, initialProje
           </>
         }
       >
-        <TaskForm
-          formId={formId}
-          task={task ?? null}
-          initialStatus={initialStatus}
-          initialProjectId={initialProjectId}
-          onSaved={onClose}
-          onSavingChange={setSaving}
-        />
+        {task ? (
+          <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+            <div className="min-w-0">{form}</div>
+            <div className="min-w-0 border-t border-slate-200 pt-5 lg:border-t-0 lg:border-l lg:pl-6 lg:pt-0 dark:border-slate-700">
+              <TaskDetailPanel task={task} />
+            </div>
+          </div>
+        ) : (
+          form
+        )}
       </Modal>
       {task && (
         <DeleteTaskDialog
@@ -230,7 +303,7 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
         autoFocus
         placeholder="What needs to be done?"
       />
-      <TextAreaField label="Description" className="sm:col-span-2" {...bind('description')} rows={3} />
+      <DescriptionField isEdit={Boolean(task?.description)} {...bind('description')} />
       <OptionsSelect label="Project" {...bind('projectId')} emptyOption="Select a project" options={named(projects.data)} />
       <OptionsSelect label="Assignee" {...bind('assigneeId')} emptyOption="Unassigned" options={assigneeOptions} />
       <OptionsSelect label="Status" {...bind('status')} options={labelled(TASK_STATUSES, TASK_STATUS_LABELS)} />
@@ -238,5 +311,53 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
       <TextField label="Due Date" type="date" className="dark:[&_input]:[color-scheme:dark]" {...bind('dueDate')} />
       <TextField label="Tags" {...bind('tags')} placeholder="frontend, bug, urgent" hint="Separate tags with commas" />
     </form>
+  );
+}
+
+interface DescriptionFieldProps {
+  /** An existing task with a description: shown rendered until a click (or Edit) turns it into the text field. */
+  isEdit: boolean;
+  name: string;
+  value: string;
+  error?: string;
+  onChange: TextAreaFieldChange;
+}
+type TextAreaFieldChange = NonNullable<Parameters<typeof TextAreaField>[0]['onChange']>;
+
+/** The description: Markdown, rendered when the modal opens on a task, the text field once one edits it. */
+function DescriptionField({ isEdit, ...field }: DescriptionFieldProps) {
+  const labelId = useId();
+  const [isEditing, setEditing] = useState(!isEdit);
+  const focusOnEdit = useRef(false);
+  const edit = () => {
+    focusOnEdit.current = true;
+    setEditing(true);
+  };
+  if (isEditing) {
+    return <TextAreaField label="Description" className="sm:col-span-2" {...field} rows={4} autoFocus={focusOnEdit.current} />;
+  }
+  return (
+    <div className="space-y-1 sm:col-span-2">
+      <div className="flex items-center justify-between gap-2">
+        <span id={labelId} className="block text-sm font-medium text-slate-700 dark:text-slate-200">
+          Description
+        </span>
+        <Button variant="link" className="text-xs" aria-label="Edit description" onClick={edit}>
+          Edit
+        </Button>
+      </div>
+      {/* A click on the text (not on a link in it) edits it too; the Edit button is the keyboard's way. */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the Edit button above does the same by keyboard */}
+      <div
+        role="group"
+        aria-labelledby={labelId}
+        className="cursor-text rounded-lg border border-slate-300 px-3 py-2 hover:border-slate-400 dark:border-slate-600 dark:hover:border-slate-500"
+        onClick={(e) => {
+          if (!(e.target as Element).closest('a')) edit();
+        }}
+      >
+        <Markdown source={field.value} />
+      </div>
+    </div>
   );
 }

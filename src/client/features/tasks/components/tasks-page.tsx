@@ -1,5 +1,6 @@
 import { LayoutGrid, List } from 'lucide-react';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import type { TaskStatus } from '../../../../domain/constants';
 import type { TaskDto, TaskSort } from '../../../../domain/schemas/task';
 import { CreateButton } from '../../../components/ui/create-button';
@@ -12,12 +13,28 @@ import { TaskFiltersBar } from './task-filters-bar';
 import { TaskFormModal } from './task-form-modal-lazy';
 import { TaskListTable } from './task-list-table';
 
-type FormState = { mode: 'closed' } | { mode: 'create'; status?: TaskStatus } | { mode: 'edit'; task: TaskDto };
+/** How the board opened a task: closing it goes back (Back would too) instead of adding a history entry. */
+interface OpenedFromBoard {
+  fromBoard: true;
+}
 
+/**
+ * The board (or list) of tasks, and over it the task modal: New Task (local state), or an existing task at its own
+ * URL, /tasks/:id with the board's filters kept in the query string. The route is one (`tasks/:taskId?`), so opening
+ * and closing a task never remounts the board: its scroll, its loaded pages and its focus stay.
+ */
 export function TasksPage() {
   useDocumentTitle('Tasks');
   const { state, query, sort, update, clearAll } = useTaskFilters();
-  const [form, setForm] = useState<FormState>({ mode: 'closed' });
+  const [creating, setCreating] = useState<{ status?: TaskStatus } | null>(null);
+  const { taskId } = useParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  // The task stays in the modal while it closes (and the form keeps its place until the next one opens).
+  const [shownTaskId, setShownTaskId] = useState(taskId ?? null);
+  if (taskId && taskId !== shownTaskId) setShownTaskId(taskId);
+  const current = useRef({ taskId, fromBoard: false });
+  current.current = { taskId, fromBoard: (location.state as OpenedFromBoard | null)?.fromBoard === true };
 
   const { status: statusFilter, ...boardFilters } = query;
   // Stable identity for the memoised columns.
@@ -25,8 +42,24 @@ export function TasksPage() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the serialised filters
   const stableBoardFilters = useMemo(() => boardFilters, [boardKey]);
 
-  const openTask = useCallback((task: TaskDto) => setForm({ mode: 'edit', task }), []);
-  const addTask = useCallback((status?: TaskStatus) => setForm({ mode: 'create', status }), []);
+  // Read from window.location so that the callback stays the same for every card (they are memoised on it).
+  const openTask = useCallback(
+    (task: TaskDto) =>
+      navigate(
+        { pathname: `/tasks/${task.id}`, search: window.location.search },
+        { state: { fromBoard: true } satisfies OpenedFromBoard },
+      ),
+    [navigate],
+  );
+  const closeTask = useCallback(() => {
+    // Escape, Save and Delete can all close in one moment: leave the task's URL once.
+    if (!current.current.taskId) return;
+    const fromBoard = current.current.fromBoard;
+    current.current = { taskId: undefined, fromBoard: false };
+    if (fromBoard) navigate(-1);
+    else navigate({ pathname: '/tasks', search: window.location.search }, { replace: true });
+  }, [navigate]);
+  const addTask = useCallback((status?: TaskStatus) => setCreating({ status }), []);
   const onSort = useCallback((s: TaskSort, dir: 'asc' | 'desc') => update({ sort: s, dir }), [update]);
 
   return (
@@ -70,10 +103,10 @@ export function TasksPage() {
         <TaskBoard filters={stableBoardFilters} statusFilter={statusFilter} onOpenTask={openTask} onAddTask={addTask} />
       )}
       <TaskFormModal
-        open={form.mode !== 'closed'}
-        onClose={() => setForm({ mode: 'closed' })}
-        task={form.mode === 'edit' ? form.task : null}
-        initialStatus={form.mode === 'create' ? form.status : undefined}
+        open={creating ? true : Boolean(taskId)}
+        onClose={creating ? () => setCreating(null) : closeTask}
+        taskId={creating ? null : shownTaskId}
+        initialStatus={creating?.status}
         initialProjectId={state.project || undefined}
       />
     </div>

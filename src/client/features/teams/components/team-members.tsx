@@ -1,25 +1,31 @@
-import { UserMinus } from 'lucide-react';
+import { Crown, UserMinus } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import type { InvitationRole } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
-import { canActOnMember } from '../../../../domain/permissions';
-import type { TeamDto, TeamMemberDto } from '../../../../domain/schemas/team';
+import { canActOnMember, canTransferOwnershipTo } from '../../../../domain/permissions';
+import { TEAM_TRANSFER_MSG, type TeamDto, type TeamMemberDto } from '../../../../domain/schemas/team';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { OptionsSelect } from '../../../components/ui/options-select';
 import { toastError } from '../../../lib/errors';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useChangeMemberRole, useRemoveMember } from '../api/team-members';
+import { useTransferOwnership } from '../api/transfer-ownership';
 import { MemberAvatar } from './member-avatar';
 import { INVITATION_ROLE_OPTIONS, RoleBadge } from './role-badge';
 
-/** The member list. Owner and admins may switch roles and remove others; everyone else sees badges. */
+/**
+ * The member list. Owner and admins may switch roles and remove others; the owner may also hand the team to another
+ * member; everyone else sees badges.
+ */
 export function TeamMembers({ team }: { team: TeamDto }) {
   const userId = useAuthStore((s) => s.user?.id) ?? '';
   const changeRole = useChangeMemberRole();
   const removeMember = useRemoveMember();
   const [removing, setRemoving] = useState<TeamMemberDto | null>(null);
+  const transfer = useTransferOwnership();
+  const [transferring, setTransferring] = useState<TeamMemberDto | null>(null);
 
   const onRoleChange = async (member: TeamMemberDto, role: InvitationRole) => {
     try {
@@ -39,6 +45,18 @@ export function TeamMembers({ team }: { team: TeamDto }) {
       toastError(error, MSG.memberRemoveFailed);
     } finally {
       setRemoving(null);
+    }
+  };
+
+  const onTransfer = async () => {
+    if (!transferring) return;
+    try {
+      await transfer.mutateAsync({ teamId: team.id, memberId: transferring.id });
+      toast.success(TEAM_TRANSFER_MSG.done(transferring.user.fullName));
+    } catch (error) {
+      toastError(error, TEAM_TRANSFER_MSG.failed);
+    } finally {
+      setTransferring(null);
     }
   };
 
@@ -71,6 +89,17 @@ export function TeamMembers({ team }: { team: TeamDto }) {
                     className="w-28"
                     options={INVITATION_ROLE_OPTIONS}
                   />
+                  {canTransferOwnershipTo(team.myRole, userId, member) && (
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      aria-label={`${TEAM_TRANSFER_MSG.action} to ${member.user.fullName}`}
+                      title={`${TEAM_TRANSFER_MSG.action} to ${member.user.fullName}`}
+                      onClick={() => setTransferring(member)}
+                    >
+                      <Crown className="h-4 w-4 text-amber-700 dark:text-amber-400" aria-hidden />
+                    </Button>
+                  )}
                   <Button
                     variant="ghost"
                     size="icon"
@@ -96,6 +125,15 @@ export function TeamMembers({ team }: { team: TeamDto }) {
         isLoading={removeMember.isPending}
         onConfirm={() => void onRemove()}
         onCancel={() => setRemoving(null)}
+      />
+      <ConfirmDialog
+        open={transferring !== null}
+        title={TEAM_TRANSFER_MSG.title}
+        message={transferring ? TEAM_TRANSFER_MSG.confirm(transferring.user.fullName, team.name) : ''}
+        confirmLabel={TEAM_TRANSFER_MSG.confirmLabel}
+        isLoading={transfer.isPending}
+        onConfirm={() => void onTransfer()}
+        onCancel={() => setTransferring(null)}
       />
     </section>
   );

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { ActivityDto } from '../../../../../domain/schemas/task-detail';
+import { actorName, describeActivity } from './activity-text';
+
+type Entry = Pick<ActivityDto, 'field' | 'oldValue' | 'newValue' | 'oldLabel' | 'newLabel'>;
+const entry = (
+  field: Entry['field'],
+  oldValue: string | null,
+  newValue: string | null,
+  oldLabel = null as string | null,
+  newLabel = null as string | null,
+): Entry => ({
+  field,
+  oldValue,
+  newValue,
+  oldLabel,
+  newLabel,
+});
+const ID_A = '11111111-1111-4111-8111-111111111111';
+const ID_B = '22222222-2222-4222-8222-222222222222';
+
+describe('describeActivity', () => {
+  it('says status and priority changes with their labels', () => {
+    expect(describeActivity(entry('status', 'todo', 'in_progress'))).toBe('moved this from To Do to In Progress');
+    expect(describeActivity(entry('priority', 'low', 'urgent'))).toBe('changed the priority from Low to Urgent');
+  });
+
+  it('names people and projects by the labels recorded at the time, never by id', () => {
+    expect(describeActivity(entry('assignee', null, ID_A, null, 'Mia Member'))).toBe('assigned this to Mia Member');
+    expect(describeActivity(entry('assignee', ID_A, null, 'Mia Member', null))).toBe('unassigned Mia Member');
+    expect(describeActivity(entry('assignee', ID_A, ID_B, 'Mia', 'Olive'))).toBe('reassigned this from Mia to Olive');
+    expect(describeActivity(entry('assignee', ID_A, ID_B, null, 'Olive'))).toBe('reassigned this from a former member to Olive');
+    expect(describeActivity(entry('project', ID_A, ID_B, 'Apollo', 'Borealis'))).toBe(
+      'moved this from project Apollo to Borealis',
+    );
+  });
+
+  it('formats dates, tags, titles and descriptions', () => {
+    expect(describeActivity(entry('due_date', null, '2031-03-07'))).toBe('set the due date to Mar 07, 2031');
+    expect(describeActivity(entry('due_date', '2031-03-07', '2031-04-01'))).toBe(
+      'changed the due date from Mar 07, 2031 to Apr 01, 2031',
+    );
+    expect(describeActivity(entry('due_date', '2031-03-07', null))).toBe('removed the due date (was Mar 07, 2031)');
+    expect(describeActivity(entry('tags', null, 'a,b'))).toBe('tagged this a, b');
+    expect(describeActivity(entry('tags', 'a', 'a,c'))).toBe('changed the tags to a, c');
+    expect(describeActivity(entry('tags', 'a', null))).toBe('removed the tags');
+    expect(describeActivity(entry('title', 'Old', 'New'))).toBe('renamed this from “Old” to “New”');
+    expect(describeActivity(entry('description', null, null))).toBe('updated the description');
+  });
+
+  it('names a departed actor', () => {
+    expect(actorName(null)).toBe('A former member');
+    expect(actorName({ fullName: 'Alex' })).toBe('Alex');
+  });
+});

@@ -1,0 +1,46 @@
+import { TASK_PRIORITY_LABELS, TASK_STATUS_LABELS } from '../../../../../domain/constants';
+import { formatLongDate } from '../../../../../domain/dates';
+import type { ActivityDto } from '../../../../../domain/schemas/task-detail';
+
+/** Who did it, as a sentence starts: their name, or 'A former member' once the account is gone. */
+export const actorName = (actor: { fullName: string } | null) => actor?.fullName ?? 'A former member';
+
+const label = (table: Record<string, string>, key: string | null) => (key ? (table[key] ?? key) : null);
+const quoted = (s: string | null) => `“${s ?? ''}”`;
+const date = (iso: string | null) => (iso && /^\d{4}-\d{2}-\d{2}$/.test(iso) ? formatLongDate(iso) : iso);
+const tags = (joined: string | null) => (joined ? joined.split(',').join(', ') : null);
+
+/**
+ * What an entry of the history says after the actor's name: 'moved this from To Do to In Progress'. Names come from
+ * the labels recorded at the time (a project renamed since keeps its old name here).
+ */
+export function describeActivity(entry: Pick<ActivityDto, 'field' | 'oldValue' | 'newValue' | 'oldLabel' | 'newLabel'>) {
+  const { oldValue, newValue, oldLabel, newLabel } = entry;
+  switch (entry.field) {
+    case 'title':
+      return `renamed this from ${quoted(oldValue)} to ${quoted(newValue)}`;
+    case 'description':
+      return 'updated the description';
+    case 'status':
+      return `moved this from ${label(TASK_STATUS_LABELS, oldValue)} to ${label(TASK_STATUS_LABELS, newValue)}`;
+    case 'priority':
+      return `changed the priority from ${label(TASK_PRIORITY_LABELS, oldValue)} to ${label(TASK_PRIORITY_LABELS, newValue)}`;
+    case 'assignee': {
+      const before = oldValue ? (oldLabel ?? 'a former member') : null;
+      const after = newValue ? (newLabel ?? 'a former member') : null;
+      if (!before && after) return `assigned this to ${after}`;
+      if (before && !after) return `unassigned ${before}`;
+      return `reassigned this from ${before} to ${after}`;
+    }
+    case 'due_date':
+      if (!oldValue) return `set the due date to ${date(newValue)}`;
+      if (!newValue) return `removed the due date (was ${date(oldValue)})`;
+      return `changed the due date from ${date(oldValue)} to ${date(newValue)}`;
+    case 'project':
+      return `moved this from project ${oldLabel ?? 'a deleted project'} to ${newLabel ?? 'a deleted project'}`;
+    case 'tags':
+      if (!newValue) return 'removed the tags';
+      if (!oldValue) return `tagged this ${tags(newValue)}`;
+      return `changed the tags to ${tags(newValue)}`;
+  }
+}

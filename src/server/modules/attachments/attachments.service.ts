@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import { type Readable, pipeline } from 'node:stream';
+import { TASK_DETAIL_LIMITS } from '../../../domain/constants';
+import { canDeleteAttachment } from '../../../domain/permissions';
+import type { AttachmentDto, AttachmentListDto } from '../../../domain/schemas/task-detail';
+import type { Db, DbOrTx } from '../../db/client';
+import { AppError } from '../../lib/errors';
+import type { EventBus } from '../../lib/events';
+import type { ObjectStorage } from '../../lib/storage';
+import * as repo from './attachments.repo';
+import { FileInspector, isRasterImage } from './file-content';
+import type { FileLinks } from './file-links';
+import { sanitizeFileName } from './file-name';
+
+/** A file part of a multipart request, not yet read: its name as the browser sent it, and its bytes. */
+export interface IncomingFile {
+  fileName: string | undefined;
+  stream: Readable;
+}
+
+/** Reads the request's file part when the service is ready for it (after the checks that need no bytes). */
+export type ReceiveFile = (maxBytes: number) => Promise<IncomingFile>;
+
+export interface StoredUpload {
+  key: string;
+  size: number;
+  contentType: string;
+}
+
+/**
+ * Streams an upload into the store under `key`, learning its size and its type from the bytes on the way: nothing
+ * of it is held in memory but its first 64 KB. Over `maxBytes`, the store keeps nothing and this throws
+ * `file_too_large`.
+ */
+export async function storeUpload(storage: ObjectStorage, key: string, file: IncomingFile, maxBytes: number): Promise<StoredUpload> {
+  const inspector = new FileInspector(maxBytes);
+  let requestFailed = false;
+  file.stream.once('error', () => {
+    requestFailed = true;
+  });
+  // An error on either side ends both: the store's write fails, and the request's part stops being read.
+  pipeline(file.stream, inspector, () => {});
+  try {
+    const { size } = await storage.put(key, inspector);
+    return { key, size, contentType: await inspector.contentType() };
+  } catch (error) {
+    if (inspector.size > maxBytes) throw new AppError('file_too_large');
+    // The request ended early or is not valid multipart: the client's fault, never a 500.
+    if (requestFailed || file.stream.errored) throw new AppError('bad_request');
+    throw error;
+  }
+}
+
+export interface AttachmentsServiceDeps {
+  db: Db;
+  storage: ObjectStorage;
+  events: EventBus;
+  links: FileLinks;
+  maxUploadBytes: number;
+  log: { warn(object: unknown, message: string): void };
+}
+
+type TaskAccess = NonNullable<Awaited<ReturnType<typeof repo.getTaskAccess>>>;
+type Access = Omit<TaskAccess, 'callerRole'> & { callerRole: NonNullable<TaskAccess['callerRole']> };
+
+export class AttachmentsService {
+  constructor(private readonly deps: AttachmentsServiceDeps) {}
+
+  /** The task, when the caller is an active member of its team; else 404, as for the task itself. */
+  private async requireAccess(db: DbOrTx, taskId: string, userId: string, lock = false): Promise<Access> {
+    const access = await repo.getTaskAccess(db, taskId, userId, lock);
+    if (!access?.callerRole) throw new AppError('task_not_found');
+    return { ...access, callerRole: access.callerRole };
+  }
+
+  toDto(row: repo.AttachmentWithUploader): AttachmentDto {
+    return {
+      id: row.id,
+      taskId: row.taskId,
+      fileName: row.fileName,
+      contentType: row.contentType,
+      size: row.size,
+      isImage: isRasterImage(row.contentType),
+      uploader:
+        row.uploaderId && row.uploaderName !== null
+          ? { id: row.uploaderId, fullName: row.uploaderName, avatar: row.uploaderAvatar }
+          : null,
+      createdAt: row.createdAt.toISOString(),
+      url: this.deps.links.url(row.id),
+    };
+  }
+
+  async list(userId: string, taskId: string): Promise<AttachmentListDto> {
+    await this.requireAccess(this.deps.db, taskId, userId);
+    const rows = await repo.listByTaskId(this.deps.db, taskId);
+    return { attachments: rows.map((row) => this.toDto(row)) };
+  }
+
+  async upload(userId: string, taskId: string, receive: ReceiveFile): Promise<AttachmentDto> {
+    const { db, storage, maxUploadBytes } = this.deps;
+    // Refused before a byte is read: a task the caller may not see, or one that is full.
+    const before = await this.requireAccess(db, taskId, userId);
+    if (before.attachmentCount >= TASK_DETAIL_LIMITS.attachmentsPerTaskMax) throw new AppError('too_many_attachments');
+    const file = await receive(maxUploadBytes);
+    const fileName = sanitizeFileName(file.fileName);
+    const stored = await storeUpload(storage, `tasks/${taskId}/${randomUUID()}`, file, maxUploadBytes);
+    let created: repo.AttachmentRow;
+    let access: Access;
+    try {
+      // Checked again, the task locked: the upload took a while, and uploads to one task are counted one at a time.
+      ({ created, access } = await db.transaction(async (tx) => {
+        const locked = await this.requireAccess(tx, taskId, userId, true);
+        if (locked.attachmentCount >= TASK_DETAIL_LIMITS.attachmentsPerTaskMax) throw new AppError('too_many_attachments');
+        const row = await repo.createOne(tx, {
+          taskId,
+          uploaderId: userId,
+          fileName,
+          contentType: stored.contentType,
+          size: stored.size,
+          storageKey: stored.key,
+        });
+        return { created: row, access: locked };
+      }));
+    } catch (error) {
+      await this.deleteObject(stored.key);
+      throw error;
+    }
+    this.published(userId, taskId, access);
+    const row = await repo.getOneById(db, created.id);
+    return this.toDto(row ?? { ...created, uploaderName: null, uploaderAvatar: null });
+  }
+
+  async remove(userId: string, taskId: string, itemId: string): Promise<void> {
+    const { deleted, access } = await this.deps.db.transaction(async (tx) => {
+      const found = await this.requireAccess(tx, taskId, userId);
+      const row = await repo.getOneById(tx, itemId);
+      if (!row || row.taskId !== taskId) throw new AppError('attachment_not_found');
+      if (!canDeleteAttachment(found.callerRole, userId, row)) throw new AppError('attachment_delete_denied');
+      const gone = await repo.deleteOne(tx, taskId, itemId);
+      if (!gone) throw new AppError('attachment_not_found');
+      return { deleted: gone, access: found };
+    });
+    await this.deleteObject(deleted.storageKey);
+    this.published(userId, taskId, access);
+  }
+
+  /** The bytes behind a signed link (no bearer: the signature is the authorization). */
+  async download(id: string, exp: string | undefined, sig: string | undefined) {
+    const expiry = this.deps.links.verify(id, exp, sig);
+    if (expiry === null) throw new AppError('file_link_invalid');
+    const row = await repo.getOneById(this.deps.db, id);
+    if (!row) throw new AppError('attachment_not_found');
+    const object = await this.deps.storage.get(row.storageKey);
+    if (!object) throw new AppError('attachment_not_found');
+    return { fileName: row.fileName, contentType: row.contentType, size: object.size, body: object.body, expiry };
+  }
+
+  /** A deleted task's files (its rows went with it, by cascade). */
+  async removeTaskFiles(taskId: string): Promise<void> {
+    if (await repo.taskExists(this.deps.db, taskId)) return;
+    await this.deps.storage.deletePrefix(`tasks/${taskId}/`);
+  }
+
+  /** The row is gone; the bytes follow. A failure leaves an orphan, which the sweep removes later. */
+  private async deleteObject(key: string): Promise<void> {
+    await this.deps.storage.delete(key).catch((error) => this.deps.log.warn({ err: error, key }, 'could not delete a stored file'));
+  }
+
+  private published(actorId: string, taskId: string, access: Access): void {
+    this.deps.events.publish({
+      type: 'task.detail_changed',
+      actorId,
+      teamId: access.teamId,
+      taskId,
+      projectId: access.projectId,
+      part: 'attachments',
+    });
+  }
+}

@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { userDto } from '../../../domain/schemas/auth';
+import { errorResponse } from '../../../domain/schemas/common';
+import { requireUser, typed } from '../../lib/http';
+import type { AvatarsService } from './avatars.service';
+import { FILE_CSP } from './file-name';
+import { fileUploadBody, receiveFile, skipBodyValidation } from './multipart';
+
+const security = [{ bearer: [] }];
+const tags = ['me'];
+
+/** Settings → Profile: upload, clear and serve the avatar (registered inside the multipart plugin of the attachments). */
+export function avatarRoutes(app: FastifyInstance, service: AvatarsService): void {
+  const r = typed(app);
+
+  r.post('/api/me/avatar', {
+    config: { auth: 'user' },
+    schema: {
+      tags,
+      security,
+      description: 'One PNG, JPEG, GIF or WebP image of at most 5 MB in the multipart field `file` (cropped square by the client).',
+      consumes: ['multipart/form-data'],
+      body: fileUploadBody,
+      response: { 200: userDto, 400: errorResponse, 413: errorResponse },
+    },
+    validatorCompiler: skipBodyValidation(),
+    handler: async (req) => service.upload(requireUser(req).userId, (maxBytes) => receiveFile(req, maxBytes)),
+  });
+
+  r.delete('/api/me/avatar', {
+    config: { auth: 'user' },
+    schema: { tags, security, response: { 200: userDto } },
+    handler: async (req) => service.remove(requireUser(req).userId),
+  });
+
+  // Public: an avatar is shown to teammates by <img>. Its URL is a capability (two random ids), changed with the image.
+  r.get('/api/avatars/:userId/:file', {
+    config: { auth: 'public' },
+    compress: false,
+    schema: {
+      tags,
+      params: z.object({ userId: z.string().max(64), file: z.string().max(64) }),
+      response: { 404: errorResponse },
+    },
+    handler: async (req, reply) => {
+      const image = await service.read(req.params.userId, req.params.file);
+      // The bytes, streamed: no schema of the route's describes them.
+      return (reply as FastifyReply)
+        .header('content-type', image.contentType)
+        .header('content-length', String(image.size))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', FILE_CSP)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(image.body);
+    },
+  });
+}

@@ -1,0 +1,46 @@
+import { asc, eq } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../../db/client';
+import { projects, taskActivity, tasks, users } from '../../db/schema';
+import { activeRole } from '../../db/visibility';
+
+const creators = alias(users, 'creator');
+
+/** The task's creation (when, by whom) and the caller's role in its team (null: not an active member). */
+export async function getTaskCreation(db: DbOrTx, taskId: string, userId: string) {
+  const [row] = await db
+    .select({
+      callerRole: activeRole(projects.teamId, userId),
+      createdAt: tasks.createdAt,
+      creatorId: creators.id,
+      creatorName: creators.fullName,
+      creatorAvatar: creators.avatarUrl,
+    })
+    .from(tasks)
+    .innerJoin(projects, eq(projects.id, tasks.projectId))
+    .leftJoin(creators, eq(creators.id, tasks.creatorId))
+    .where(eq(tasks.id, taskId));
+  return row;
+}
+
+/** The task's history, oldest first, with each actor (null once the account is gone). */
+export async function listByTaskId(db: DbOrTx, taskId: string) {
+  return db
+    .select({
+      id: taskActivity.id,
+      taskId: taskActivity.taskId,
+      field: taskActivity.field,
+      oldValue: taskActivity.oldValue,
+      newValue: taskActivity.newValue,
+      oldLabel: taskActivity.oldLabel,
+      newLabel: taskActivity.newLabel,
+      createdAt: taskActivity.createdAt,
+      actorId: users.id,
+      actorName: users.fullName,
+      actorAvatar: users.avatarUrl,
+    })
+    .from(taskActivity)
+    .leftJoin(users, eq(users.id, taskActivity.actorId))
+    .where(eq(taskActivity.taskId, taskId))
+    .orderBy(asc(taskActivity.createdAt), asc(taskActivity.id));
+}

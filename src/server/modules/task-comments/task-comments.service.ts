@@ -1,0 +1,204 @@
+import type { TeamRole } from '../../../domain/constants';
+import { ERROR_MESSAGES } from '../../../domain/errors';
+import { canDeleteComment, canEditComment } from '../../../domain/permissions';
+import {
+  type CommentDto,
+  type CommentInput,
+  type CommentListDto,
+  type MentionCandidatesDto,
+  mentionedIds,
+  type PersonDto,
+  type WatchStateDto,
+} from '../../../domain/schemas/task-detail';
+import type { Db, DbOrTx } from '../../db/client';
+import { AppError } from '../../lib/errors';
+import type { EventBus } from '../../lib/events';
+import { enqueueMails } from '../mail/mail.repo';
+import { type CommentMailSettings, newCommentMails } from './comment-mails';
+import * as repo from './task-comments.repo';
+
+const toPerson = (p: repo.PersonRow): PersonDto => ({ id: p.id, fullName: p.fullName, avatar: p.avatarUrl });
+
+type People = Map<string, repo.PersonRow>;
+const byId = (rows: repo.PersonRow[]): People => new Map(rows.map((p) => [p.id, p]));
+
+function toCommentDto(comment: repo.CommentRow, people: People): CommentDto {
+  const author = comment.authorId ? people.get(comment.authorId) : undefined;
+  return {
+    id: comment.id,
+    taskId: comment.taskId,
+    author: author ? toPerson(author) : null,
+    body: comment.body,
+    // Current names; a departed account is left out.
+    mentions: comment.mentions.flatMap((id) => {
+      const p = people.get(id);
+      return p ? [toPerson(p)] : [];
+    }),
+    createdAt: comment.createdAt.toISOString(),
+    editedAt: comment.editedAt?.toISOString() ?? null,
+  };
+}
+
+type TaskAccess = NonNullable<Awaited<ReturnType<typeof repo.getTaskAccess>>> & { callerRole: TeamRole };
+
+/**
+ * Comments on a task, their @mentions, and who watches the task (issue 22). Any active member of the task's team
+ * comments and watches; a task the caller may not see is 404 for all of it. The mails a comment causes are queued in
+ * its transaction; its notifications are written after commit from the event (notifications.service.ts).
+ */
+export class TaskCommentsService {
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventBus,
+    /** PUBLIC_URL for the mails' links, and whether addresses must be proven before Crewboard mails them. */
+    private readonly mail: CommentMailSettings,
+  ) {}
+
+  async list(userId: string, taskId: string): Promise<CommentListDto> {
+    await this.requireVisible(this.db, taskId, userId);
+    const rows = await repo.listByTaskId(this.db, taskId);
+    const mentioned = new Set(rows.flatMap((r) => r.comment.mentions));
+    const people = byId(await repo.listPeople(this.db, [...mentioned]));
+    for (const r of rows) {
+      const { authorId } = r.comment;
+      if (authorId && r.authorName !== null)
+        people.set(authorId, { id: authorId, fullName: r.authorName, avatarUrl: r.authorAvatar });
+    }
+    return { comments: rows.map((r) => toCommentDto(r.comment, people)) };
+  }
+
+  async create(userId: string, taskId: string, input: CommentInput): Promise<CommentDto> {
+    const mentions = mentionedIds(input.body);
+    const { task, comment, people } = await this.db.transaction(async (tx) => {
+      const task = await this.requireVisible(tx, taskId, userId, { lock: true });
+      await this.requireMentionable(tx, task.teamId, mentions);
+      const comment = await repo.createOne(tx, { taskId, authorId: userId, body: input.body, mentions });
+      // The author watches (again, even after an unwatch); the mentioned watch unless they chose not to.
+      await repo.watchMany(tx, taskId, [userId], { override: true });
+      await repo.watchMany(
+        tx,
+        taskId,
+        mentions.filter((id) => id !== userId),
+        { override: false },
+      );
+      const [people, watcherIds] = await Promise.all([
+        repo.listPeople(tx, [userId, ...mentions]).then(byId),
+        repo.listWatcherIds(tx, taskId),
+      ]);
+      const mails = await newCommentMails(tx, this.mail, {
+        actorId: userId,
+        actorName: people.get(userId)?.fullName ?? 'Someone',
+        task,
+        body: input.body,
+        nameOf: (id) => people.get(id)?.fullName,
+        mentionedIds: mentions,
+        watcherIds,
+      });
+      await enqueueMails(tx, mails);
+      return { task, comment, people };
+    });
+    this.events.publish({
+      type: 'task.comment_added',
+      actorId: userId,
+      teamId: task.teamId,
+      taskId,
+      projectId: task.projectId,
+      title: task.title,
+      commentId: comment.id,
+      mentionedIds: mentions,
+    });
+    return toCommentDto(comment, people);
+  }
+
+  async update(userId: string, taskId: string, commentId: string, input: CommentInput): Promise<CommentDto> {
+    const mentions = mentionedIds(input.body);
+    const { task, comment, people } = await this.db.transaction(async (tx) => {
+      const task = await this.requireVisible(tx, taskId, userId, { lock: true });
+      const before = await this.requireComment(tx, taskId, commentId);
+      if (!canEditComment(userId, before)) throw new AppError('comment_edit_denied');
+      // Only a new mention is checked: a teammate mentioned before who has since left stays as written.
+      const added = mentions.filter((id) => !before.mentions.includes(id));
+      await this.requireMentionable(tx, task.teamId, added);
+      const comment = await repo.updateOne(tx, commentId, { body: input.body, mentions });
+      await repo.watchMany(
+        tx,
+        taskId,
+        added.filter((id) => id !== userId),
+        { override: false },
+      );
+      const people = byId(await repo.listPeople(tx, [userId, ...mentions]));
+      return { task, comment, people };
+    });
+    this.publishDetail(userId, task, 'comments');
+    return toCommentDto(comment, people);
+  }
+
+  async remove(userId: string, taskId: string, commentId: string): Promise<void> {
+    const task = await this.db.transaction(async (tx) => {
+      const task = await this.requireVisible(tx, taskId, userId, { lock: true });
+      const comment = await this.requireComment(tx, taskId, commentId);
+      if (!canDeleteComment(task.callerRole, userId, comment)) throw new AppError('comment_delete_denied');
+      await repo.deleteOne(tx, commentId);
+      return task;
+    });
+    this.publishDetail(userId, task, 'comments');
+  }
+
+  async mentionable(userId: string, taskId: string): Promise<MentionCandidatesDto> {
+    const task = await this.requireVisible(this.db, taskId, userId);
+    return { people: (await repo.listMembers(this.db, task.teamId)).map(toPerson) };
+  }
+
+  async watchState(userId: string, taskId: string): Promise<WatchStateDto> {
+    await this.requireVisible(this.db, taskId, userId);
+    return this.readWatchState(this.db, userId, taskId);
+  }
+
+  async setWatching(userId: string, taskId: string, watching: boolean): Promise<WatchStateDto> {
+    const { task, state } = await this.db.transaction(async (tx) => {
+      const task = await this.requireVisible(tx, taskId, userId, { lock: true });
+      await repo.setWatching(tx, taskId, userId, watching);
+      return { task, state: await this.readWatchState(tx, userId, taskId) };
+    });
+    this.publishDetail(userId, task, 'watchers');
+    return state;
+  }
+
+  private async readWatchState(db: DbOrTx, userId: string, taskId: string): Promise<WatchStateDto> {
+    const watchers = await repo.listWatchers(db, taskId);
+    return { watching: watchers.some((w) => w.id === userId), watchers: watchers.map(toPerson) };
+  }
+
+  /** The task with its team and the caller's role there; 404 unless the caller is an active member of that team. */
+  private async requireVisible(db: DbOrTx, taskId: string, userId: string, { lock = false } = {}): Promise<TaskAccess> {
+    const task = lock ? await repo.lockTaskAccess(db, taskId, userId) : await repo.getTaskAccess(db, taskId, userId);
+    if (!task?.callerRole) throw new AppError('task_not_found');
+    return { ...task, callerRole: task.callerRole };
+  }
+
+  private async requireComment(db: DbOrTx, taskId: string, commentId: string): Promise<repo.CommentRow> {
+    const comment = await repo.getOneById(db, taskId, commentId);
+    if (!comment) throw new AppError('comment_not_found');
+    return comment;
+  }
+
+  /** Everyone mentioned must be an active member of the task's team (else 400 on `body`). */
+  private async requireMentionable(db: DbOrTx, teamId: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const members = await repo.listActiveMemberIds(db, teamId, ids);
+    if (ids.some((id) => !members.has(id))) {
+      throw new AppError('mention_not_member', { fields: { body: ERROR_MESSAGES.mention_not_member } });
+    }
+  }
+
+  private publishDetail(actorId: string, task: TaskAccess, part: 'comments' | 'watchers'): void {
+    this.events.publish({
+      type: 'task.detail_changed',
+      actorId,
+      teamId: task.teamId,
+      taskId: task.id,
+      projectId: task.projectId,
+      part,
+    });
+  }
+}
