@@ -27,8 +27,8 @@ export interface DatasetRun {
   /** The server's last output when a run had failures. */
   serverLog?: string;
   scenarios: ScenarioRun[];
-  /** One large upload, with the server's RSS sampled during it (bench/upload.ts). */
-  upload?: UploadRun;
+  /** Large uploads one after the other, the server's RSS sampled during each (bench/upload.ts). */
+  uploads?: UploadRun[];
 }
 
 export interface BenchReport {
@@ -77,7 +77,8 @@ export function formatReport(report: BenchReport): { markdown: string; failures:
     '',
   ];
   for (const d of report.datasets) {
-    if (d.upload && d.upload.status !== 201) failures.push(`${d.db} upload of ${d.upload.megabytes} MB answered ${d.upload.status}`);
+    for (const u of d.uploads ?? [])
+      if (u.status !== 201) failures.push(`${d.db} upload of ${u.megabytes} MB answered ${u.status}`);
   }
   const targets = formatTargets(report);
   return { markdown: [...header, ...lines, '', ...targets].join('\n'), failures };
@@ -142,13 +143,15 @@ export function formatTargets(report: BenchReport): string[] {
     ...report.datasets.filter((d) => d.db === db).flatMap((d) => d.scenarios.flatMap((s) => s.loads.map((l) => l.rssMaxMb))),
   );
   if (Number.isFinite(rss)) add('server memory under load ≤ 250 MB', `max RSS ${f(rss, 0)} MB`, rss <= 250);
-  const upload = report.datasets.find((d) => d.db === db && d.upload)?.upload;
-  if (upload) {
-    // The target is stated for 100 MB; a smaller (smoke) upload is shown, not judged.
+  const uploads = report.datasets.find((d) => d.db === db && d.uploads?.length)?.uploads;
+  if (uploads) {
+    // Judged on the first upload (the larger rise); a smaller one (the smoke run's) is shown, not judged.
+    const [first] = uploads;
+    const each = uploads.map((u, i) => `${i === 0 ? 'first' : 'next'} +${f(u.rssDeltaMb)} MB (${f(u.seconds)} s)`).join(', ');
     add(
       "a 100 MB upload raises the server's RSS by < 30 MB",
-      `${upload.megabytes} MB in ${f(upload.seconds)} s: RSS ${f(upload.rssBeforeMb, 0)} → ${f(upload.rssMaxMb, 0)} MB (+${f(upload.rssDeltaMb)} MB)`,
-      upload.megabytes >= 100 ? upload.status === 201 && upload.rssDeltaMb < 30 : undefined,
+      `${first!.megabytes} MB, RSS ${f(first!.rssBeforeMb, 0)} MB before: ${each}`,
+      first!.megabytes >= 100 ? uploads.every((u) => u.status === 201) && first!.rssDeltaMb < 30 : undefined,
     );
   }
   const all = report.datasets.flatMap((d) => d.scenarios.flatMap((s) => s.loads));

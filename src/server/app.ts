@@ -185,7 +185,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const rateLimiter = new RateLimiter(buckets, config.rateLimitEnabled, config.rateLimits);
   const twoFactor = new TwoFactorService(database.db, auth, rateLimiter, buckets, config.authSecret);
   const storage = options.storage ?? createStorage(config.storage);
-  if (!options.storage) app.addHook('onClose', async () => storage.close?.());
   app.decorate('deps', { config, database, tokens, auth, rateLimiter, events, twoFactor, storage });
   app.decorateRequest('auth', null);
 
@@ -331,6 +330,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   authRoutes(app, auth);
   registerModules(app);
+  // After the modules' own onClose hooks (the orphan sweep finishes first): the store's connections go last.
+  if (!options.storage) app.addHook('onClose', async () => storage.close?.());
 
   if (existsSync(config.clientDir)) {
     await app.register(fastifyStatic, {

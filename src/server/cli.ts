@@ -5,15 +5,7 @@ import { SYSTEM_ROLES } from '../domain/constants';
 import { setRoleInput } from '../domain/schemas/auth';
 import { adminSocketPath } from './admin-socket';
 import { loadDatabaseConfig, loadStorageConfig } from './config';
-import {
-  backupFiles,
-  createBackup,
-  filesFolderOf,
-  RestoreError,
-  restoreBackup,
-  restoreFiles,
-  S3_BACKUP_NOTE,
-} from './db/backup';
+import { backupFiles, createBackup, filesFolderOf, RestoreError, restoreBackup, restoreFiles, S3_BACKUP_NOTE } from './db/backup';
 import { openDatabase } from './db/client';
 import { PRIVATE_UMASK } from './lib/private-dir';
 import { createStorage, describeStorage } from './lib/storage';

@@ -139,8 +139,9 @@ test.describe('task page', () => {
     // Reload: the same modal over the board.
     await page.reload();
     await expect(page).toHaveURL(new RegExp(`/tasks/${task.id}\\?priority=high$`));
-    await expect(taskDialog(page).getByLabel('Title')).toHaveValue('Write the launch post');
-    await expect(card(column(page, 'todo'), 'Write the launch post')).toBeAttached();
+    await expect(taskDialog(page).getByLabel('Title')).toHaveValue('Write the launch post', { timeout: 30_000 });
+    // The board is under it (hidden from assistive technology while the dialog is open, so found by test id).
+    await expect(page.getByTestId('task-card').filter({ hasText: 'Write the launch post' })).toBeAttached();
 
     // Escape: back to the board with the filters.
     await page.keyboard.press('Escape');
@@ -225,7 +226,8 @@ test.describe('task page', () => {
     await signIn(miaPage, mia);
     await miaPage.goto(`/tasks/${task.id}`);
     const miaDialog = taskDialog(miaPage);
-    await expect(miaDialog.getByLabel('Title')).toHaveValue('Write the launch post');
+    // A cold load of the task's URL (generous: CI shares two cores between servers and browsers).
+    await expect(miaDialog.getByLabel('Title')).toHaveValue('Write the launch post', { timeout: 30_000 });
 
     // The board ignores a click just after a drop: click until the task opens.
     const dialog = taskDialog(page);
@@ -408,7 +410,7 @@ test.describe('task page', () => {
         await signIn(page, owner);
         await page.goto(`/tasks/${task.id}`);
         const dialog = taskDialog(page);
-        await expect(commentBy(dialog, 'Mia Member', 'Looks good')).toBeVisible();
+        await expect(commentBy(dialog, 'Mia Member', 'Looks good')).toBeVisible({ timeout: 30_000 });
         await expect(activity(dialog)).toContainText('moved this from To Do to Review');
         await expect(dialog.locator('.animate-pulse, .animate-spin')).toHaveCount(0);
         const tag = `${viewport.width}-${scheme}`;

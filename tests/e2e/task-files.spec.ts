@@ -5,7 +5,7 @@ import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { TaskDto } from '../../src/domain/schemas/task';
 import type { AttachmentListDto, ChecklistDto } from '../../src/domain/schemas/task-detail';
 import type { TeamDto } from '../../src/domain/schemas/team';
-import { apiAs, axeViolations, createUser, type E2EUser, expect, signIn, test } from './fixtures';
+import { apiAs, axeViolations, createUser, type E2EUser, expect, gate, signIn, test } from './fixtures';
 
 const SHOTS = '/tmp/shots-files';
 
@@ -217,9 +217,13 @@ test.describe('task files and checklist', () => {
   test('a failed upload shows its reason beside the others, which go through', async ({ page, request }) => {
     const { owner, task } = await seed(request);
     await signIn(page, owner);
-    // The server answers 413 for one file (as it does past MAX_UPLOAD_MB); the other is really uploaded.
+    // The server answers 413 for one file (as it does past MAX_UPLOAD_MB); the others are really uploaded, one of
+    // them held until the test has seen its progress bar.
+    const held = gate();
     await page.route(`**/api/tasks/${task.id}/attachments`, async (route) => {
-      if (route.request().method() === 'POST' && route.request().postDataBuffer()?.includes('filename="huge.bin"')) {
+      const body = route.request().postDataBuffer();
+      if (route.request().method() === 'POST' && body?.includes('filename="slow.txt"')) await held.passed;
+      if (route.request().method() === 'POST' && body?.includes('filename="huge.bin"')) {
         await route.fulfill({
           status: 413,
           contentType: 'application/json',
@@ -235,10 +239,16 @@ test.describe('task files and checklist', () => {
     await dialog.getByLabel('Attach files').setInputFiles([
       { name: 'huge.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(2048, 1) },
       { name: 'small.txt', mimeType: 'text/plain', buffer: Buffer.from('small') },
+      { name: 'slow.txt', mimeType: 'text/plain', buffer: Buffer.from('slow') },
     ]);
     await expect(dialog.getByRole('alert').filter({ hasText: 'huge.bin: This file is too large' })).toBeVisible();
     await expect(dialog.getByTestId('attachment').filter({ hasText: 'small.txt' })).toBeVisible();
-    await expect(dialog.getByTestId('attachment')).toHaveCount(1);
+    await expect(dialog.getByRole('progressbar', { name: 'Uploading slow.txt' })).toBeVisible();
+    mkdirSync(SHOTS, { recursive: true });
+    await dialog.getByRole('region', { name: /^Attachments/ }).screenshot({ path: `${SHOTS}/uploads-light.png` });
+    held.open();
+    await expect(dialog.getByRole('progressbar', { name: 'Uploading slow.txt' })).toBeHidden();
+    await expect(dialog.getByTestId('attachment')).toHaveCount(2);
     await dialog.getByRole('button', { name: 'Dismiss huge.bin' }).click();
     await expect(dialog.getByRole('alert').filter({ hasText: 'huge.bin' })).toHaveCount(0);
   });
@@ -268,6 +278,8 @@ test.describe('task files and checklist', () => {
     });
     await dialog.dispatchEvent('dragenter', { dataTransfer: transfer });
     await expect(dialog.getByText('Drop files to attach them')).toBeVisible();
+    mkdirSync(SHOTS, { recursive: true });
+    await dialog.screenshot({ path: `${SHOTS}/drop-target-light.png` });
     await dialog.dispatchEvent('drop', { dataTransfer: transfer });
     await expect(dialog.getByText('Drop files to attach them')).toBeHidden();
     await expect(dialog.getByTestId('attachment').filter({ hasText: 'dropped.txt' })).toBeVisible();

@@ -179,9 +179,11 @@ async function expectInert(page: Page, where: string, dialogs: string[]) {
   expect(dialogs, where).toEqual([]);
 }
 
-/** Every link on the page goes to http(s), mailto or a path of the app (what Markdown links may be). */
+/** Every link in the open dialog goes to http(s), mailto or a path of the app (what Markdown links may be). */
 async function expectSafeLinks(page: Page, where: string) {
-  const hrefs = await page.evaluate(() => [...document.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? ''));
+  const hrefs = await page.evaluate(() =>
+    [...document.querySelectorAll('[role=dialog] a[href]')].map((a) => a.getAttribute('href') ?? ''),
+  );
   expect(hrefs.length, where).toBeGreaterThan(0);
   expect(
     hrefs.filter((h) => !/^(https?:\/\/|mailto:|\/(?!\/))/i.test(h)),
@@ -189,7 +191,7 @@ async function expectSafeLinks(page: Page, where: string) {
   ).toEqual([]);
   // Nothing embedded: no frame, object, embed, and no image from a Markdown image (those render as links).
   const embedded = await page.evaluate(
-    () => document.querySelectorAll('[role=dialog] :is(iframe, object, embed, img:not([src^="/api/files/"]), math, form)').length,
+    () => document.querySelectorAll('[role=dialog] :is(iframe, object, embed, img:not([src^="/api/files/"]), math)').length,
   );
   expect(embedded, where).toBe(0);
 }

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_PREFERENCE_KINDS } from '../../src/domain/constants';
-import { projects, tasks, teamInvitations, users } from '../../src/server/db/schema';
+import { projects, taskChecklistItems, taskComments, tasks, teamInvitations, users } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, uniqueEmail, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
 
@@ -44,6 +44,9 @@ interface World {
   taskId: string;
   invitationId: string;
   targetUserId: string;
+  /** The caller's comment and a checklist item on the task. */
+  commentId: string;
+  checklistItemId: string;
 }
 
 /** A body that passes validation, per route: the fuzzer mutates it, adds keys to it, or ignores it. */
@@ -83,6 +86,12 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
   'POST /api/me/2fa/recovery-codes': (w) => ({ currentPassword: w.caller.password }),
   // A member id of nobody: a valid transfer would take the fuzz team from the caller.
   'POST /api/teams/{id}/transfer-ownership': () => ({ memberId: '00000000-0000-4000-8000-000000000000' }),
+  'POST /api/tasks/{id}/comments': (w) => ({ body: `Fuzz comment for <@${w.targetUserId}>` }),
+  'PATCH /api/tasks/{id}/comments/{itemId}': () => ({ body: 'Fuzz edit' }),
+  'PUT /api/tasks/{id}/watch': () => ({ watching: true }),
+  'POST /api/tasks/{id}/checklist': () => ({ title: 'Fuzz item' }),
+  'PATCH /api/tasks/{id}/checklist/{itemId}': () => ({ done: true }),
+  'PUT /api/tasks/{id}/checklist/order': (w) => ({ ids: [w.checklistItemId] }),
 };
 
 function urlFor(route: string, w: World): string {
@@ -96,7 +105,8 @@ function urlFor(route: string, w: World): string {
         : path.startsWith('/api/invitations/')
           ? w.invitationId
           : w.targetUserId;
-  const url = path.replace('{id}', id).replace('{memberId}', w.memberRowId);
+  const itemId = path.includes('/comments/') ? w.commentId : w.checklistItemId;
+  const url = path.replace('{id}', id).replace('{memberId}', w.memberRowId).replace('{itemId}', itemId);
   return route === 'POST /api/auth/token' ? `${url}?grant_type=password` : url;
 }
 
@@ -194,6 +204,8 @@ async function seedWorld(): Promise<World> {
   const member = await insertMember(db, team.id, target!, 'member');
   const [project] = await db.insert(projects).values({ name: 'Fuzz project', teamId: team.id, ownerId: caller.id }).returning();
   const [task] = await db.insert(tasks).values({ title: 'Fuzz task', projectId: project!.id, creatorId: caller.id }).returning();
+  const [comment] = await db.insert(taskComments).values({ taskId: task!.id, authorId: caller.id, body: 'Fuzz' }).returning();
+  const [item] = await db.insert(taskChecklistItems).values({ taskId: task!.id, title: 'Fuzz', position: 1 }).returning();
   const [invitation] = await db
     .insert(teamInvitations)
     .values({
@@ -214,6 +226,8 @@ async function seedWorld(): Promise<World> {
     taskId: task!.id,
     invitationId: invitation!.id,
     targetUserId: target!.id,
+    commentId: comment!.id,
+    checklistItemId: item!.id,
   };
 }
 

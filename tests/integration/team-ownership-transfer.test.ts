@@ -53,13 +53,19 @@ describe('transfer of team ownership', () => {
     const back = await transfer(s.owner, s.team.id, s.ownerMemberId);
     expect(back.statusCode).toBe(403);
     expect(reasonOf(back).reason).toBe('team_transfer_denied');
-    const rename = await call(ctx.app, s.owner, 'PATCH', `/api/teams/${s.team.id}`, { name: 'Taken Back', version: seen.version });
+    const rename = await call(ctx.app, s.owner, 'PATCH', `/api/teams/${s.team.id}`, {
+      name: 'Taken Back',
+      version: seen.version,
+    });
     expect(rename.statusCode).toBe(403);
   });
 
   it('afterwards the old owner can leave and delete their account, and the new owner can delete the team', async () => {
     const s = await teamScenario(ctx, 'Handover Crew');
-    const refused = await call(ctx.app, s.owner, 'POST', '/api/me/delete', { email: s.owner.email, currentPassword: s.owner.password });
+    const refused = await call(ctx.app, s.owner, 'POST', '/api/me/delete', {
+      email: s.owner.email,
+      currentPassword: s.owner.password,
+    });
     expect(refused.statusCode).toBe(409);
     expect(reasonOf(refused).reason).toBe('owns_teams');
     expect(SETTINGS_MSG.ownsTeams(['Handover Crew'])).toContain('transfer it to another member or delete it');
@@ -69,7 +75,10 @@ describe('transfer of team ownership', () => {
     expect((await transfer(s.owner, s.team.id, s.adminMemberId)).statusCode).toBe(200);
     const left = await call(ctx.app, s.owner, 'POST', `/api/teams/${s.team.id}/leave`);
     expect(left.statusCode, left.body).toBe(204);
-    const deleted = await call(ctx.app, s.owner, 'POST', '/api/me/delete', { email: s.owner.email, currentPassword: s.owner.password });
+    const deleted = await call(ctx.app, s.owner, 'POST', '/api/me/delete', {
+      email: s.owner.email,
+      currentPassword: s.owner.password,
+    });
     expect(deleted.statusCode, deleted.body).toBe(204);
 
     // The new owner (it was the admin) runs the team: the old owner's actions are theirs now.

@@ -1,7 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import type { MfaRequiredResponse, RecoveryCodesDto, TwoFactorSetupDto, TwoFactorStatusDto } from '../../src/domain/schemas/security';
+import type {
+  MfaRequiredResponse,
+  RecoveryCodesDto,
+  TwoFactorSetupDto,
+  TwoFactorStatusDto,
+} from '../../src/domain/schemas/security';
 import { passwordCredentials, recoveryCodes } from '../../src/server/db/schema';
 import { createUser, type TestUser } from '../factories';
 import { setupTestApp, type TestContext } from '../helpers/app';

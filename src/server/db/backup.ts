@@ -160,7 +160,7 @@ export const filesFolderOf = (backupFile: string): string => `${backupFile}.file
 
 /** What a backup says about files kept in an S3 store (the CLI prints it). */
 export const S3_BACKUP_NOTE =
-  'The files are in an S3-compatible store: back that bucket up by its own means (versioning, replication or the provider\'s snapshots). This backup holds the database only.';
+  "The files are in an S3-compatible store: back that bucket up by its own means (versioning, replication or the provider's snapshots). This backup holds the database only.";
 
 /** Copies every object of `from` into `to`, streaming one object at a time. */
 async function copyObjects(from: ObjectStorage, to: ObjectStorage): Promise<{ count: number; bytes: number }> {

@@ -111,7 +111,10 @@ function attachmentRoutes(app: FastifyInstance, service: AttachmentsService): vo
       return (reply as FastifyReply)
         .header('content-type', file.contentType)
         .header('content-length', String(file.size))
-        .header('content-disposition', contentDisposition(isRasterImage(file.contentType) ? 'inline' : 'attachment', file.fileName))
+        .header(
+          'content-disposition',
+          contentDisposition(isRasterImage(file.contentType) ? 'inline' : 'attachment', file.fileName),
+        )
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', FILE_CSP)
         .header('cache-control', `private, max-age=${maxAge}`)

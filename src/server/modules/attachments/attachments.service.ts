@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Readable, pipeline } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { TASK_DETAIL_LIMITS } from '../../../domain/constants';
 import { canDeleteAttachment } from '../../../domain/permissions';
 import type { AttachmentDto, AttachmentListDto } from '../../../domain/schemas/task-detail';
@@ -32,22 +32,40 @@ export interface StoredUpload {
  * of it is held in memory but its first 64 KB. Over `maxBytes`, the store keeps nothing and this throws
  * `file_too_large`.
  */
-export async function storeUpload(storage: ObjectStorage, key: string, file: IncomingFile, maxBytes: number): Promise<StoredUpload> {
+export async function storeUpload(
+  storage: ObjectStorage,
+  key: string,
+  file: IncomingFile,
+  maxBytes: number,
+): Promise<StoredUpload> {
   const inspector = new FileInspector(maxBytes);
-  let requestFailed = false;
-  file.stream.once('error', () => {
-    requestFailed = true;
-  });
-  // An error on either side ends both: the store's write fails, and the request's part stops being read.
-  pipeline(file.stream, inspector, () => {});
+  const source = file.stream;
+  // The request's own failures (a body that is not valid multipart, a client gone): the client's fault, never a 500.
+  let requestError: unknown = source.errored;
+  const onRequestError = (error: unknown) => {
+    requestError = error;
+    inspector.destroy(error as Error);
+  };
+  if (requestError) throw new AppError('bad_request');
+  // Its failures reach us through the store's put (and are told apart below): never as an unhandled 'error'.
+  inspector.on('error', () => {});
+  source.once('error', onRequestError);
+  source.pipe(inspector);
   try {
     const { size } = await storage.put(key, inspector);
     return { key, size, contentType: await inspector.contentType() };
   } catch (error) {
     if (inspector.size > maxBytes) throw new AppError('file_too_large');
-    // The request ended early or is not valid multipart: the client's fault, never a 500.
-    if (requestFailed || file.stream.errored) throw new AppError('bad_request');
+    if (requestError) throw new AppError('bad_request');
     throw error;
+  } finally {
+    // Stop reading the request if the store stopped first (nothing to do when all of it was read).
+    source.off('error', onRequestError);
+    if (!source.readableEnded) {
+      source.unpipe(inspector);
+      source.destroy();
+    }
+    inspector.destroy();
   }
 }
 
@@ -163,7 +181,9 @@ export class AttachmentsService {
 
   /** The row is gone; the bytes follow. A failure leaves an orphan, which the sweep removes later. */
   private async deleteObject(key: string): Promise<void> {
-    await this.deps.storage.delete(key).catch((error) => this.deps.log.warn({ err: error, key }, 'could not delete a stored file'));
+    await this.deps.storage
+      .delete(key)
+      .catch((error) => this.deps.log.warn({ err: error, key }, 'could not delete a stored file'));
   }
 
   private published(actorId: string, taskId: string, access: Access): void {

@@ -19,7 +19,8 @@ export function avatarRoutes(app: FastifyInstance, service: AvatarsService): voi
     schema: {
       tags,
       security,
-      description: 'One PNG, JPEG, GIF or WebP image of at most 5 MB in the multipart field `file` (cropped square by the client).',
+      description:
+        'One PNG, JPEG, GIF or WebP image of at most 5 MB in the multipart field `file` (cropped square by the client).',
       consumes: ['multipart/form-data'],
       body: fileUploadBody,
       response: { 200: userDto, 400: errorResponse, 413: errorResponse },

@@ -5,7 +5,13 @@ import { fileTypeFromBuffer } from 'file-type';
 const HEAD_BYTES = 64 * 1024;
 
 /** Raster images a browser shows inline. Not SVG: it is a document that can run script. */
-export const RASTER_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/apng', 'image/jpeg', 'image/gif', 'image/webp']);
+export const RASTER_IMAGE_TYPES: ReadonlySet<string> = new Set([
+  'image/png',
+  'image/apng',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+]);
 
 export const isRasterImage = (contentType: string): boolean => RASTER_IMAGE_TYPES.has(contentType);
 
@@ -32,7 +38,10 @@ export class FileInspector extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.size += chunk.length;
-    if (this.size > this.maxBytes) return done(new FileTooLargeError(this.maxBytes));
+    if (this.size > this.maxBytes) {
+      done(new FileTooLargeError(this.maxBytes));
+      return;
+    }
     if (this.headSize < HEAD_BYTES) {
       const part = chunk.subarray(0, HEAD_BYTES - this.headSize);
       this.headChunks.push(Buffer.from(part));

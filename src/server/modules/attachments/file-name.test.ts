@@ -34,6 +34,8 @@ describe('contentDisposition', () => {
     expect(contentDisposition('attachment', 'résumé "x" 100%.pdf')).toBe(
       `attachment; filename="r_sum_ _x_ 100_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%22x%22%20100%25.pdf`,
     );
-    expect(contentDisposition('inline', "it's (1).png")).toBe(`inline; filename="it's (1).png"; filename*=UTF-8''it%27s%20%281%29.png`);
+    expect(contentDisposition('inline', "it's (1).png")).toBe(
+      `inline; filename="it's (1).png"; filename*=UTF-8''it%27s%20%281%29.png`,
+    );
   });
 });

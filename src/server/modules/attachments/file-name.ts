@@ -1,6 +1,7 @@
 import { TASK_DETAIL_LIMITS } from '../../../domain/constants';
 
 /** C0 and C1 controls, and the invisible characters that reorder or hide text (bidi overrides, zero-width marks). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
 /**
@@ -12,7 +13,8 @@ export function sanitizeFileName(raw: string | undefined): string {
   const base = (raw ?? '').normalize('NFC').split(/[/\\]/).pop() ?? '';
   const clean = base.replace(UNSAFE, '').trim();
   const chars = [...clean];
-  const cut = chars.length > TASK_DETAIL_LIMITS.fileNameMax ? chars.slice(0, TASK_DETAIL_LIMITS.fileNameMax).join('').trim() : clean;
+  const cut =
+    chars.length > TASK_DETAIL_LIMITS.fileNameMax ? chars.slice(0, TASK_DETAIL_LIMITS.fileNameMax).join('').trim() : clean;
   return cut === '' || cut === '.' || cut === '..' ? 'file' : cut;
 }
 

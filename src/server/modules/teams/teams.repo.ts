@@ -146,9 +146,7 @@ export async function updateMemberRole(
   const [row] = await db
     .update(teamMembers)
     .set({ role })
-    .where(
-      and(eq(teamMembers.teamId, teamId), eq(teamMembers.id, memberId), ofOwner ? undefined : ne(teamMembers.role, 'owner')),
-    )
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.id, memberId), ofOwner ? undefined : ne(teamMembers.role, 'owner')))
     .returning();
   return row;
 }

@@ -1,12 +1,6 @@
 import type { InvitationRole } from '../../../domain/constants';
 import type { ErrorReason } from '../../../domain/errors';
-import {
-  canActOnMember,
-  canEditTeam,
-  canLeaveTeam,
-  canManageMembers,
-  canTransferOwnership,
-} from '../../../domain/permissions';
+import { canActOnMember, canEditTeam, canLeaveTeam, canManageMembers, canTransferOwnership } from '../../../domain/permissions';
 import type {
   CreateTeamInput,
   InvitationDto,

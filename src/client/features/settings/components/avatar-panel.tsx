@@ -29,8 +29,12 @@ export function AvatarPanel({ user }: { user: UserDto }) {
   const upload = useUploadAvatar();
   const remove = useRemoveAvatar();
 
+  // Focus follows the buttons: to 'Save avatar' when the preview shows, back to 'Change avatar' when it goes.
+  const hadPreview = useRef(false);
   useEffect(() => {
     if (preview) saveButton.current?.focus();
+    else if (hadPreview.current) changeButton.current?.focus();
+    hadPreview.current = preview !== null;
   }, [preview]);
 
   const onChosen = async (e: ChangeEvent<HTMLInputElement>) => {
@@ -48,11 +52,7 @@ export function AvatarPanel({ user }: { user: UserDto }) {
     }
   };
 
-  const close = () => {
-    setPreview(null);
-    // Back to the button that started it (the preview's buttons are gone).
-    requestAnimationFrame(() => changeButton.current?.focus());
-  };
+  const close = () => setPreview(null);
 
   const save = async () => {
     if (!preview) return;
@@ -69,7 +69,8 @@ export function AvatarPanel({ user }: { user: UserDto }) {
     try {
       await remove.mutateAsync(undefined);
       toast.success(SETTINGS_MSG.avatarRemoved);
-      requestAnimationFrame(() => changeButton.current?.focus());
+      // The button pressed is gone with the picture.
+      changeButton.current?.focus();
     } catch (error) {
       toastError(error, SETTINGS_MSG.avatarRemoveFailed);
     }
@@ -113,14 +114,7 @@ export function AvatarPanel({ user }: { user: UserDto }) {
             )}
           </div>
         )}
-        <input
-          ref={input}
-          type="file"
-          accept={ACCEPT}
-          hidden
-          aria-label="Avatar image"
-          onChange={(e) => void onChosen(e)}
-        />
+        <input ref={input} type="file" accept={ACCEPT} hidden aria-label="Avatar image" onChange={(e) => void onChosen(e)} />
       </div>
     </SettingsPanel>
   );

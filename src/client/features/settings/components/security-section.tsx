@@ -15,9 +15,7 @@ export function SecuritySection() {
     <>
       <Loaded query={sessions}>{(list) => <SessionsPanel sessions={list} />}</Loaded>
       <Loaded query={twoFactor}>
-        {(status) => (
-          <Loaded query={profile}>{(p) => <TwoFactorPanel status={status} hasPassword={p.hasPassword} />}</Loaded>
-        )}
+        {(status) => <Loaded query={profile}>{(p) => <TwoFactorPanel status={status} hasPassword={p.hasPassword} />}</Loaded>}
       </Loaded>
     </>
   );

@@ -18,12 +18,7 @@ import { ApiError } from '../../../lib/api-client';
 import { toastError } from '../../../lib/errors';
 import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
-import {
-  useDisableTwoFactor,
-  useEnableTwoFactor,
-  useRegenerateRecoveryCodes,
-  useSetupTwoFactor,
-} from '../api/two-factor';
+import { useDisableTwoFactor, useEnableTwoFactor, useRegenerateRecoveryCodes, useSetupTwoFactor } from '../api/two-factor';
 import { CurrentPasswordField, withCurrentPassword } from './current-password-field';
 import { SettingsPanel } from './settings-section';
 

@@ -66,7 +66,7 @@ function TaskPageModal({ open, onClose, taskId }: Omit<TaskFormModalProps, 'task
       title={isNotFound ? 'Task not found' : 'Edit Task'}
       size="md"
       footer={
-        query.isError ? (
+        isNotFound || query.isError ? (
           <>
             {!isNotFound && (
               <Button variant="secondary" onClick={() => void query.refetch()}>

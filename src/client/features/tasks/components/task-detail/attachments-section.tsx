@@ -172,7 +172,8 @@ function UploadRow({ upload, onDismiss }: { upload: UploadState; onDismiss: () =
       </div>
       {upload.error ? (
         <p role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-          {upload.fileName}: {upload.error}
+          <span className="sr-only">{upload.fileName}: </span>
+          {upload.error}
         </p>
       ) : (
         <div className="mt-1">
@@ -217,7 +218,7 @@ function AttachmentRow({ file, canDelete, onPreview, onDelete }: AttachmentRowPr
           <span className="sr-only">Download </span>
           {file.fileName}
         </a>
-        <p className="truncate text-xs text-slate-600 dark:text-slate-300">
+        <p className="break-words text-xs text-slate-600 dark:text-slate-300">
           {formatFileSize(file.size)}
           {' · '}
           {file.uploader?.fullName ?? 'Former member'}
