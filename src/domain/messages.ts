@@ -94,7 +94,7 @@ export const MSG = {
   invitationAnswered: 'This invitation has already been answered',
   teamManageNoPermission: 'Only the team owner and admins can manage members and invitations',
   teamDeleteNoPermission: 'Only the team owner can delete this team',
-  ownerCannotLeave: 'The team owner cannot leave the team. Delete the team instead.',
+  ownerCannotLeave: 'The team owner cannot leave the team. Transfer ownership to another member or delete the team instead.',
   cannotChangeOwnRole: 'You cannot change your own role',
   cannotRemoveSelf: 'You cannot remove yourself from the team',
   ownerUntouchable: "The team owner's membership cannot be changed or removed",

@@ -94,7 +94,7 @@ interface Req {
   /** SSE: only the status line is read. */
   stream?: boolean;
   /** Sent as multipart/form-data with one file in the field `file`. */
-  multipart?: { fileName: string; content: string };
+  multipart?: { fileName: string; content: string | Buffer };
 }
 
 interface Row {
@@ -131,6 +131,10 @@ const superOnly = (ok: number): Expect =>
   withTwoTeam({ anon: 401, outsider: 403, member: 403, admin: 403, owner: 403, super: ok, other: 403 }, {});
 
 const today = new Date().toISOString().slice(0, 10);
+const ONE_PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** THE TABLE. */
 const TABLE: Row[] = [
@@ -245,7 +249,18 @@ const TABLE: Row[] = [
     expect: allow(200),
   },
   { route: 'GET /api/me/2fa', variant: '', req: () => ({ url: '/api/me/2fa' }), expect: allow(200) },
-  { route: 'POST /api/me/2fa/setup', variant: '', req: () => ({ url: '/api/me/2fa/setup', body: {} }), expect: allow(200) },
+  {
+    route: 'POST /api/me/2fa/setup',
+    variant: 'with the password',
+    req: (_w, me) => ({ url: '/api/me/2fa/setup', body: { currentPassword: me?.password ?? 'x' } }),
+    expect: allow(200),
+  },
+  {
+    route: 'POST /api/me/2fa/recovery-codes',
+    variant: 'two-factor off',
+    req: (_w, me) => ({ url: '/api/me/2fa/recovery-codes', body: { currentPassword: me?.password ?? 'x' } }),
+    expect: allow(409),
+  },
   {
     route: 'POST /api/me/2fa/enable',
     variant: 'not a code',
@@ -273,6 +288,25 @@ const TABLE: Row[] = [
     variant: 'team A',
     req: (w) => ({ url: `/api/teams/${w.a.teamId}`, body: { name: 'Renamed team' } }),
     expect: teamA(200, { member: 403, admin: 403 }),
+  },
+  {
+    route: 'POST /api/teams/{id}/transfer-ownership',
+    variant: 'to a member',
+    req: (w) => ({ url: `/api/teams/${w.a.teamId}/transfer-ownership`, body: { memberId: w.a.targetMemberId } }),
+    expect: teamA(200, { member: 403, admin: 403 }),
+  },
+  {
+    route: 'POST /api/teams/{id}/transfer-ownership',
+    variant: 'to oneself',
+    req: (w) => ({ url: `/api/teams/${w.a.teamId}/transfer-ownership`, body: { memberId: w.a.ownerMemberId } }),
+    expect: teamA(400, { member: 403, admin: 403 }),
+  },
+  {
+    route: 'POST /api/teams/{id}/transfer-ownership',
+    variant: "to team B's member",
+    req: (w) => ({ url: `/api/teams/${w.a.teamId}/transfer-ownership`, body: { memberId: w.b.targetMemberId } }),
+    expect: teamA(404, { member: 403, admin: 403 }),
+    foreignBodyId: 'memberId',
   },
   {
     route: 'DELETE /api/teams/{id}',
@@ -634,6 +668,19 @@ const TABLE: Row[] = [
   { route: 'GET /api/events', variant: 'stream', req: () => ({ url: '/api/events', stream: true }), expect: allow(200) },
 
   // ---- settings (the caller's own account: nothing here names another) ----
+  {
+    route: 'POST /api/me/avatar',
+    variant: 'a PNG',
+    req: () => ({ url: '/api/me/avatar', multipart: { fileName: 'me.png', content: ONE_PIXEL_PNG } }),
+    expect: allow(200),
+  },
+  { route: 'DELETE /api/me/avatar', variant: '', req: () => ({ url: '/api/me/avatar' }), expect: allow(200) },
+  {
+    route: 'GET /api/avatars/{userId}/{file}',
+    variant: 'unknown',
+    req: (w) => ({ url: `/api/avatars/${w.p.member.id}/${randomUUID()}` }),
+    expect: everyone(404),
+  },
   { route: 'GET /api/me/profile', variant: '', req: () => ({ url: '/api/me/profile' }), expect: allow(200) },
   {
     route: 'PATCH /api/me/profile',
@@ -845,15 +892,14 @@ async function send(w: World, row: Row, role: Role, me: TestUser | null): Promis
   if (r.multipart) {
     const boundary = `----matrix${randomBytes(8).toString('hex')}`;
     headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
-    const payload = [
-      `--${boundary}`,
-      `Content-Disposition: form-data; name="file"; filename="${r.multipart.fileName}"`,
-      'Content-Type: application/octet-stream',
-      '',
-      r.multipart.content,
-      `--${boundary}--`,
-      '',
-    ].join('\r\n');
+    const payload = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${r.multipart.fileName}"\r\n` +
+          'Content-Type: application/octet-stream\r\n\r\n',
+      ),
+      Buffer.from(r.multipart.content),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
     const res = await ctx.app.inject({ method: method as 'POST', url: r.url, headers, payload });
     return { status: res.statusCode, body: res.body };
   }

@@ -9,20 +9,27 @@ export const getTask = (taskId: string, signal?: AbortSignal) => api.get<TaskDto
 export const taskQueryOptions = (taskId: string) =>
   queryOptions({ queryKey: taskDetailKeys.task(taskId), queryFn: ({ signal }) => getTask(taskId, signal) });
 
-/** The task as a board column or the list already holds it (with when that was fetched), if any does. */
+/**
+ * The task as the board, the list or an earlier visit already holds it (the newest version any of them has, with when
+ * that was fetched), if any does.
+ */
 export function findCachedTask(qc: QueryClient, taskId: string): { task: TaskDto; at: number } | undefined {
+  let found: { task: TaskDto; at: number } | undefined;
   for (const query of qc.getQueryCache().findAll({ queryKey: taskKeys.all })) {
     const data = query.state.data as { pages?: { tasks?: TaskDto[] }[] } | TaskDto | undefined;
-    if (!data) continue;
+    if (!data || typeof data !== 'object') continue;
     const task =
       'pages' in data && Array.isArray(data.pages)
         ? data.pages.flatMap((p) => p.tasks ?? []).find((t) => t.id === taskId)
-        : (data as TaskDto).id === taskId && 'version' in data
-          ? (data as TaskDto)
+        : 'version' in data && data.id === taskId
+          ? data
           : undefined;
-    if (task) return { task, at: query.state.dataUpdatedAt };
+    const at = query.state.dataUpdatedAt;
+    if (task && (!found || task.version > found.task.version || (task.version === found.task.version && at > found.at))) {
+      found = { task, at };
+    }
   }
-  return undefined;
+  return found;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import {
   TASK_PRIORITIES,
@@ -23,7 +24,7 @@ import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useTaskProjects } from '../api/get-projects';
-import { useTask } from '../api/get-task';
+import { findCachedTask, useTask } from '../api/get-task';
 import { useTaskTeam } from '../api/get-teams';
 import { UUID } from '../api/prefetch-board';
 import { useCreateTask, useDeleteTask, useUpdateTask } from '../api/save-task';
@@ -52,11 +53,19 @@ export function TaskFormModal({ taskId, ...props }: TaskFormModalProps) {
  * refetches it into a 404 before the modal closes.
  */
 function TaskPageModal({ open, onClose, taskId }: Omit<TaskFormModalProps, 'taskId'> & { taskId: string }) {
+  const qc = useQueryClient();
   const isId = UUID.test(taskId);
   const query = useTask(taskId, open && isId);
+  // The task as it is when the modal opens (the newest the caches hold, else the fetched one), kept while it closes.
   const [opened, setOpened] = useState<TaskDto | null>(null);
-  if (query.data && query.data.id === taskId && opened?.id !== taskId) setOpened(query.data);
-  const task = opened?.id === taskId ? opened : query.data?.id === taskId ? query.data : null;
+  const [openedFor, setOpenedFor] = useState<string | null>(null);
+  const openKey = open ? taskId : null;
+  if (openKey !== openedFor) {
+    setOpenedFor(openKey);
+    if (openKey) setOpened(findCachedTask(qc, taskId)?.task ?? null);
+  }
+  if (open && query.data?.id === taskId && opened?.id !== taskId) setOpened(query.data);
+  const task = opened?.id === taskId ? opened : null;
   if (task) return <TaskEditor open={open} onClose={onClose} task={task} />;
   const isNotFound = !isId || isError(query.error, 'not_found') || isError(query.error, 'validation_failed');
   return (
