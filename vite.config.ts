@@ -33,7 +33,7 @@ export default defineConfig({
   build: {
     outDir: process.env.CLIENT_OUT_DIR || 'dist/client',
     emptyOutDir: true,
-    sourcemap: false,
+    sourcemap: !!process.env.SOURCEMAP,
     // PROFILE_BUILD=1: readable function names in browser CPU profiles (tests/e2e/tasks-perf.spec.ts).
     minify: process.env.PROFILE_BUILD ? false : undefined,
     // scripts/bundle-size.mjs reads which chunks each route loads from .vite/manifest.json.

@@ -133,7 +133,7 @@ export const ERRORS = {
   invitation_expired: { code: 'conflict', message: 'This invitation has expired.' },
   stale_edit: { code: 'conflict', message: MSG.staleEdit },
   transfer_to_self: { code: 'validation_failed', message: 'You already own this team' },
-  mention_not_member: { code: 'validation_failed', message: 'Only members of the task\'s team can be mentioned' },
+  mention_not_member: { code: 'validation_failed', message: "Only members of the task's team can be mentioned" },
   checklist_order_mismatch: { code: 'conflict', message: 'The checklist changed meanwhile. Please try again.' },
   checklist_full: { code: 'conflict', message: 'A checklist holds at most 200 items' },
   too_many_attachments: { code: 'conflict', message: 'A task holds at most 100 files' },

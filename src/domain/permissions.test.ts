@@ -62,7 +62,7 @@ describe('team permissions', () => {
 });
 
 describe('comments and files', () => {
-  it('only the author edits a comment; a departed author\'s comment is nobody\'s to edit', () => {
+  it("only the author edits a comment; a departed author's comment is nobody's to edit", () => {
     expect(canEditComment('u', { authorId: 'u' })).toBe(true);
     expect(canEditComment('u', { authorId: 'v' })).toBe(false);
     expect(canEditComment('u', { authorId: null })).toBe(false);

@@ -501,7 +501,9 @@ export const taskActivity = pgTable(
   (t) => [
     index('task_activity_task_idx').on(t.taskId, t.createdAt),
     // Status history across tasks, by time (cycle-time analytics).
-    index('task_activity_status_idx').on(t.createdAt).where(sql`field = 'status'`),
+    index('task_activity_status_idx')
+      .on(t.createdAt)
+      .where(sql`field = 'status'`),
     check('task_activity_field_check', oneOf(t.field, TASK_ACTIVITY_FIELDS)),
   ],
 );

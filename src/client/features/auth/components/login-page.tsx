@@ -2,7 +2,6 @@ import { Mail, UserPlus } from 'lucide-react';
 import { lazy, Suspense, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { LIMITS } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import type { SessionDto } from '../../../../domain/schemas/auth';
 import { Button } from '../../../components/ui/button';
@@ -18,15 +17,16 @@ import { GoogleButton } from './google-button';
 import { AuthCard } from './auth-card';
 import { loadAuthForms } from './auth-forms';
 import { PasswordField } from './password-field';
-import { SignUpFields } from './sign-up-fields';
-import { useSignUpSubmit } from './use-sign-up-submit';
 
 type Mode = 'none' | 'signin' | 'signup';
 
 // Asked for only by accounts with two-factor sign-in on: off the page's start-up bundle (its budget).
 const TwoFactorStep = lazy(() => import('./two-factor-step').then((m) => ({ default: m.TwoFactorStep })));
+// Opened by 'Sign up with Email': off the start-up bundle too (its code is fetched as the mode opens).
+const loadSignUpForm = () => import('./login-sign-up-form');
+const LoginSignUpForm = lazy(() => loadSignUpForm().then((m) => ({ default: m.LoginSignUpForm })));
 
-const EMPTY = { fullName: '', email: '', password: '', confirmPassword: '', rememberMe: true };
+const EMPTY = { email: '', password: '', rememberMe: true };
 
 /**
  * Reads ?error=…&error_description=… (OAuth redirects), toasts it, then cleans the URL. The
@@ -88,6 +88,7 @@ export function LoginPage() {
 
   const setMode = (next: Mode) => {
     if (next !== 'none') void loadAuthForms();
+    if (next === 'signup') void loadSignUpForm();
     reset();
     setMfaToken(null);
     setModeState(next);
@@ -115,12 +116,6 @@ export function LoginPage() {
       setSubmitting(false);
     }
   };
-
-  const { submitting: signingUp, onSubmit: onSignUp } = useSignUpSubmit(
-    form,
-    (forms) => forms.loginSignUpForm,
-    () => setMode('none'),
-  );
 
   return (
     <AuthCard
@@ -187,18 +182,9 @@ export function LoginPage() {
       )}
 
       {mode === 'signup' && (
-        <form onSubmit={onSignUp} noValidate className="space-y-4" aria-label="Sign up">
-          <SignUpFields
-            form={form}
-            passwordMin={LIMITS.loginPasswordMin}
-            passwordHint={<span>Must be at least {LIMITS.loginPasswordMin} characters</span>}
-            autoFocus
-          />
-          <Button type="submit" className="w-full justify-center" size="lg" isLoading={signingUp}>
-            Create account
-          </Button>
-          <BackToOptions onClick={() => setMode('none')} />
-        </form>
+        <Suspense fallback={<Spinner />}>
+          <LoginSignUpForm onBack={() => setMode('none')} backButton={<BackToOptions onClick={() => setMode('none')} />} />
+        </Suspense>
       )}
     </AuthCard>
   );

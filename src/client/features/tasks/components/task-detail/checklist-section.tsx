@@ -230,8 +230,7 @@ function ChecklistRow({ item, isFirst, isLast, canMove, onToggle, onRename, onDe
     if (save && trimmed && trimmed !== shown.title) {
       setLocal((l) => ({ ...l, title: trimmed }));
       onRename(trimmed);
-    }
-    else setDraft(shown.title);
+    } else setDraft(shown.title);
     // Back to the button that opened the field (after it renders again).
     requestAnimationFrame(() => renameRef.current?.focus());
   };
