@@ -131,8 +131,13 @@ async function messagesBeforeSentinel(app: FastifyInstance, stream: Stream, user
   return stream.messages.slice(0, stream.messages.indexOf(sentinel!)).filter((m) => m.event === 'message');
 }
 
-const call = (app: FastifyInstance, user: TestUser, method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-  app.inject({ method, url, payload: payload as never, headers: user.auth });
+const call = (
+  app: FastifyInstance,
+  user: TestUser,
+  method: 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: unknown,
+) => app.inject({ method, url, payload: payload as never, headers: user.auth });
 
 async function scenario() {
   const [alice, bob, stranger] = await Promise.all([
@@ -275,8 +280,10 @@ function matchingGets(data: Record<string, unknown>): string[] {
       return [`${team}/invitations`, '/api/invitations', team];
     case 'project':
       return [`/api/projects/${data.projectId}`, team];
-    case 'task':
-      return [`/api/tasks/${data.taskId}`, `/api/projects/${data.projectId}`, team];
+    case 'task': {
+      const task = `/api/tasks/${data.taskId}`;
+      return [task, `${task}/comments`, `${task}/checklist`, `${task}/watch`, `/api/projects/${data.projectId}`, team];
+    }
     case 'notification':
       return ['/api/notifications', '/api/invitations', team];
     default:
@@ -304,7 +311,10 @@ describe('what each event carries', () => {
       const urls = ['/api/invitations', '/api/notifications'];
       if (ids.teamId) urls.push(`/api/teams/${ids.teamId}`, `/api/teams/${ids.teamId}/invitations`);
       if (ids.projectId) urls.push(`/api/projects/${ids.projectId}`);
-      if (ids.taskId) urls.push(`/api/tasks/${ids.taskId}`);
+      if (ids.taskId) {
+        const task = `/api/tasks/${ids.taskId}`;
+        urls.push(task, `${task}/comments`, `${task}/checklist`, `${task}/watch`);
+      }
       const reads = roles.flatMap((role) => urls.map((url) => ({ key: `${role} ${url}`, headers: people[role].auth, url })));
       const answers = await Promise.all(reads.map(({ url, headers }) => ctx.app.inject({ url, headers })));
       answers.forEach((res, i) => {
@@ -330,7 +340,7 @@ describe('what each event carries', () => {
     /** Makes a change (keeping the id of what it created as `created`), lets its events through, then reads again. */
     const act = async (
       user: TestUser,
-      method: 'POST' | 'PATCH' | 'DELETE',
+      method: 'POST' | 'PATCH' | 'PUT' | 'DELETE',
       url: string,
       payload?: unknown,
       created?: keyof typeof ids,
@@ -365,6 +375,10 @@ describe('what each event carries', () => {
     const projectId = await act(member, 'POST', '/api/projects', { name: 'Seen', teamId }, 'projectId');
     await act(admin, 'PATCH', `/api/projects/${projectId}`, { name: 'Seen Renamed' });
     const taskId = await act(member, 'POST', '/api/tasks', { title: 'Watched', projectId, assigneeId: admin.id }, 'taskId');
+    // The task page: a comment mentioning the admin, a checklist item, a watch.
+    await act(member, 'POST', `/api/tasks/${taskId}/comments`, { body: `Over to you <@${admin.id}>` });
+    await act(owner, 'POST', `/api/tasks/${taskId}/checklist`, { title: 'First step' });
+    await act(owner, 'PUT', `/api/tasks/${taskId}/watch`, { watching: true });
     await act(admin, 'PATCH', `/api/tasks/${taskId}`, { assigneeId: member.id, status: 'completed' });
     await act(owner, 'DELETE', `/api/tasks/${taskId}`);
     await act(owner, 'DELETE', `/api/projects/${projectId}`);
@@ -387,8 +401,11 @@ describe('what each event carries', () => {
       for (const { data } of received[role]) {
         const shown = matchingGets(data).flatMap((url) => read.get(`${role} ${url}`) ?? []);
         for (const [field, value] of Object.entries(data)) {
-          if (field === 'type' || value === null) continue;
-          if (!shown.some((body) => body.includes(JSON.stringify(value)))) {
+          // `part` names which list of the task changed (comments, checklist…), not a value of it.
+          if (field === 'type' || field === 'part' || value === null) continue;
+          // A list (mentioned ids) is shown when each of its items is.
+          const items = Array.isArray(value) ? value : [value];
+          if (!items.every((item) => shown.some((body) => body.includes(JSON.stringify(item))))) {
             unreadable.push(
               `${role} got ${data.type} ${field}=${JSON.stringify(value)}, not shown by ${matchingGets(data).join(' ')}`,
             );
@@ -408,7 +425,14 @@ describe('what each event carries', () => {
     );
     expect(types('invitee', 'invitation.')).toHaveLength(4);
     expect(types('member', 'invitation.')).toEqual([]);
-    expect(types('member', 'task.')).toEqual(['task.created', 'task.updated', 'task.deleted']);
+    expect(types('member', 'task.')).toEqual([
+      'task.created',
+      'task.comment_added',
+      'task.detail_changed',
+      'task.detail_changed',
+      'task.updated',
+      'task.deleted',
+    ]);
     expect(received.stranger).toEqual([]);
     // Every event type the stream forwards was compared.
     const seen = new Set(roles.flatMap((role) => types(role)));

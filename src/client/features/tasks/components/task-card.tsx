@@ -5,6 +5,7 @@ import { LIMITS } from '../../../../domain/constants';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { cn } from '../../../lib/cn';
 import { formatCardDate, PriorityBadge, StatusChip } from './task-meta';
+import { markdownPreview } from '../../../../domain/markdown-text';
 
 interface TaskCardViewProps {
   task: TaskDto;
@@ -29,7 +30,9 @@ export const TaskCardView = memo(function TaskCardView({ task, isOverdue, classN
         {task.title}
       </h3>
       {task.description && (
-        <p className="mt-1 line-clamp-2 break-words text-xs text-slate-600 dark:text-slate-300">{task.description}</p>
+        <p className="mt-1 line-clamp-2 break-words text-xs text-slate-600 dark:text-slate-300">
+          {markdownPreview(task.description)}
+        </p>
       )}
       <div className="mt-2 flex flex-wrap items-center gap-1.5">
         <StatusChip status={task.status} />
