@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { SessionDto } from '../src/domain/schemas/auth';
+import type { RecoveryCodesDto, TwoFactorSetupDto } from '../src/domain/schemas/security';
+import { codeMaker } from './helpers/totp';
 
 export interface TestUser {
   id: string;
@@ -86,6 +88,35 @@ export async function insertInvitation(
 export async function insertMember(db: Db, teamId: string, user: { id: string }, role: 'admin' | 'member' = 'member') {
   const [member] = await db.insert(teamMembers).values({ teamId, userId: user.id, role, status: 'active' }).returning();
   return member!;
+}
+
+/**
+ * The usual cast, signed up and in: Olive Owner's team with Mia Member in it, and Sam Stranger outside it (running a
+ * team of their own with `strangerTeam`).
+ */
+export async function insertOwnerMemberStranger(app: FastifyInstance, db: Db, { strangerTeam = false } = {}) {
+  const [owner, member, stranger] = await Promise.all([
+    createUser(app, { fullName: 'Olive Owner' }),
+    createUser(app, { fullName: 'Mia Member' }),
+    createUser(app, { fullName: 'Sam Stranger' }),
+  ]);
+  const team = await insertTeam(db, owner);
+  await insertMember(db, team.id, member, 'member');
+  if (strangerTeam) await insertTeam(db, stranger);
+  return { owner, member, stranger, team };
+}
+
+/** Turns two-factor sign-in on for `user` through the API; returns the secret, its code maker and the recovery codes. */
+export async function enableTwoFactor(app: FastifyInstance, user: TestUser) {
+  const post = (url: string, payload: unknown) =>
+    app.inject({ method: 'POST', url, payload: payload as never, headers: user.auth });
+  const setup = await post('/api/me/2fa/setup', { currentPassword: user.password });
+  if (setup.statusCode !== 200) throw new Error(`2fa setup failed: ${setup.statusCode} ${setup.body}`);
+  const { secret } = setup.json() as TwoFactorSetupDto;
+  const nextCode = codeMaker(secret);
+  const enabled = await post('/api/me/2fa/enable', { code: nextCode() });
+  if (enabled.statusCode !== 200) throw new Error(`2fa enable failed: ${enabled.statusCode} ${enabled.body}`);
+  return { secret, nextCode, recoveryCodes: (enabled.json() as RecoveryCodesDto).recoveryCodes };
 }
 
 /** A project's task counters as the app reads them (the sums of its counter rows, migration 0004). */

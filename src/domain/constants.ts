@@ -123,16 +123,8 @@ export const MAIL_KINDS = [
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
-/** The kinds a person turns on or off per channel in Settings → Notifications. */
-export const NOTIFICATION_PREFERENCE_KINDS = [
-  'task_assigned',
-  'task_completed',
-  'project_updated',
-  'team_invite',
-  'mentioned',
-  'task_comment',
-  'task_status',
-] as const;
+/** The kinds a person turns on or off per channel in Settings → Notifications: every kind of notification. */
+export const NOTIFICATION_PREFERENCE_KINDS = NOTIFICATION_TYPES;
 export type NotificationPreferenceKind = (typeof NOTIFICATION_PREFERENCE_KINDS)[number];
 
 export const LIMITS = {

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { TASK_STATUS_LABELS, type TaskStatus } from '../../src/domain/constants';
+import type { InvitationDto, TeamDto } from '../../src/domain/schemas/team';
 
 export interface E2EUser {
   id: string;
@@ -106,6 +108,47 @@ export async function axeViolations(page: Page, include?: string): Promise<strin
   const builder = new AxeBuilder({ page }).withTags(WCAG);
   const results = await (include ? builder.include(include) : builder).analyze();
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** `user` joins the team as a member: invited by `owner`, accepted. */
+export async function addMember(request: APIRequestContext, owner: E2EUser, teamId: string, user: E2EUser) {
+  const inv = await apiAs<InvitationDto>(request, owner, 'post', `/api/teams/${teamId}/invitations`, {
+    email: user.email,
+    role: 'member',
+  });
+  await apiAs(request, user, 'post', `/api/invitations/${inv.id}/respond`, { accept: true });
+}
+
+/** Olive Owner's team 'Crew One', with Mia Member in it. */
+export async function seedCrew(request: APIRequestContext) {
+  const owner = await createUser(request, { fullName: 'Olive Owner' });
+  const mia = await createUser(request, { fullName: 'Mia Member' });
+  const team = await apiAs<TeamDto>(request, owner, 'post', '/api/teams', { name: 'Crew One' });
+  await addMember(request, owner, team.id, mia);
+  return { owner, mia, team };
+}
+
+/** A board column, and a card in it (or anywhere in `scope`). */
+export const column = (page: Page, status: TaskStatus) =>
+  page.getByRole('region', { name: TASK_STATUS_LABELS[status], exact: true });
+export const card = (scope: Page | Locator, title: string) =>
+  scope.getByRole('button', { name: title, exact: true }).and(scope.getByTestId('task-card'));
+
+/**
+ * Space picks a focused card up (pressed again only if the first press was lost to a busy page), and
+ * the board has announced it, so the keyboard sensor is listening for arrows.
+ */
+export async function pickUp(page: Page, target: Locator, title: string, over: string) {
+  await expect(async () => {
+    if ((await target.getAttribute('aria-pressed')) !== 'true') {
+      await target.focus();
+      await page.keyboard.press('Space');
+    }
+    await expect(target).toHaveAttribute('aria-pressed', 'true', { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(
+    page.getByRole('status').getByText(new RegExp(`^(Picked up task ${title}\\.|Task ${title} is over ${over}\\.)$`)),
+  ).toBeAttached();
 }
 
 export const test = base;

@@ -1,13 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { TASK_STATUS_LABELS, type TaskStatus } from '../../src/domain/constants';
 import { MSG } from '../../src/domain/messages';
 import { NOTIFICATION_TEXT } from '../../src/domain/schemas/notification';
 import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { TaskDto } from '../../src/domain/schemas/task';
 import type { CommentDto } from '../../src/domain/schemas/task-detail';
-import type { InvitationDto, TeamDto } from '../../src/domain/schemas/team';
-import { apiAs, axeViolations, createUser, type E2EUser, expect, signIn, test } from './fixtures';
+import type { TeamDto } from '../../src/domain/schemas/team';
+import { apiAs, axeViolations, card, column, createUser, expect, pickUp, seedCrew, signIn, test } from './fixtures';
 
 /**
  * The task page (issue 22): a card opens the task at /tasks/:id over the board, with its comments (@mentions),
@@ -17,22 +16,11 @@ import { apiAs, axeViolations, createUser, type E2EUser, expect, signIn, test } 
 const SHOTS = '/tmp/shots';
 const UUID_RE = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
-const column = (page: Page, status: TaskStatus) => page.getByRole('region', { name: TASK_STATUS_LABELS[status], exact: true });
-const card = (scope: Page | Locator, title: string) =>
-  scope.getByRole('button', { name: title, exact: true }).and(scope.getByTestId('task-card'));
 const taskDialog = (page: Page) => page.getByRole('dialog', { name: 'Edit Task' });
 const activity = (dialog: Locator) => dialog.getByRole('region', { name: 'Activity' });
 const commentBox = (dialog: Locator) => dialog.getByRole('combobox', { name: 'Add a comment' });
 const commentBy = (dialog: Locator, author: string, text: string) =>
   activity(dialog).getByRole('article', { name: author }).filter({ hasText: text });
-
-async function addMember(request: APIRequestContext, owner: E2EUser, teamId: string, user: E2EUser) {
-  const inv = await apiAs<InvitationDto>(request, owner, 'post', `/api/teams/${teamId}/invitations`, {
-    email: user.email,
-    role: 'member',
-  });
-  await apiAs(request, user, 'post', `/api/invitations/${inv.id}/respond`, { accept: true });
-}
 
 const DESCRIPTION = [
   '## The plan',
@@ -44,10 +32,7 @@ const DESCRIPTION = [
 ].join('\n');
 
 async function seed(request: APIRequestContext) {
-  const owner = await createUser(request, { fullName: 'Olive Owner' });
-  const mia = await createUser(request, { fullName: 'Mia Member' });
-  const team = await apiAs<TeamDto>(request, owner, 'post', '/api/teams', { name: 'Crew One' });
-  await addMember(request, owner, team.id, mia);
+  const { owner, mia, team } = await seedCrew(request);
   const project = await apiAs<ProjectDto>(request, owner, 'post', '/api/projects', { name: 'Apollo', teamId: team.id });
   const task = await apiAs<TaskDto>(request, owner, 'post', '/api/tasks', {
     title: 'Write the launch post',
@@ -61,20 +46,6 @@ async function seed(request: APIRequestContext) {
     priority: 'low',
   });
   return { owner, mia, team, project, task, other };
-}
-
-/** Space picks a focused card up (again if the first press was lost to a busy page). */
-async function pickUp(page: Page, target: Locator, title: string, over: string) {
-  await expect(async () => {
-    if ((await target.getAttribute('aria-pressed')) !== 'true') {
-      await target.focus();
-      await page.keyboard.press('Space');
-    }
-    await expect(target).toHaveAttribute('aria-pressed', 'true', { timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
-  await expect(
-    page.getByRole('status').getByText(new RegExp(`^(Picked up task ${title}\\.|Task ${title} is over ${over}\\.)$`)),
-  ).toBeAttached();
 }
 
 const isFocused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement).catch(() => false);

@@ -1,48 +1,16 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { format, parseISO } from 'date-fns';
 import { LIMITS, TASK_STATUS_LABELS, type TaskStatus } from '../../src/domain/constants';
 import { MSG } from '../../src/domain/messages';
 import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { TaskDto } from '../../src/domain/schemas/task';
-import type { InvitationDto, TeamDto } from '../../src/domain/schemas/team';
 import { addDays, localDate, matchesDueFilter } from '../../src/domain/task-filters';
-import { apiAs, createUser, type E2EUser, expect, gate, requestSentinel, signIn, test } from './fixtures';
+import { apiAs, card, column, type E2EUser, expect, gate, pickUp, requestSentinel, seedCrew, signIn, test } from './fixtures';
 
-const column = (page: Page, status: TaskStatus) => page.getByRole('region', { name: TASK_STATUS_LABELS[status], exact: true });
-const card = (scope: Page | Locator, title: string) =>
-  scope.getByRole('button', { name: title, exact: true }).and(scope.getByTestId('task-card'));
 const countOf = (page: Page, status: TaskStatus) => column(page, status).getByTestId('column-count');
 
-/**
- * Space picks a focused card up (pressed again only if the first press was lost to a busy page), and
- * the board has announced it, so the keyboard sensor is listening for arrows.
- */
-async function pickUp(page: Page, target: Locator, title: string, over: string) {
-  await expect(async () => {
-    if ((await target.getAttribute('aria-pressed')) !== 'true') {
-      await target.focus();
-      await page.keyboard.press('Space');
-    }
-    await expect(target).toHaveAttribute('aria-pressed', 'true', { timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
-  await expect(
-    page.getByRole('status').getByText(new RegExp(`^(Picked up task ${title}\\.|Task ${title} is over ${over}\\.)$`)),
-  ).toBeAttached();
-}
-
-async function addMember(request: APIRequestContext, owner: E2EUser, teamId: string, user: E2EUser) {
-  const inv = await apiAs<InvitationDto>(request, owner, 'post', `/api/teams/${teamId}/invitations`, {
-    email: user.email,
-    role: 'member',
-  });
-  await apiAs(request, user, 'post', `/api/invitations/${inv.id}/respond`, { accept: true });
-}
-
 async function seedTeam(request: APIRequestContext) {
-  const owner = await createUser(request, { fullName: 'Olive Owner' });
-  const mia = await createUser(request, { fullName: 'Mia Member' });
-  const team = await apiAs<TeamDto>(request, owner, 'post', '/api/teams', { name: 'Crew One' });
-  await addMember(request, owner, team.id, mia);
+  const { owner, mia, team } = await seedCrew(request);
   const apollo = await apiAs<ProjectDto>(request, owner, 'post', '/api/projects', { name: 'Apollo', teamId: team.id });
   const borealis = await apiAs<ProjectDto>(request, owner, 'post', '/api/projects', { name: 'Borealis', teamId: team.id });
   return { owner, mia, team, apollo, borealis };

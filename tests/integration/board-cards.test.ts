@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TASK_STATUSES } from '../../src/domain/constants';
 import { type TaskBoardDto, type TaskDto, type TaskListDto, taskBoardDto } from '../../src/domain/schemas/task';
 import { projects, tasks, users } from '../../src/server/db/schema';
-import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
+import { createUser, insertMember, insertOwnerMemberStranger, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
 
 /**
@@ -29,13 +29,8 @@ async function json<T>(user: TestUser, url: string): Promise<T> {
 }
 
 beforeAll(async () => {
-  [owner, member, stranger] = await Promise.all([
-    createUser(ctx.app, { fullName: 'Olive Owner' }),
-    createUser(ctx.app, { fullName: 'Mia Member' }),
-    createUser(ctx.app, { fullName: 'Sam Stranger' }),
-  ]);
-  const team = await insertTeam(ctx.database.db, owner);
-  await insertMember(ctx.database.db, team.id, member, 'member');
+  let team: { id: string };
+  ({ owner, member, stranger, team } = await insertOwnerMemberStranger(ctx.app, ctx.database.db));
   const [p, q] = await ctx.database.db
     .insert(projects)
     .values([

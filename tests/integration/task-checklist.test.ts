@@ -5,7 +5,7 @@ import type { TaskBoardDto, TaskDto } from '../../src/domain/schemas/task';
 import type { ChecklistDto, ChecklistItemDto } from '../../src/domain/schemas/task-detail';
 import { taskChecklistItems } from '../../src/server/db/schema';
 import type { DomainEvent } from '../../src/server/lib/events';
-import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
+import { insertOwnerMemberStranger, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
 
 const ctx = setupTestApp();
@@ -26,14 +26,8 @@ let stranger: TestUser;
 let projectId: string;
 
 beforeAll(async () => {
-  [owner, member, stranger] = await Promise.all([
-    createUser(ctx.app, { fullName: 'Olive Owner' }),
-    createUser(ctx.app, { fullName: 'Mia Member' }),
-    createUser(ctx.app, { fullName: 'Sam Stranger' }),
-  ]);
-  const team = await insertTeam(ctx.database.db, owner);
-  await insertMember(ctx.database.db, team.id, member, 'member');
-  await insertTeam(ctx.database.db, stranger);
+  let team: { id: string };
+  ({ owner, member, stranger, team } = await insertOwnerMemberStranger(ctx.app, ctx.database.db, { strangerTeam: true }));
   projectId = (await ok<{ id: string }>(owner, 'POST', '/api/projects', { name: 'Checklists', teamId: team.id }, 201)).id;
 });
 

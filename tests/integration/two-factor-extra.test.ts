@@ -8,9 +8,8 @@ import type {
   TwoFactorStatusDto,
 } from '../../src/domain/schemas/security';
 import { passwordCredentials, recoveryCodes } from '../../src/server/db/schema';
-import { createUser, type TestUser } from '../factories';
-import { setupTestApp, type TestContext } from '../helpers/app';
-import { codeMaker } from '../helpers/totp';
+import { createUser, enableTwoFactor, type TestUser } from '../factories';
+import { setupTestApp } from '../helpers/app';
 
 /**
  * Settings → Security, two-factor: the password is asked again before a setup and before new recovery codes
@@ -29,16 +28,6 @@ const status = async (user: TestUser) =>
 
 const errorOf = (res: { json: () => unknown }) =>
   (res.json() as { error: { code: string; reason?: string; fields?: Record<string, string> } }).error;
-
-async function enableFor(t: TestContext, user: TestUser) {
-  const setup = await post(t.app, '/api/me/2fa/setup', { currentPassword: user.password }, user);
-  expect(setup.statusCode, setup.body).toBe(200);
-  const { secret } = setup.json() as TwoFactorSetupDto;
-  const nextCode = codeMaker(secret);
-  const enabled = await post(t.app, '/api/me/2fa/enable', { code: nextCode() }, user);
-  expect(enabled.statusCode, enabled.body).toBe(200);
-  return { nextCode, recoveryCodes: (enabled.json() as RecoveryCodesDto).recoveryCodes };
-}
 
 /** Signs in with the password, then `code`; the code step's answer. */
 async function signInWith(user: TestUser, code: string) {
@@ -101,7 +90,7 @@ describe('regenerating recovery codes', () => {
     expect(off.statusCode).toBe(409);
     expect(errorOf(off).reason).toBe('mfa_not_enabled');
 
-    const { recoveryCodes: old } = await enableFor(ctx, user);
+    const { recoveryCodes: old } = await enableTwoFactor(ctx.app, user);
     // The first old code is spent before the regeneration: the count goes back to ten all the same.
     expect((await signInWith(user, old[0]!)).statusCode).toBe(200);
     expect(await status(user)).toMatchObject({ recoveryCodesLeft: 9 });
@@ -140,7 +129,7 @@ describe('regenerating recovery codes', () => {
 
   it('without a password (Google account) the session is the proof; an unknown key is refused', async () => {
     const user = await createUser(ctx.app);
-    await enableFor(ctx, user);
+    await enableTwoFactor(ctx.app, user);
     expect(
       (await post(ctx.app, '/api/me/2fa/recovery-codes', { currentPassword: user.password, count: 50 }, user)).statusCode,
     ).toBe(400);
@@ -152,8 +141,8 @@ describe('regenerating recovery codes', () => {
 
   it("each user's own: regenerating touches nobody else's codes", async () => {
     const [a, b] = [await createUser(ctx.app), await createUser(ctx.app)];
-    await enableFor(ctx, a);
-    const { recoveryCodes: bCodes } = await enableFor(ctx, b);
+    await enableTwoFactor(ctx.app, a);
+    const { recoveryCodes: bCodes } = await enableTwoFactor(ctx.app, b);
     expect((await post(ctx.app, '/api/me/2fa/recovery-codes', { currentPassword: a.password }, a)).statusCode).toBe(200);
     expect(await status(b)).toMatchObject({ recoveryCodesLeft: 10 });
     expect((await signInWith(b, bCodes[0]!)).statusCode).toBe(200);

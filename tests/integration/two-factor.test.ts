@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { SessionDto } from '../../src/domain/schemas/auth';
 import type { MfaRequiredResponse, TwoFactorSetupDto, TwoFactorStatusDto } from '../../src/domain/schemas/security';
 import { recoveryCodes, users } from '../../src/server/db/schema';
-import { createUser, type TestUser } from '../factories';
-import { setupTestApp, type TestContext } from '../helpers/app';
+import { createUser, enableTwoFactor, type TestUser } from '../factories';
+import { setupTestApp } from '../helpers/app';
 import { codeMaker, wrongCode } from '../helpers/totp';
 
 /**
@@ -22,17 +22,6 @@ const post = (app: FastifyInstance, url: string, payload: unknown, user?: TestUs
 
 const status = async (app: FastifyInstance, user: TestUser) =>
   (await app.inject({ method: 'GET', url: '/api/me/2fa', headers: user.auth })).json() as TwoFactorStatusDto;
-
-/** Turns two-factor sign-in on for `user`; returns the secret, its code maker and the recovery codes. */
-async function enableFor(t: TestContext, user: TestUser) {
-  const setup = await post(t.app, '/api/me/2fa/setup', { currentPassword: user.password }, user);
-  expect(setup.statusCode, setup.body).toBe(200);
-  const { secret } = setup.json() as TwoFactorSetupDto;
-  const nextCode = codeMaker(secret);
-  const enabled = await post(t.app, '/api/me/2fa/enable', { code: nextCode() }, user);
-  expect(enabled.statusCode, enabled.body).toBe(200);
-  return { secret, nextCode, recoveryCodes: enabled.json().recoveryCodes as string[] };
-}
 
 /** The password step: for an account with two-factor on, 401 `mfa_required` and its mfa_token. */
 async function passwordStep(app: FastifyInstance, user: TestUser, remoteAddress?: string): Promise<string> {
@@ -170,7 +159,7 @@ describe('two-factor sign-in', () => {
     expect(early.statusCode).toBe(409);
     expect(early.json().error.reason).toBe('mfa_setup_missing');
 
-    await enableFor(ctx, user);
+    await enableTwoFactor(ctx.app, user);
     const wrong = await post(ctx.app, '/api/auth/token?grant_type=password', { email: user.email, password: 'wrong password' });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error).not.toHaveProperty('mfa_token');
@@ -183,7 +172,7 @@ describe('two-factor sign-in', () => {
 
   it('a deactivated account gets no session from the code step', async () => {
     const user = await createUser(ctx.app);
-    const { nextCode } = await enableFor(ctx, user);
+    const { nextCode } = await enableTwoFactor(ctx.app, user);
     const mfaToken = await passwordStep(ctx.app, user);
     await ctx.database.db.update(users).set({ isActive: false }).where(eq(users.id, user.id));
     const res = await codeStep(ctx.app, mfaToken, nextCode());
@@ -195,7 +184,7 @@ describe('two-factor sign-in', () => {
 describe('two-factor codes are rate-limited per account', () => {
   it('after five tries on the account (from any address) the next waits, even with the right code; other accounts do not', async () => {
     const user = await createUser(limited.app);
-    const { secret, nextCode } = await enableFor(limited, user);
+    const { secret, nextCode } = await enableTwoFactor(limited.app, user);
     const mfaToken = await passwordStep(limited.app, user, '203.0.113.1');
     for (let i = 0; i < 5; i++) {
       const res = await codeStep(limited.app, mfaToken, wrongCode(secret), '203.0.113.1');
@@ -212,7 +201,7 @@ describe('two-factor codes are rate-limited per account', () => {
 
     // Another account is not held back.
     const other = await createUser(limited.app);
-    const { nextCode: otherCode } = await enableFor(limited, other);
+    const { nextCode: otherCode } = await enableTwoFactor(limited.app, other);
     const ok = await codeStep(limited.app, await passwordStep(limited.app, other), otherCode());
     expect(ok.statusCode, ok.body).toBe(200);
   });

@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { projects, taskAttachments, tasks, users, type UserRow } from '../../db/schema';
-import { activeRole } from '../../db/visibility';
+import { taskAttachments, tasks, users, type UserRow } from '../../db/schema';
 
 export type AttachmentRow = typeof taskAttachments.$inferSelect;
 
@@ -23,26 +22,6 @@ const withUploader = {
   uploaderName: users.fullName,
   uploaderAvatar: users.avatarUrl,
 };
-
-/**
- * The task's team and project, the caller's active role there (null: not a member, so the task is not theirs to
- * see) and its number of files; with `lock`, the task row is locked for the rest of the transaction (uploads to one
- * task are counted one at a time).
- */
-export async function getTaskAccess(db: DbOrTx, taskId: string, userId: string, lock = false) {
-  const query = db
-    .select({
-      teamId: projects.teamId,
-      projectId: tasks.projectId,
-      callerRole: activeRole(projects.teamId, userId),
-      attachmentCount: tasks.attachmentCount,
-    })
-    .from(tasks)
-    .innerJoin(projects, eq(projects.id, tasks.projectId))
-    .where(eq(tasks.id, taskId));
-  const [row] = lock ? await query.for('update', { of: tasks }) : await query;
-  return row;
-}
 
 export async function taskExists(db: DbOrTx, taskId: string): Promise<boolean> {
   const [row] = await db.select({ id: tasks.id }).from(tasks).where(eq(tasks.id, taskId));

@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream';
 import { TASK_DETAIL_LIMITS } from '../../../domain/constants';
 import { canDeleteAttachment } from '../../../domain/permissions';
 import type { AttachmentDto, AttachmentListDto } from '../../../domain/schemas/task-detail';
-import type { Db, DbOrTx } from '../../db/client';
+import type { Db } from '../../db/client';
+import { requireVisibleTask, type TaskAccess } from '../../db/task-access';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events';
 import type { ObjectStorage } from '../../lib/storage';
@@ -78,18 +79,8 @@ export interface AttachmentsServiceDeps {
   log: { warn(object: unknown, message: string): void };
 }
 
-type TaskAccess = NonNullable<Awaited<ReturnType<typeof repo.getTaskAccess>>>;
-type Access = Omit<TaskAccess, 'callerRole'> & { callerRole: NonNullable<TaskAccess['callerRole']> };
-
 export class AttachmentsService {
   constructor(private readonly deps: AttachmentsServiceDeps) {}
-
-  /** The task, when the caller is an active member of its team; else 404, as for the task itself. */
-  private async requireAccess(db: DbOrTx, taskId: string, userId: string, lock = false): Promise<Access> {
-    const access = await repo.getTaskAccess(db, taskId, userId, lock);
-    if (!access?.callerRole) throw new AppError('task_not_found');
-    return { ...access, callerRole: access.callerRole };
-  }
 
   toDto(row: repo.AttachmentWithUploader): AttachmentDto {
     return {
@@ -109,7 +100,7 @@ export class AttachmentsService {
   }
 
   async list(userId: string, taskId: string): Promise<AttachmentListDto> {
-    await this.requireAccess(this.deps.db, taskId, userId);
+    await requireVisibleTask(this.deps.db, taskId, userId);
     const rows = await repo.listByTaskId(this.deps.db, taskId);
     return { attachments: rows.map((row) => this.toDto(row)) };
   }
@@ -117,17 +108,17 @@ export class AttachmentsService {
   async upload(userId: string, taskId: string, receive: ReceiveFile): Promise<AttachmentDto> {
     const { db, storage, maxUploadBytes } = this.deps;
     // Refused before a byte is read: a task the caller may not see, or one that is full.
-    const before = await this.requireAccess(db, taskId, userId);
+    const before = await requireVisibleTask(db, taskId, userId);
     if (before.attachmentCount >= TASK_DETAIL_LIMITS.attachmentsPerTaskMax) throw new AppError('too_many_attachments');
     const file = await receive(maxUploadBytes);
     const fileName = sanitizeFileName(file.fileName);
     const stored = await storeUpload(storage, `tasks/${taskId}/${randomUUID()}`, file, maxUploadBytes);
     let created: repo.AttachmentRow;
-    let access: Access;
+    let access: TaskAccess;
     try {
       // Checked again, the task locked: the upload took a while, and uploads to one task are counted one at a time.
       ({ created, access } = await db.transaction(async (tx) => {
-        const locked = await this.requireAccess(tx, taskId, userId, true);
+        const locked = await requireVisibleTask(tx, taskId, userId, 'update');
         if (locked.attachmentCount >= TASK_DETAIL_LIMITS.attachmentsPerTaskMax) throw new AppError('too_many_attachments');
         const row = await repo.createOne(tx, {
           taskId,
@@ -150,7 +141,7 @@ export class AttachmentsService {
 
   async remove(userId: string, taskId: string, itemId: string): Promise<void> {
     const { deleted, access } = await this.deps.db.transaction(async (tx) => {
-      const found = await this.requireAccess(tx, taskId, userId);
+      const found = await requireVisibleTask(tx, taskId, userId);
       const row = await repo.getOneById(tx, itemId);
       if (!row || row.taskId !== taskId) throw new AppError('attachment_not_found');
       if (!canDeleteAttachment(found.callerRole, userId, row)) throw new AppError('attachment_delete_denied');
@@ -186,7 +177,7 @@ export class AttachmentsService {
       .catch((error) => this.deps.log.warn({ err: error, key }, 'could not delete a stored file'));
   }
 
-  private published(actorId: string, taskId: string, access: Access): void {
+  private published(actorId: string, taskId: string, access: TaskAccess): void {
     this.deps.events.publish({
       type: 'task.detail_changed',
       actorId,

@@ -1,44 +1,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { projects, taskChecklistItems, tasks } from '../../db/schema';
-import { activeRole } from '../../db/visibility';
+import { taskChecklistItems } from '../../db/schema';
 
 export type ChecklistItemRow = typeof taskChecklistItems.$inferSelect;
-
-const accessColumns = (userId: string) => ({
-  taskId: tasks.id,
-  projectId: tasks.projectId,
-  teamId: projects.teamId,
-  callerRole: activeRole(projects.teamId, userId),
-  /** Kept by the checklist's trigger (migration 0006); read, never written. */
-  itemCount: tasks.checklistTotal,
-});
-
-/** The task's project and team, and the caller's role there (null: not an active member). */
-export async function getTaskAccess(db: DbOrTx, taskId: string, userId: string) {
-  const [row] = await db
-    .select(accessColumns(userId))
-    .from(tasks)
-    .innerJoin(projects, eq(projects.id, tasks.projectId))
-    .where(eq(tasks.id, taskId));
-  return row;
-}
-
-/**
- * As getTaskAccess, and locks the task row (FOR NO KEY UPDATE, as the counters' trigger would) until the
- * transaction ends. Every checklist write takes it first: writes to one checklist run one at a time (the limit and
- * a reorder's list hold), and all of them lock the task before its items, as deleting the task does; an item ticked
- * first and its task locked by the trigger afterwards could deadlock with a reorder or a task deletion.
- */
-export async function lockTaskAccess(db: DbOrTx, taskId: string, userId: string) {
-  const [row] = await db
-    .select(accessColumns(userId))
-    .from(tasks)
-    .innerJoin(projects, eq(projects.id, tasks.projectId))
-    .where(eq(tasks.id, taskId))
-    .for('no key update', { of: tasks });
-  return row;
-}
 
 export async function listByTaskId(db: DbOrTx, taskId: string): Promise<ChecklistItemRow[]> {
   return db

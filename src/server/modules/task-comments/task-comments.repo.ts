@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { MailKind, NotificationPreferenceKind } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
 import { notificationPreferences, projects, taskComments, tasks, taskWatchers, teamMembers, users } from '../../db/schema';
-import { activeMembership, activeRole } from '../../db/visibility';
+import { activeMembership } from '../../db/visibility';
 
 export type CommentRow = typeof taskComments.$inferSelect;
 
@@ -11,41 +11,6 @@ export interface PersonRow {
   id: string;
   fullName: string;
   avatarUrl: string | null;
-}
-
-const taskAccessColumns = (userId: string) => ({
-  id: tasks.id,
-  title: tasks.title,
-  projectId: tasks.projectId,
-  creatorId: tasks.creatorId,
-  assigneeId: tasks.assigneeId,
-  teamId: projects.teamId,
-  callerRole: activeRole(projects.teamId, userId),
-});
-
-/** The task, its team and the caller's role there (null: not a member), or undefined when there is no such task. */
-export async function getTaskAccess(db: DbOrTx, taskId: string, userId: string) {
-  const [row] = await db
-    .select(taskAccessColumns(userId))
-    .from(tasks)
-    .innerJoin(projects, eq(projects.id, tasks.projectId))
-    .where(eq(tasks.id, taskId));
-  return row;
-}
-
-/**
- * Like getTaskAccess, and holds the task row until the transaction ends, so the task is not deleted or moved to
- * another team under the comment being written. `no key update`: the lock the comment counter's trigger takes on
- * the same row anyway, so writers queue once instead of deadlocking on an upgrade.
- */
-export async function lockTaskAccess(db: DbOrTx, taskId: string, userId: string) {
-  const [row] = await db
-    .select(taskAccessColumns(userId))
-    .from(tasks)
-    .innerJoin(projects, eq(projects.id, tasks.projectId))
-    .where(eq(tasks.id, taskId))
-    .for('no key update', { of: tasks });
-  return row;
 }
 
 /** Which of `userIds` are active members of the team. */

@@ -1,4 +1,3 @@
-import type { TeamRole } from '../../../domain/constants';
 import { ERROR_MESSAGES } from '../../../domain/errors';
 import { canDeleteComment, canEditComment } from '../../../domain/permissions';
 import {
@@ -11,6 +10,7 @@ import {
   type WatchStateDto,
 } from '../../../domain/schemas/task-detail';
 import type { Db, DbOrTx } from '../../db/client';
+import { requireVisibleTask, type TaskAccess } from '../../db/task-access';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events';
 import { enqueueMails } from '../mail/mail.repo';
@@ -39,7 +39,8 @@ function toCommentDto(comment: repo.CommentRow, people: People): CommentDto {
   };
 }
 
-type TaskAccess = NonNullable<Awaited<ReturnType<typeof repo.getTaskAccess>>> & { callerRole: TeamRole };
+/** Comment writes hold the task row (see TaskLock), so it is not deleted or moved to another team under them. */
+const LOCK = 'no key update';
 
 /**
  * Comments on a task, their @mentions, and who watches the task (issue 22). Any active member of the task's team
@@ -55,7 +56,7 @@ export class TaskCommentsService {
   ) {}
 
   async list(userId: string, taskId: string): Promise<CommentListDto> {
-    await this.requireVisible(this.db, taskId, userId);
+    await requireVisibleTask(this.db, taskId, userId);
     const rows = await repo.listByTaskId(this.db, taskId);
     const mentioned = new Set(rows.flatMap((r) => r.comment.mentions));
     const people = byId(await repo.listPeople(this.db, [...mentioned]));
@@ -70,7 +71,7 @@ export class TaskCommentsService {
   async create(userId: string, taskId: string, input: CommentInput): Promise<CommentDto> {
     const mentions = mentionedIds(input.body);
     const { task, comment, people } = await this.db.transaction(async (tx) => {
-      const task = await this.requireVisible(tx, taskId, userId, { lock: true });
+      const task = await requireVisibleTask(tx, taskId, userId, LOCK);
       await this.requireMentionable(tx, task.teamId, mentions);
       const comment = await repo.createOne(tx, { taskId, authorId: userId, body: input.body, mentions });
       // The author watches (again, even after an unwatch); the mentioned watch unless they chose not to.
@@ -113,7 +114,7 @@ export class TaskCommentsService {
   async update(userId: string, taskId: string, commentId: string, input: CommentInput): Promise<CommentDto> {
     const mentions = mentionedIds(input.body);
     const { task, comment, people } = await this.db.transaction(async (tx) => {
-      const task = await this.requireVisible(tx, taskId, userId, { lock: true });
+      const task = await requireVisibleTask(tx, taskId, userId, LOCK);
       const before = await this.requireComment(tx, taskId, commentId);
       if (!canEditComment(userId, before)) throw new AppError('comment_edit_denied');
       // Only a new mention is checked: a teammate mentioned before who has since left stays as written.
@@ -135,7 +136,7 @@ export class TaskCommentsService {
 
   async remove(userId: string, taskId: string, commentId: string): Promise<void> {
     const task = await this.db.transaction(async (tx) => {
-      const task = await this.requireVisible(tx, taskId, userId, { lock: true });
+      const task = await requireVisibleTask(tx, taskId, userId, LOCK);
       const comment = await this.requireComment(tx, taskId, commentId);
       if (!canDeleteComment(task.callerRole, userId, comment)) throw new AppError('comment_delete_denied');
       await repo.deleteOne(tx, commentId);
@@ -145,18 +146,18 @@ export class TaskCommentsService {
   }
 
   async mentionable(userId: string, taskId: string): Promise<MentionCandidatesDto> {
-    const task = await this.requireVisible(this.db, taskId, userId);
+    const task = await requireVisibleTask(this.db, taskId, userId);
     return { people: (await repo.listMembers(this.db, task.teamId)).map(toPerson) };
   }
 
   async watchState(userId: string, taskId: string): Promise<WatchStateDto> {
-    await this.requireVisible(this.db, taskId, userId);
+    await requireVisibleTask(this.db, taskId, userId);
     return this.readWatchState(this.db, userId, taskId);
   }
 
   async setWatching(userId: string, taskId: string, watching: boolean): Promise<WatchStateDto> {
     const { task, state } = await this.db.transaction(async (tx) => {
-      const task = await this.requireVisible(tx, taskId, userId, { lock: true });
+      const task = await requireVisibleTask(tx, taskId, userId, LOCK);
       await repo.setWatching(tx, taskId, userId, watching);
       return { task, state: await this.readWatchState(tx, userId, taskId) };
     });
@@ -167,13 +168,6 @@ export class TaskCommentsService {
   private async readWatchState(db: DbOrTx, userId: string, taskId: string): Promise<WatchStateDto> {
     const watchers = await repo.listWatchers(db, taskId);
     return { watching: watchers.some((w) => w.id === userId), watchers: watchers.map(toPerson) };
-  }
-
-  /** The task with its team and the caller's role there; 404 unless the caller is an active member of that team. */
-  private async requireVisible(db: DbOrTx, taskId: string, userId: string, { lock = false } = {}): Promise<TaskAccess> {
-    const task = lock ? await repo.lockTaskAccess(db, taskId, userId) : await repo.getTaskAccess(db, taskId, userId);
-    if (!task?.callerRole) throw new AppError('task_not_found');
-    return { ...task, callerRole: task.callerRole };
   }
 
   private async requireComment(db: DbOrTx, taskId: string, commentId: string): Promise<repo.CommentRow> {

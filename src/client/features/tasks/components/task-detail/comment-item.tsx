@@ -46,28 +46,8 @@ export function CommentItem({ taskId, comment, canEdit, canDelete, people }: Com
           </span>
           {mode === 'view' && (canEdit || canDelete) && (
             <span className="ml-auto flex gap-1">
-              {canEdit && (
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  className="h-7 px-2 text-xs"
-                  aria-label="Edit comment"
-                  onClick={() => setMode('edit')}
-                >
-                  Edit
-                </Button>
-              )}
-              {canDelete && (
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  className="h-7 px-2 text-xs"
-                  aria-label="Delete comment"
-                  onClick={() => setMode('confirm-delete')}
-                >
-                  Delete
-                </Button>
-              )}
+              {canEdit && <CommentAction label="Edit" onClick={() => setMode('edit')} />}
+              {canDelete && <CommentAction label="Delete" onClick={() => setMode('confirm-delete')} />}
             </span>
           )}
         </header>
@@ -130,5 +110,14 @@ export function CommentItem({ taskId, comment, canEdit, canDelete, people }: Com
         )}
       </div>
     </article>
+  );
+}
+
+/** Edit or Delete in a comment's header. */
+function CommentAction({ label, onClick }: { label: 'Edit' | 'Delete'; onClick: () => void }) {
+  return (
+    <Button variant="ghost" size="sm" className="h-7 px-2 text-xs" aria-label={`${label} comment`} onClick={onClick}>
+      {label}
+    </Button>
   );
 }
