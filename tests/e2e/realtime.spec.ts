@@ -58,7 +58,7 @@ test('notifications arrive without a reload; the dropdown opens and marks them; 
   await menu.getByRole('menuitem', { name: /New task assigned/ }).click();
   // The task itself, over its project's board; closing it leaves the board.
   await expect(page).toHaveURL(new RegExp(`/tasks/[0-9a-f-]{36}\\?project=${project.id}$`));
-  await expect(page.getByRole('dialog')).toContainText('Check the rigging');
+  await expect(page.getByRole('dialog').getByRole('textbox', { name: 'Title' })).toHaveValue('Check the rigging');
   await page.keyboard.press('Escape');
   await expect(page).toHaveURL(new RegExp(`/tasks\\?project=${project.id}$`));
   await expect(bell(page)).toHaveAccessibleName('Notifications (1 unread)');
