@@ -88,6 +88,7 @@ export const ERRORS = {
   comment_not_found: { code: 'not_found', message: 'Comment not found' },
   attachment_not_found: { code: 'not_found', message: 'File not found' },
   checklist_item_not_found: { code: 'not_found', message: 'Checklist item not found' },
+  view_not_found: { code: 'not_found', message: 'View not found' },
   // A signed file link that is unknown, altered or expired (one answer: nothing to probe).
   file_link_invalid: { code: 'not_found', message: 'This file link is invalid or has expired' },
 

@@ -14,18 +14,23 @@ const loadTasks = () => import('../features/tasks/components/tasks-page');
 const loadProjects = () => import('../features/projects/components/projects-page');
 const loadTeams = () => import('../features/teams/components/teams-page');
 const loadSettings = () => import('../features/settings/components/settings-page');
+const loadMyWork = () => import('../features/my-work/components/my-work-page');
+const loadCalendar = () => import('../features/calendar/components/calendar-page');
+// The charts' library loads with this page only (never with /tasks).
+const loadAnalytics = () => import('../features/analytics/components/analytics-page');
 
 const AppLayout = lazy(() => loadAppLayout().then((m) => ({ default: m.AppLayout })));
 const DashboardRoute = lazy(() => pages().then((m) => ({ default: m.DashboardRoute })));
 const NotesRoute = lazy(() => pages().then((m) => ({ default: m.NotesRoute })));
-const CalendarRoute = lazy(() => pages().then((m) => ({ default: m.CalendarRoute })));
-const AnalyticsRoute = lazy(() => pages().then((m) => ({ default: m.AnalyticsRoute })));
 const NotFoundRoute = lazy(() => pages().then((m) => ({ default: m.NotFoundRoute })));
 
 const TasksPage = lazy(() => loadTasks().then((m) => ({ default: m.TasksPage })));
 const ProjectsPage = lazy(() => loadProjects().then((m) => ({ default: m.ProjectsPage })));
 const TeamsPage = lazy(() => loadTeams().then((m) => ({ default: m.TeamsPage })));
 const SettingsPage = lazy(() => loadSettings().then((m) => ({ default: m.SettingsPage })));
+const MyWorkPage = lazy(() => loadMyWork().then((m) => ({ default: m.MyWorkPage })));
+const CalendarPage = lazy(() => loadCalendar().then((m) => ({ default: m.CalendarPage })));
+const AnalyticsPage = lazy(() => loadAnalytics().then((m) => ({ default: m.AnalyticsPage })));
 const AdminPage = lazy(() => import('../features/admin/components/admin-page').then((m) => ({ default: m.AdminPage })));
 // The account's emailed links: one chunk of their own, off the sign-in page's start-up bundle; /signup's page too.
 const accountPages = () => import('../features/auth/components/account-pages');
@@ -49,6 +54,9 @@ const PRELOAD: Record<string, () => Promise<unknown>> = {
   '/projects': loadProjects,
   '/teams': loadTeams,
   '/settings': loadSettings,
+  '/my-work': loadMyWork,
+  '/calendar': loadCalendar,
+  '/analytics': loadAnalytics,
 };
 const storedSession = typeof window !== 'undefined' ? useAuthStore.getState().session : null;
 if (storedSession) {
@@ -106,8 +114,9 @@ export const router = createBrowserRouter([
           { path: 'projects', element: <ProjectsPage /> },
           { path: 'teams', element: <TeamsPage /> },
           { path: 'notes', element: <NotesRoute /> },
-          { path: 'calendar', element: <CalendarRoute /> },
-          { path: 'analytics', element: <AnalyticsRoute /> },
+          { path: 'my-work', element: <MyWorkPage /> },
+          { path: 'calendar', element: <CalendarPage /> },
+          { path: 'analytics', element: <AnalyticsPage /> },
           { path: 'settings', element: <SettingsPage /> },
           { path: 'notifications', element: <NotificationsPage /> },
           {

@@ -27,6 +27,15 @@ export const dashboardDto = z.object({
     'completionRate',
     'activeTeams',
   ),
+  /**
+   * Month over month, from the history (issue 24): this calendar month's figure so far and last month's, per card.
+   * The client words them ('+N% vs last month', 'No change', 'New this month'; domain/dashboard.ts).
+   */
+  trends: z.object({
+    completedTasks: z.object({ current: z.number().int(), previous: z.number().int() }),
+    activeProjects: z.object({ current: z.number().int(), previous: z.number().int() }),
+    teamMembers: z.object({ current: z.number().int(), previous: z.number().int() }),
+  }),
   recentActivity: z.array(activityItem),
   projectProgress: z.array(
     z.object({ id: uuid, name: z.string(), progress: z.number().int(), status: z.enum(PROJECT_STATUSES) }),

@@ -46,6 +46,15 @@ export type MoveTaskInput = z.infer<typeof moveTaskInput>;
 
 export const listTasksQuery = z.object({
   projectId: uuid.optional(),
+  /** Only this team's tasks (the calendar's and My work's team filter). */
+  teamId: uuid.optional(),
+  /** Only tasks this user created (My work's 'Created by me'). */
+  creatorId: uuid.optional(),
+  /** Due on or after / on or before these dates (the calendar's visible range). */
+  dueFrom: isoDate.optional(),
+  dueTo: isoDate.optional(),
+  /** 'true': only tasks not completed (My work). */
+  open: z.enum(['true', 'false']).optional(),
   status: z.enum(TASK_STATUSES).optional(),
   priority: z.enum(TASK_PRIORITIES).optional(),
   /** A user id, or 'unassigned'. */

@@ -64,6 +64,19 @@ export async function tablesInForeignKeyOrder(db: DbOrTx): Promise<string[]> {
   return ordered;
 }
 
+/**
+ * A table's columns the backup carries, in order: all but the generated ones (the search vectors, migration 0007),
+ * which the database computes again as the rows are restored, and which no insert may name.
+ */
+async function storedColumns(db: DbOrTx, table: string): Promise<string[]> {
+  return rowsOf<{ name: string }>(
+    await db.execute(sql`
+      select a.attname as name from pg_attribute a
+      where a.attrelid = ${ident(table)}::regclass and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
+      order by a.attnum`),
+  ).map((r) => r.name);
+}
+
 async function lastMigration(db: DbOrTx): Promise<string | null> {
   try {
     const rows = rowsOf<{ hash: string }>(
@@ -82,8 +95,9 @@ export async function createBackup(db: Db): Promise<Backup> {
       const tables: Backup['tables'] = [];
       for (const name of await tablesInForeignKeyOrder(tx)) {
         if (DERIVED_TABLES.includes(name)) continue;
+        const columns = (await storedColumns(tx, name)).map((c) => `t.${ident(c)}`).join(', ');
         const rows = rowsOf<{ row: Record<string, unknown> }>(
-          await tx.execute(sql.raw(`select row_to_json(t) as row from ${ident(name)} t`)),
+          await tx.execute(sql.raw(`select row_to_json(r) as row from (select ${columns} from ${ident(name)} t) r`)),
         ).map((r) => r.row);
         tables.push({ name, rows });
       }
@@ -124,10 +138,11 @@ export async function restoreBackup(db: Db, backup: Backup): Promise<{ tables: n
     for (const name of present) {
       if (DERIVED_TABLES.includes(name)) continue;
       const data = byName.get(name) ?? [];
+      const columns = sql.raw((await storedColumns(tx, name)).map(ident).join(', '));
       for (let i = 0; i < data.length; i += 500) {
         const chunk = JSON.stringify(data.slice(i, i + 500));
         await tx.execute(
-          sql`insert into ${sql.raw(ident(name))} select * from json_populate_recordset(null::${sql.raw(ident(name))}, ${chunk}::json)`,
+          sql`insert into ${sql.raw(ident(name))} (${columns}) select ${columns} from json_populate_recordset(null::${sql.raw(ident(name))}, ${chunk}::json)`,
         );
       }
       rows += data.length;

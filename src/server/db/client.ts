@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -144,7 +146,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // Private before PGlite writes into it (so there is no window), and again after: PGlite unpacks a
   // new database with its files chmod-ed 0666 and writes its relcache files 0644, whatever the umask.
   if (onDisk) makePrivateDir(dataDir);
-  const client = await PGlite.create(dataDir);
+  // The extensions search needs (migration 0007): PGlite bundles them, loaded on demand.
+  const client = await PGlite.create(dataDir, { extensions: { pg_trgm, unaccent } });
   if (onDisk) makePrivateDir(dataDir);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {

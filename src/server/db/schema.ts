@@ -525,3 +525,41 @@ export const taskWatchers = pgTable(
   },
   (t) => [primaryKey({ columns: [t.taskId, t.userId] }), index('task_watchers_user_idx').on(t.userId)],
 );
+
+/**
+ * The Tasks page's filters, search, sort and view, saved under a name. Personal (team_id null: its owner sees it) or
+ * shared with a team (its active members see it; each applies the filters with their own visibility).
+ */
+export const savedViews = pgTable(
+  'saved_views',
+  {
+    id: id(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    teamId: uuid('team_id').references(() => teams.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The Tasks page's URL state (SavedViewConfig in domain/schemas/saved-view.ts). */
+    config: jsonb('config').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('saved_views_owner_idx').on(t.ownerId), index('saved_views_team_idx').on(t.teamId)],
+);
+
+/**
+ * A person's calendar feed (iCalendar): the secret in its URL, stored only as a SHA-256 hash. One per user; 'Reset link'
+ * replaces it, deleting the row revokes it.
+ */
+export const calendarFeeds = pgTable(
+  'calendar_feeds',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('calendar_feeds_hash_key').on(t.tokenHash)],
+);

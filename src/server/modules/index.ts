@@ -15,6 +15,10 @@ import { registerAttachments } from './attachments/attachments.routes';
 import { registerTaskChecklist } from './task-checklist/task-checklist.routes';
 import { registerTaskActivity } from './task-activity/task-activity.routes';
 import { registerTaskComments } from './task-comments/task-comments.routes';
+import { registerSearch } from './search/search.routes';
+import { registerSavedViews } from './saved-views/saved-views.routes';
+import { registerCalendar } from './calendar/calendar.routes';
+import { registerAnalytics } from './analytics/analytics.routes';
 
 /**
  * Feature modules register their routes here. Each module owns its folder:
@@ -37,4 +41,8 @@ export function registerModules(app: FastifyInstance): void {
   registerTaskChecklist(app);
   registerTaskActivity(app);
   registerTaskComments(app);
+  registerSearch(app);
+  registerSavedViews(app);
+  registerCalendar(app);
+  registerAnalytics(app);
 }

@@ -15,8 +15,6 @@ function TitledComingSoon({ title }: { title: string }) {
 }
 
 export const NotesRoute = () => <TitledComingSoon title="Notes" />;
-export const CalendarRoute = () => <TitledComingSoon title="Calendar" />;
-export const AnalyticsRoute = () => <TitledComingSoon title="Analytics" />;
 
 export function NotFoundRoute() {
   useDocumentTitle('Page not found');

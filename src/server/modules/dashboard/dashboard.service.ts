@@ -20,6 +20,12 @@ export class DashboardService {
         const deadlines = await repo.listNextDeadlines(tx, userId);
         return {
           stats: { ...counts, completionRate: completionRate(counts.completedTasks, counts.totalTasks) },
+          // Placeholder while issue 24's trends are built (the analytics helper replaces it with repo.monthTrends).
+          trends: {
+            completedTasks: { current: 0, previous: 0 },
+            activeProjects: { current: 0, previous: 0 },
+            teamMembers: { current: 0, previous: 0 },
+          },
           recentActivity: recentActivity(activity),
           projectProgress: firstProjects(projects),
           upcomingDeadlines: upcomingDeadlines(deadlines, today),

@@ -66,6 +66,11 @@ export interface TaskFilters extends Omit<ListTasksQuery, 'today'> {
 function filterConditions(userId: string, f: TaskFilters): SQL[] {
   const where: SQL[] = [visibleTo(userId)];
   if (f.projectId) where.push(eq(tasks.projectId, f.projectId));
+  if (f.teamId) where.push(eq(projects.teamId, f.teamId));
+  if (f.creatorId) where.push(eq(tasks.creatorId, f.creatorId));
+  if (f.dueFrom) where.push(gte(tasks.dueDate, f.dueFrom));
+  if (f.dueTo) where.push(lte(tasks.dueDate, f.dueTo));
+  if (f.open === 'true') where.push(ne(tasks.status, 'completed'));
   if (f.status) where.push(eq(tasks.status, f.status));
   if (f.priority) where.push(eq(tasks.priority, f.priority));
   if (f.assigneeId === 'unassigned') where.push(isNull(tasks.assigneeId));
@@ -150,7 +155,10 @@ export async function listBoard(
 }
 
 /** Filters that narrow the tasks within a project (the board's counts then need counting). */
-const hasTaskFilters = (f: TaskFilters) => Boolean(f.priority || f.assigneeId || f.q?.trim() || f.due);
+const hasTaskFilters = (f: TaskFilters) =>
+  Boolean(
+    f.priority || f.assigneeId || f.q?.trim() || f.due || f.teamId || f.creatorId || f.dueFrom || f.dueTo || f.open === 'true',
+  );
 
 function buildPreparedBoards(db: DbOrTx) {
   const board = (withProject: boolean) =>

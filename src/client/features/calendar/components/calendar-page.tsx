@@ -1,0 +1,8 @@
+import { PageHeader } from '../../../components/ui/page-header';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+
+/** Being built (issue 23/24): replaced by the real page. */
+export function CalendarPage() {
+  useDocumentTitle('Calendar');
+  return <PageHeader title="Calendar" />;
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { TASK_STATUSES } from '../constants';
+import { isoDate, isoDateTime, uuid } from './common';
+
+/**
+ * The Analytics page (issue 24): GET /api/analytics. Every figure is an SQL aggregation over the caller's teams
+ * (their active memberships), in the caller's time zone (their profile's, UTC when unset); weeks start on Monday.
+ */
+export const ANALYTICS_PERIODS = [4, 12, 26] as const;
+export const ANALYTICS_LIMITS = { customRangeMaxDays: 366, ageingRows: 20, burnupProjects: 10 } as const;
+
+export const analyticsQuery = z
+  .object({
+    /** One team (the caller must be an active member); all the caller's teams when absent. */
+    teamId: uuid.optional(),
+    projectId: uuid.optional(),
+    /** Last N weeks, this one included (default 12)… */
+    weeks: z.coerce
+      .number()
+      .int()
+      .refine((n) => (ANALYTICS_PERIODS as readonly number[]).includes(n), 'weeks must be 4, 12 or 26')
+      .optional(),
+    /** …or a custom range of calendar dates, both given, `from` ≤ `to`, at most 366 days. */
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+  })
+  .refine((q) => (q.from === undefined) === (q.to === undefined), { message: 'from and to go together', path: ['to'] })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['from'] })
+  .refine(
+    (q) => !q.from || !q.to || (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 <= ANALYTICS_LIMITS.customRangeMaxDays,
+    { message: `The range may span at most ${ANALYTICS_LIMITS.customRangeMaxDays} days`, path: ['to'] },
+  );
+export type AnalyticsQuery = z.infer<typeof analyticsQuery>;
+
+const week = isoDate; // the Monday that starts the week, in the caller's time zone
+const byPriority = z.object({
+  low: z.number().int(),
+  medium: z.number().int(),
+  high: z.number().int(),
+  urgent: z.number().int(),
+});
+
+export const analyticsDto = z.object({
+  scope: z.object({
+    teamIds: z.array(uuid),
+    projectId: uuid.nullable(),
+    from: isoDate,
+    to: isoDate,
+    timeZone: z.string(),
+    /** The Mondays of the period's weeks, oldest first: every weekly series has one point per week, zeros included. */
+    weeks: z.array(week),
+  }),
+  /** Tasks whose last move into Completed fell in the week (and that are still completed). */
+  throughput: z.array(z.object({ week, completed: z.number().int() })),
+  /** Hours from a task's first move into In Progress to its completion, per week of completion. */
+  cycleTime: z.object({
+    weeks: z.array(
+      z.object({ week, count: z.number().int(), medianHours: z.number().nullable(), p85Hours: z.number().nullable() }),
+    ),
+    /** Every completion of the period in buckets ('< 1 day', '1–2 days', …). */
+    distribution: z.array(
+      z.object({ label: z.string(), minHours: z.number(), maxHours: z.number().nullable(), count: z.number().int() }),
+    ),
+  }),
+  /** Per project (the largest first, at most 10): its scope (tasks existing) and completed tasks at each week's end. */
+  burnup: z.array(
+    z.object({
+      projectId: uuid,
+      projectName: z.string(),
+      points: z.array(z.object({ week, scope: z.number().int(), completed: z.number().int() })),
+    }),
+  ),
+  /** Open tasks per status now. */
+  wip: z.array(z.object({ status: z.enum(TASK_STATUSES), count: z.number().int() })),
+  /** The open tasks longest in their current status, oldest first. */
+  ageing: z.array(
+    z.object({
+      taskId: uuid,
+      title: z.string(),
+      status: z.enum(TASK_STATUSES),
+      projectId: uuid,
+      projectName: z.string(),
+      since: isoDateTime,
+      days: z.number().int(),
+    }),
+  ),
+  /** Open tasks per assignee, by priority; the unassigned as assigneeId null. Most loaded first. */
+  workload: z.array(byPriority.extend({ assigneeId: uuid.nullable(), name: z.string().nullable(), total: z.number().int() })),
+  /** Open tasks past their due date at each week's end. */
+  overdue: z.array(z.object({ week, count: z.number().int() })),
+});
+export type AnalyticsDto = z.infer<typeof analyticsDto>;
