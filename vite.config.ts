@@ -28,8 +28,16 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react(), tailwindcss(), precompress()],
+  resolve: {
+    // react-router's package.json sends every import to its development build (remix-run/react-router#12532, #14102),
+    // which a production build would ship: its production build is the same code without the development warnings.
+    alias:
+      command === 'build'
+        ? [{ find: /^react-router$/, replacement: join(import.meta.dirname, 'node_modules/react-router/dist/production/index.mjs') }]
+        : [],
+  },
   build: {
     outDir: process.env.CLIENT_OUT_DIR || 'dist/client',
     emptyOutDir: true,
@@ -56,6 +64,15 @@ export default defineConfig({
             // The sign-in, sign-up, reset and password forms' schemas: a chunk of their own, loaded with those forms, so
             // that sharing them between two pages does not put them (and zod) into 'shared', which every page loads.
             { name: 'auth-forms', test: /[\\/]src[\\/]domain[\\/]auth-forms\.ts$/, priority: 3, includeDependenciesRecursively: false },
+            // Toasts: sonner and the Toaster (app/toaster.tsx). Not in the start-up script: Providers loads the Toaster
+            // beside the first render, and the start-up code's toasts reach sonner through lib/toast.ts. A chunk of
+            // its own, so that the sign-in page does not fetch 'shared' for it.
+            {
+              name: 'toasts',
+              test: /[\\/]node_modules[\\/]sonner[\\/]|[\\/]src[\\/]client[\\/]app[\\/]toaster\.tsx$/,
+              priority: 4,
+              includeDependenciesRecursively: false,
+            },
             { name: 'boot', tags: ['$initial'], priority: 2 },
             { name: 'shared', minShareCount: 2, priority: 1 },
           ],
@@ -67,4 +84,4 @@ export default defineConfig({
     port: 5173,
     proxy: { '/api': 'http://localhost:3000' },
   },
-});
+}));

@@ -132,6 +132,24 @@ function scenarios(data: Seeded): Scenario[] {
       connections: options.connections,
     },
     {
+      // The Analytics page's one request for one team (a third of the tasks), its default 12 weeks (issue 24).
+      name: 'analytics: one team',
+      kind: 'read',
+      route: '/api/analytics',
+      spec: { method: 'GET', path: `/api/analytics?teamId=${data.teams[0]!.id}` },
+      connections: options.connections,
+    },
+    {
+      // The palette while someone types 'design bill…' for the billing page's design tasks (issue 23): every kind,
+      // five hits each. The seed's titles are '<verb> <noun> #k': at 100,000 tasks each word matches 10,000 to
+      // 17,000 of them (titles, tags, descriptions), both together about 1,800.
+      name: 'search',
+      kind: 'read',
+      route: '/api/search',
+      spec: { method: 'GET', path: `/api/search?q=${encodeURIComponent('design bill')}` },
+      connections: options.connections,
+    },
+    {
       name: 'task create',
       kind: 'write',
       route: '/api/tasks',

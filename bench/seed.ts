@@ -1,10 +1,11 @@
 // Synthetic, organisation-sized data written straight into the database in bulk (no API calls):
-// 50 users, 5 teams with memberships, 40 projects and N tasks with a realistic spread.
+// 50 users, 5 teams with memberships, 40 projects and N tasks with a realistic spread, created over
+// a year, with the status history that brought each to its status (task_activity, issue 24).
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../src/server/lib/passwords';
 import type { Db } from '../src/server/db/client';
-import { passwordCredentials, projects, tasks, teamMembers, teams, users } from '../src/server/db/schema';
+import { passwordCredentials, projects, taskActivity, tasks, teamMembers, teams, users } from '../src/server/db/schema';
 
 export const BENCH_PASSWORD = 'bench password 1234';
 
@@ -170,6 +171,60 @@ async function insertChunked<T>(rows: T[], size: number, insert: (chunk: T[]) =>
   for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
 }
 
+type Status = 'todo' | 'in_progress' | 'review' | 'completed';
+type HistoryRow = typeof taskActivity.$inferInsert;
+const HOUR = 3_600_000;
+
+/**
+ * The status moves that brought each task to its status, at realistic times after its creation (a year of history
+ * for the Analytics page): picked up after about 2 days, in progress about 3, in review about a day; some tasks
+ * moved back from review, some completed ones reopened (and completed again, or left open), a few created
+ * in progress or completed (no row). Moves that would fall after `now` are squeezed into the time the task has had.
+ * Its own generator, so the tasks themselves are the same as before the history existed.
+ */
+function statusHistory(taskRows: (typeof tasks.$inferInsert)[], now: number): HistoryRow[] {
+  const rand = prng(20241124);
+  // Exponential-ish waits (hours), capped at 8 times their mean.
+  const wait = (meanHours: number) => Math.min(-Math.log(1 - rand.next()) * meanHours, 8 * meanHours) + 0.1;
+  const rows: HistoryRow[] = [];
+  for (const task of taskRows) {
+    const created = (task.createdAt as Date).getTime();
+    const status = task.status as Status;
+    let path: Status[];
+    const r = rand.next();
+    if (status === 'todo') path = r < 0.08 ? ['todo', 'in_progress', 'review', 'completed', 'todo'] : ['todo'];
+    else if (status === 'in_progress') path = r < 0.05 ? ['in_progress'] : ['todo', 'in_progress'];
+    else if (status === 'review')
+      path = r < 0.1 ? ['todo', 'in_progress', 'review', 'in_progress', 'review'] : ['todo', 'in_progress', 'review'];
+    else if (r < 0.03) path = ['completed'];
+    else if (r < 0.06) path = ['in_progress', 'review', 'completed'];
+    else if (r < 0.14) path = ['todo', 'in_progress', 'review', 'in_progress', 'review', 'completed'];
+    else if (r < 0.19) path = ['todo', 'in_progress', 'review', 'completed', 'in_progress', 'review', 'completed'];
+    else if (r < 0.25) path = ['todo', 'completed'];
+    else path = ['todo', 'in_progress', 'review', 'completed'];
+    if (path.length < 2) continue;
+    const mean = { todo: 48, in_progress: 72, review: 24, completed: 240 } as const;
+    const gaps = path.slice(0, -1).map((from) => wait(mean[from]));
+    const total = gaps.reduce((a, b) => a + b, 0) * HOUR;
+    // Squeezed into the time since creation (less a minute) when the moves would run past now.
+    const room = now - created - 60_000;
+    const scale = total > room ? (Math.max(room, 1000) / total) * (0.5 + 0.45 * rand.next()) : 1;
+    let at = created;
+    for (let i = 1; i < path.length; i++) {
+      at += gaps[i - 1]! * HOUR * scale;
+      rows.push({
+        taskId: task.id!,
+        actorId: task.assigneeId ?? task.creatorId,
+        field: 'status',
+        oldValue: path[i - 1]!,
+        newValue: path[i]!,
+        createdAt: new Date(Math.round(at)),
+      });
+    }
+  }
+  return rows;
+}
+
 /** Seeds an empty (migrated) database. */
 export async function seed(db: Db, shape: SeedShape, today = new Date()): Promise<Seeded> {
   const started = performance.now();
@@ -259,6 +314,8 @@ export async function seed(db: Db, shape: SeedShape, today = new Date()): Promis
     }
   });
   await insertChunked(taskRows, 2000, (chunk) => db.insert(tasks).values(chunk));
+  const historyRows = statusHistory(taskRows, today.getTime());
+  await insertChunked(historyRows, 5000, (chunk) => db.insert(taskActivity).values(chunk));
 
   // The task triggers counted the tasks; then the steady state autovacuum would reach (visibility
   // map for index-only scans, planner statistics).

@@ -7,6 +7,7 @@ import {
   firstProjects,
   recentActivity,
   STAT_CARDS,
+  trendLabel,
   upcomingDeadlines,
 } from './dashboard';
 import type { TaskStatus } from './constants';
@@ -145,8 +146,41 @@ describe('firstProjects and stat cards', () => {
     expect(firstProjects([3, 1])).toEqual([3, 1]);
   });
 
-  it('has the four cards with the static change labels of the spec', () => {
+  it('has the four cards, the first three with their month-over-month trend', () => {
     expect(STAT_CARDS.map((c) => c.label)).toEqual(['Completed Tasks', 'Active Projects', 'Team Members', 'Tasks in Progress']);
-    expect(STAT_CARDS.map((c) => c.change)).toEqual(['+12% vs last month', '+8% vs last month', '+3% vs last month', undefined]);
+    expect(STAT_CARDS.map((c) => c.trend)).toEqual(['completedTasks', 'activeProjects', 'teamMembers', undefined]);
+  });
+});
+
+describe('trendLabel (issue 24)', () => {
+  const label = (previous: number, current: number) => trendLabel({ current, previous });
+
+  it("says 'No change' with nothing in either month, and 'New this month' with nothing last month", () => {
+    expect(label(0, 0)).toBe('No change');
+    expect(label(0, 1)).toBe('New this month');
+    expect(label(0, 250)).toBe('New this month');
+  });
+
+  it('gives the change in whole percent of last month, with a plus or a true minus sign', () => {
+    expect(label(10, 12)).toBe('+20% vs last month');
+    expect(label(4, 1)).toBe('\u221275% vs last month');
+    expect(label(3, 1)).toBe('\u221267% vs last month'); // −66.67
+    expect(label(3, 4)).toBe('+33% vs last month'); // 33.33
+    expect(label(1, 3)).toBe('+200% vs last month');
+    expect(label(5, 0)).toBe('\u2212100% vs last month');
+    expect(label(4, 1)).not.toContain('-'); // U+2212, not a hyphen
+  });
+
+  it('rounds halves away from zero, alike both ways', () => {
+    expect(label(40, 41)).toBe('+3% vs last month'); // +2.5
+    expect(label(40, 39)).toBe('\u22123% vs last month'); // −2.5
+    expect(label(200, 201)).toBe('+1% vs last month'); // +0.5
+    expect(label(200, 199)).toBe('\u22121% vs last month'); // −0.5
+  });
+
+  it("says 'No change' when the figures are equal or the change rounds to 0", () => {
+    expect(label(7, 7)).toBe('No change');
+    expect(label(201, 202)).toBe('No change'); // +0.498
+    expect(label(201, 200)).toBe('No change'); // −0.498
   });
 });

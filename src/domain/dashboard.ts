@@ -24,17 +24,35 @@ export const DASHBOARD_TEXT = {
 } as const;
 
 type StatKey = 'completedTasks' | 'activeProjects' | 'teamMembers' | 'tasksInProgress';
+type TrendKey = keyof DashboardDto['trends'];
 
 /**
- * The four stat cards, in order, with their static change labels. The spec gives three labels
- * (12%, 8%, 3% vs last month) for the first three cards; Tasks in Progress has none.
+ * The four stat cards, in order. The first three show their month-over-month change (`trend`, worded by
+ * trendLabel); Tasks in Progress has none. The spec's fixed '12%, 8%, 3% vs last month' were placeholders
+ * (DESIGN.md §2).
  */
-export const STAT_CARDS: readonly { key: StatKey; label: string; change?: string }[] = [
-  { key: 'completedTasks', label: 'Completed Tasks', change: '+12% vs last month' },
-  { key: 'activeProjects', label: 'Active Projects', change: '+8% vs last month' },
-  { key: 'teamMembers', label: 'Team Members', change: '+3% vs last month' },
+export const STAT_CARDS: readonly { key: StatKey; label: string; trend?: TrendKey }[] = [
+  { key: 'completedTasks', label: 'Completed Tasks', trend: 'completedTasks' },
+  { key: 'activeProjects', label: 'Active Projects', trend: 'activeProjects' },
+  { key: 'teamMembers', label: 'Team Members', trend: 'teamMembers' },
   { key: 'tasksInProgress', label: 'Tasks in Progress' },
 ];
+
+export const TREND_TEXT = { noChange: 'No change', newThisMonth: 'New this month' } as const;
+
+/**
+ * A card's change from last month to this one: 'No change' when both are 0, 'New this month' when only this month
+ * has any; otherwise the change in whole percent of last month's figure, halves away from zero (a rise and a fall
+ * of 2.5% read alike): '+n% vs last month', '−n% vs last month' (a true minus sign), or 'No change' when it rounds
+ * to 0.
+ */
+export function trendLabel({ current, previous }: { current: number; previous: number }): string {
+  if (previous === 0) return current === 0 ? TREND_TEXT.noChange : TREND_TEXT.newThisMonth;
+  const change = ((current - previous) / previous) * 100;
+  const n = Math.round(Math.abs(change));
+  if (n === 0) return TREND_TEXT.noChange;
+  return change > 0 ? `+${n}% vs last month` : `\u2212${n}% vs last month`;
+}
 
 /** Rounded percent of completed over total tasks; 0 when there are none (spec §9). */
 export function completionRate(completed: number, total: number): number {

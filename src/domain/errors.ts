@@ -89,6 +89,7 @@ export const ERRORS = {
   attachment_not_found: { code: 'not_found', message: 'File not found' },
   checklist_item_not_found: { code: 'not_found', message: 'Checklist item not found' },
   view_not_found: { code: 'not_found', message: 'View not found' },
+  too_many_views: { code: 'conflict', message: 'You can keep at most 100 saved views. Delete one to save another.' },
   // A signed file link that is unknown, altered or expired (one answer: nothing to probe).
   file_link_invalid: { code: 'not_found', message: 'This file link is invalid or has expired' },
 

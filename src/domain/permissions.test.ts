@@ -6,6 +6,7 @@ import {
   canDeleteTask,
   canEditComment,
   canEditProject,
+  canEditView,
   canEditTeam,
   canLeaveTeam,
   canManageMembers,
@@ -78,5 +79,17 @@ describe('comments and files', () => {
     expect(canDeleteAttachment('member', 'u', { uploaderId: 'v' })).toBe(false);
     expect(canDeleteAttachment('admin', 'u', { uploaderId: 'v' })).toBe(true);
     expect(canDeleteAttachment(undefined, 'u', { uploaderId: 'u' })).toBe(false);
+  });
+});
+
+describe('saved views', () => {
+  it('the owner edits their view; owners and admins edit views shared with their team; members do not', () => {
+    const shared = { ownerId: 'u', teamId: 't' };
+    expect(canEditView('member', 'u', shared)).toBe(true);
+    expect(canEditView('member', 'v', shared)).toBe(false);
+    expect(canEditView('admin', 'v', shared)).toBe(true);
+    expect(canEditView('owner', 'v', shared)).toBe(true);
+    expect(canEditView(null, 'u', { ownerId: 'u', teamId: null })).toBe(true);
+    expect(canEditView('owner', 'v', { ownerId: 'u', teamId: null })).toBe(false);
   });
 });

@@ -72,3 +72,11 @@ export function canDeleteComment(role: MemberRole, userId: string, comment: { au
 export function canDeleteAttachment(role: MemberRole, userId: string, file: { uploaderId: string | null }): boolean {
   return role != null && (file.uploaderId === userId || isManager(role));
 }
+
+/**
+ * Rename, change or delete a saved view the caller sees: its owner, or for a view shared with a team, that team's
+ * owners/admins (`role` is the caller's role in the view's team, null for a personal view).
+ */
+export function canEditView(role: MemberRole, userId: string, view: { ownerId: string; teamId: string | null }): boolean {
+  return view.ownerId === userId || (view.teamId !== null && isManager(role));
+}

@@ -117,10 +117,15 @@ const LOG_REDACT = [
   'res.headers["set-cookie"]',
 ];
 
-/** The request line of the log, as Fastify's own but without the secret of an emailed link (`?token=…`, `&proof=…`). */
-const logRequest = (req: FastifyRequest) => ({
+/**
+ * The request line of the log, as Fastify's own but without the secret of an emailed link (`?token=…`, `&proof=…`)
+ * or of a calendar feed (the path segment after /api/calendar/feeds/).
+ */
+export const logRequest = (req: Pick<FastifyRequest, 'method' | 'url' | 'host' | 'ip' | 'socket'>) => ({
   method: req.method,
-  url: req.url.replace(/([?&](?:token|proof)=)[^&#]*/gi, '$1[redacted]'),
+  url: req.url
+    .replace(/([?&](?:token|proof)=)[^&#]*/gi, '$1[redacted]')
+    .replace(/(\/api\/calendar\/feeds\/)[^/?#]*/i, '$1[redacted]'),
   host: req.host,
   remoteAddress: req.ip,
   remotePort: req.socket?.remotePort,
@@ -159,6 +164,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         ? { redact: LOG_REDACT, serializers: { req: logRequest }, ...options.logger }
         : (options.logger ?? false),
     bodyLimit: 1024 * 1024,
+    // Longer path parameters reach the route's own schema (a 400 or 404 in our error shape) instead of Fastify's 414.
+    routerOptions: { maxParamLength: 500 },
     trustProxy: trustProxyOption(config.trustProxy),
     genReqId: () => crypto.randomUUID(),
   });

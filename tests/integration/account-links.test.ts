@@ -188,11 +188,13 @@ describe('email verification', () => {
     try {
       await app.inject('/verify-email?token=SeCrEtToKeN123&x=1');
       await app.inject('/reset-password?a=1&token=SeCrEtToKeN456');
+      await app.inject('/api/calendar/feeds/cal_SeCrEtToKeN789/crewboard.ics');
     } finally {
       await app.close();
     }
     expect(log).toContain('/verify-email?token=[redacted]&x=1');
     expect(log).toContain('/reset-password?a=1&token=[redacted]');
+    expect(log).toContain('/api/calendar/feeds/[redacted]/crewboard.ics');
     expect(log).not.toContain('SeCrEtToKeN');
   });
 });

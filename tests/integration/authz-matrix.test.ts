@@ -7,6 +7,7 @@ import {
   notifications,
   projects,
   taskAttachments,
+  savedViews,
   taskChecklistItems,
   taskComments,
   tasks,
@@ -78,6 +79,10 @@ interface Scope {
   /** A file the plain member attached to `taskId` (its bytes are not stored). */
   attachmentId: string;
   checklistItemId: string;
+  /** A saved view the plain member shared with the team. */
+  viewId: string;
+  /** On team A's copies: a fresh view of team B's plain member, shared with team B (not among `ids`). */
+  foreignViewId: string;
   ids: string[];
 }
 
@@ -450,6 +455,18 @@ const TABLE: Row[] = [
     req: (w) => ({ url: `/api/tasks?projectId=${w.b.projectId}` }),
     expect: teamB(200),
   },
+  {
+    route: 'GET /api/tasks',
+    variant: 'filtered on team A (calendar, My work)',
+    req: (w) => ({ url: `/api/tasks?teamId=${w.a.teamId}&dueFrom=${today}&dueTo=${today}&open=true` }),
+    expect: teamA(200),
+  },
+  {
+    route: 'GET /api/tasks',
+    variant: 'filtered on team B',
+    req: (w) => ({ url: `/api/tasks?teamId=${w.b.teamId}` }),
+    expect: teamB(200),
+  },
   { route: 'GET /api/tasks/board', variant: 'all', req: () => ({ url: '/api/tasks/board' }), expect: allow(200) },
   {
     route: 'GET /api/tasks/board',
@@ -732,6 +749,89 @@ const TABLE: Row[] = [
     expect: allow(200),
   },
 
+  // ---- search, saved views, calendar feed, analytics (issues 23, 24) ----
+  {
+    // Every caller may search; what they find is theirs (the leak scan reads every answer).
+    route: 'GET /api/search',
+    variant: 'words of every fixture',
+    req: () => ({ url: '/api/search?q=task&limit=20' }),
+    expect: allow(200),
+  },
+  { route: 'GET /api/views', variant: '', req: () => ({ url: '/api/views' }), expect: allow(200) },
+  {
+    route: 'POST /api/views',
+    variant: 'personal',
+    req: () => ({ url: '/api/views', body: { name: 'Mine', teamId: null, config: { priority: 'high' } } }),
+    expect: allow(201),
+  },
+  {
+    route: 'POST /api/views',
+    variant: 'shared with team A',
+    req: (w) => ({ url: '/api/views', body: { name: 'Ours', teamId: w.a.teamId, config: { view: 'list' } } }),
+    expect: teamA(201),
+  },
+  {
+    route: 'POST /api/views',
+    variant: 'shared with team B',
+    req: (w) => ({ url: '/api/views', body: { name: 'Theirs', teamId: w.b.teamId, config: {} } }),
+    expect: teamB(201),
+    foreignBodyId: 'teamId',
+  },
+  {
+    // The member's view shared with team A: its owner and the team's owners/admins may change it, other members see it.
+    route: 'PATCH /api/views/{id}',
+    variant: "the member's shared view, renamed",
+    req: (w) => ({ url: `/api/views/${w.a.viewId}`, body: { name: 'Renamed' } }),
+    expect: teamA(200, { memberAB: 403 }),
+  },
+  {
+    route: 'PATCH /api/views/{id}',
+    variant: "the member's shared view, moved to team B",
+    req: (w) => ({ url: `/api/views/${w.a.viewId}`, body: { teamId: w.b.teamId } }),
+    expect: teamA(404, { memberAB: 403, adminAB: 200 }),
+    foreignBodyId: 'teamId',
+  },
+  {
+    route: 'DELETE /api/views/{id}',
+    variant: "the member's shared view",
+    req: (w) => ({ url: `/api/views/${w.a.viewId}` }),
+    expect: teamA(204, { memberAB: 403 }),
+  },
+  {
+    route: 'DELETE /api/views/{id}',
+    variant: "team B's shared view",
+    req: (w) => ({ url: `/api/views/${w.a.foreignViewId}` }),
+    // Owned by team B's plain member (`other`); the two-team callers are plain members there.
+    expect: teamB(204, { memberAB: 403, adminAB: 403 }),
+  },
+  { route: 'GET /api/me/calendar-feed', variant: '', req: () => ({ url: '/api/me/calendar-feed' }), expect: allow(200) },
+  {
+    route: 'POST /api/me/calendar-feed',
+    variant: '',
+    req: () => ({ url: '/api/me/calendar-feed', body: {} }),
+    expect: allow(201),
+  },
+  { route: 'DELETE /api/me/calendar-feed', variant: '', req: () => ({ url: '/api/me/calendar-feed' }), expect: allow(204) },
+  {
+    route: 'GET /api/calendar/feeds/{token}/crewboard.ics',
+    variant: 'unknown token',
+    req: () => ({ url: `/api/calendar/feeds/cal_${randomBytes(32).toString('base64url')}/crewboard.ics` }),
+    expect: everyone(404),
+  },
+  { route: 'GET /api/analytics', variant: 'all my teams', req: () => ({ url: '/api/analytics?weeks=4' }), expect: allow(200) },
+  {
+    route: 'GET /api/analytics',
+    variant: 'team A, its project',
+    req: (w) => ({ url: `/api/analytics?teamId=${w.a.teamId}&projectId=${w.a.projectId}` }),
+    expect: teamA(200),
+  },
+  {
+    route: 'GET /api/analytics',
+    variant: 'team B',
+    req: (w) => ({ url: `/api/analytics?teamId=${w.b.teamId}` }),
+    expect: teamB(200),
+  },
+
   // ---- admin ----
   {
     route: 'GET /api/admin/overview',
@@ -765,6 +865,8 @@ const TABLE: Row[] = [
 async function buildScope(
   p: Pick<People, 'owner' | 'admin' | 'member' | 'outsider' | 'memberAB' | 'adminAB'>,
   twoTeamRole: 'admin' | 'member',
+  /** Team B and its plain member, for team A's copies: `foreignViewId` is a view shared there. */
+  foreign?: { teamId: string; ownerId: string },
 ): Promise<Scope> {
   const db = ctx.database.db;
   const [extra] = await db
@@ -830,6 +932,20 @@ async function buildScope(
     })
     .returning();
   const [item] = await db.insert(taskChecklistItems).values({ taskId: task!.id, title: 'Item', position: 1 }).returning();
+  // One view at a time: a fresh copy per cell would otherwise take the member past the saved-view limit.
+  await db.delete(savedViews).where(eq(savedViews.ownerId, p.member.id));
+  const [view] = await db
+    .insert(savedViews)
+    .values({ ownerId: p.member.id, teamId: team.id, name: 'Shared view', config: { status: 'todo' } })
+    .returning();
+  // A view of team B's plain member shared with team B, fresh for each cell (its owner may delete it).
+  if (foreign) await db.delete(savedViews).where(and(eq(savedViews.ownerId, foreign.ownerId), eq(savedViews.name, 'Their view')));
+  const [foreignView] = foreign
+    ? await db
+        .insert(savedViews)
+        .values({ ownerId: foreign.ownerId, teamId: foreign.teamId, name: 'Their view', config: {} })
+        .returning()
+    : [undefined];
   const scope = {
     teamId: team.id,
     projectId: project!.id,
@@ -844,8 +960,9 @@ async function buildScope(
     commentId: comment!.id,
     attachmentId: attachment!.id,
     checklistItemId: item!.id,
+    viewId: view!.id,
   };
-  return { ...scope, ids: Object.values(scope) };
+  return { ...scope, foreignViewId: foreignView?.id ?? '', ids: Object.values(scope) };
 }
 
 interface JsonSchema {
@@ -973,7 +1090,7 @@ describe('authorization matrix', () => {
     let cells = 0;
     for (const row of TABLE) {
       for (const role of ROLES) {
-        const a = await buildScope(p, 'admin');
+        const a = await buildScope(p, 'admin', { teamId: b.teamId, ownerId: p.other.id });
         const w: World = { p, a, b, user: userOf };
         let me = userOf(role);
         if (me && row.freshSession) me = await signIn(ctx.app, me.email, me.password);

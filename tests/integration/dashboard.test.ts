@@ -162,6 +162,17 @@ describe('GET /api/dashboard', () => {
     });
   });
 
+  it('gives each card this month and last (issue 24; tests/integration/dashboard-trends.test.ts has the history)', async () => {
+    const { trends } = (await getDashboard(me)).json<DashboardDto>();
+    // Every task was completed (created completed) in March 2025, long before both months; the three active projects
+    // were created then too; the two distinct members (me and my teammate, in both teams) joined this month.
+    expect(trends).toEqual({
+      completedTasks: { current: 0, previous: 0 },
+      activeProjects: { current: 3, previous: 3 },
+      teamMembers: { current: 2, previous: 0 },
+    });
+  });
+
   it('counts each membership for someone in several teams, with their own teams only', async () => {
     const res = await getDashboard(teammate);
     const { stats } = res.json<DashboardDto>();
@@ -239,6 +250,11 @@ describe('GET /api/dashboard', () => {
         totalTasks: 0,
         completionRate: 0,
         activeTeams: 0,
+      },
+      trends: {
+        completedTasks: { current: 0, previous: 0 },
+        activeProjects: { current: 0, previous: 0 },
+        teamMembers: { current: 0, previous: 0 },
       },
       recentActivity: [],
       projectProgress: [],

@@ -2,7 +2,15 @@ import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_PREFERENCE_KINDS } from '../../src/domain/constants';
-import { projects, taskChecklistItems, taskComments, tasks, teamInvitations, users } from '../../src/server/db/schema';
+import {
+  projects,
+  savedViews,
+  taskChecklistItems,
+  taskComments,
+  tasks,
+  teamInvitations,
+  users,
+} from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, uniqueEmail, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
 
@@ -47,6 +55,8 @@ interface World {
   /** The caller's comment and a checklist item on the task. */
   commentId: string;
   checklistItemId: string;
+  /** A saved view of the caller's, shared with the team. */
+  viewId: string;
 }
 
 /** A body that passes validation, per route: the fuzzer mutates it, adds keys to it, or ignores it. */
@@ -92,6 +102,8 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
   'POST /api/tasks/{id}/checklist': () => ({ title: 'Fuzz item' }),
   'PATCH /api/tasks/{id}/checklist/{itemId}': () => ({ done: true }),
   'PUT /api/tasks/{id}/checklist/order': (w) => ({ ids: [w.checklistItemId] }),
+  'POST /api/views': (w) => ({ name: 'Fuzz view', teamId: w.teamId, config: { status: 'todo', q: 'x', view: 'list' } }),
+  'PATCH /api/views/{id}': () => ({ name: 'Fuzz view renamed', config: { sort: 'due', dir: 'asc' } }),
 };
 
 function urlFor(route: string, w: World): string {
@@ -104,7 +116,9 @@ function urlFor(route: string, w: World): string {
         ? w.taskId
         : path.startsWith('/api/invitations/')
           ? w.invitationId
-          : w.targetUserId;
+          : path.startsWith('/api/views/')
+            ? w.viewId
+            : w.targetUserId;
   const itemId = path.includes('/comments/') ? w.commentId : w.checklistItemId;
   const url = path.replace('{id}', id).replace('{memberId}', w.memberRowId).replace('{itemId}', itemId);
   return route === 'POST /api/auth/token' ? `${url}?grant_type=password` : url;
@@ -206,6 +220,10 @@ async function seedWorld(): Promise<World> {
   const [task] = await db.insert(tasks).values({ title: 'Fuzz task', projectId: project!.id, creatorId: caller.id }).returning();
   const [comment] = await db.insert(taskComments).values({ taskId: task!.id, authorId: caller.id, body: 'Fuzz' }).returning();
   const [item] = await db.insert(taskChecklistItems).values({ taskId: task!.id, title: 'Fuzz', position: 1 }).returning();
+  const [view] = await db
+    .insert(savedViews)
+    .values({ ownerId: caller.id, teamId: team.id, name: 'Fuzz view', config: {} })
+    .returning();
   const [invitation] = await db
     .insert(teamInvitations)
     .values({
@@ -228,6 +246,7 @@ async function seedWorld(): Promise<World> {
     targetUserId: target!.id,
     commentId: comment!.id,
     checklistItemId: item!.id,
+    viewId: view!.id,
   };
 }
 

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { NotificationDto, NotificationListDto } from '../../src/domain/schemas/notification';
 import { notifications as notificationsTable } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, uniqueEmail, type TestUser } from '../factories';
+import { apiRequests } from '../helpers/api';
 import { setupTestApp } from '../helpers/app';
 
 const ctx = setupTestApp();
 
-const call = (user: TestUser | null, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, payload: payload as never, headers: user ? user.auth : {} });
+const { call } = apiRequests(ctx);
 
 async function list(user: TestUser, query = ''): Promise<NotificationListDto> {
   const res = await call(user, 'GET', `/api/notifications${query}`);

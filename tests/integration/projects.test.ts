@@ -5,6 +5,7 @@ import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { DomainEvent } from '../../src/server/lib/events';
 import { projects, tasks } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
+import { apiRequests } from '../helpers/api';
 import { setupTestApp } from '../helpers/app';
 
 const ctx = setupTestApp();
@@ -25,8 +26,7 @@ async function world() {
   return { owner, admin, member, stranger, team, otherTeam };
 }
 
-const call = (user: TestUser, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: user.auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+const { call } = apiRequests(ctx);
 
 async function createProject(user: TestUser, body: Record<string, unknown>): Promise<ProjectDto> {
   const res = await call(user, 'POST', '/api/projects', body);

@@ -9,13 +9,12 @@ import { TIME_ZONE_UNKNOWN } from '../../src/domain/schemas/time-zone';
 import type { NotificationListDto } from '../../src/domain/schemas/notification';
 import { mailOutbox, oauthIdentities, passwordCredentials, tasks, teamMembers, users } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, signIn, uniqueEmail, type TestUser } from '../factories';
+import { apiRequests, type Method } from '../helpers/api';
 import { setupTestApp } from '../helpers/app';
 
 const ctx = setupTestApp();
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'PUT';
-const call = (user: TestUser | null, method: Method, url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, payload: payload as never, headers: user ? user.auth : {} });
+const { call } = apiRequests(ctx);
 
 const errorOf = (res: { json: () => unknown }) =>
   (res.json() as { error: { code: string; reason?: string; message: string; fields?: Record<string, string> } }).error;

@@ -4,19 +4,12 @@ import type { TaskDto } from '../../src/domain/schemas/task';
 import type { ActivityListDto } from '../../src/domain/schemas/task-detail';
 import { users } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
+import { apiRequests } from '../helpers/api';
 import { setupTestApp } from '../helpers/app';
 
 const ctx = setupTestApp();
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-const call = (user: TestUser | null, method: Method, url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, payload: payload as never, headers: user ? user.auth : {} });
-
-async function ok<T>(user: TestUser, method: Method, url: string, payload?: unknown, status = 200): Promise<T> {
-  const res = await call(user, method, url, payload);
-  expect(res.statusCode, res.body).toBe(status);
-  return res.json() as T;
-}
+const { call, ok } = apiRequests(ctx);
 
 let owner: TestUser;
 let member: TestUser;

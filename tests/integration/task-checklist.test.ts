@@ -6,19 +6,12 @@ import type { ChecklistDto, ChecklistItemDto } from '../../src/domain/schemas/ta
 import { taskChecklistItems } from '../../src/server/db/schema';
 import type { DomainEvent } from '../../src/server/lib/events';
 import { insertOwnerMemberStranger, type TestUser } from '../factories';
+import { apiRequests, type Method } from '../helpers/api';
 import { setupTestApp } from '../helpers/app';
 
 const ctx = setupTestApp();
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-const call = (user: TestUser | null, method: Method, url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, payload: payload as never, headers: user ? user.auth : {} });
-
-async function ok<T>(user: TestUser, method: Method, url: string, payload?: unknown, status = 200): Promise<T> {
-  const res = await call(user, method, url, payload);
-  expect(res.statusCode, res.body).toBe(status);
-  return (res.body ? res.json() : undefined) as T;
-}
+const { call, ok } = apiRequests(ctx);
 
 let owner: TestUser;
 let member: TestUser;

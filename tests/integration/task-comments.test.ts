@@ -11,6 +11,7 @@ import type { DomainEvent } from '../../src/server/lib/events';
 import { upsertMany } from '../../src/server/modules/notifications/preferences.repo';
 import { listWatcherIds } from '../../src/server/modules/task-comments/task-comments.repo';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
+import { apiRequests, type Method } from '../helpers/api';
 import { openTestDatabase, testConfig } from '../helpers/app';
 import { type ReceivedMail, startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
 
@@ -45,15 +46,7 @@ afterAll(async () => {
   await smtp?.stop();
 });
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-const call = (user: TestUser | null, method: Method, url: string, payload?: unknown) =>
-  app.inject({ method, url, payload: payload as never, headers: user ? user.auth : {} });
-
-async function ok<T>(user: TestUser, method: Method, url: string, payload?: unknown, status = 200): Promise<T> {
-  const res = await call(user, method, url, payload);
-  expect(res.statusCode, res.body).toBe(status);
-  return (res.body ? res.json() : null) as T;
-}
+const { call, ok } = apiRequests(() => app);
 
 const mention = (u: { id: string }) => `<@${u.id}>`;
 

@@ -6,6 +6,7 @@ import { addDays, startOfWeek } from '../../src/domain/task-filters';
 import { projects } from '../../src/server/db/schema';
 import type { DomainEvent } from '../../src/server/lib/events';
 import { createUser, insertMember, insertTeam, projectCounters, type TestUser } from '../factories';
+import { apiRequests } from '../helpers/api';
 import { setupTestApp } from '../helpers/app';
 
 const ctx = setupTestApp();
@@ -27,9 +28,7 @@ async function insertProject(teamId: string, ownerId: string, name: string) {
 
 const progressOf = async (id: string) => (await projectCounters(ctx.database.db, id)).progress;
 
-function call(user: TestUser, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
-  return ctx.app.inject({ method, url, headers: user.auth, payload: payload as never });
-}
+const { call } = apiRequests(ctx);
 
 async function createTask(user: TestUser, body: Record<string, unknown>): Promise<TaskDto> {
   const res = await call(user, 'POST', '/api/tasks', { projectId: projectA, ...body });

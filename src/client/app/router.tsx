@@ -14,7 +14,7 @@ const loadTasks = () => import('../features/tasks/components/tasks-page');
 const loadProjects = () => import('../features/projects/components/projects-page');
 const loadTeams = () => import('../features/teams/components/teams-page');
 const loadSettings = () => import('../features/settings/components/settings-page');
-const loadMyWork = () => import('../features/my-work/components/my-work-page');
+const loadMyWork = () => import('./routes/my-work-route');
 const loadCalendar = () => import('../features/calendar/components/calendar-page');
 // The charts' library loads with this page only (never with /tasks).
 const loadAnalytics = () => import('../features/analytics/components/analytics-page');
@@ -28,7 +28,7 @@ const TasksPage = lazy(() => loadTasks().then((m) => ({ default: m.TasksPage }))
 const ProjectsPage = lazy(() => loadProjects().then((m) => ({ default: m.ProjectsPage })));
 const TeamsPage = lazy(() => loadTeams().then((m) => ({ default: m.TeamsPage })));
 const SettingsPage = lazy(() => loadSettings().then((m) => ({ default: m.SettingsPage })));
-const MyWorkPage = lazy(() => loadMyWork().then((m) => ({ default: m.MyWorkPage })));
+const MyWorkPage = lazy(() => loadMyWork().then((m) => ({ default: m.MyWorkRoute })));
 const CalendarPage = lazy(() => loadCalendar().then((m) => ({ default: m.CalendarPage })));
 const AnalyticsPage = lazy(() => loadAnalytics().then((m) => ({ default: m.AnalyticsPage })));
 const AdminPage = lazy(() => import('../features/admin/components/admin-page').then((m) => ({ default: m.AdminPage })));

@@ -31,3 +31,19 @@ export function useUrlParams() {
   );
   return [params, update] as const;
 }
+
+/**
+ * `?new=1` in the page's URL (the command palette's 'New Project', 'New Team'): calls `open` once, then drops the flag,
+ * so a reload or Back does not open the form again.
+ */
+export function useOpenOnNewFlag(open: () => void) {
+  const [params, setParams] = useUrlParams();
+  const wanted = params.get('new') === '1';
+  const opened = useRef(open);
+  opened.current = open;
+  useEffect(() => {
+    if (!wanted) return;
+    opened.current();
+    setParams({ new: null });
+  }, [wanted, setParams]);
+}

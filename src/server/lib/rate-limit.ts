@@ -24,6 +24,8 @@ export const RATE_LIMITS = {
   account: { capacity: 100, windowSeconds: 3600 },
   /** Second-factor codes tried on one account (all IPs together) before each next attempt waits (SIGN_IN_DELAY). */
   mfa: { capacity: 5, windowSeconds: 3600 },
+  /** Wrong calendar feed links fetched, per IP (right ones spend nothing: calendar services fetch many feeds). */
+  calendarFeed: { capacity: 120, windowSeconds: 300 },
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

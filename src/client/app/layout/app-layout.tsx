@@ -1,8 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, useEffect } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { VerifyEmailBanner } from '../../features/auth/components/verify-email-banner';
+import { useSignOut } from '../../features/auth/use-auth';
+import { PaletteHost } from '../../features/palette/components/palette-host';
 import { queryClient } from '../../lib/query-client';
 import { useSessionAutoRefresh } from '../../lib/session-refresh';
 import { useRealtime } from '../../lib/realtime';
@@ -11,6 +13,30 @@ import { RouteErrorBoundary } from './route-error-boundary';
 import { Sidebar } from './sidebar';
 import { TopBar } from './top-bar';
 import { QuickAddHost } from '../routes/quick-add-host';
+import type { TasksPageSlots } from '../../features/tasks/components/tasks-page';
+
+// The Tasks page's saved-views controls (another feature's), lent to it through the outlet; loaded after the board
+// (and left out if they cannot load: the board works without them).
+const loadSavedViews = () => import('../../features/saved-views/components/saved-views-controls');
+const SavedViewsControls = lazy(() =>
+  loadSavedViews().then(
+    (m): { default: ComponentType } => ({ default: m.SavedViewsControls }),
+    () => ({ default: () => null }),
+  ),
+);
+// The command palette, with what it shows from other features bound in: the saved views (from the same module as the
+// Tasks page's menu: one chunk for both) and sign-out. Fetched when first wanted, never with the start-up.
+const loadPalette = () =>
+  Promise.all([import('../../features/palette/components/command-palette'), loadSavedViews()]).then(([palette, views]) =>
+    palette.composePalette({ useViews: views.usePaletteViews, viewIcon: views.VIEW_ICON, useSignOut }),
+  );
+const OUTLET_CONTEXT: TasksPageSlots = {
+  filterTools: (
+    <Suspense fallback={null}>
+      <SavedViewsControls />
+    </Suspense>
+  ),
+};
 
 /** The signed-in app. TanStack Query lives here, so the sign-in pages' bundle does not carry it. */
 export function AppLayout() {
@@ -69,12 +95,13 @@ function AppShell() {
         >
           <RouteErrorBoundary>
             <Suspense fallback={<Spinner />}>
-              <Outlet />
+              <Outlet context={OUTLET_CONTEXT} />
             </Suspense>
           </RouteErrorBoundary>
         </main>
       </div>
       <QuickAddHost />
+      <PaletteHost load={loadPalette} />
     </div>
   );
 }

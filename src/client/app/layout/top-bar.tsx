@@ -1,4 +1,4 @@
-import { LogOut, Menu as MenuIcon, Monitor, Moon, Search, Settings, Sun, User } from 'lucide-react';
+import { ListChecks, LogOut, Menu as MenuIcon, Monitor, Moon, Search, Settings, Sun, User } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { humanizeRole, type Theme } from '../../../domain/constants';
 import { Avatar } from '../../components/ui/avatar';
@@ -14,6 +14,7 @@ import {
 } from '../../components/ui/menu';
 import { useSignOut } from '../../features/auth/use-auth';
 import { NotificationsMenu } from '../../features/notifications/components/notifications-menu';
+import { usePaletteStore } from '../../features/palette/palette-store';
 import { useAuthStore } from '../../stores/auth-store';
 import { useThemeStore } from '../../stores/theme-store';
 import { SidebarToggle } from './sidebar-toggle';
@@ -27,6 +28,8 @@ export function TopBar() {
   const signOut = useSignOut();
   const navigate = useNavigate();
   const ThemeIcon = THEME_ICON[theme];
+  const openPalette = usePaletteStore((s) => s.open);
+  const warmPalette = usePaletteStore((s) => s.warm);
 
   // Below 640 px the bar packs tighter and the search drops its (decorative) icon, so that the whole
   // placeholder fits at 390 px.
@@ -45,12 +48,27 @@ export function TopBar() {
           className="pointer-events-none absolute left-3 top-1/2 hidden h-4 w-4 -translate-y-1/2 text-slate-500 sm:block"
           aria-hidden
         />
+        {/* Opens the palette: a click, Enter, or the first key typed (which the palette's field starts with). */}
         <input
           id="global-search"
           type="search"
           placeholder="Search tasks, projects..."
-          className="h-10 w-full rounded-lg border border-slate-300 bg-slate-50 pl-3 pr-2 text-sm sm:pl-9 sm:pr-3 placeholder:text-slate-500 dark:border-slate-700 dark:bg-slate-800 dark:placeholder:text-slate-400"
+          autoComplete="off"
+          aria-haspopup="dialog"
+          aria-keyshortcuts="Control+K Meta+K /"
+          value=""
+          onChange={(e) => openPalette(e.target.value)}
+          onClick={() => openPalette()}
+          onKeyDown={(e) => e.key === 'Enter' && openPalette()}
+          onFocus={warmPalette}
+          className="h-10 w-full rounded-lg border border-slate-300 bg-slate-50 pl-3 pr-2 text-sm sm:pl-9 sm:pr-9 placeholder:text-slate-500 dark:border-slate-700 dark:bg-slate-800 dark:placeholder:text-slate-400"
         />
+        <kbd
+          className="pointer-events-none absolute right-3 top-1/2 hidden -translate-y-1/2 rounded border border-slate-300 px-1.5 text-xs text-slate-600 sm:block dark:border-slate-600 dark:text-slate-300"
+          aria-hidden
+        >
+          /
+        </kbd>
       </search>
       <div className="ml-auto flex items-center sm:gap-1">
         <NotificationsMenu />
@@ -89,6 +107,9 @@ export function TopBar() {
               <p className="mt-1 text-xs capitalize text-slate-600 dark:text-slate-300">{humanizeRole(user?.role ?? '')}</p>
             </MenuLabel>
             <MenuSeparator />
+            <MenuItem onSelect={() => navigate('/my-work')}>
+              <ListChecks className="h-4 w-4" aria-hidden /> My work
+            </MenuItem>
             <MenuItem onSelect={() => navigate('/settings#profile')}>
               <User className="h-4 w-4" aria-hidden /> Profile
             </MenuItem>

@@ -4,5 +4,6 @@ import { useQuickAddStore } from '../../stores/ui-store';
 export function QuickAddHost() {
   const isOpen = useQuickAddStore((s) => s.isOpen);
   const setOpen = useQuickAddStore((s) => s.setOpen);
-  return <QuickAddTaskModal open={isOpen} onClose={() => setOpen(false)} />;
+  const preset = useQuickAddStore((s) => s.preset);
+  return <QuickAddTaskModal open={isOpen} onClose={() => setOpen(false)} preset={preset} />;
 }

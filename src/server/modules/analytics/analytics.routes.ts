@@ -1,4 +1,24 @@
 import type { FastifyInstance } from 'fastify';
+import { analyticsDto, analyticsQuery } from '../../../domain/schemas/analytics';
+import { errorResponse } from '../../../domain/schemas/common';
+import { requireUser, typed } from '../../lib/http';
+import { AnalyticsService } from './analytics.service';
 
-/** GET /api/analytics (issue 24). Being built. */
-export function registerAnalytics(_app: FastifyInstance): void {}
+/** GET /api/analytics (issue 24): the Analytics page's figures, for any signed-in user over their own teams. */
+export function registerAnalytics(app: FastifyInstance): void {
+  const r = typed(app);
+  const service = new AnalyticsService(app.deps.database.db, app.deps.database.preparedDb);
+
+  r.get('/api/analytics', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['analytics'],
+      querystring: analyticsQuery,
+      response: { 200: analyticsDto, 400: errorResponse, 401: errorResponse, 404: errorResponse },
+    },
+    handler: async (req) => {
+      const { userId, user } = requireUser(req);
+      return service.get({ userId, timeZone: user.timeZone }, req.query);
+    },
+  });
+}

@@ -1,9 +1,13 @@
 import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { DASHBOARD_LIST_LIMIT } from '../../../domain/dashboard';
 import type { DbOrTx } from '../../db/client';
 import { projects, projectTaskCounts, tasks, teamMembers, teams } from '../../db/schema';
 import { countSums, countTotal, projectTotals } from '../../db/task-counters';
 import { isActiveRow, visibleTeamIds } from '../../db/visibility';
+import type { DashboardDto } from '../../../domain/schemas/dashboard';
+import { completionMonths, taskStatusSpans } from '../analytics/analytics.repo';
+import { parseIsoDate } from '../../../domain/dates';
 
 /** Ids of the projects in the teams `userId` sees, as a subquery. */
 const myProjectIds = (db: DbOrTx, userId: string) =>
@@ -21,35 +25,153 @@ export interface DashboardCounts {
   activeTeams: number;
 }
 
-/** Every figure in one round trip, over the caller's teams only. */
-export async function countForUser(db: DbOrTx, userId: string): Promise<DashboardCounts> {
-  const result = (await db.execute(sql`
-    with my_teams as ${visibleTeamIds(userId)},
+export type DashboardTrends = DashboardDto['trends'];
+
+/**
+ * This calendar month and the one before in the caller's time zone: where each began (`current`, `previous`), and the
+ * first day of each, which is also where that calendar month began in UTC (the monthly completion counts' months).
+ */
+export interface MonthStarts {
+  current: Date;
+  previous: Date;
+  currentDay: string;
+  previousDay: string;
+}
+
+const param = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}`;
+
+/** The counts statement's text, with the completions at the zone's month edges (`zoned`) or without (UTC). */
+function countsQuery(zoned: boolean) {
+  // Completions between UTC's month start and the zone's (the caller orders the two ends).
+  const edge = (from: string, to: string) =>
+    zoned
+      ? sql`(select count(*)::int from ${taskStatusSpans} s
+          where s.project_id in (select id from my_projects) and s.to_at is null and s.status = 'completed'
+            and s.from_at >= ${param(from, 'timestamptz')} and s.from_at < ${param(to, 'timestamptz')})`
+      : sql`0`;
+  return sql`
+    with my_teams as ${visibleTeamIds(sql.placeholder('userId'))},
     my_projects as (
-      select p.id, p.status from ${projects} p where p.team_id in (select team_id from my_teams)
+      select p.id, p.status, p.created_at from ${projects} p where p.team_id in (select team_id from my_teams)
     ),
     -- The projects' task counters (kept by triggers, migrations 0003 and 0004): no scan of the tasks.
     my_tasks as (
       select ${countTotal} as total, ${countSums.completed} as completed, ${countSums.in_progress} as in_progress
       from ${projectTaskCounts} where ${projectTaskCounts.projectId} in (select id from my_projects)
+    ),
+    my_members as (
+      select ${teamMembers.userId} as user_id, ${teamMembers.joinedAt} as joined_at from ${teamMembers}
+      where ${teamMembers.teamId} in (select team_id from my_teams) and ${isActiveRow()}
+    ),
+    -- Tasks completed now, per UTC month (migration 0008): this month's and last month's.
+    my_months as (
+      select coalesce(sum(completed) filter (where month >= ${param('currentDay', 'date')}), 0)::int as current,
+        coalesce(sum(completed) filter (where month < ${param('currentDay', 'date')}), 0)::int as previous
+      from ${completionMonths}
+      where project_id in (select id from my_projects) and month >= ${param('previousDay', 'date')}
     )
     select
-      my_tasks.total as "totalTasks",
-      my_tasks.completed as "completedTasks",
-      my_tasks.in_progress as "tasksInProgress",
-      (select count(*)::int from my_projects where status = 'active') as "activeProjects",
-      (select count(*)::int from ${teamMembers}
-        where ${teamMembers.teamId} in (select team_id from my_teams) and ${isActiveRow()}) as "teamMembers",
-      (select count(*)::int from my_teams) as "activeTeams"
-    from my_tasks`)) as unknown as { rows: Record<keyof DashboardCounts, number | string>[] };
-  const row = result.rows[0]!;
+      my_tasks.total as total_tasks, my_tasks.completed as completed_tasks, my_tasks.in_progress as tasks_in_progress,
+      pr.active as active_projects, pr.active_before as active_projects_before,
+      mm.members as team_members, mm.people as members_now, mm.people_before as members_before,
+      (select count(*)::int from my_teams) as active_teams,
+      my_months.current as months_current, my_months.previous as months_previous,
+      ${edge('currentFrom', 'currentTo')} as edge_current,
+      ${edge('previousFrom', 'previousTo')} as edge_previous
+    from my_tasks, my_months,
+      (select count(*) filter (where status = 'active')::int as active,
+        count(*) filter (where status = 'active' and created_at < ${param('current', 'timestamptz')})::int as active_before
+        from my_projects) pr,
+      (select count(*)::int as members, count(distinct user_id)::int as people,
+        count(distinct user_id) filter (where joined_at < ${param('current', 'timestamptz')})::int as people_before
+        from my_members) mm`;
+}
+
+// Built once, text and all: a request only binds its values (building this text cost as much as running it).
+const dialect = new PgDialect();
+const countsQueries = { utc: dialect.sqlToQuery(countsQuery(false)), zoned: dialect.sqlToQuery(countsQuery(true)) };
+
+interface CountsRow {
+  total_tasks: number;
+  completed_tasks: number;
+  tasks_in_progress: number;
+  active_projects: number;
+  active_projects_before: number;
+  team_members: number;
+  members_now: number;
+  members_before: number;
+  active_teams: number;
+  months_current: number;
+  months_previous: number;
+  edge_current: number;
+  edge_previous: number;
+}
+
+/**
+ * The counts statement, prepared: run on the same connection again, PostgreSQL reuses its plan instead of planning
+ * it anew, which cost more than the trends add to it.
+ */
+async function readCounts(db: DbOrTx, zoned: boolean, values: Record<string, string>): Promise<CountsRow> {
+  const statement = db._.session.prepareQuery(
+    zoned ? countsQueries.zoned : countsQueries.utc,
+    undefined,
+    zoned ? 'dashboard_counts_zoned' : 'dashboard_counts',
+    false,
+  );
+  const result = (await statement.execute(values)) as { rows: CountsRow[] };
+  return result.rows[0]!;
+}
+
+/**
+ * Every figure in one round trip, over the caller's teams only, with the month-over-month trends (issue 24,
+ * decision 0018). Completions come from the counts per project and UTC month (migration 0008), corrected at each
+ * end by the completions between the zone's month start and UTC's (at most 14 hours of them, read from the spans);
+ * projects and members from their creation and joining times.
+ */
+export async function countForUser(
+  db: DbOrTx,
+  userId: string,
+  months: MonthStarts,
+): Promise<DashboardCounts & { trends: DashboardTrends }> {
+  const { current, previous, currentDay, previousDay } = months;
+  // Where UTC's month began against the zone's: the completions in between move from one month to the other.
+  const edge = (local: Date, day: string) => {
+    const utc = parseIsoDate(day);
+    return { from: local < utc ? local : utc, to: local < utc ? utc : local, sign: local < utc ? -1 : 1 };
+  };
+  const c = edge(current, currentDay);
+  const p = edge(previous, previousDay);
+  const zoned = c.from.getTime() !== c.to.getTime() || p.from.getTime() !== p.to.getTime();
+  const row = await readCounts(db, zoned, {
+    userId,
+    currentDay,
+    previousDay,
+    current: current.toISOString(),
+    currentFrom: c.from.toISOString(),
+    currentTo: c.to.toISOString(),
+    previousFrom: p.from.toISOString(),
+    previousTo: p.to.toISOString(),
+  });
+  const n = (key: keyof CountsRow) => Number(row[key]);
+  // Completions from UTC's month start to the zone's (negative when the zone's comes first).
+  const shiftCurrent = c.sign * n('edge_current');
+  const shiftPrevious = p.sign * n('edge_previous');
   return {
-    totalTasks: Number(row.totalTasks),
-    completedTasks: Number(row.completedTasks),
-    tasksInProgress: Number(row.tasksInProgress),
-    activeProjects: Number(row.activeProjects),
-    teamMembers: Number(row.teamMembers),
-    activeTeams: Number(row.activeTeams),
+    totalTasks: n('total_tasks'),
+    completedTasks: n('completed_tasks'),
+    tasksInProgress: n('tasks_in_progress'),
+    activeProjects: n('active_projects'),
+    teamMembers: n('team_members'),
+    activeTeams: n('active_teams'),
+    trends: {
+      completedTasks: {
+        current: n('months_current') - shiftCurrent,
+        previous: n('months_previous') - shiftPrevious + shiftCurrent,
+      },
+      // No history of a project's status exists: last month's figure is this month's active projects that existed then.
+      activeProjects: { current: n('active_projects'), previous: n('active_projects_before') },
+      teamMembers: { current: n('members_now'), previous: n('members_before') },
+    },
   };
 }
 

@@ -16,6 +16,9 @@ export function registerDashboard(app: FastifyInstance): void {
       response: { 200: dashboardDto, 400: errorResponse, 401: errorResponse },
     },
     // Without the caller's date, the server's UTC date decides what is overdue.
-    handler: async (req) => service.get(requireUser(req).userId, req.query.today ?? new Date().toISOString().slice(0, 10)),
+    handler: async (req) => {
+      const { userId, user } = requireUser(req);
+      return service.get(userId, req.query.today ?? new Date().toISOString().slice(0, 10), user.timeZone);
+    },
   });
 }

@@ -1,5 +1,7 @@
+import { localDateIn, monthStarts, startOfLocalDay } from '../../../domain/analytics';
 import { completionRate, firstProjects, recentActivity, upcomingDeadlines } from '../../../domain/dashboard';
 import type { DashboardDto } from '../../../domain/schemas/dashboard';
+import { isTimeZone } from '../../../domain/schemas/time-zone';
 import type { Db } from '../../db/client';
 import * as repo from './dashboard.repo';
 
@@ -11,21 +13,25 @@ export class DashboardService {
    * returns only a few candidate rows per panel; the domain rules pick what is shown. One read-only
    * snapshot, so the figures and lists agree with each other.
    */
-  async get(userId: string, today: string): Promise<DashboardDto> {
+  async get(userId: string, today: string, timeZone: string | null = null, now: Date = new Date()): Promise<DashboardDto> {
+    // The trends' months are the caller's calendar months, in their profile's zone (UTC when unset).
+    const zone = timeZone && isTimeZone(timeZone) ? timeZone : 'UTC';
+    const month = monthStarts(localDateIn(now, zone));
+    const months = {
+      current: startOfLocalDay(month.current, zone),
+      previous: startOfLocalDay(month.previous, zone),
+      currentDay: month.current,
+      previousDay: month.previous,
+    };
     return this.db.transaction(
       async (tx) => {
-        const counts = await repo.countForUser(tx, userId);
+        const { trends, ...counts } = await repo.countForUser(tx, userId, months);
         const activity = await repo.listActivityCandidates(tx, userId);
         const projects = await repo.listFirstProjects(tx, userId);
         const deadlines = await repo.listNextDeadlines(tx, userId);
         return {
           stats: { ...counts, completionRate: completionRate(counts.completedTasks, counts.totalTasks) },
-          // Placeholder while issue 24's trends are built (the analytics helper replaces it with repo.monthTrends).
-          trends: {
-            completedTasks: { current: 0, previous: 0 },
-            activeProjects: { current: 0, previous: 0 },
-            teamMembers: { current: 0, previous: 0 },
-          },
+          trends,
           recentActivity: recentActivity(activity),
           projectProgress: firstProjects(projects),
           upcomingDeadlines: upcomingDeadlines(deadlines, today),

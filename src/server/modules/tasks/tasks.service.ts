@@ -91,8 +91,9 @@ export class TasksService {
   async list(userId: string, query: ListTasksQuery): Promise<TaskListDto> {
     const filters: repo.TaskFilters = { ...query, today: query.today ?? localDate(new Date()) };
     // The project check runs beside the reads; when it fails, their rows are dropped.
-    const [, rows, counted] = await Promise.all([
+    const [, , rows, counted] = await Promise.all([
       query.projectId && this.requireVisibleProject(this.db, query.projectId, userId),
+      query.teamId && requireTeamMember(this.db, query.teamId, userId, 'team_not_found'),
       repo.listVisible(this.db, userId, filters),
       repo.countVisibleByStatus(this.db, userId, filters),
     ]);
@@ -104,8 +105,9 @@ export class TasksService {
     const { limit, ...rest } = query;
     const filters: repo.TaskFilters = { ...rest, today: query.today ?? localDate(new Date()) };
     const statuses = query.status ? [query.status] : TASK_STATUSES;
-    const [, rows, counted] = await Promise.all([
+    const [, , rows, counted] = await Promise.all([
       query.projectId && this.requireVisibleProject(this.db, query.projectId, userId),
+      query.teamId && requireTeamMember(this.db, query.teamId, userId, 'team_not_found'),
       repo.listBoard({ db: this.db, preparedDb: this.preparedDb }, userId, filters, statuses, limit),
       repo.countVisibleByStatus(this.db, userId, filters),
     ]);

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { toast } from 'sonner';
 import { MSG } from '../../../../domain/messages';
 import type { SessionDto } from '../../../../domain/schemas/auth';
 import { OIDC_CODE_PARAM } from '../../../../domain/constants';
 import type { AuthProvidersDto, OidcErrorDto } from '../../../../domain/schemas/oidc';
 import { api } from '../../../lib/api-client';
-import { errorText, logError } from '../../../lib/errors';
+import { errorText, logError } from '../../../lib/failure';
+import { toast } from '../../../lib/toast';
 import { useAuthStore } from '../../../stores/auth-store';
 
 export const getProviders = () => api.get<AuthProvidersDto>('/api/auth/providers', { anonymous: true });

@@ -3,7 +3,7 @@ import { Navigate, useLocation } from 'react-router';
 import type { SystemRole } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import { Spinner } from '../../../components/ui/spinner';
-import { classifyRefreshError, logError } from '../../../lib/errors';
+import { classifyRefreshError, logError } from '../../../lib/failure';
 
 import { useAuthStore } from '../../../stores/auth-store';
 import { getCurrentUser } from '../api/auth-api';

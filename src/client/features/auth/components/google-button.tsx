@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { MSG } from '../../../../domain/messages';
 import { Button } from '../../../components/ui/button';
-import { toastError } from '../../../lib/errors';
+import { toast, toastError } from '../../../lib/toast';
 import { useProviders } from '../api/google-api';
 
 /**

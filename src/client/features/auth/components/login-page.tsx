@@ -1,13 +1,12 @@
 import { Mail, UserPlus } from 'lucide-react';
 import { lazy, Suspense, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { MSG } from '../../../../domain/messages';
 import type { SessionDto } from '../../../../domain/schemas/auth';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/field';
-import { toastError } from '../../../lib/errors';
+import { toast, toastError } from '../../../lib/toast';
 import { useFormState } from '../../../lib/use-form-state';
 import { setRememberMe, useAuthStore } from '../../../stores/auth-store';
 import { resolveDark, useThemeStore } from '../../../stores/theme-store';

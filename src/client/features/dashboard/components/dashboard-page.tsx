@@ -1,6 +1,6 @@
 import { CheckCircle2, Clock, FolderKanban, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { DASHBOARD_TEXT, STAT_CARDS } from '../../../../domain/dashboard';
+import { DASHBOARD_TEXT, STAT_CARDS, trendLabel } from '../../../../domain/dashboard';
 import { localIsoDate } from '../../../../domain/dates';
 import { MSG } from '../../../../domain/messages';
 import { Button } from '../../../components/ui/button';
@@ -50,7 +50,12 @@ export function DashboardPage({ top }: { top?: ReactNode }) {
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
             {STAT_CARDS.map((card) => (
               <div key={card.key} role="group" aria-label={card.label} className="[&>*]:h-full">
-                <StatCard label={card.label} value={data.stats[card.key]} icon={STAT_ICONS[card.key]} change={card.change} />
+                <StatCard
+                  label={card.label}
+                  value={data.stats[card.key]}
+                  icon={STAT_ICONS[card.key]}
+                  change={card.trend && trendLabel(data.trends[card.trend])}
+                />
               </div>
             ))}
           </div>

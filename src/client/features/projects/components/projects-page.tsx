@@ -14,7 +14,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 import { useUrlSearchBox } from '../../../lib/use-debounced-value';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useUrlParams } from '../../../lib/use-url-params';
+import { useOpenOnNewFlag, useUrlParams } from '../../../lib/use-url-params';
 import { useProjects } from '../api/get-projects';
 import { useTeamOptions } from '../api/get-team-options';
 import { ProjectCard } from './project-card';
@@ -62,6 +62,7 @@ export function ProjectsPage() {
   const teamOptions = teams.data ?? [];
   const openCreate = () => setModal({ mode: 'create' });
   const openEdit = (project: ProjectDto) => setModal({ mode: 'edit', project });
+  useOpenOnNewFlag(openCreate);
   const clearFilters = () => {
     setSearch('');
     clear();

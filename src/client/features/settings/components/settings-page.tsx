@@ -1,4 +1,4 @@
-import { Bell, KeyRound, type LucideIcon, Palette, ShieldCheck, User } from 'lucide-react';
+import { Bell, CalendarDays, KeyRound, type LucideIcon, Palette, ShieldCheck, User } from 'lucide-react';
 import { type MouseEvent, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { PageHeader } from '../../../components/ui/page-header';
@@ -8,6 +8,7 @@ import { useProfile } from '../api/get-profile';
 import { useNotificationPreferences } from '../api/notification-preferences';
 import { AppearancePanel } from './appearance-section';
 import { AvatarPanel } from './avatar-panel';
+import { CalendarFeedSection } from './calendar-feed-section';
 import { ChangeEmailPanel } from './change-email-panel';
 import { ChangePasswordPanel } from './change-password-panel';
 import { DeleteAccountPanel } from './delete-account-panel';
@@ -29,6 +30,7 @@ const SECTIONS: SectionLink[] = [
   { id: 'security', label: 'Security', icon: ShieldCheck },
   { id: 'notifications', label: 'Notifications', icon: Bell },
   { id: 'appearance', label: 'Appearance', icon: Palette },
+  { id: 'calendar-feed', label: 'Calendar feed', icon: CalendarDays },
 ];
 
 /** Moves to a section: scrolled into view, and its heading focused so that a keyboard or screen reader follows. */
@@ -115,6 +117,7 @@ export function SettingsPage() {
           <SettingsSection id="appearance" title="Appearance">
             <AppearancePanel />
           </SettingsSection>
+          <CalendarFeedSection />
         </div>
       </div>
     </div>

@@ -1,21 +1,6 @@
-import {
-  type Announcements,
-  type CollisionDetection,
-  DndContext,
-  type DragEndEvent,
-  DragOverlay,
-  type DragStartEvent,
-  type KeyboardCoordinateGetter,
-  KeyboardSensor,
-  PointerSensor,
-  pointerWithin,
-  rectIntersection,
-  useDroppable,
-  useSensor,
-  useSensors,
-} from '@dnd-kit/core';
+import { DndContext, type DragEndEvent, DragOverlay, type KeyboardCoordinateGetter, useDroppable } from '@dnd-kit/core';
 import { Plus } from 'lucide-react';
-import { memo, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { TASK_STATUS_LABELS, TASK_STATUSES, type TaskStatus } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import type { TaskDto } from '../../../../domain/schemas/task';
@@ -23,6 +8,7 @@ import { localDate, matchesDueFilter } from '../../../../domain/task-filters';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
 import { logError } from '../../../lib/errors';
+import { type DropTargets, taskDragAnnouncements, taskOf, useTaskDrag } from '../../../lib/task-drag';
 import { flattenPages, useTaskColumn } from '../api/get-tasks';
 import { useMoveTask } from '../api/move-task';
 import type { TaskQueryFilters } from '../api/task-keys';
@@ -31,10 +17,6 @@ import { DraggableTaskCard, TaskCardView } from './task-card';
 const label = (status: TaskStatus) => TASK_STATUS_LABELS[status];
 
 const isStatus = (id: unknown): id is TaskStatus => TASK_STATUSES.includes(id as TaskStatus);
-const taskOf = (data: unknown) => (data as { task?: TaskDto } | undefined)?.task;
-
-/** The pointer decides where a mouse drop lands (outside every column: nowhere); the card's box decides for the keyboard. */
-const collisionDetection: CollisionDetection = (args) => (args.pointerCoordinates ? pointerWithin(args) : rectIntersection(args));
 
 /** Left and right arrows jump the dragged card to the neighbouring column. */
 const columnKeyboardCoordinates: KeyboardCoordinateGetter = (event, { context }) => {
@@ -53,10 +35,17 @@ const columnKeyboardCoordinates: KeyboardCoordinateGetter = (event, { context })
   return { x: target.left + (target.width - collisionRect.width) / 2, y: target.top + 8 };
 };
 
-const screenReaderInstructions = {
-  draggable:
-    'To pick up a task, press Space. While dragging, use the left and right arrow keys to move it between columns. Press Space or Enter to drop it, or Escape to cancel. Press Enter to open the task.',
+const instructions =
+  'To pick up a task, press Space. While dragging, use the left and right arrow keys to move it between columns. Press Space or Enter to drop it, or Escape to cancel. Press Enter to open the task.';
+
+const columns: DropTargets = {
+  nameOf: (id) => (isStatus(id) ? label(id) : null),
+  holds: (task, id) => id === task.status,
+  one: 'a column',
+  outside: 'the columns',
+  at: 'in',
 };
+const announcements = taskDragAnnouncements(columns);
 
 interface TaskBoardProps {
   filters: Omit<TaskQueryFilters, 'status'>;
@@ -68,62 +57,9 @@ interface TaskBoardProps {
 
 export function TaskBoard({ filters, statusFilter, onOpenTask, onAddTask }: TaskBoardProps) {
   const move = useMoveTask();
-  const [activeTask, setActiveTask] = useState<TaskDto | null>(null);
-  const dragging = useRef(false);
-  const lastDragEnd = useRef(0);
   const today = localDate(new Date());
 
-  const sensors = useSensors(
-    // A few pixels of travel before a drag starts, so a click still opens the card.
-    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(KeyboardSensor, {
-      coordinateGetter: columnKeyboardCoordinates,
-      keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] },
-    }),
-  );
-
-  const isDragActive = useCallback(() => dragging.current, []);
-  const openTask = useCallback(
-    (task: TaskDto) => {
-      // The click that ends a pointer drag is not a request to open the card.
-      if (dragging.current || Date.now() - lastDragEnd.current < 250) return;
-      onOpenTask(task);
-    },
-    [onOpenTask],
-  );
-
-  const announcements: Announcements = useMemo(
-    () => ({
-      onDragStart: ({ active }) => `Picked up task ${taskOf(active.data.current)?.title ?? ''}.`,
-      onDragOver: ({ active, over }) => {
-        const title = taskOf(active.data.current)?.title ?? '';
-        return over && isStatus(over.id) ? `Task ${title} is over ${label(over.id)}.` : `Task ${title} is not over a column.`;
-      },
-      onDragEnd: ({ active, over }) => {
-        const task = taskOf(active.data.current);
-        if (!task) return undefined;
-        if (!over || !isStatus(over.id)) return `Task ${task.title} was dropped outside the columns and did not move.`;
-        if (over.id === task.status) return `Task ${task.title} stayed in ${label(over.id)}.`;
-        return `Moved task ${task.title} to ${label(over.id)}`;
-      },
-      onDragCancel: ({ active }) => `Moving task ${taskOf(active.data.current)?.title ?? ''} was cancelled.`,
-    }),
-    [],
-  );
-
-  const onDragStart = ({ active }: DragStartEvent) => {
-    dragging.current = true;
-    setActiveTask(taskOf(active.data.current) ?? null);
-  };
-
-  const endDrag = () => {
-    dragging.current = false;
-    lastDragEnd.current = Date.now();
-    setActiveTask(null);
-  };
-
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
-    endDrag();
+  const onDrop = ({ active, over }: DragEndEvent) => {
     const task = taskOf(active.data.current);
     if (!task) {
       logError('Dragged task not found', active.id);
@@ -133,16 +69,16 @@ export function TaskBoard({ filters, statusFilter, onOpenTask, onAddTask }: Task
     if (!over || !isStatus(over.id) || over.id === task.status) return;
     move.mutate({ task, status: over.id });
   };
+  const { contextProps, activeTask, isDragActive, openTask } = useTaskDrag({
+    keyboardCoordinates: columnKeyboardCoordinates,
+    announcements,
+    instructions,
+    onOpenTask,
+    onDrop,
+  });
 
   return (
-    <DndContext
-      sensors={sensors}
-      collisionDetection={collisionDetection}
-      accessibility={{ announcements, screenReaderInstructions }}
-      onDragStart={onDragStart}
-      onDragEnd={onDragEnd}
-      onDragCancel={endDrag}
-    >
+    <DndContext {...contextProps}>
       <div className="-mx-4 flex gap-4 overflow-x-auto px-4 pb-4 sm:mx-0 sm:px-0" data-testid="task-board">
         {TASK_STATUSES.map((status) => (
           <BoardColumn

@@ -1,10 +1,11 @@
-import { useDraggable } from '@dnd-kit/core';
 import { Calendar, ListChecks, MessageSquare, Paperclip, User } from 'lucide-react';
-import { type KeyboardEvent, memo, useCallback, useId, useMemo } from 'react';
+import { memo, useId, useMemo } from 'react';
 import { LIMITS } from '../../../../domain/constants';
 import type { TaskDto } from '../../../../domain/schemas/task';
+import { PriorityBadge, StatusChip } from '../../../components/task-visuals';
 import { cn } from '../../../lib/cn';
-import { formatCardDate, PriorityBadge, StatusChip } from './task-meta';
+import { useDraggableTask } from '../../../lib/task-drag';
+import { formatCardDate } from './task-meta';
 import { markdownPreview } from '../../../../domain/markdown-text';
 
 interface TaskCardViewProps {
@@ -134,20 +135,7 @@ export const DraggableTaskCard = memo(function DraggableTaskCard({
   isDragActive,
 }: DraggableTaskCardProps) {
   const titleId = useId();
-  const data = useMemo(() => ({ task }), [task]);
-  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: task.id, data });
-  const onKeyDown = useCallback(
-    (e: KeyboardEvent<HTMLDivElement>) => {
-      if (e.key === 'Enter' && !isDragActive()) {
-        e.preventDefault();
-        onOpen(task);
-        return;
-      }
-      listeners?.onKeyDown?.(e);
-    },
-    [isDragActive, listeners, onOpen, task],
-  );
-  const onClick = useCallback(() => onOpen(task), [onOpen, task]);
+  const { handleProps, setNodeRef, isDragging } = useDraggableTask(task, onOpen, isDragActive);
   const content = useMemo(
     () => <TaskCardView task={task} isOverdue={isOverdue} titleId={titleId} className={BOARD_CARD_CLASS} />,
     [task, isOverdue, titleId],
@@ -155,12 +143,9 @@ export const DraggableTaskCard = memo(function DraggableTaskCard({
   return (
     <div
       ref={setNodeRef}
-      {...attributes}
+      {...handleProps}
       role="button"
       tabIndex={0}
-      {...listeners}
-      onKeyDown={onKeyDown}
-      onClick={onClick}
       aria-labelledby={titleId}
       data-testid="task-card"
       className={cn(

@@ -1,5 +1,5 @@
 import { Filter, X } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import {
   DUE_FILTER_LABELS,
   DUE_FILTERS,
@@ -25,10 +25,12 @@ interface TaskFiltersBarProps {
   state: TaskUrlState;
   update: Update;
   clearAll: () => void;
+  /** Beside 'More Filters': the saved views' menu and 'Save view'. */
+  tools?: ReactNode;
 }
 
 /** Project dropdown, search, and the 'More Filters' panel; everything is applied on the server. */
-export function TaskFiltersBar({ state, update, clearAll }: TaskFiltersBarProps) {
+export function TaskFiltersBar({ state, update, clearAll, tools }: TaskFiltersBarProps) {
   const projects = useTaskProjects();
   const teams = useTaskTeams();
   const [search, setSearch] = useUrlSearchBox(state.q, (q) => update({ q: q || null }));
@@ -109,6 +111,7 @@ export function TaskFiltersBar({ state, update, clearAll }: TaskFiltersBarProps)
             </span>
           )}
         </Button>
+        {tools}
       </div>
 
       {isOpen && (

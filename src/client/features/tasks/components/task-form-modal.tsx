@@ -1,23 +1,17 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import {
-  TASK_PRIORITIES,
-  TASK_PRIORITY_LABELS,
-  TASK_STATUS_LABELS,
-  TASK_STATUSES,
-  type TaskPriority,
-  type TaskStatus,
-} from '../../../../domain/constants';
+import type { TaskPriority, TaskStatus } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import { canDeleteTask } from '../../../../domain/permissions';
 import { createTaskInput, parseTags, type TaskDto } from '../../../../domain/schemas/task';
 import { Markdown } from '../../../components/markdown';
+import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../../../components/task-visuals';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextAreaField, TextField } from '../../../components/ui/field';
 import { Modal, ModalActions } from '../../../components/ui/modal';
-import { labelled, named, OptionsSelect } from '../../../components/ui/options-select';
+import { named, OptionsSelect } from '../../../components/ui/options-select';
 import { Spinner } from '../../../components/ui/spinner';
 import { isError, toastError } from '../../../lib/errors';
 import { saveForm } from '../../../lib/save-form';
@@ -37,6 +31,8 @@ export interface TaskFormModalProps {
   taskId?: string | null;
   initialStatus?: TaskStatus;
   initialProjectId?: string;
+  /** A new task's due date (YYYY-MM-DD), e.g. the calendar day it was added on. */
+  initialDueDate?: string;
 }
 
 /**
@@ -104,6 +100,7 @@ function TaskEditor({
   task,
   initialStatus,
   initialProjectId,
+  initialDueDate,
 }: Omit<TaskFormModalProps, 'taskId'> & { task: TaskDto | null }) {
   const formId = useId();
   const [isSaving, setSaving] = useState(false);
@@ -115,6 +112,7 @@ function TaskEditor({
       task={task ?? null}
       initialStatus={initialStatus}
       initialProjectId={initialProjectId}
+      initialDueDate={initialDueDate}
       onSaved={onClose}
       onSavingChange={setSaving}
     />
@@ -224,11 +222,12 @@ interface TaskFormProps {
   task: TaskDto | null;
   initialStatus?: TaskStatus;
   initialProjectId?: string;
+  initialDueDate?: string;
   onSaved: () => void;
   onSavingChange: (saving: boolean) => void;
 }
 
-function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSavingChange }: TaskFormProps) {
+function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDate, onSaved, onSavingChange }: TaskFormProps) {
   const projects = useTaskProjects();
   const initial = useMemo<TaskFormValues>(
     () => ({
@@ -238,10 +237,10 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
       status: task?.status ?? initialStatus ?? 'todo',
       priority: task?.priority ?? 'medium',
       assigneeId: task?.assigneeId ?? '',
-      dueDate: task?.dueDate ?? '',
+      dueDate: task?.dueDate ?? initialDueDate ?? '',
       tags: task?.tags.join(', ') ?? '',
     }),
-    [task, initialStatus, initialProjectId],
+    [task, initialStatus, initialProjectId, initialDueDate],
   );
   const form = useFormState<TaskFormValues>(initial);
   const { values, setValues, bind } = form;
@@ -315,8 +314,8 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, onSaved, onSa
       <DescriptionField isEdit={Boolean(task?.description)} {...bind('description')} />
       <OptionsSelect label="Project" {...bind('projectId')} emptyOption="Select a project" options={named(projects.data)} />
       <OptionsSelect label="Assignee" {...bind('assigneeId')} emptyOption="Unassigned" options={assigneeOptions} />
-      <OptionsSelect label="Status" {...bind('status')} options={labelled(TASK_STATUSES, TASK_STATUS_LABELS)} />
-      <OptionsSelect label="Priority" {...bind('priority')} options={labelled(TASK_PRIORITIES, TASK_PRIORITY_LABELS)} />
+      <OptionsSelect label="Status" {...bind('status')} options={STATUS_OPTIONS} />
+      <OptionsSelect label="Priority" {...bind('priority')} options={PRIORITY_OPTIONS} />
       <TextField label="Due Date" type="date" className="dark:[&_input]:[color-scheme:dark]" {...bind('dueDate')} />
       <TextField label="Tags" {...bind('tags')} placeholder="frontend, bug, urgent" hint="Separate tags with commas" />
     </form>

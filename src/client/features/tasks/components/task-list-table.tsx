@@ -2,6 +2,7 @@ import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { MSG } from '../../../../domain/messages';
 import type { TaskDto, TaskSort } from '../../../../domain/schemas/task';
 import { localDate, matchesDueFilter } from '../../../../domain/task-filters';
+import { PriorityBadge, StatusChip } from '../../../components/task-visuals';
 import { Button } from '../../../components/ui/button';
 import { ClickableRow, RowOpenButton } from '../../../components/ui/clickable-row';
 import { EmptyState } from '../../../components/ui/empty-state';
@@ -9,7 +10,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 import { flattenPages, useTaskList } from '../api/get-tasks';
 import type { TaskListSort, TaskQueryFilters } from '../api/task-keys';
-import { formatLongDate, PriorityBadge, StatusChip } from './task-meta';
+import { formatLongDate } from './task-meta';
 
 const COLUMNS: { key: TaskSort | null; label: string }[] = [
   { key: 'title', label: 'Title' },

@@ -1,6 +1,6 @@
 import { LayoutGrid, List } from 'lucide-react';
-import { useCallback, useMemo, useRef, useState } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
 import type { TaskStatus } from '../../../../domain/constants';
 import type { TaskDto, TaskSort } from '../../../../domain/schemas/task';
 import { CreateButton } from '../../../components/ui/create-button';
@@ -12,6 +12,11 @@ import { TaskBoard } from './task-board';
 import { TaskFiltersBar } from './task-filters-bar';
 import { TaskFormModal } from './task-form-modal-lazy';
 import { TaskListTable } from './task-list-table';
+
+/** What the app shell lends the page (composed in app/, from other features): the saved views' controls. */
+export interface TasksPageSlots {
+  filterTools?: ReactNode;
+}
 
 /** How the board opened a task: closing it goes back (Back would too) instead of adding a history entry. */
 interface OpenedFromBoard {
@@ -26,6 +31,7 @@ interface OpenedFromBoard {
 export function TasksPage() {
   useDocumentTitle('Tasks');
   const { state, query, sort, update, clearAll } = useTaskFilters();
+  const slots = useOutletContext<TasksPageSlots | undefined>();
   const [creating, setCreating] = useState<{ status?: TaskStatus } | null>(null);
   const { taskId } = useParams();
   const navigate = useNavigate();
@@ -96,7 +102,7 @@ export function TasksPage() {
           </>
         }
       />
-      <TaskFiltersBar state={state} update={update} clearAll={clearAll} />
+      <TaskFiltersBar state={state} update={update} clearAll={clearAll} tools={slots?.filterTools} />
       {state.view === 'list' ? (
         <TaskListTable filters={query} sort={sort} onSort={onSort} onOpenTask={openTask} />
       ) : (

@@ -11,6 +11,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { StatCard } from '../../../components/ui/stat-card';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useOpenOnNewFlag } from '../../../lib/use-url-params';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useTeams } from '../api/get-teams';
 import { TeamCard } from './team-card';
@@ -34,6 +35,7 @@ export function TeamsPage() {
 
   const openCreate = () => setModal({ mode: 'create' });
   const openEdit = (team: TeamDto) => setModal({ mode: 'edit', teamId: team.id });
+  useOpenOnNewFlag(openCreate);
 
   return (
     <div>

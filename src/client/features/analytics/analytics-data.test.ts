@@ -1,0 +1,243 @@
+import { describe, expect, it } from 'vitest';
+import { type AnalyticsDto, analyticsDto } from '../../../domain/schemas/analytics';
+import {
+  ageingTable,
+  burnupSummary,
+  burnupTable,
+  cellValue,
+  csvFileName,
+  cycleTimeSummary,
+  cycleTimeTable,
+  distributionTable,
+  formatHours,
+  hoursToDays,
+  isScopeEmpty,
+  overdueSummary,
+  overdueTable,
+  rangeLabel,
+  tableCsv,
+  throughputSummary,
+  throughputTable,
+  wipSummary,
+  wipTable,
+  workloadSummary,
+  workloadTable,
+} from './analytics-data';
+
+const TEAM = '11111111-1111-4111-8111-111111111111';
+const PROJECT = '22222222-2222-4222-8222-222222222222';
+const TASK = '33333333-3333-4333-8333-333333333333';
+const ANNA = '44444444-4444-4444-8444-444444444444';
+const WEEKS = ['2026-11-02', '2026-11-09', '2026-11-16', '2026-11-23'];
+
+/** Four weeks of a small team, checked against the API's own schema so the fixture cannot drift from it. */
+const dto: AnalyticsDto = analyticsDto.parse({
+  scope: { teamIds: [TEAM], projectId: null, from: '2026-11-02', to: '2026-11-25', timeZone: 'Europe/Berlin', weeks: WEEKS },
+  throughput: [
+    { week: WEEKS[0], completed: 0 },
+    { week: WEEKS[1], completed: 2 },
+    { week: WEEKS[2], completed: 5 },
+    { week: WEEKS[3], completed: 3 },
+  ],
+  cycleTime: {
+    weeks: [
+      { week: WEEKS[0], count: 0, medianHours: null, p85Hours: null },
+      { week: WEEKS[1], count: 2, medianHours: 20, p85Hours: 30 },
+      { week: WEEKS[2], count: 5, medianHours: 52, p85Hours: 100.4 },
+      { week: WEEKS[3], count: 3, medianHours: 0.5, p85Hours: 48 },
+    ],
+    distribution: [
+      { label: '< 1 day', minHours: 0, maxHours: 24, count: 4 },
+      { label: '1–2 days', minHours: 24, maxHours: 48, count: 3 },
+      { label: '2+ days', minHours: 48, maxHours: null, count: 3 },
+    ],
+  },
+  burnup: [
+    {
+      projectId: PROJECT,
+      projectName: 'Launch, "Site"',
+      points: WEEKS.map((week, i) => ({ week, scope: 10 + i, completed: [0, 2, 7, 10][i] })),
+    },
+  ],
+  wip: [
+    { status: 'todo', count: 4 },
+    { status: 'in_progress', count: 2 },
+    { status: 'review', count: 1 },
+    { status: 'completed', count: 0 },
+  ],
+  ageing: [
+    {
+      taskId: TASK,
+      title: '=HYPERLINK("http://evil.example")',
+      status: 'in_progress',
+      projectId: PROJECT,
+      projectName: 'Launch, "Site"',
+      since: '2026-11-01T09:30:00.000Z',
+      days: 24,
+    },
+  ],
+  workload: [
+    { assigneeId: ANNA, name: 'Anna Ant', low: 1, medium: 2, high: 0, urgent: 1, total: 4 },
+    { assigneeId: null, name: null, low: 2, medium: 0, high: 1, urgent: 0, total: 3 },
+  ],
+  overdue: [
+    { week: WEEKS[0], count: 0 },
+    { week: WEEKS[1], count: 1 },
+    { week: WEEKS[2], count: 3 },
+    { week: WEEKS[3], count: 2 },
+  ],
+});
+
+describe('formatHours', () => {
+  it.each([
+    [null, null],
+    [0, '1 min'],
+    [0.5, '30 min'],
+    [1, '1 h'],
+    [5.4, '5 h'],
+    [23.6, '1 d'],
+    [24, '1 d'],
+    [52, '2 d 4 h'],
+    [100.4, '4 d 4 h'],
+    [47.6, '2 d'],
+  ])('%j hours read as %j', (hours, text) => {
+    expect(formatHours(hours)).toBe(text);
+  });
+
+  it('gives days with one decimal for the axis', () => {
+    expect(hoursToDays(36)).toBe(1.5);
+    expect(hoursToDays(100.4)).toBe(4.2);
+    expect(hoursToDays(null)).toBeNull();
+  });
+});
+
+describe('the tables (each chart’s text alternative and its CSV)', () => {
+  it('throughput: a row per week, the completed count', () => {
+    const table = throughputTable(dto);
+    expect(table.columns.map((c) => c.label)).toEqual(['Week starting', 'Completed']);
+    expect(table.rows).toEqual([
+      ['2026-11-02', 0],
+      ['2026-11-09', 2],
+      ['2026-11-16', 5],
+      ['2026-11-23', 3],
+    ]);
+  });
+
+  it('cycle time: the week’s count, median and 85th percentile in days and hours; none for a week without completions', () => {
+    expect(cycleTimeTable(dto).rows).toEqual([
+      ['2026-11-02', 0, null, null],
+      ['2026-11-09', 2, '20 h', '1 d 6 h'],
+      ['2026-11-16', 5, '2 d 4 h', '4 d 4 h'],
+      ['2026-11-23', 3, '30 min', '2 d'],
+    ]);
+    expect(distributionTable(dto).rows).toEqual([
+      ['< 1 day', 4],
+      ['1–2 days', 3],
+      ['2+ days', 3],
+    ]);
+  });
+
+  it('burn-up: scope and completed at each week’s end, the caption naming the project', () => {
+    const table = burnupTable(dto.burnup[0]!);
+    expect(table.caption).toContain('Launch, "Site"');
+    expect(table.rows.at(-1)).toEqual(['2026-11-23', 13, 10]);
+  });
+
+  it('work in progress: every status by its label', () => {
+    expect(wipTable(dto).rows).toEqual([
+      ['To Do', 4],
+      ['In Progress', 2],
+      ['Review', 1],
+      ['Completed', 0],
+    ]);
+  });
+
+  it('ageing: the task links to its page; the since date is a calendar date', () => {
+    expect(ageingTable(dto).rows).toEqual([
+      [{ text: '=HYPERLINK("http://evil.example")', href: `/tasks/${TASK}` }, 'Launch, "Site"', 'In Progress', '2026-11-01', 24],
+    ]);
+  });
+
+  it('workload: the priorities in order and a total; the unassigned by name', () => {
+    const table = workloadTable(dto);
+    expect(table.columns.map((c) => c.label)).toEqual(['Assignee', 'Low', 'Medium', 'High', 'Urgent', 'Total']);
+    expect(table.rows).toEqual([
+      ['Anna Ant', 1, 2, 0, 1, 4],
+      ['Unassigned', 2, 0, 1, 0, 3],
+    ]);
+  });
+
+  it('overdue: a row per week', () => {
+    expect(overdueTable(dto).rows.map((r) => r[1])).toEqual([0, 1, 3, 2]);
+  });
+});
+
+describe('the CSV of a table', () => {
+  it('has the table’s columns and rows, link text for links and nothing for none', () => {
+    expect(tableCsv(throughputTable(dto))).toBe(
+      'Week starting,Completed\r\n2026-11-02,0\r\n2026-11-09,2\r\n2026-11-16,5\r\n2026-11-23,3\r\n',
+    );
+    expect(tableCsv(cycleTimeTable(dto)).split('\r\n')[1]).toBe('2026-11-02,0,,');
+    expect(cellValue({ text: 'Task', href: '/tasks/x' })).toBe('Task');
+  });
+
+  it('quotes and neutralises what the people typed (task titles, project names)', () => {
+    expect(tableCsv(ageingTable(dto)).split('\r\n')[1]).toBe(
+      '"\'=HYPERLINK(""http://evil.example"")","Launch, ""Site""",In Progress,2026-11-01,24',
+    );
+  });
+
+  it('is named after the chart and the date, a burn-up after its project too', () => {
+    expect(csvFileName('throughput', '2026-11-25')).toBe('crewboard-throughput-2026-11-25.csv');
+    expect(csvFileName('burn-up', '2026-11-25', 'Launch, "Site"')).toBe('crewboard-burn-up-launch-site-2026-11-25.csv');
+    expect(csvFileName('burn-up', '2026-11-25', '日本')).toBe('crewboard-burn-up-2026-11-25.csv');
+  });
+});
+
+describe('summaries (each chart’s accessible name)', () => {
+  it('say what the chart shows, its range and its most telling figure', () => {
+    expect(throughputSummary(dto)).toBe(
+      'Throughput, bar chart: 10 tasks completed Nov 02 – Nov 25, 2026; most in the week of Nov 16 (5).',
+    );
+    expect(cycleTimeSummary(dto)).toContain('in the week of Nov 23 the median was 30 min and the 85th percentile 2 d');
+    expect(burnupSummary(dto.burnup[0]!)).toContain('10 of 13 completed');
+    expect(wipSummary(dto)).toBe(
+      'Work in progress, bar chart of open tasks per status: To Do 4, In Progress 2, Review 1, Completed 0.',
+    );
+    expect(workloadSummary(dto)).toContain('most loaded: Anna Ant with 4');
+    expect(overdueSummary(dto)).toContain('2 at the latest week’s end, most 3 in the week of Nov 16');
+  });
+
+  it('do not invent a peak when there is nothing', () => {
+    const none = { ...dto, throughput: dto.throughput.map((t) => ({ ...t, completed: 0 })) };
+    expect(throughputSummary(none)).toBe('Throughput, bar chart: 0 tasks completed Nov 02 – Nov 25, 2026.');
+  });
+});
+
+describe('rangeLabel', () => {
+  it('writes the year once within a year, twice across two', () => {
+    expect(rangeLabel('2026-09-01', '2026-11-29')).toBe('Sep 01 – Nov 29, 2026');
+    expect(rangeLabel('2025-12-01', '2026-02-28')).toBe('Dec 01, 2025 – Feb 28, 2026');
+  });
+});
+
+describe('isScopeEmpty', () => {
+  it('is false while any task exists in the scope', () => {
+    expect(isScopeEmpty(dto)).toBe(false);
+  });
+
+  it('is true with nothing open, nothing completed and no project scope', () => {
+    const empty: AnalyticsDto = {
+      ...dto,
+      throughput: dto.throughput.map((t) => ({ ...t, completed: 0 })),
+      wip: dto.wip.map((w) => ({ ...w, count: 0 })),
+      burnup: [],
+      ageing: [],
+      workload: [],
+    };
+    expect(isScopeEmpty(empty)).toBe(true);
+    expect(
+      isScopeEmpty({ ...empty, burnup: [{ ...dto.burnup[0]!, points: [{ week: WEEKS[0]!, scope: 1, completed: 1 }] }] }),
+    ).toBe(false);
+  });
+});

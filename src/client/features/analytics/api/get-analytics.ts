@@ -1,0 +1,28 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { AnalyticsDto, AnalyticsQuery } from '../../../../domain/schemas/analytics';
+import { api } from '../../../lib/api-client';
+import { rootKey } from '../../../lib/query-keys';
+
+/**
+ * The analytics keys sit under the 'dashboard' root: every event that changes the dashboard's figures (a task,
+ * project or membership change) changes these too, and realtime.ts refreshes that root, so open charts stay true.
+ */
+export const analyticsKeys = {
+  all: [...rootKey('dashboard'), 'analytics'] as const,
+  scope: (query: AnalyticsQuery) => [...analyticsKeys.all, query] as const,
+};
+
+export const getAnalytics = (query: AnalyticsQuery, signal?: AbortSignal) =>
+  api.get<AnalyticsDto>('/api/analytics', { query: { ...query }, signal });
+
+export const analyticsQueryOptions = (query: AnalyticsQuery) =>
+  queryOptions({
+    queryKey: analyticsKeys.scope(query),
+    queryFn: ({ signal }) => getAnalytics(query, signal),
+    // A new scope keeps the last figures on screen (marked as updating) instead of flashing the skeletons.
+    placeholderData: keepPreviousData,
+  });
+
+/** The figures of a scope; nothing is asked while the scope is not valid (`query` undefined). */
+export const useAnalytics = (query: AnalyticsQuery | undefined) =>
+  useQuery({ ...analyticsQueryOptions(query ?? {}), enabled: query !== undefined });

@@ -1,0 +1,18 @@
+import { rootKey } from '../../../lib/query-keys';
+
+/** What the calendar asks the task list for: the shown days and the team and project filters. */
+export interface CalendarQuery {
+  from: string;
+  to: string;
+  teamId?: string;
+  projectId?: string;
+}
+
+/**
+ * The calendar's keys start with the 'tasks' root, so that every task event (realtime.ts) and every task write
+ * (invalidateTasks) refreshes the calendar as it does the board.
+ */
+export const calendarKeys = {
+  all: () => [...rootKey('tasks'), 'calendar'] as const,
+  range: (q: CalendarQuery) => [...calendarKeys.all(), q] as const,
+};

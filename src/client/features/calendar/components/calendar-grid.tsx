@@ -1,0 +1,267 @@
+import { DndContext, type DragEndEvent, DragOverlay, type KeyboardCoordinateGetter, useDroppable } from '@dnd-kit/core';
+import { Plus } from 'lucide-react';
+import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
+import {
+  arrowStep,
+  type CalendarRange,
+  cellDayLabel,
+  fitDay,
+  inMonth,
+  longDayLabel,
+  parseCalendarDate,
+  tasksByDay,
+  weekdayNames,
+  type Weekday,
+} from '../../../../domain/calendar';
+import { addDays } from '../../../../domain/dates';
+import type { TaskDto } from '../../../../domain/schemas/task';
+import { cn } from '../../../lib/cn';
+import { type DropTargets, taskDragAnnouncements, taskOf, useTaskDrag } from '../../../lib/task-drag';
+import { useMoveTaskDate } from '../api/move-task-date';
+import { DayTasksDialog } from './day-tasks-dialog';
+import { type ChipSize, DraggableTaskChip, TaskChipView } from './task-chip';
+
+/** Lines of tasks a day cell has room for (the '+N more' button takes the last one when they do not all fit). */
+const CAPACITY = { month: 3, week: 12 } as const;
+
+const dayOf = (id: unknown) => (typeof id === 'string' ? parseCalendarDate(id) : null);
+
+/** Arrows move the dragged task a day left or right, a week up or down, within the shown days. */
+const dayKeyboardCoordinates: KeyboardCoordinateGetter = (event, { context }) => {
+  const step = arrowStep(event.code);
+  if (step === null) return undefined;
+  event.preventDefault();
+  const { collisionRect, droppableRects, over, active } = context;
+  const from = dayOf(over?.id) ?? taskOf(active?.data.current)?.dueDate;
+  if (!collisionRect || !from) return undefined;
+  const target = droppableRects.get(addDays(from, step));
+  if (!target) return undefined;
+  return {
+    x: target.left + (target.width - collisionRect.width) / 2,
+    y: target.top + Math.min(32, (target.height - collisionRect.height) / 2),
+  };
+};
+
+const instructions =
+  'To pick up a task, press Space. While dragging, use the arrow keys to move it: left and right by a day, up and down by a week. Press Space or Enter to drop it on that day, or Escape to cancel. Press Enter to open the task.';
+
+const dayTargets: DropTargets = {
+  nameOf: (id) => {
+    const day = dayOf(id);
+    return day ? longDayLabel(day) : null;
+  },
+  holds: (task, id) => dayOf(id) === task.dueDate,
+  one: 'a day',
+  outside: 'the calendar',
+  at: 'on',
+};
+const announcements = taskDragAnnouncements(dayTargets);
+
+interface CalendarGridProps {
+  range: CalendarRange;
+  /** The date the view is about (the month view mutes the other months' days). */
+  date: string;
+  today: string;
+  weekStartsOn: Weekday;
+  tasks: TaskDto[];
+  isLoading: boolean;
+  onOpenTask: (task: TaskDto) => void;
+  onAddTask: (date: string) => void;
+}
+
+/** The month or week grid: a cell per day with its tasks, each draggable to another day (pointer or keyboard). */
+export function CalendarGrid({ range, date, today, weekStartsOn, tasks, isLoading, onOpenTask, onAddTask }: CalendarGridProps) {
+  const move = useMoveTaskDate();
+  const [moreDay, setMoreDay] = useState<string | null>(null);
+  // After a keyboard drop, the chip that lands in its new day (or comes back to its old one) takes focus.
+  const focusTarget = useRef<{ id: string; until: number } | null>(null);
+  const takesFocus = useCallback((id: string) => focusTarget.current?.id === id && Date.now() < focusTarget.current.until, []);
+
+  const days = useMemo(() => range.weeks.flat(), [range]);
+  const byDay = useMemo(() => tasksByDay(tasks, days), [tasks, days]);
+  const size: ChipSize = range.view === 'month' ? 'compact' : 'full';
+
+  const onDrop = ({ active, over, activatorEvent }: DragEndEvent) => {
+    const task = taskOf(active.data.current);
+    const day = dayOf(over?.id);
+    // Dropped outside every day, or where it already was: nothing to do.
+    if (!task || !day || day === task.dueDate) return;
+    if (activatorEvent instanceof KeyboardEvent) focusTarget.current = { id: task.id, until: Date.now() + 10_000 };
+    const forget = () => {
+      focusTarget.current = null;
+    };
+    // Once the move has settled and drawn (or been undone), a chip appearing later does not grab focus.
+    move.mutate({ task, dueDate: day }, { onSettled: () => setTimeout(forget, 1_000) });
+  };
+  const { contextProps, activeTask, isDragActive, openTask } = useTaskDrag({
+    keyboardCoordinates: dayKeyboardCoordinates,
+    announcements,
+    instructions,
+    onOpenTask,
+    onDrop,
+  });
+
+  const names = weekdayNames(weekStartsOn, true);
+  const moreTasks = moreDay ? (byDay.get(moreDay) ?? []) : [];
+
+  return (
+    <DndContext {...contextProps}>
+      <div
+        className="overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900"
+        aria-busy={isLoading || undefined}
+      >
+        {/* Each day names itself in full; the short names are for the eye. */}
+        <div
+          aria-hidden
+          className="grid grid-cols-7 border-b border-slate-200 bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600 dark:border-slate-700 dark:bg-slate-800/60 dark:text-slate-300"
+        >
+          {names.map((n, i) => (
+            <div key={n} className={cn('px-2 py-2', i < 6 && 'border-r border-slate-200 dark:border-slate-700')}>
+              {n}
+            </div>
+          ))}
+        </div>
+        <ol className="grid grid-cols-7" data-testid="calendar-grid" data-view={range.view}>
+          {days.map((day, i) => {
+            const dayTasks = byDay.get(day) ?? [];
+            return (
+              <DayCell
+                key={day}
+                date={day}
+                isToday={day === today}
+                isMuted={range.view === 'month' && !inMonth(day, date)}
+                isLastColumn={i % 7 === 6}
+                isLastRow={i >= days.length - 7}
+                view={range.view}
+                count={dayTasks.length}
+                onAdd={onAddTask}
+                onMore={setMoreDay}
+                isLoading={isLoading}
+              >
+                {dayTasks.slice(0, fitDay(dayTasks.length, CAPACITY[range.view]).shown).map((task) => (
+                  <li key={task.id}>
+                    <DraggableTaskChip
+                      task={task}
+                      size={size}
+                      onOpen={openTask}
+                      isDragActive={isDragActive}
+                      takesFocus={takesFocus}
+                    />
+                  </li>
+                ))}
+              </DayCell>
+            );
+          })}
+        </ol>
+      </div>
+      <DragOverlay dropAnimation={null}>
+        {activeTask && <TaskChipView task={activeTask} size={size} className="cursor-grabbing shadow-lg ring-2 ring-brand-600" />}
+      </DragOverlay>
+      <DayTasksDialog
+        date={moreDay}
+        tasks={moreTasks}
+        onClose={() => setMoreDay(null)}
+        onAdd={(d) => {
+          setMoreDay(null);
+          onAddTask(d);
+        }}
+      />
+    </DndContext>
+  );
+}
+
+interface DayCellProps {
+  date: string;
+  isToday: boolean;
+  isMuted: boolean;
+  isLastColumn: boolean;
+  isLastRow: boolean;
+  view: CalendarRange['view'];
+  count: number;
+  isLoading: boolean;
+  onAdd: (date: string) => void;
+  onMore: (date: string) => void;
+  /** The shown tasks' list items. */
+  children: ReactNode;
+}
+
+/** One day: its number (named in full for screen readers), 'Add task on …', its tasks and '+N more'; a drop target. */
+function DayCell({
+  date,
+  isToday,
+  isMuted,
+  isLastColumn,
+  isLastRow,
+  view,
+  count,
+  isLoading,
+  onAdd,
+  onMore,
+  children,
+}: DayCellProps) {
+  const { setNodeRef, isOver } = useDroppable({ id: date });
+  const label = longDayLabel(date);
+  const headingId = `day-${date}`;
+  const { more } = fitDay(count, CAPACITY[view]);
+  return (
+    <li
+      ref={setNodeRef}
+      data-date={date}
+      data-testid="calendar-day"
+      className={cn(
+        'group flex min-w-0 flex-col gap-1 p-1.5 transition-colors',
+        view === 'month' ? 'min-h-32' : 'min-h-[28rem]',
+        !isLastColumn && 'border-r border-slate-200 dark:border-slate-700',
+        !isLastRow && 'border-b border-slate-200 dark:border-slate-700',
+        isMuted && 'bg-slate-50 dark:bg-slate-950/60',
+        isOver && 'bg-brand-100/60 ring-2 ring-inset ring-brand-600 dark:bg-indigo-950/60',
+      )}
+    >
+      <div className="flex items-center justify-between gap-1">
+        <h3 id={headingId} className="text-sm">
+          <span
+            aria-hidden
+            className={cn(
+              'inline-flex h-7 min-w-7 items-center justify-center rounded-full px-1.5 font-medium',
+              isToday
+                ? 'bg-brand-600 text-white'
+                : isMuted
+                  ? 'text-slate-600 dark:text-slate-400'
+                  : 'text-slate-800 dark:text-slate-100',
+            )}
+          >
+            {cellDayLabel(date)}
+          </span>
+          <span className="sr-only">
+            {label}
+            {isToday ? ' (today)' : ''}
+          </span>
+        </h3>
+        <button
+          type="button"
+          onClick={() => onAdd(date)}
+          aria-label={`Add task on ${label}`}
+          title={`Add task on ${label}`}
+          className="inline-flex h-7 w-7 items-center justify-center rounded-md text-slate-600 outline-none hover:bg-slate-100 hover:text-slate-900 focus-visible:ring-2 focus-visible:ring-brand-600 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
+        >
+          <Plus className="h-4 w-4" aria-hidden />
+        </button>
+      </div>
+      {isLoading ? (
+        <div aria-hidden className="h-6 animate-pulse rounded-md bg-slate-100 dark:bg-slate-800" />
+      ) : (
+        count > 0 && <ul className="flex min-w-0 flex-col gap-1">{children}</ul>
+      )}
+      {more > 0 && (
+        <button
+          type="button"
+          onClick={() => onMore(date)}
+          aria-label={`+${more} more tasks on ${label}`}
+          className="self-start rounded-md px-1.5 py-0.5 text-xs font-semibold text-brand-700 outline-none hover:bg-brand-100 hover:underline focus-visible:ring-2 focus-visible:ring-brand-600 dark:text-brand-100 dark:hover:bg-indigo-950"
+        >
+          +{more} more
+        </button>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,44 @@
+import { Plus } from 'lucide-react';
+import { longDayLabel } from '../../../../domain/calendar';
+import type { TaskDto } from '../../../../domain/schemas/task';
+import { Button } from '../../../components/ui/button';
+import { Modal } from '../../../components/ui/modal';
+import { TaskLink } from './task-chip';
+
+interface DayTasksDialogProps {
+  /** The day whose '+N more' was pressed; null when closed. */
+  date: string | null;
+  tasks: TaskDto[];
+  onClose: () => void;
+  onAdd: (date: string) => void;
+}
+
+/** A day's full list, from its '+N more' button: each task a link to its page. */
+export function DayTasksDialog({ date, tasks, onClose, onAdd }: DayTasksDialogProps) {
+  const label = date ? longDayLabel(date) : '';
+  return (
+    <Modal
+      open={date !== null}
+      onClose={onClose}
+      title={label}
+      description={`${tasks.length} ${tasks.length === 1 ? 'task' : 'tasks'} due`}
+      size="md"
+      footer={
+        date && (
+          <Button variant="secondary" onClick={() => onAdd(date)} aria-label={`Add task on ${label}`}>
+            <Plus className="h-4 w-4" aria-hidden />
+            Add task
+          </Button>
+        )
+      }
+    >
+      <ul className="flex flex-col gap-2">
+        {tasks.map((task) => (
+          <li key={task.id}>
+            <TaskLink task={task} />
+          </li>
+        ))}
+      </ul>
+    </Modal>
+  );
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { matchCommands, matchesWords } from './commands';
+
+describe('matchesWords', () => {
+  it('finds words by their beginnings, in any order, case and accents ignored', () => {
+    expect(matchesWords('go proj', 'Go to Projects')).toBe(true);
+    expect(matchesWords('PROJ go', 'Go to Projects')).toBe(true);
+    expect(matchesWords('cafe', 'Café menu')).toBe(true);
+    expect(matchesWords('jects', 'Go to Projects')).toBe(false);
+    expect(matchesWords('go teams', 'Go to Projects')).toBe(false);
+  });
+
+  it('an empty or punctuation-only query matches everything', () => {
+    expect(matchesWords('', 'Sign out')).toBe(true);
+    expect(matchesWords('  - ', 'Sign out')).toBe(true);
+  });
+});
+
+describe('matchCommands', () => {
+  it('offers the admin panel to super admins only', () => {
+    expect(matchCommands('admin', false).map((c) => c.id)).toEqual([]);
+    expect(matchCommands('admin', true).map((c) => c.id)).toEqual(['go:/admin']);
+  });
+
+  it('answers to keywords: logout, dark', () => {
+    expect(matchCommands('logout', false).map((c) => c.id)).toEqual(['sign-out']);
+    expect(matchCommands('dark', false).map((c) => c.id)).toEqual(['theme:dark']);
+  });
+});

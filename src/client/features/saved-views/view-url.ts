@@ -1,0 +1,66 @@
+import { DUE_FILTERS, TASK_PRIORITIES, TASK_SORTS, TASK_STATUSES } from '../../../domain/constants';
+import type { SavedViewConfig } from '../../../domain/schemas/saved-view';
+
+/** The Tasks page's URL parameter for each part of a view (the page's own names: see tasks' use-task-filters.ts). */
+const PARAMS = {
+  projectId: 'project',
+  status: 'status',
+  priority: 'priority',
+  assigneeId: 'assignee',
+  due: 'due',
+  q: 'q',
+  sort: 'sort',
+  dir: 'dir',
+  view: 'view',
+} as const satisfies Record<keyof SavedViewConfig, string>;
+
+/** The view the page was last set from: the Views menu marks it and offers to update, rename or delete it. */
+export const SAVED_VIEW_PARAM = 'savedView';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const oneOf = <T extends string>(values: readonly T[], v: string | null): T | undefined =>
+  v !== null && (values as readonly string[]).includes(v) ? (v as T) : undefined;
+
+/** The filters, search, sort and layout the URL holds, as a view stores them (anything malformed is left out). */
+export function configFromParams(params: URLSearchParams): SavedViewConfig {
+  const get = (key: keyof SavedViewConfig) => params.get(PARAMS[key]);
+  const projectId = get('projectId');
+  const assigneeId = get('assigneeId');
+  const q = get('q')?.trim().slice(0, 200);
+  const config: SavedViewConfig = {
+    projectId: projectId && UUID.test(projectId) ? projectId : undefined,
+    status: oneOf(TASK_STATUSES, get('status')),
+    priority: oneOf(TASK_PRIORITIES, get('priority')),
+    assigneeId: assigneeId === 'unassigned' || (assigneeId && UUID.test(assigneeId)) ? assigneeId : undefined,
+    due: oneOf(DUE_FILTERS, get('due')),
+    q: q || undefined,
+    sort: oneOf(TASK_SORTS, get('sort')),
+    dir: oneOf(['asc', 'desc'] as const, get('dir')),
+    // The board is the page's default, and has no parameter.
+    view: get('view') === 'list' ? 'list' : 'board',
+  };
+  return Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)) as SavedViewConfig;
+}
+
+/** Every parameter a view sets, and null for each it clears (so that nothing of the previous filters stays). */
+export function paramsFromConfig(config: SavedViewConfig, viewId: string): Record<string, string | null> {
+  const out: Record<string, string | null> = { [SAVED_VIEW_PARAM]: viewId };
+  for (const [key, param] of Object.entries(PARAMS) as [keyof SavedViewConfig, string][]) {
+    const value = config[key];
+    out[param] = value === undefined || (key === 'view' && value === 'board') ? null : value;
+  }
+  return out;
+}
+
+/** The view's query string on /tasks. */
+export function viewSearch(config: SavedViewConfig, viewId: string): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(paramsFromConfig(config, viewId))) if (v) params.set(k, v);
+  return params.toString();
+}
+
+/** Two configs that set the page the same way. */
+export function sameConfig(a: SavedViewConfig, b: SavedViewConfig): boolean {
+  const norm = (c: SavedViewConfig) => viewSearch({ view: 'board', ...c }, '');
+  return norm(a) === norm(b);
+}

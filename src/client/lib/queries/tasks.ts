@@ -1,0 +1,31 @@
+import type { ListTasksQuery, TaskDto, TaskListDto } from '../../../domain/schemas/task';
+import { api } from '../api-client';
+
+/** The list endpoint's largest page. */
+const PAGE_SIZE = 500;
+/** A guard against a list that keeps growing while it is read: at most this many pages (5,000 tasks). */
+const MAX_PAGES = 10;
+
+/**
+ * Every task GET /api/tasks answers for `query` (the calendar's days, My work's open tasks), a page of 500 at a time
+ * until `total` is reached, each task once.
+ */
+export async function getAllTasks(query: Omit<ListTasksQuery, 'limit' | 'offset'>, signal?: AbortSignal): Promise<TaskDto[]> {
+  const tasks: TaskDto[] = [];
+  const seen = new Set<string>();
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const res = await api.get<TaskListDto>('/api/tasks', {
+      query: { ...query, limit: PAGE_SIZE, offset: page * PAGE_SIZE },
+      signal,
+    });
+    for (const t of res.tasks) {
+      // Pages can overlap when a task moves between requests.
+      if (!seen.has(t.id)) {
+        seen.add(t.id);
+        tasks.push(t);
+      }
+    }
+    if (res.tasks.length < PAGE_SIZE || (page + 1) * PAGE_SIZE >= res.total) break;
+  }
+  return tasks;
+}

@@ -1,0 +1,97 @@
+import { and, asc, eq, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { TaskPriority, TaskStatus } from '../../../domain/constants';
+import type { DbOrTx } from '../../db/client';
+import { calendarFeeds, projects, tasks, users } from '../../db/schema';
+import { visibleTeamIds } from '../../db/visibility';
+
+export type CalendarFeedRow = typeof calendarFeeds.$inferSelect;
+
+export async function getOneByUserId(db: DbOrTx, userId: string): Promise<CalendarFeedRow | undefined> {
+  const [row] = await db.select().from(calendarFeeds).where(eq(calendarFeeds.userId, userId));
+  return row;
+}
+
+/** The user's feed with this token hash: a new one, or the old one's token replaced ('Reset link'), never used yet. */
+export async function upsertOne(db: DbOrTx, userId: string, tokenHash: string): Promise<CalendarFeedRow> {
+  const [row] = await db
+    .insert(calendarFeeds)
+    .values({ userId, tokenHash })
+    .onConflictDoUpdate({
+      target: calendarFeeds.userId,
+      set: { tokenHash, createdAt: sql`now()`, lastUsedAt: null },
+    })
+    .returning();
+  return row!;
+}
+
+/** True when there was a feed (and it is gone). */
+export async function deleteOne(db: DbOrTx, userId: string): Promise<boolean> {
+  const rows = await db.delete(calendarFeeds).where(eq(calendarFeeds.userId, userId)).returning({ userId: calendarFeeds.userId });
+  return rows.length > 0;
+}
+
+/** The feed whose token has this hash, if its owner's account is active. */
+export async function getOneByTokenHash(
+  db: DbOrTx,
+  tokenHash: string,
+): Promise<Pick<CalendarFeedRow, 'userId' | 'lastUsedAt'> | undefined> {
+  const [row] = await db
+    .select({ userId: calendarFeeds.userId, lastUsedAt: calendarFeeds.lastUsedAt })
+    .from(calendarFeeds)
+    .innerJoin(users, eq(users.id, calendarFeeds.userId))
+    .where(and(eq(calendarFeeds.tokenHash, tokenHash), eq(users.isActive, true)));
+  return row;
+}
+
+/** Marks the feed used, unless it was within `minSeconds` (a calendar polling often writes a row a minute at most). */
+export async function touchLastUsed(db: DbOrTx, userId: string, minSeconds: number): Promise<void> {
+  await db
+    .update(calendarFeeds)
+    .set({ lastUsedAt: sql`now()` })
+    .where(
+      and(
+        eq(calendarFeeds.userId, userId),
+        or(isNull(calendarFeeds.lastUsedAt), lt(calendarFeeds.lastUsedAt, sql`now() - make_interval(secs => ${minSeconds})`)),
+      ),
+    );
+}
+
+export interface FeedTaskRow {
+  id: string;
+  title: string;
+  status: TaskStatus;
+  priority: TaskPriority;
+  dueDate: string;
+  projectName: string;
+  updatedAt: Date;
+  version: number;
+}
+
+/**
+ * The tasks with a due date in [from, to] of the teams `userId` is an active member of, read now (a team left since the
+ * feed was made drops out), earliest first, at most `limit`.
+ */
+export async function listFeedTasks(
+  db: DbOrTx,
+  userId: string,
+  range: { from: string; to: string },
+  limit: number,
+): Promise<FeedTaskRow[]> {
+  const rows = await db
+    .select({
+      id: tasks.id,
+      title: tasks.title,
+      status: tasks.status,
+      priority: tasks.priority,
+      dueDate: tasks.dueDate,
+      projectName: projects.name,
+      updatedAt: tasks.updatedAt,
+      version: tasks.version,
+    })
+    .from(tasks)
+    .innerJoin(projects, eq(projects.id, tasks.projectId))
+    .where(and(inArray(projects.teamId, visibleTeamIds(userId)), gte(tasks.dueDate, range.from), lte(tasks.dueDate, range.to)))
+    .orderBy(asc(tasks.dueDate), asc(tasks.id))
+    .limit(limit);
+  return rows as FeedTaskRow[];
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import ical, { type ICalCalendar } from 'ical-generator';
+import { TASK_PRIORITY_LABELS, TASK_STATUS_LABELS } from '../../../domain/constants';
+import { addDays, parseIsoDate } from '../../../domain/dates';
+import type { CalendarFeedCreatedDto, CalendarFeedStatusDto } from '../../../domain/schemas/calendar';
+import type { Db } from '../../db/client';
+import { AppError } from '../../lib/errors';
+import { hashToken } from '../../lib/tokens';
+import * as repo from './calendar.repo';
+
+/** What a feed lists: tasks due from `pastDays` ago to `futureDays` ahead, at most `maxEvents` of them. */
+export const FEED_WINDOW = { pastDays: 90, futureDays: 730, maxEvents: 5000 } as const;
+/** last_used_at is written at most this often (a calendar app may poll every few minutes). */
+const TOUCH_EVERY_SECONDS = 60;
+/** How often a calendar app is asked to fetch again (REFRESH-INTERVAL, X-PUBLISHED-TTL). */
+const REFRESH_SECONDS = 15 * 60;
+
+const TOKEN_PREFIX = 'cal_';
+/** 'cal_' and 32 random bytes in base64url: anything else is unknown without asking the database. */
+const TOKEN_SHAPE = /^cal_[A-Za-z0-9_-]{43}$/;
+
+export const feedPath = (token: string) => `/api/calendar/feeds/${token}/crewboard.ics`;
+
+function toStatus(row: repo.CalendarFeedRow | undefined): CalendarFeedStatusDto {
+  return {
+    active: Boolean(row),
+    createdAt: row?.createdAt.toISOString() ?? null,
+    lastUsedAt: row?.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * The caller's personal iCalendar feed (issue 23): a secret URL that a calendar app polls without signing in. Only
+ * the token's SHA-256 is stored; the URL is shown once, when made. The token is the whole authorization of the feed:
+ * it reads the owner's teams as they are at each request, and nothing else.
+ */
+export class CalendarService {
+  constructor(
+    private readonly db: Db,
+    private readonly publicUrl: string,
+  ) {}
+
+  async status(userId: string): Promise<CalendarFeedStatusDto> {
+    return toStatus(await repo.getOneByUserId(this.db, userId));
+  }
+
+  /** Makes the caller's feed, or replaces its token ('Reset link': the old URL stops working at once). */
+  async create(userId: string): Promise<CalendarFeedCreatedDto> {
+    const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    const row = await repo.upsertOne(this.db, userId, hashToken(token));
+    return { ...toStatus(row), url: `${this.publicUrl}${feedPath(token)}` };
+  }
+
+  /** Revokes the caller's feed; revoking none is not an error (the outcome is the same). */
+  async revoke(userId: string): Promise<void> {
+    await repo.deleteOne(this.db, userId);
+  }
+
+  /** The feed of `token` as iCalendar text; 404 for a token that is malformed, unknown or revoked alike. */
+  async render(token: string, now = new Date()): Promise<string> {
+    const feed = TOKEN_SHAPE.test(token) ? await repo.getOneByTokenHash(this.db, hashToken(token)) : undefined;
+    if (!feed) throw new AppError('not_found');
+    const today = now.toISOString().slice(0, 10);
+    const [rows] = await Promise.all([
+      repo.listFeedTasks(
+        this.db,
+        feed.userId,
+        { from: addDays(today, -FEED_WINDOW.pastDays), to: addDays(today, FEED_WINDOW.futureDays) },
+        FEED_WINDOW.maxEvents,
+      ),
+      feed.lastUsedAt && now.getTime() - feed.lastUsedAt.getTime() < TOUCH_EVERY_SECONDS * 1000
+        ? undefined
+        : repo.touchLastUsed(this.db, feed.userId, TOUCH_EVERY_SECONDS),
+    ]);
+    return buildCalendar(rows, this.publicUrl).toString();
+  }
+}
+
+/** One all-day event per task (RFC 5545; ical-generator escapes text and folds long lines). */
+export function buildCalendar(rows: readonly repo.FeedTaskRow[], publicUrl: string): ICalCalendar {
+  const calendar = ical({
+    name: 'Crewboard',
+    prodId: { company: 'Crewboard', product: 'Crewboard', language: 'EN' },
+    ttl: REFRESH_SECONDS,
+  });
+  for (const task of rows) {
+    const url = `${publicUrl}/tasks/${task.id}`;
+    const start = parseIsoDate(task.dueDate);
+    calendar.createEvent({
+      id: `${task.id}@crewboard`,
+      allDay: true,
+      start,
+      end: parseIsoDate(addDays(task.dueDate, 1)),
+      summary: task.status === 'completed' ? `✓ ${task.title}` : task.title,
+      description: [
+        `Project: ${task.projectName}`,
+        `Status: ${TASK_STATUS_LABELS[task.status]}`,
+        `Priority: ${TASK_PRIORITY_LABELS[task.priority]}`,
+        url,
+      ].join('\n'),
+      url,
+      // No METHOD: DTSTAMP is then the last change, like LAST-MODIFIED (RFC 5545 §3.8.7.2), so an unchanged task
+      // reads the same on every fetch.
+      stamp: task.updatedAt,
+      lastModified: task.updatedAt,
+      sequence: task.version,
+    });
+  }
+  return calendar;
+}
