@@ -7,6 +7,7 @@ import {
   firstProjects,
   recentActivity,
   STAT_CARDS,
+  trendDirection,
   trendLabel,
   upcomingDeadlines,
 } from './dashboard';
@@ -182,5 +183,15 @@ describe('trendLabel (issue 24)', () => {
     expect(label(7, 7)).toBe('No change');
     expect(label(201, 202)).toBe('No change'); // +0.498
     expect(label(201, 200)).toBe('No change'); // −0.498
+  });
+});
+
+describe('trendDirection', () => {
+  it('is up for growth and new figures, down for a fall, flat when the label says No change', () => {
+    expect(trendDirection({ current: 3, previous: 2 })).toBe('up');
+    expect(trendDirection({ current: 1, previous: 0 })).toBe('up');
+    expect(trendDirection({ current: 1, previous: 2 })).toBe('down');
+    expect(trendDirection({ current: 0, previous: 0 })).toBe('flat');
+    expect(trendDirection({ current: 1000, previous: 1001 })).toBe('flat');
   });
 });

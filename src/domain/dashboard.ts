@@ -54,6 +54,13 @@ export function trendLabel({ current, previous }: { current: number; previous: n
   return change > 0 ? `+${n}% vs last month` : `\u2212${n}% vs last month`;
 }
 
+/** Which way a trend went, for its colour: up (more, or new this month), down, or flat ('No change'). */
+export function trendDirection({ current, previous }: { current: number; previous: number }): 'up' | 'down' | 'flat' {
+  const label = trendLabel({ current, previous });
+  if (label === TREND_TEXT.noChange) return 'flat';
+  return current > previous ? 'up' : 'down';
+}
+
 /** Rounded percent of completed over total tasks; 0 when there are none (spec §9). */
 export function completionRate(completed: number, total: number): number {
   if (total <= 0) return 0;

@@ -759,7 +759,7 @@ describe('the status spans behind the figures', () => {
     expect(await spansOf(id)).toEqual([]);
   });
 
-  it('keeps the monthly completion counts equal to the completed spans, through moves, deletions and restores', async () => {
+  it('keeps the monthly completion counts equal to the completed spans, through moves between projects, reopenings and deletions', async () => {
     const counted = async () =>
       (
         (await db().execute(sql`

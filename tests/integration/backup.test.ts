@@ -29,7 +29,11 @@ async function dump(db: Db): Promise<Record<string, string[]>> {
         ? `select json_build_object('project_id', project_id, 'todo', sum(todo_count), 'in_progress', sum(in_progress_count),
              'review', sum(review_count), 'done', sum(done_count))::text as j from project_task_counts group by project_id
            having sum(todo_count) <> 0 or sum(in_progress_count) <> 0 or sum(review_count) <> 0 or sum(done_count) <> 0`
-        : `select row_to_json(t)::text as j from "${name}" t`;
+        : name === 'project_completion_months'
+          ? // Slotted like the counts above: compared as sums per project and month.
+            `select json_build_object('project_id', project_id, 'month', month, 'completed', sum(completed))::text as j
+             from project_completion_months group by project_id, month having sum(completed) <> 0`
+          : `select row_to_json(t)::text as j from "${name}" t`;
     out[name] = rowsOf<{ j: string }>(await db.execute(sql.raw(query)))
       .map((r) => r.j)
       .sort();

@@ -6,9 +6,17 @@ export interface StatCardProps {
   value: ReactNode;
   icon?: ReactNode;
   change?: string;
+  /** The change's colour: green up, red down, grey flat (green when not given). */
+  changeTone?: 'up' | 'down' | 'flat';
 }
 
-export function StatCard({ label, value, icon, change }: StatCardProps) {
+const TONE = {
+  up: 'text-green-700 dark:text-green-400',
+  down: 'text-red-700 dark:text-red-400',
+  flat: 'text-slate-600 dark:text-slate-300',
+} as const;
+
+export function StatCard({ label, value, icon, change, changeTone = 'up' }: StatCardProps) {
   return (
     <Card className="p-4">
       <div className="flex items-center justify-between">
@@ -20,7 +28,7 @@ export function StatCard({ label, value, icon, change }: StatCardProps) {
         )}
       </div>
       <p className="mt-2 text-2xl font-bold">{value}</p>
-      {change && <p className="mt-1 text-xs text-green-700 dark:text-green-400">{change}</p>}
+      {change && <p className={`mt-1 text-xs ${TONE[changeTone]}`}>{change}</p>}
     </Card>
   );
 }

@@ -12,7 +12,6 @@ import { AppError } from '../../lib/errors';
 import { requireTeamMember } from '../teams/membership';
 import * as repo from './saved-views.repo';
 
-
 function toDto(userId: string, row: repo.ViewWithNames): SavedViewDto {
   const { view } = row;
   return {

@@ -1,6 +1,6 @@
 import { CheckCircle2, Clock, FolderKanban, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { DASHBOARD_TEXT, STAT_CARDS, trendLabel } from '../../../../domain/dashboard';
+import { DASHBOARD_TEXT, STAT_CARDS, trendDirection, trendLabel } from '../../../../domain/dashboard';
 import { localIsoDate } from '../../../../domain/dates';
 import { MSG } from '../../../../domain/messages';
 import { Button } from '../../../components/ui/button';
@@ -55,6 +55,7 @@ export function DashboardPage({ top }: { top?: ReactNode }) {
                   value={data.stats[card.key]}
                   icon={STAT_ICONS[card.key]}
                   change={card.trend && trendLabel(data.trends[card.trend])}
+                  changeTone={card.trend && trendDirection(data.trends[card.trend])}
                 />
               </div>
             ))}
