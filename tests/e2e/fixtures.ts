@@ -97,6 +97,9 @@ const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
  * end first; spinners do not.
  */
 export async function axeViolations(page: Page, include?: string): Promise<string[]> {
+  // Two frames first: a colour scheme just emulated reaches the theme (a media-query listener, then React) a frame or
+  // two later, and only then do its colour transitions start (a contrast checked mid-transition failed once in CI).
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   await page.evaluate(() =>
     Promise.all(
       document
