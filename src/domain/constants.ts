@@ -93,6 +93,8 @@ export const NOTIFICATION_TYPES = [
   'task_comment',
   /** A task you watch changed status. */
   'task_status',
+  /** A team's webhook kept failing for 24 hours and was marked failing (its owners and admins are told). */
+  'webhook_failing',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -120,6 +122,7 @@ export const MAIL_KINDS = [
   'task_comment',
   'task_status',
   'digest',
+  'webhook_failing',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -202,3 +205,60 @@ export const TASK_DETAIL_LIMITS = {
   fileNameMax: 255,
   attachmentsPerTaskMax: 100,
 } as const;
+
+/** What a personal API token may do: `read` (GET and HEAD only) or `write` (everything its owner may do). */
+export const API_TOKEN_SCOPES = ['read', 'write'] as const;
+export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
+
+/** A personal API token's lifetime in days when created; null: it never expires. */
+export const API_TOKEN_EXPIRY_DAYS = [30, 90, 365, null] as const;
+
+/** Personal API tokens start with this, so a token is recognisable (and secret scanners can find leaked ones). */
+export const API_TOKEN_PREFIX = 'cb_';
+
+/** The events a team's webhook may subscribe to (issue 26; the names are part of the public interface). */
+export const WEBHOOK_EVENT_TYPES = [
+  'task.created',
+  'task.updated',
+  'task.moved',
+  'task.deleted',
+  'comment.created',
+  'project.created',
+  'project.updated',
+  'project.deleted',
+  'member.joined',
+  'member.left',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Security-relevant actions the audit log records (append-only; issue 26). */
+export const AUDIT_ACTIONS = [
+  'auth.sign_in',
+  'auth.sign_in_failed',
+  'auth.password_changed',
+  'auth.password_reset',
+  'auth.email_changed',
+  'auth.two_factor_enabled',
+  'auth.two_factor_disabled',
+  'api_token.created',
+  'api_token.revoked',
+  'team.role_changed',
+  'team.member_added',
+  'team.member_removed',
+  'team.deleted',
+  'invitation.sent',
+  'invitation.accepted',
+  'invitation.cancelled',
+  'project.deleted',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'admin.user_deactivated',
+  'admin.user_activated',
+  'admin.role_set',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Why a version of a note was kept: every few minutes of editing, on request, or as the result of a restore. */
+export const NOTE_VERSION_KINDS = ['auto', 'manual', 'restore'] as const;
+export type NoteVersionKind = (typeof NOTE_VERSION_KINDS)[number];

@@ -89,12 +89,23 @@ export const ERRORS = {
   attachment_not_found: { code: 'not_found', message: 'File not found' },
   checklist_item_not_found: { code: 'not_found', message: 'Checklist item not found' },
   view_not_found: { code: 'not_found', message: 'View not found' },
+  api_token_not_found: { code: 'not_found', message: 'Token not found' },
+  webhook_not_found: { code: 'not_found', message: 'Webhook not found' },
+  webhook_delivery_not_found: { code: 'not_found', message: 'Delivery not found' },
+  note_not_found: { code: 'not_found', message: 'Note not found' },
+  note_version_not_found: { code: 'not_found', message: 'Version not found' },
   too_many_views: { code: 'conflict', message: 'You can keep at most 100 saved views. Delete one to save another.' },
   // A signed file link that is unknown, altered or expired (one answer: nothing to probe).
   file_link_invalid: { code: 'not_found', message: 'This file link is invalid or has expired' },
 
   // permission
   admin_only: { code: 'permission_denied', message: 'This area is for super admins only' },
+  // personal API tokens: a read-only token writes nothing; no token manages accounts, tokens or sessions
+  token_scope_read_only: { code: 'permission_denied', message: 'This API token is read-only' },
+  token_not_allowed: { code: 'permission_denied', message: 'API tokens cannot be used for account, token or session management' },
+  webhook_manage_denied: { code: 'permission_denied', message: 'Only team owners and admins can manage webhooks' },
+  audit_denied: { code: 'permission_denied', message: "Only team owners and admins can read the team's audit log" },
+  note_delete_denied: { code: 'permission_denied', message: 'Only its author or the team owner or an admin can delete a note' },
   cannot_deactivate_self: { code: 'permission_denied', message: 'You cannot deactivate your own account' },
   team_edit_denied: { code: 'permission_denied', message: MSG.teamNoPermission },
   team_delete_denied: { code: 'permission_denied', message: MSG.teamDeleteNoPermission },
@@ -141,6 +152,14 @@ export const ERRORS = {
   too_many_attachments: { code: 'conflict', message: 'A task holds at most 100 files' },
   file_too_large: { code: 'payload_too_large', message: 'This file is too large' },
   file_missing: { code: 'validation_failed', message: 'Choose a file to upload' },
+  too_many_api_tokens: { code: 'conflict', message: 'You can keep at most 50 API tokens. Revoke one to create another.' },
+  too_many_webhooks: { code: 'conflict', message: 'A team can have at most 20 webhooks' },
+  webhook_url_refused: {
+    code: 'validation_failed',
+    message: 'This URL points to a private or local address, which webhooks cannot reach',
+  },
+  webhook_url_insecure: { code: 'validation_failed', message: 'Webhook URLs must use HTTPS' },
+  import_invalid: { code: 'validation_failed', message: 'This file could not be read as an import' },
 
   // settings: the account
   wrong_password: { code: 'validation_failed', message: MSG.currentPasswordWrong },

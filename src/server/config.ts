@@ -49,6 +49,10 @@ export interface Config extends DatabaseConfig {
   storage: StorageConfig;
   /** The largest file one upload may carry, in MB (MAX_UPLOAD_MB, default 25). */
   maxUploadMb: number;
+  /** WEBHOOKS_ALLOW_PRIVATE=true: webhooks may reach loopback, private and link-local addresses (local tests only). */
+  webhooksAllowPrivate?: boolean;
+  /** Days the audit log keeps a row (AUDIT_RETENTION_DAYS, default 365). */
+  auditRetentionDays?: number;
 }
 
 /**
@@ -243,6 +247,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     checkResponses: env.NODE_ENV !== 'production',
     storage: loadStorageConfig(env),
     maxUploadMb: int(env.MAX_UPLOAD_MB, 25, 'MAX_UPLOAD_MB') || 25,
+    webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true',
+    auditRetentionDays: int(env.AUDIT_RETENTION_DAYS, 365, 'AUDIT_RETENTION_DAYS') || 365,
     sessions: {
       refreshReuseInterval: int(env.REFRESH_REUSE_INTERVAL, SESSION_DEFAULTS.refreshReuseInterval, 'REFRESH_REUSE_INTERVAL'),
       idleTimeout: daysToSeconds(int(env.SESSION_IDLE_DAYS, SESSION_DEFAULTS.idleDays, 'SESSION_IDLE_DAYS')),

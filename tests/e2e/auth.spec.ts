@@ -169,7 +169,7 @@ test.describe('app shell', () => {
     await nav.getByRole('link', { name: 'Notes' }).click();
     await expect(page).toHaveURL(/\/notes$/);
     await expect(nav.getByRole('link', { name: 'Notes' })).toHaveAttribute('aria-current', 'page');
-    await expect(page.getByText('Coming soon', { exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Notes', level: 1 })).toBeVisible();
     await expect(page).toHaveTitle(/Notes/);
 
     await page.getByRole('button', { name: 'Collapse sidebar' }).click();

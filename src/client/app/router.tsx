@@ -21,7 +21,6 @@ const loadAnalytics = () => import('../features/analytics/components/analytics-p
 
 const AppLayout = lazy(() => loadAppLayout().then((m) => ({ default: m.AppLayout })));
 const DashboardRoute = lazy(() => pages().then((m) => ({ default: m.DashboardRoute })));
-const NotesRoute = lazy(() => pages().then((m) => ({ default: m.NotesRoute })));
 const NotFoundRoute = lazy(() => pages().then((m) => ({ default: m.NotFoundRoute })));
 
 const TasksPage = lazy(() => loadTasks().then((m) => ({ default: m.TasksPage })));
@@ -31,6 +30,10 @@ const SettingsPage = lazy(() => loadSettings().then((m) => ({ default: m.Setting
 const MyWorkPage = lazy(() => loadMyWork().then((m) => ({ default: m.MyWorkRoute })));
 const CalendarPage = lazy(() => loadCalendar().then((m) => ({ default: m.CalendarPage })));
 const AnalyticsPage = lazy(() => loadAnalytics().then((m) => ({ default: m.AnalyticsPage })));
+const loadNotes = () => import('../features/notes/components/notes-page');
+const loadNote = () => import('../features/notes/components/note-page');
+const NotesPage = lazy(() => loadNotes().then((m) => ({ default: m.NotesPage })));
+const NotePage = lazy(() => loadNote().then((m) => ({ default: m.NotePage })));
 const AdminPage = lazy(() => import('../features/admin/components/admin-page').then((m) => ({ default: m.AdminPage })));
 // The account's emailed links: one chunk of their own, off the sign-in page's start-up bundle; /signup's page too.
 const accountPages = () => import('../features/auth/components/account-pages');
@@ -57,6 +60,7 @@ const PRELOAD: Record<string, () => Promise<unknown>> = {
   '/my-work': loadMyWork,
   '/calendar': loadCalendar,
   '/analytics': loadAnalytics,
+  '/notes': loadNotes,
 };
 const storedSession = typeof window !== 'undefined' ? useAuthStore.getState().session : null;
 if (storedSession) {
@@ -113,7 +117,8 @@ export const router = createBrowserRouter([
           { path: 'tasks/:taskId?', element: <TasksPage /> },
           { path: 'projects', element: <ProjectsPage /> },
           { path: 'teams', element: <TeamsPage /> },
-          { path: 'notes', element: <NotesRoute /> },
+          { path: 'notes', element: <NotesPage /> },
+          { path: 'notes/:id', element: <NotePage /> },
           { path: 'my-work', element: <MyWorkPage /> },
           { path: 'calendar', element: <CalendarPage /> },
           { path: 'analytics', element: <AnalyticsPage /> },

@@ -5,6 +5,7 @@ import {
   doublePrecision,
   boolean,
   check,
+  customType,
   date,
   type AnyPgColumn,
   index,
@@ -18,6 +19,13 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import {
+  API_TOKEN_SCOPES,
+  type ApiTokenScope,
+  AUDIT_ACTIONS,
+  type AuditAction,
+  NOTE_VERSION_KINDS,
+  type NoteVersionKind,
+  type WebhookEventType,
   INVITATION_ROLES,
   INVITATION_STATUSES,
   MAIL_KINDS,
@@ -43,6 +51,12 @@ import {
   type TaskStatus,
   type TeamRole,
 } from '../../domain/constants';
+
+/** Binary data (Yjs updates and snapshots), as Buffers in and out. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
 
 const id = () => uuid('id').primaryKey().defaultRandom();
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -562,4 +576,207 @@ export const calendarFeeds = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [uniqueIndex('calendar_feeds_hash_key').on(t.tokenHash)],
+);
+
+/**
+ * Personal API tokens (issue 26): `Authorization: Bearer cb_…` acts with the owner's rights within its scope. Only a
+ * keyed hash (HMAC-SHA256 with the server's secret) is stored: fast to check on every request, useless if the table leaks
+ * without the secret. `prefix` (the first characters) lets a person tell their tokens apart.
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    prefix: text('prefix').notNull(),
+    scope: text('scope').$type<ApiTokenScope>().notNull(),
+    createdAt: createdAt(),
+    /** null: never expires. */
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('api_tokens_hash_key').on(t.tokenHash),
+    index('api_tokens_user_idx').on(t.userId),
+    check('api_tokens_scope_check', oneOf(t.scope, API_TOKEN_SCOPES)),
+  ],
+);
+
+/**
+ * A team's webhooks (issue 26): events POSTed to `url`, signed by the Standard Webhooks convention with `secret`
+ * (`whsec_…`, sealed with the server's key at rest). `failingSince` is set when deliveries kept failing for 24 hours.
+ */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: id(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<WebhookEventType[]>().notNull(),
+    /** The signing secret, sealed (never returned after creation). */
+    secret: text('secret').notNull(),
+    description: text('description'),
+    active: boolean('active').notNull().default(true),
+    createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    failingSince: timestamp('failing_since', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('webhooks_team_idx').on(t.teamId)],
+);
+
+/**
+ * The webhook outbox and delivery log: one row per event per hook, written in the transaction of the change that causes
+ * it; the worker claims due rows with `for update skip locked` (each delivery goes out once across instances) and retries
+ * with exponential backoff for 24 hours. `body` is the exact JSON sent (and signed); `messageId` is `webhook-id`.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    webhookId: uuid('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    messageId: text('message_id').notNull(),
+    eventType: text('event_type').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    /** Set when retries ran out (24 hours after the first attempt). */
+    failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }),
+    lastStatusCode: integer('last_status_code'),
+    lastDurationMs: integer('last_duration_ms'),
+    lastError: text('last_error'),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`delivered_at is null and failed_at is null`),
+    index('webhook_deliveries_hook_idx').on(t.webhookId, t.createdAt),
+  ],
+);
+
+/** Each attempt at a delivery (the delivery log's detail): when, how long, the answer's status or the error. */
+export const webhookDeliveryAttempts = pgTable(
+  'webhook_delivery_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deliveryId: bigint('delivery_id', { mode: 'number' })
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    statusCode: integer('status_code'),
+    durationMs: integer('duration_ms').notNull(),
+    error: text('error'),
+  },
+  (t) => [index('webhook_delivery_attempts_delivery_idx').on(t.deliveryId)],
+);
+
+/**
+ * The audit log (issue 26): append-only (a trigger refuses updates, and deletes except the retention purge, which sets
+ * `crewboard.audit_purge` for its transaction). No foreign keys: a row outlives the user, team or object it names, so
+ * the names are copied (`actorEmail`, `targetLabel`).
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: createdAt(),
+    action: text('action').$type<AuditAction>().notNull(),
+    /** null: no signed-in actor (a failed sign-in, the CLI). */
+    actorId: uuid('actor_id'),
+    actorEmail: text('actor_email'),
+    ip: text('ip'),
+    /** The team the action concerns (team owners and admins read their team's rows); null: account or system level. */
+    teamId: uuid('team_id'),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    targetLabel: text('target_label'),
+    details: jsonb('details').notNull().default({}),
+  },
+  (t) => [
+    index('audit_log_created_idx').on(t.createdAt),
+    index('audit_log_team_idx').on(t.teamId, t.createdAt),
+    index('audit_log_actor_idx').on(t.actorId, t.createdAt),
+    check('audit_log_action_check', oneOf(t.action, AUDIT_ACTIONS)),
+  ],
+);
+
+/**
+ * Notes (issue 25): a team's collaborative documents, optionally tied to a project. The document itself is a Yjs doc
+ * (note_documents + note_updates); `plainText` is its text, kept by the server when it compacts, for search (the
+ * generated `search_vector` column, like the tasks', is not in this schema).
+ */
+export const notes = pgTable(
+  'notes',
+  {
+    id: id(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').references(() => projects.id, { onDelete: 'set null' }),
+    title: text('title').notNull(),
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    pinned: boolean('pinned').notNull().default(false),
+    plainText: text('plain_text').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    lastEditedById: uuid('last_edited_by_id').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('notes_team_idx').on(t.teamId, t.updatedAt), index('notes_project_idx').on(t.projectId)],
+);
+
+/** A note's compacted Yjs state: every update up to `compactedThrough` (a note_updates id) merged into one. */
+export const noteDocuments = pgTable('note_documents', {
+  noteId: uuid('note_id')
+    .primaryKey()
+    .references(() => notes.id, { onDelete: 'cascade' }),
+  state: bytea('state').notNull(),
+  compactedThrough: bigint('compacted_through', { mode: 'number' }).notNull().default(0),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Yjs updates appended as they arrive (then compacted into note_documents). The id orders them, and other instances
+ * fetch an update by id when its NOTIFY carries only a reference (payloads are limited to 8,000 bytes).
+ */
+export const noteUpdates = pgTable(
+  'note_updates',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    noteId: uuid('note_id')
+      .notNull()
+      .references(() => notes.id, { onDelete: 'cascade' }),
+    update: bytea('update').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('note_updates_note_idx').on(t.noteId, t.id)],
+);
+
+/** Versions of a note: its full Yjs state at a moment, kept every few minutes of editing, on request, and on restore. */
+export const noteVersions = pgTable(
+  'note_versions',
+  {
+    id: id(),
+    noteId: uuid('note_id')
+      .notNull()
+      .references(() => notes.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<NoteVersionKind>().notNull(),
+    state: bytea('state').notNull(),
+    title: text('title').notNull(),
+    createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('note_versions_note_idx').on(t.noteId, t.createdAt),
+    check('note_versions_kind_check', oneOf(t.kind, NOTE_VERSION_KINDS)),
+  ],
 );

@@ -19,6 +19,11 @@ import { registerSearch } from './search/search.routes';
 import { registerSavedViews } from './saved-views/saved-views.routes';
 import { registerCalendar } from './calendar/calendar.routes';
 import { registerAnalytics } from './analytics/analytics.routes';
+import { registerApiTokens } from './api-tokens/api-tokens.routes';
+import { registerWebhooks } from './webhooks/webhooks.routes';
+import { registerAudit } from './audit/audit.routes';
+import { registerTransfer } from './transfer/transfer.routes';
+import { registerNotes } from './notes/notes.routes';
 
 /**
  * Feature modules register their routes here. Each module owns its folder:
@@ -45,4 +50,9 @@ export function registerModules(app: FastifyInstance): void {
   registerSavedViews(app);
   registerCalendar(app);
   registerAnalytics(app);
+  registerApiTokens(app);
+  registerWebhooks(app);
+  registerAudit(app);
+  registerTransfer(app);
+  registerNotes(app);
 }

@@ -1,4 +1,3 @@
-import { ComingSoon } from '../../components/ui/coming-soon';
 import { EmptyState } from '../../components/ui/empty-state';
 import { PageHeader } from '../../components/ui/page-header';
 import { DashboardPage } from '../../features/dashboard/components/dashboard-page';
@@ -8,13 +7,6 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 export function DashboardRoute() {
   return <DashboardPage top={<InvitationPanel />} />;
 }
-
-function TitledComingSoon({ title }: { title: string }) {
-  useDocumentTitle(title);
-  return <ComingSoon title={title} />;
-}
-
-export const NotesRoute = () => <TitledComingSoon title="Notes" />;
 
 export function NotFoundRoute() {
   useDocumentTitle('Page not found');

@@ -1,4 +1,13 @@
-import { ArrowRightLeft, AtSign, CheckCircle2, FolderKanban, MessageSquare, UserPlus, UserRoundCheck } from 'lucide-react';
+import {
+  ArrowRightLeft,
+  AtSign,
+  Webhook,
+  CheckCircle2,
+  FolderKanban,
+  MessageSquare,
+  UserPlus,
+  UserRoundCheck,
+} from 'lucide-react';
 import type { NotificationType } from '../../../../domain/constants';
 import { relativeTime } from '../../../../domain/dates';
 import type { NotificationDto } from '../../../../domain/schemas/notification';
@@ -12,6 +21,7 @@ const ICONS: Record<NotificationType, { icon: typeof CheckCircle2; className: st
   mentioned: { icon: AtSign, className: 'bg-violet-100 text-violet-800 dark:bg-violet-950 dark:text-violet-200' },
   task_comment: { icon: MessageSquare, className: 'bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-200' },
   task_status: { icon: ArrowRightLeft, className: 'bg-teal-100 text-teal-800 dark:bg-teal-950 dark:text-teal-200' },
+  webhook_failing: { icon: Webhook, className: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200' },
 };
 
 export interface NotificationItemProps {

@@ -1,0 +1,4 @@
+import type { FastifyInstance } from 'fastify';
+
+/** Issue 2x: placeholder until this module lands. */
+export function registerTransfer(_app: FastifyInstance): void {}
