@@ -34,6 +34,7 @@ const loadNotes = () => import('../features/notes/components/notes-page');
 const loadNote = () => import('../features/notes/components/note-page');
 const NotesPage = lazy(() => loadNotes().then((m) => ({ default: m.NotesPage })));
 const NotePage = lazy(() => loadNote().then((m) => ({ default: m.NotePage })));
+const TeamSettingsPage = lazy(() => import('./routes/team-settings-route').then((m) => ({ default: m.TeamSettingsPage })));
 const AdminPage = lazy(() => import('../features/admin/components/admin-page').then((m) => ({ default: m.AdminPage })));
 // The account's emailed links: one chunk of their own, off the sign-in page's start-up bundle; /signup's page too.
 const accountPages = () => import('../features/auth/components/account-pages');
@@ -117,6 +118,7 @@ export const router = createBrowserRouter([
           { path: 'tasks/:taskId?', element: <TasksPage /> },
           { path: 'projects', element: <ProjectsPage /> },
           { path: 'teams', element: <TeamsPage /> },
+          { path: 'teams/:id/settings', element: <TeamSettingsPage /> },
           { path: 'notes', element: <NotesPage /> },
           { path: 'notes/:id', element: <NotePage /> },
           { path: 'my-work', element: <MyWorkPage /> },

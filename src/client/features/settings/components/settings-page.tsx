@@ -1,4 +1,4 @@
-import { Bell, CalendarDays, KeyRound, type LucideIcon, Palette, ShieldCheck, User } from 'lucide-react';
+import { Bell, CalendarDays, KeyRound, KeySquare, type LucideIcon, Palette, ShieldCheck, User } from 'lucide-react';
 import { type MouseEvent, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { PageHeader } from '../../../components/ui/page-header';
@@ -8,6 +8,7 @@ import { useProfile } from '../api/get-profile';
 import { useNotificationPreferences } from '../api/notification-preferences';
 import { AppearancePanel } from './appearance-section';
 import { AvatarPanel } from './avatar-panel';
+import { ApiTokensSection } from './api-tokens-section';
 import { CalendarFeedSection } from './calendar-feed-section';
 import { ChangeEmailPanel } from './change-email-panel';
 import { ChangePasswordPanel } from './change-password-panel';
@@ -31,6 +32,7 @@ const SECTIONS: SectionLink[] = [
   { id: 'notifications', label: 'Notifications', icon: Bell },
   { id: 'appearance', label: 'Appearance', icon: Palette },
   { id: 'calendar-feed', label: 'Calendar feed', icon: CalendarDays },
+  { id: 'api-tokens', label: 'API tokens', icon: KeySquare },
 ];
 
 /** Moves to a section: scrolled into view, and its heading focused so that a keyboard or screen reader follows. */
@@ -118,6 +120,7 @@ export function SettingsPage() {
             <AppearancePanel />
           </SettingsSection>
           <CalendarFeedSection />
+          <ApiTokensSection />
         </div>
       </div>
     </div>

@@ -1,5 +1,6 @@
-import { AlertTriangle, LogOut, Trash2 } from 'lucide-react';
+import { AlertTriangle, LogOut, Settings2, Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { MSG } from '../../../../domain/messages';
 import { canEditTeam, canManageMembers } from '../../../../domain/permissions';
@@ -146,6 +147,15 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
             rows={3}
           />
         </form>
+        {team && (
+          <Link
+            to={`/teams/${team.id}/settings`}
+            className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
+          >
+            <Settings2 className="h-4 w-4" aria-hidden />
+            Team settings: webhooks, audit log, export and import
+          </Link>
+        )}
         {team && <TeamMembers team={team} />}
         {team && canManage && (
           <>

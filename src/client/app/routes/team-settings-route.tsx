@@ -1,0 +1,46 @@
+import { ArrowLeft } from 'lucide-react';
+import { Link, useParams } from 'react-router';
+import { canManageMembers } from '../../../domain/permissions';
+import { EmptyState } from '../../components/ui/empty-state';
+import { PageHeader } from '../../components/ui/page-header';
+import { Spinner } from '../../components/ui/spinner';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { TeamAuditSection } from '../../features/audit/components/team-audit-section';
+import { TeamTransferSection } from '../../features/transfer/components/team-transfer-section';
+import { WebhooksSection } from '../../features/webhooks/components/webhooks-section';
+import { useTeams } from '../../features/teams/api/get-teams';
+
+/**
+ * /teams/:id/settings: a team's integrations and records (issue 26). Every member sees export and import; webhooks and
+ * the audit log are for its owner and admins (the server checks each request again).
+ */
+export function TeamSettingsPage() {
+  const { id = '' } = useParams();
+  const teams = useTeams();
+  const team = teams.data?.find((t) => t.id === id);
+  useDocumentTitle(team ? `${team.name} settings` : 'Team settings');
+  if (teams.isPending) return <Spinner />;
+  if (!team) {
+    return (
+      <div>
+        <PageHeader title="Team settings" />
+        <EmptyState title="Team not found" message="This team does not exist, or you are not a member of it." />
+      </div>
+    );
+  }
+  const isManager = canManageMembers(team.myRole);
+  return (
+    <div className="space-y-8">
+      <div>
+        <Link to="/teams" className="inline-flex items-center gap-1 text-sm text-brand-700 hover:underline dark:text-brand-300">
+          <ArrowLeft className="h-4 w-4" aria-hidden />
+          Teams
+        </Link>
+        <PageHeader title={`${team.name} settings`} subtitle="Integrations, records, export and import" />
+      </div>
+      <TeamTransferSection team={team} />
+      {isManager && <WebhooksSection team={team} />}
+      {isManager && <TeamAuditSection team={team} />}
+    </div>
+  );
+}
