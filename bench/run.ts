@@ -20,6 +20,7 @@ import { BENCH_PASSWORD, type Seeded, seed } from './seed';
 import { bundleServer, startServer } from './server';
 import { measureLimits } from './sql-limit';
 import { measureUpload, type UploadRun } from './upload';
+import { type FanoutRun, measureFanout } from './fanout';
 
 const { values: args } = parseArgs({
   options: {
@@ -38,6 +39,8 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     /** The size of the upload measure in MB (default 100; smoke 8). */
     'upload-mb': { type: 'string' },
+    /** Open event streams in the fan-out measure (default 1,000; smoke 40). */
+    'fanout-streams': { type: 'string' },
   },
 });
 
@@ -61,6 +64,9 @@ const options = {
   out: args.out ?? join(import.meta.dirname, 'results', smoke ? 'smoke.json' : 'latest.json'),
   /** One upload of this size on the first dataset, its server RSS sampled (the smoke run sends a small one). */
   uploadMb: Number(args['upload-mb'] ?? (smoke ? 8 : 100)),
+  /** The realtime fan-out measure on the first dataset: open streams, and changes sent to all of them. */
+  fanoutStreams: Number(args['fanout-streams'] ?? (smoke ? 40 : 1000)),
+  fanoutChanges: smoke ? 2 : 10,
 };
 
 const AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
@@ -114,6 +120,15 @@ function scenarios(data: Seeded): Scenario[] {
       kind: 'read',
       route: '/api/tasks/board',
       spec: { method: 'GET', path: `/api/tasks/board?limit=${options.columnLimit}` },
+      connections: options.connections,
+    },
+    {
+      // Equal work (issue 27): a page of 500 full tasks of one project, as the list view, exports, the calendar and
+      // analytics read many tasks at once.
+      name: 'list: 500 tasks',
+      kind: 'read',
+      route: '/api/tasks',
+      spec: { method: 'GET', path: `/api/tasks?projectId=${board.id}&limit=500` },
       connections: options.connections,
     },
     {
@@ -225,6 +240,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     const server = await startServer(entry, env, nodeArgs);
     const runs: ScenarioRun[] = [];
     let uploads: UploadRun[] | undefined;
+    let fanout: FanoutRun | undefined;
     let rssIdleMb = Number.NaN;
     let serverLog: string | undefined;
     try {
@@ -322,6 +338,18 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
           );
         }
       }
+      if ((!options.only || options.only.includes('fanout')) && size === options.sizes[0]) {
+        fanout = await measureFanout({
+          url: server.url,
+          streams: options.fanoutStreams,
+          changes: options.fanoutChanges,
+          rssMb: server.rssMb,
+        });
+        log(
+          `  fan-out: ${fanout.streams} streams (${fanout.people} people, opened in ${fanout.openSeconds.toFixed(1)} s), ${fanout.changes} changes, ` +
+            `${fanout.complete} complete: p50 ${fanout.p50.toFixed(1)} ms, p99 ${fanout.p99.toFixed(1)} ms, RSS ${fanout.rssIdleMb.toFixed(0)} → ≤ ${fanout.rssMaxMb.toFixed(0)} MB`,
+        );
+      }
     } finally {
       await server.stop();
       if (runs.some((r) => r.loads.some((l) => l.non2xx + l.errors > 0))) {
@@ -339,6 +367,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
       serverLog,
       scenarios: runs,
       uploads,
+      fanout,
     };
   } finally {
     await scratch.drop().catch((e) => log(`could not drop the bench database: ${e}`));
