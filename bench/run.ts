@@ -39,6 +39,8 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     /** The size of the upload measure in MB (default 100; smoke 8). */
     'upload-mb': { type: 'string' },
+    /** The server's LOG_LEVEL (default warn; `info` is the server's own default, see "logging" in the report). */
+    'log-level': { type: 'string' },
     /** Open event streams in the fan-out measure (default 1,000; smoke 40). */
     'fanout-streams': { type: 'string' },
   },
@@ -212,7 +214,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     DATABASE_URL: databaseUrl ?? '',
     AUTH_SECRET,
     RATE_LIMIT_ENABLED: 'false',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: args['log-level'] ?? 'warn',
     CLIENT_DIR: join(dataDir, 'no-client'),
     // Room for the upload measure (its files go to DATA_DIR/files, dropped with the scratch folder).
     MAX_UPLOAD_MB: String(Math.max(25, options.uploadMb + 1)),
