@@ -26,6 +26,8 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts']
     RATE_LIMIT_ENABLED: process.env.RATE_LIMIT_ENABLED ?? 'false',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     ACCESS_TOKEN_TTL: process.env.ACCESS_TOKEN_TTL ?? '3600',
+    // The webhook specs' receivers listen on 127.0.0.1 (e2e only: private addresses are refused by default).
+    WEBHOOKS_ALLOW_PRIVATE: process.env.WEBHOOKS_ALLOW_PRIVATE ?? 'true',
   },
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));

@@ -24,6 +24,9 @@ export const DOMAIN_EVENT_TYPES = [
   'task.detail_changed',
   'notification.created',
   'session.revoked',
+  'note.created',
+  'note.updated',
+  'note.deleted',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

@@ -14,6 +14,8 @@ export const canEditProject = isManager;
 export const canEditTeam = (role: MemberRole): boolean => role === 'owner';
 /** Invite, cancel invitations, remove members, change roles: owner and admins. */
 export const canManageMembers = isManager;
+/** Add, change, pause or delete a team's webhooks and read their delivery log: owner and admins. */
+export const canManageWebhooks = isManager;
 /** Leave a team: anyone but its owner (whose membership is untouchable). */
 export const canLeaveTeam = (role: MemberRole): boolean => role != null && role !== 'owner';
 
@@ -71,6 +73,11 @@ export function canDeleteComment(role: MemberRole, userId: string, comment: { au
 /** Delete an attachment: its uploader, or the team's owner/admins. */
 export function canDeleteAttachment(role: MemberRole, userId: string, file: { uploaderId: string | null }): boolean {
   return role != null && (file.uploaderId === userId || isManager(role));
+}
+
+/** Delete a note: its author, or the team's owner/admins. */
+export function canDeleteNote(role: MemberRole, userId: string, note: { authorId: string | null }): boolean {
+  return role != null && (note.authorId === userId || isManager(role));
 }
 
 /**

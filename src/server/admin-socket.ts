@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { setRoleInput } from '../domain/schemas/auth';
 import type { Db } from './db/client';
-import { setRoleByEmail } from './modules/users/users.repo';
+import { setSystemRole } from './modules/admin/set-role';
 
 export const adminSocketPath = (dataDir: string) => join(dataDir, 'cli.sock');
 
@@ -33,7 +33,7 @@ export async function startAdminSocket(db: Db, dataDir: string): Promise<Server>
         if (req.method !== 'POST' || req.url !== '/set-role') return reply(404, { error: 'not found' });
         const parsed = setRoleInput.safeParse(JSON.parse(body));
         if (!parsed.success) return reply(400, { error: parsed.error.issues[0]?.message ?? 'invalid input' });
-        const user = await setRoleByEmail(db, parsed.data.email, parsed.data.role);
+        const user = await setSystemRole(db, parsed.data.email, parsed.data.role, 'cli_socket');
         if (!user) return reply(404, { error: `no user with email ${parsed.data.email}` });
         return reply(200, { email: user.email, role: user.role });
       } catch (error) {

@@ -4,7 +4,6 @@ import { constants as zlibConstants } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import fastifySwagger from '@fastify/swagger';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -13,7 +12,7 @@ import Fastify, {
   type FastifyServerOptions,
   type onSendHookHandler,
 } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type ErrorReason, errorBody, errorStatus } from '../domain/errors';
 import { fieldErrors } from '../domain/forms';
@@ -23,19 +22,22 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { bucketStore } from './db/rate-limit-buckets';
 import { AppError, pgCode } from './lib/errors';
-import { typed, type RouteAuth } from './lib/http';
+import { type AuthContext, typed, type RouteAuth } from './lib/http';
 import { EventBus } from './lib/events';
 import { createStorage, type ObjectStorage } from './lib/storage';
 import { RateLimiter, type RateLimitRule } from './lib/rate-limit';
 import { createSerializerCompiler } from './lib/serializer';
 import { Throttle } from './lib/throttle';
 import { TokenService } from './lib/tokens';
+import { ApiTokenService } from './modules/api-tokens/api-tokens.service';
+import { isApiToken, requireTokenMayReach, requireTokenScope } from './modules/api-tokens/api-tokens.policy';
 import { authRoutes } from './modules/auth/auth.routes';
 import { AuthService } from './modules/auth/auth.service';
 import { TwoFactorService } from './modules/security/two-factor.service';
 import { sendLinkOnSignUp } from './modules/auth/email-verification.service';
 import { touchLastSeen } from './modules/users/users.repo';
 import { registerModules } from './modules';
+import { isApiDocsRoute, registerOpenApi } from './modules/openapi/openapi.plugin';
 import { notifyPendingInvitations } from './modules/notifications/notifications.service';
 
 declare module 'fastify' {
@@ -57,6 +59,8 @@ export interface AppServices {
   twoFactor: TwoFactorService;
   /** The file store (config.storage): attachments and avatars. */
   storage: ObjectStorage;
+  /** Personal API tokens (issue 26): `Authorization: Bearer cb_…`. */
+  apiTokens: ApiTokenService;
 }
 
 export interface BuildAppOptions {
@@ -118,13 +122,13 @@ const LOG_REDACT = [
 ];
 
 /**
- * The request line of the log, as Fastify's own but without the secret of an emailed link (`?token=…`, `&proof=…`)
+ * The request line of the log, as Fastify's own but without the secret of an emailed link (`?token=…`, `&proof=…`), of a note socket (`?ticket=…`)
  * or of a calendar feed (the path segment after /api/calendar/feeds/).
  */
 export const logRequest = (req: Pick<FastifyRequest, 'method' | 'url' | 'host' | 'ip' | 'socket'>) => ({
   method: req.method,
   url: req.url
-    .replace(/([?&](?:token|proof)=)[^&#]*/gi, '$1[redacted]')
+    .replace(/([?&](?:token|proof|ticket)=)[^&#]*/gi, '$1[redacted]')
     .replace(/(\/api\/calendar\/feeds\/)[^/?#]*/i, '$1[redacted]'),
   host: req.host,
   remoteAddress: req.ip,
@@ -192,11 +196,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const rateLimiter = new RateLimiter(buckets, config.rateLimitEnabled, config.rateLimits);
   const twoFactor = new TwoFactorService(database.db, auth, rateLimiter, buckets, config.authSecret);
   const storage = options.storage ?? createStorage(config.storage);
-  app.decorate('deps', { config, database, tokens, auth, rateLimiter, events, twoFactor, storage });
+  const apiTokens = new ApiTokenService(database.db, events, config.authSecret);
+  app.decorate('deps', { config, database, tokens, auth, rateLimiter, events, twoFactor, storage, apiTokens });
   app.decorateRequest('auth', null);
 
   // Every API route must declare who may call it.
   app.addHook('onRoute', (route) => {
+    // The reference page's own routes (the Swagger UI plugin under /api/docs) cannot declare it: they are public.
+    if (isApiDocsRoute(route)) route.config = { ...route.config, auth: 'public' };
     if (route.url.startsWith('/api') && !route.config?.auth) {
       throw new Error(`route ${route.method} ${route.url} does not declare config.auth`);
     }
@@ -213,12 +220,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (rule) await rateLimiter.consume(rule, req.ip, (req.query as { grant_type?: string } | undefined)?.grant_type);
     const header = req.headers.authorization;
     const bearer = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
+    // A personal API token never reaches account, token or session management, signed-in or public.
+    if (isApiToken(bearer)) requireTokenMayReach(req.routeOptions.url ?? '');
     if (mode === 'public') return;
     if (!bearer) throw new AppError('unauthenticated');
-    const found = await auth.authenticate(bearer);
+    const found: Pick<AuthContext, 'user' | 'sessionId' | 'apiToken'> | null = isApiToken(bearer)
+      ? await apiTokens.authenticate(bearer)
+      : await auth.authenticate(bearer);
     if (!found) throw new AppError('session_invalid');
+    const { apiToken } = found;
+    if (apiToken) requireTokenScope(apiToken.scope, req.method);
     const { role } = found.user;
-    req.auth = { userId: found.user.id, sessionId: found.sessionId, user: found.user, role };
+    req.auth = { userId: found.user.id, sessionId: found.sessionId, user: found.user, role, apiToken };
     if (mode === 'super_admin' && !canUseAdminArea(role)) throw new AppError('admin_only');
     if (lastSeen.due(found.user.id)) void touchLastSeen(database.db, found.user.id).catch(() => {});
   });
@@ -264,16 +277,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: { title: 'Crewboard API', version: '1.0.0' },
-      components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
+  // The OpenAPI document (operation ids, summaries, security, 4xx answers: see modules/openapi) and /api/docs.
+  await registerOpenApi(app, { publicUrl: config.publicUrl });
 
   const send = (reply: FastifyReply, reason: ErrorReason, fields?: Record<string, string>) =>
     reply.code(errorStatus(reason)).send(errorBody(reason, fields));

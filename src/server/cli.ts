@@ -9,13 +9,15 @@ import { backupFiles, createBackup, filesFolderOf, RestoreError, restoreBackup, 
 import { openDatabase } from './db/client';
 import { PRIVATE_UMASK } from './lib/private-dir';
 import { createStorage, describeStorage } from './lib/storage';
-import { setRoleByEmail } from './modules/users/users.repo';
+import { EXPORT_USAGE, exportTeamCommand } from './modules/transfer/transfer.cli';
+import { setSystemRole } from './modules/admin/set-role';
 
 const USAGE = `Usage:
   npm run cli -- set-role <email> <${SYSTEM_ROLES.join('|')}>
   npm run cli -- backup <file>     every table as JSON, and the stored files into <file>.files/
                                    (PGlite: stop the server first; an S3 file store is backed up by its own means)
-  npm run cli -- restore <file>    into an empty database, in one transaction; then the files of <file>.files/`;
+  npm run cli -- restore <file>    into an empty database, in one transaction; then the files of <file>.files/
+${EXPORT_USAGE}`;
 
 /** The database of DATABASE_URL, else the PGlite folder DATA_DIR, migrated. */
 async function openConfigured() {
@@ -157,7 +159,7 @@ async function setRole(emailArg: string | undefined, roleArg: string | undefined
   const database = await openDatabase(config);
   try {
     await database.migrate();
-    const user = await setRoleByEmail(database.db, email, role);
+    const user = await setSystemRole(database.db, email, role, 'cli');
     if (!user) {
       console.error(`no user with email ${email}`);
       return 1;
@@ -180,6 +182,8 @@ async function main(argv: string[]): Promise<number> {
       return backup(args[0]);
     case 'restore':
       return restore(args[0]);
+    case 'export':
+      return exportTeamCommand(args, openConfigured, USAGE);
     default:
       console.error(USAGE);
       return 2;

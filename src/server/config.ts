@@ -51,6 +51,11 @@ export interface Config extends DatabaseConfig {
   maxUploadMb: number;
   /** WEBHOOKS_ALLOW_PRIVATE=true: webhooks may reach loopback, private and link-local addresses (local tests only). */
   webhooksAllowPrivate?: boolean;
+  /** Webhook retries: the wait before each retry (default: 10 s, 1 min, 5 min, 30 min, 2 h, 5 h, 8 h, 8 h ≈ 24 h); tests shorten it. */
+  webhookRetryDelaysMs?: number[];
+  /** How often the webhook worker looks for due deliveries (default 1 s), and one attempt's limit (default 10 s): tests. */
+  webhookPollIntervalMs?: number;
+  webhookTimeoutMs?: number;
   /** Days the audit log keeps a row (AUDIT_RETENTION_DAYS, default 365). */
   auditRetentionDays?: number;
 }

@@ -7,6 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { type Backup, createBackup, DERIVED_TABLES, restoreBackup, tablesInForeignKeyOrder } from '../../src/server/db/backup';
 import { type Database, type Db, openDatabase } from '../../src/server/db/client';
+import * as Y from 'yjs';
+import { NOTE_FRAGMENT } from '../../src/domain/schemas/note';
+import { docFrom, noteText } from '../../src/server/modules/notes/note-document';
+import { NoteCompactor } from '../../src/server/modules/notes/notes.compaction';
+import * as notesRepo from '../../src/server/modules/notes/notes.repo';
 import { createUser } from '../factories';
 import { openTestDatabase, setupTestApp, testConfig } from '../helpers/app';
 import { createScratchTarget } from '../helpers/scratch-db';
@@ -39,6 +44,18 @@ async function dump(db: Db): Promise<Record<string, string[]>> {
       .sort();
   }
   expect(Object.keys(out)).toEqual(expect.arrayContaining([...DERIVED_TABLES]));
+  return out;
+}
+
+/** Each note's document (compacted state and the updates after it) as text, by note id. */
+async function noteTexts(db: Db): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const ids = rowsOf<{ id: string }>(await db.execute(sql`select id from notes order by id`));
+  for (const { id } of ids) {
+    const stored = await notesRepo.readDocument(db, id);
+    const doc = docFrom([...(stored.state ? [stored.state] : []), ...stored.updates.map((u) => u.update)]);
+    out[id] = noteText(doc);
+  }
   return out;
 }
 
@@ -77,6 +94,19 @@ async function populate(db: Database) {
       });
       if (i % 3 === 0) await post(member, `/api/tasks/${task.id}/status`, { status: 'completed' }, 'PATCH');
     }
+    // A note (issue 25) whose document is binary (bytea): a compacted state, an update after it, and a version.
+    const note = await post(member, '/api/notes', { teamId: team.id, title: 'Runbook ✓', projectId: project.id });
+    const doc = new Y.Doc();
+    const paragraph = new Y.XmlElement('paragraph');
+    doc.getXmlFragment(NOTE_FRAGMENT).insert(0, [paragraph]);
+    const text = new Y.XmlText('Zoë’s runbook: ünïcode \u0000 and bytes');
+    paragraph.insert(0, [text]);
+    await notesRepo.appendUpdates(db.db, note.id, [{ update: Y.encodeStateAsUpdate(doc), userId: member.id }]);
+    await new NoteCompactor(db.db, app.deps.events, testConfig(), app.log).compact(note.id);
+    await post(member, `/api/notes/${note.id}/versions`, {});
+    const before = Y.encodeStateVector(doc);
+    text.insert(text.length, ' — appended later');
+    await notesRepo.appendUpdates(db.db, note.id, [{ update: Y.encodeStateAsUpdate(doc, before), userId: owner.id }]);
     // A rotated refresh token (bigserial ids and parent links).
     await app.inject({
       method: 'POST',
@@ -125,6 +155,12 @@ describe('backup and restore', () => {
       'project_task_counts',
       'tasks',
       'notifications',
+      'notes',
+      'note_documents',
+      'note_updates',
+      'note_versions',
+      // Append-only (migration 0009's trigger): restore only inserts, into an empty table.
+      'audit_log',
     ]) {
       expect(counts[table], table).toBeGreaterThan(0);
     }
@@ -135,6 +171,9 @@ describe('backup and restore', () => {
       const written = Object.entries(counts).filter(([t]) => !DERIVED_TABLES.includes(t));
       expect(result.rows).toBe(written.reduce((a, [, n]) => a + n, 0));
       expect(await dump(target.database.db)).toEqual(before);
+      // The notes' documents are the same bytes, and read as the same text.
+      expect(await noteTexts(target.database.db)).toEqual(await noteTexts(ctx.database.db));
+      expect(Object.values(await noteTexts(target.database.db))).toContain('Zoë’s runbook: ünïcode \u0000 and bytes — appended later');
       // The restored database works: sign in, and new serial ids continue after the restored ones.
       const app = await buildApp({ config: testConfig(), database: target.database });
       await app.ready();

@@ -286,6 +286,8 @@ function matchingGets(data: Record<string, unknown>): string[] {
     }
     case 'notification':
       return ['/api/notifications', '/api/invitations', team];
+    case 'note':
+      return [`/api/notes/${data.noteId}`, team];
     default:
       return [];
   }
@@ -305,7 +307,7 @@ describe('what each event carries', () => {
     ) as Record<Role, Stream>;
 
     // What each role reads through the API, URL by URL, before and after every change.
-    const ids: { teamId?: string; projectId?: string; taskId?: string } = {};
+    const ids: { teamId?: string; projectId?: string; taskId?: string; noteId?: string } = {};
     const read = new Map<string, string[]>();
     const snapshot = async () => {
       const urls = ['/api/invitations', '/api/notifications'];
@@ -315,6 +317,7 @@ describe('what each event carries', () => {
         const task = `/api/tasks/${ids.taskId}`;
         urls.push(task, `${task}/comments`, `${task}/checklist`, `${task}/watch`);
       }
+      if (ids.noteId) urls.push(`/api/notes/${ids.noteId}`);
       const reads = roles.flatMap((role) => urls.map((url) => ({ key: `${role} ${url}`, headers: people[role].auth, url })));
       const answers = await Promise.all(reads.map(({ url, headers }) => ctx.app.inject({ url, headers })));
       answers.forEach((res, i) => {
@@ -380,6 +383,10 @@ describe('what each event carries', () => {
     await act(owner, 'POST', `/api/tasks/${taskId}/checklist`, { title: 'First step' });
     await act(owner, 'PUT', `/api/tasks/${taskId}/watch`, { watching: true });
     await act(admin, 'PATCH', `/api/tasks/${taskId}`, { assigneeId: member.id, status: 'completed' });
+    // A note (issue 25): created by a member, renamed by the admin, deleted by the owner.
+    const noteId = await act(member, 'POST', '/api/notes', { teamId, title: 'Minutes' }, 'noteId');
+    await act(admin, 'PATCH', `/api/notes/${noteId}`, { title: 'Minutes, renamed' });
+    await act(owner, 'DELETE', `/api/notes/${noteId}`);
     await act(owner, 'DELETE', `/api/tasks/${taskId}`);
     await act(owner, 'DELETE', `/api/projects/${projectId}`);
     await act(owner, 'DELETE', team);

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   HIGHLIGHT_END as E,
@@ -108,6 +109,15 @@ beforeAll(async () => {
       201,
     )
   ).id;
+
+  // Notes (issue 25): found by title and by the plain text the server keeps (written here as compaction would).
+  const note = async (user: TestUser, teamId: string, title: string, text: string, projectId: string | null = null) => {
+    const n = await ok<{ id: string }>(user, 'POST', '/api/notes', { teamId, title, projectId }, 201);
+    await ctx.database.db.execute(sql`update notes set plain_text = ${text} where id = ${n.id}`);
+    return n.id;
+  };
+  ids.note = await note(alice, apollo.id, 'Runbook for the albatross release', 'Step one: warm the quokka servers.', p);
+  ids.borealisNote = await note(carol, borealis.id, 'Borealis secret runbook', 'The albatross plan, quokka included.');
 
   // Bob is also in Borealis for now (removed in the leak test).
   bobMembershipInBorealis = await insertMember(ctx.database.db, borealis.id, bob, 'member');
@@ -230,6 +240,17 @@ describe('search: matching', () => {
     expect((await search(alice, alice.id.slice(0, 8))).groups.comment).toEqual([]);
   });
 
+  it('finds notes by title and by their text, with the project (else the team) as context', async () => {
+    const byTitle = (await search(alice, 'albatross')).groups.note;
+    expect(byTitle.map((h) => h.id)).toEqual([ids.note]);
+    expect(byTitle[0]).toMatchObject({ kind: 'note', teamId: apollo.id, projectId: ids.apolloProject, taskId: null, context: 'Kanban board rollout' });
+    expect(byTitle[0]!.title).toContain(`${S}albatross${E}`);
+    const byText = (await search(alice, 'warm quokka', '&kinds=note')).groups.note;
+    expect(byText.map((h) => h.id)).toEqual([ids.note]);
+    expect(byText[0]!.snippet).toContain(`${S}quokka${E}`);
+    expect((await search(carol, 'albatross', '&kinds=note')).groups.note.map((h) => h.id)).toEqual([ids.borealisNote]);
+  });
+
   it('answers only the kinds asked for, at most `limit` per kind', async () => {
     const r = await search(alice, 'kanban', '&kinds=project,team');
     expect(r.groups.task).toEqual([]);
@@ -271,6 +292,7 @@ describe('search: scoped to the caller’s teams (leak test)', () => {
       'borealis',
       'résumé',
       'secret',
+      'albatross',
     ]) {
       const r = await search(user, q, `&limit=${SEARCH_LIMITS.perKindMax}`);
       for (const hit of allHits(r)) {
@@ -280,8 +302,8 @@ describe('search: scoped to the caller’s teams (leak test)', () => {
     }
     return found;
   }
-  const borealisThings = () => [ids.borealisProject!, ids.borealisDesign!, ids.borealisComment!, borealis.id];
-  const apolloThings = () => [ids.apolloProject!, ids.design!, ids.comment!, ids.tagged!, ids.described!, apollo.id];
+  const borealisThings = () => [ids.borealisProject!, ids.borealisDesign!, ids.borealisComment!, ids.borealisNote!, borealis.id];
+  const apolloThings = () => [ids.apolloProject!, ids.design!, ids.comment!, ids.tagged!, ids.described!, ids.note!, apollo.id];
 
   it('shows each team only its own tasks, projects, comments, team and people', async () => {
     const aliceSees = await seen(alice);
@@ -398,7 +420,7 @@ describe('search: hostile input never fails', () => {
       'design',
       'kanban',
     ];
-    const kinds: SearchKind[] = ['task', 'project', 'team', 'person', 'comment'];
+    const kinds: SearchKind[] = ['task', 'project', 'team', 'person', 'comment', 'note'];
     for (let n = 0; n < 120; n++) {
       const length = Math.floor(rand() * (n % 10 === 0 ? 260 : 40));
       let q = '';

@@ -1,5 +1,14 @@
 /** The first element of every query key: one per feature (teams and projects are shared, in queries/). */
-export type QueryRoot = 'tasks' | 'projects' | 'teams' | 'invitations' | 'dashboard' | 'notifications' | 'admin' | 'settings';
+export type QueryRoot =
+  | 'tasks'
+  | 'projects'
+  | 'teams'
+  | 'invitations'
+  | 'dashboard'
+  | 'notifications'
+  | 'admin'
+  | 'settings'
+  | 'notes';
 
 /**
  * The key every key factory starts from (`all: rootKey('tasks')`), and that realtime.ts invalidates by, so

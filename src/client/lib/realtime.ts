@@ -16,7 +16,7 @@ import { type QueryRoot, rootKey } from './query-keys';
 type Roots = readonly QueryRoot[];
 
 /** The roots an event may leave stale (the admin pages are not live). */
-const ALL_ROOTS: Roots = ['tasks', 'projects', 'teams', 'invitations', 'dashboard', 'notifications'];
+const ALL_ROOTS: Roots = ['tasks', 'projects', 'teams', 'invitations', 'dashboard', 'notifications', 'notes'];
 
 // Moving a task also changes its project's progress and the dashboard's figures.
 const TASK: Roots = ['tasks', 'projects', 'dashboard'];
@@ -52,6 +52,9 @@ export const EVENT_ROOTS = {
   'notification.created': ['notifications'],
   // The server ends a revoked session's stream; the client refreshes (or signs out) and reconnects.
   'session.revoked': [],
+  'note.created': ['notes'],
+  'note.updated': ['notes'],
+  'note.deleted': ['notes'],
 } as const satisfies Record<DomainEventType, Roots>;
 
 /** Which data an event can change; an event this client does not know (a newer server's) changes nothing here. */

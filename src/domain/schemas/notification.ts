@@ -18,6 +18,8 @@ export const notificationDto = z.object({
     memberId: z.string().optional(),
     invitationId: z.string().optional(),
     commentId: z.string().optional(),
+    /** A mention in a note (issue 25). */
+    noteId: z.string().optional(),
   }),
   createdAt: isoDateTime,
 });
@@ -64,5 +66,9 @@ export const NOTIFICATION_TEXT = {
   task_status: {
     title: 'Task status changed',
     message: (actor: string, task: string, status: string) => `${actor} moved "${task}" to ${status}`,
+  },
+  webhook_failing: {
+    title: 'Webhook failing',
+    message: (url: string, team: string) => `Deliveries to ${url} (${team}) have failed for 24 hours`,
   },
 } as const;

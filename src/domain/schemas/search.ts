@@ -4,9 +4,9 @@ import { uuid } from './common';
 
 /**
  * Global search (issue 23): GET /api/search?q=…&limit=…. Everything the caller may see (tasks, projects, teams,
- * people in their teams, comments), scoped by membership inside the query; ranked and grouped by kind.
+ * people in their teams, comments, notes), scoped by membership inside the query; ranked and grouped by kind.
  */
-export const SEARCH_KINDS = ['task', 'project', 'team', 'person', 'comment'] as const;
+export const SEARCH_KINDS = ['task', 'project', 'team', 'person', 'comment', 'note'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 
 export const SEARCH_LIMITS = { queryMax: 200, perKindDefault: 5, perKindMax: 20, snippetMax: 160 } as const;
@@ -64,6 +64,8 @@ export const searchResultDto = z.object({
     team: z.array(searchHit),
     person: z.array(searchHit),
     comment: z.array(searchHit),
+    /** Notes (issue 25): title and plain text; `context` is the note's project, else its team. */
+    note: z.array(searchHit),
   }),
 });
 export type SearchResultDto = z.infer<typeof searchResultDto>;

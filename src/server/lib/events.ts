@@ -46,6 +46,8 @@ export type DomainEvent =
       'task.detail_changed',
       { teamId: string; taskId: string; projectId: string; part: 'comments' | 'attachments' | 'checklist' | 'watchers' }
     >
+  /** A team's note was created, changed (title, pin, project, or its text when edits are compacted) or deleted. */
+  | Event<'note.created' | 'note.updated' | 'note.deleted', { teamId: string; noteId: string }>
   /** A notification was written for `userId`; forwarded to that user's streams only. */
   | Event<'notification.created', { teamId: string; userId: string; notificationId: string }>
   /** Sessions ended (sign-out, reuse of a spent refresh token, deactivation): their event streams close. */

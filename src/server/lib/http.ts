@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { SystemRole } from '../../domain/constants';
+import type { ApiTokenScope, SystemRole } from '../../domain/constants';
 import type { UserRow } from '../db/schema';
 import { AppError } from './errors';
 
@@ -9,9 +9,12 @@ export type RouteAuth = 'public' | 'user' | 'super_admin';
 
 export interface AuthContext {
   userId: string;
+  /** The session of a signed-in caller; '' for a personal API token (it has none). */
   sessionId: string;
   user: UserRow;
   role: SystemRole;
+  /** Set when the caller authenticated with a personal API token (issue 26) rather than a session. */
+  apiToken?: { id: string; scope: ApiTokenScope };
 }
 
 declare module 'fastify' {

@@ -27,3 +27,11 @@ describe('matchCommands', () => {
     expect(matchCommands('dark', false).map((c) => c.id)).toEqual(['theme:dark']);
   });
 });
+
+describe('the New Note command', () => {
+  it('opens /notes with its form', () => {
+    const [note] = matchCommands('new note', false);
+    expect(note?.id).toBe('new-note');
+    expect(note?.action).toEqual({ go: '/notes?new=1' });
+  });
+});

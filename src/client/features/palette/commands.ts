@@ -70,6 +70,14 @@ export const COMMANDS: readonly PaletteCommand[] = [
     icon: Plus,
     action: { go: '/projects?new=1' },
   },
+  {
+    id: 'new-note',
+    group: 'Create',
+    label: 'New Note',
+    keywords: 'create add document',
+    icon: Plus,
+    action: { go: '/notes?new=1' },
+  },
   { id: 'new-team', group: 'Create', label: 'New Team', keywords: 'create add', icon: UserPlus, action: { go: '/teams?new=1' } },
   {
     id: 'theme:light',

@@ -8,6 +8,7 @@ import {
 } from '../../../domain/schemas/admin';
 import { errorResponse, idParams } from '../../../domain/schemas/common';
 import { requireUser, typed } from '../../lib/http';
+import { auditByOf } from '../audit/audit.record';
 import { AdminService } from './admin.service';
 
 /** /api/admin/*: system role super_admin only (the global auth hook answers 401/403). */
@@ -45,6 +46,6 @@ export function registerAdmin(app: FastifyInstance): void {
       body: updateAdminUserInput,
       response: { 200: adminUserDto, 401: errorResponse, 403: errorResponse, 404: errorResponse },
     },
-    handler: async (req) => service.setActive(requireUser(req).userId, req.params.id, req.body.isActive),
+    handler: async (req) => service.setActive(requireUser(req).userId, req.params.id, req.body.isActive, auditByOf(req)),
   });
 }

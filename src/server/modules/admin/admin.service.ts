@@ -11,6 +11,7 @@ import type { Config } from '../../config';
 import { migrationsFolder, type Database } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events';
+import { type AuditBy, recordAudit } from '../audit/audit.record';
 import * as authRepo from '../auth/auth.repo';
 import type { UserRow } from '../../db/schema';
 import { getOutboxStats } from '../mail/mail.repo';
@@ -67,13 +68,22 @@ export class AdminService {
   }
 
   /** Deactivates or reactivates a user; deactivation ends all their sessions in the same transaction. */
-  async setActive(actorId: string, userId: string, isActive: boolean): Promise<AdminUserDto> {
+  async setActive(actorId: string, userId: string, isActive: boolean, by?: AuditBy): Promise<AdminUserDto> {
     if (userId === actorId && !isActive) {
       throw new AppError('cannot_deactivate_self');
     }
     const row = await this.database.db.transaction(async (tx) => {
       const updated = await repo.setActive(tx, userId, isActive);
       if (updated && !isActive) await authRepo.revokeAllSessionsOfUser(tx, userId);
+      if (updated) {
+        await recordAudit(tx, {
+          action: isActive ? 'admin.user_activated' : 'admin.user_deactivated',
+          ...(by ?? { actorId, actorEmail: null, ip: null }),
+          targetType: 'user',
+          targetId: updated.id,
+          targetLabel: updated.email,
+        });
+      }
       return updated;
     });
     if (!row) throw new AppError('user_not_found');

@@ -35,3 +35,18 @@ export async function recordAudit(db: DbOrTx, entry: AuditEntry): Promise<void> 
     details: entry.details ?? {},
   });
 }
+
+/** Who acts and from where: the signed-in caller (or nobody) and the request's address. */
+export interface AuditBy {
+  actorId: string | null;
+  actorEmail: string | null;
+  ip: string | null;
+}
+
+/** The CLI acts as nobody in particular, from no address (`details.via` says it was the CLI). */
+export const AUDIT_BY_CLI: AuditBy = { actorId: null, actorEmail: null, ip: null };
+
+/** A request's AuditBy: its signed-in user (route auth 'user' or 'super_admin'), else nobody, and `req.ip`. */
+export function auditByOf(req: { auth: { user: { id: string; email: string } } | null; ip: string }): AuditBy {
+  return { actorId: req.auth?.user.id ?? null, actorEmail: req.auth?.user.email ?? null, ip: req.ip };
+}

@@ -28,7 +28,7 @@ export function registerAccountLinks(app: FastifyInstance): void {
     config: { auth: 'public', rateLimit: 'auth' },
     schema: { tags, body: resetPasswordInput, response: { 204: z.null(), 400: errorResponse } },
     handler: async (req, reply) => {
-      await reset.reset(req.body.token, req.body.password);
+      await reset.reset(req.body.token, req.body.password, req.ip);
       return reply.code(204).send(null);
     },
   });

@@ -7,6 +7,7 @@ import { hashToken, type TokenService } from '../../lib/tokens';
 import { toUserDto } from '../users/users.mapper';
 import * as usersRepo from '../users/users.repo';
 import type { UserRow } from '../../db/schema';
+import { recordAudit } from '../audit/audit.record';
 import * as repo from './auth.repo';
 import { requireUncommonPassword } from './password-policy';
 import { DEFAULT_SESSION_POLICY, isWithinReuseGrace, type SessionPolicy, sessionExpiry } from './session-policy';
@@ -17,6 +18,9 @@ export interface AuthHooks {
   /** After a session was revoked (sign-out, reuse of a spent refresh token), e.g. to close its event streams. */
   onSessionRevoked?: (userId: string, sessionId: string) => void;
 }
+
+/** How a sign-in proved who it is (the audit row's `details.method`). */
+export type SignInMethod = 'password' | 'two_factor' | 'oidc';
 
 /** A right password: the session, or, with two-factor sign-in on, the user who must give a code next. */
 export type PasswordSignIn = { session: SessionDto } | { secondFactor: UserRow };
@@ -74,21 +78,66 @@ export class AuthService {
     const ok = await verifyPassword(row?.passwordHash, password);
     if (!row || !ok) {
       await guard.failed();
+      await this.signInFailed(email, row?.user.id ?? null, ip, 'password', 'invalid_credentials');
       throw invalidCredentials();
     }
     await guard.succeeded();
-    if (!row.user.isActive) throw new AppError('account_deactivated');
+    if (!row.user.isActive) {
+      await this.signInFailed(email, row.user.id, ip, 'password', 'account_deactivated');
+      throw new AppError('account_deactivated');
+    }
     // Two-factor sign-in on: no session yet; the caller asks for a code (security/two-factor.service.ts).
     if (row.user.totpEnabledAt) return { secondFactor: row.user };
     return { session: await this.startSession(row.user, userAgent, ip) };
   }
 
-  /** Opens a session for a user who has proven who they are (password or OpenID Connect). */
-  async startSession(user: UserRow, userAgent: string | null, ip: string | null = null): Promise<SessionDto> {
+  /**
+   * A failed sign-in in the audit log: nobody signed in, so no actor id; the attempted address (never the password)
+   * as actorEmail and target, the account's id when the address has one.
+   */
+  async signInFailed(
+    email: string,
+    userId: string | null,
+    ip: string | null,
+    method: SignInMethod,
+    reason: string,
+  ): Promise<void> {
+    await recordAudit(this.db, {
+      action: 'auth.sign_in_failed',
+      actorId: null,
+      actorEmail: email,
+      ip,
+      targetType: 'user',
+      targetId: userId,
+      targetLabel: email,
+      details: { method, reason },
+    });
+  }
+
+  /**
+   * Opens a session for a user who has proven who they are (password, password and second factor, or OpenID
+   * Connect), with its `auth.sign_in` audit row in the same transaction.
+   */
+  async startSession(
+    user: UserRow,
+    userAgent: string | null,
+    ip: string | null = null,
+    method: SignInMethod = 'password',
+  ): Promise<SessionDto> {
     const refresh = this.tokens.newRefreshToken();
     const session = await this.db.transaction(async (tx) => {
       const s = await repo.createSession(tx, user.id, userAgent?.slice(0, 300) ?? null, ip);
       await repo.insertRefreshToken(tx, s.id, hashToken(refresh), null);
+      await recordAudit(tx, {
+        action: 'auth.sign_in',
+        actorId: user.id,
+        actorEmail: user.email,
+        ip,
+        targetType: 'user',
+        targetId: user.id,
+        targetLabel: user.email,
+        details: { method, sessionId: s.id },
+      });
       return s;
     });
     return this.sessionDto(user, session.id, refresh);

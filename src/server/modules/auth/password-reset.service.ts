@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events';
 import { hashPassword } from '../../lib/passwords';
 import type { RateLimiter } from '../../lib/rate-limit';
+import { recordAudit } from '../audit/audit.record';
 import { enqueueMail } from '../mail/mail.repo';
 import * as usersRepo from '../users/users.repo';
 import { passwordChangedMail, resetPasswordMail } from './account-mails';
@@ -62,7 +63,7 @@ export class PasswordResetService {
    * the account spent, every session signed out, the address marked verified (the link proved the mailbox), and the
    * 'password changed' mail queued. The password is checked before the link is spent, so a refused one costs nothing.
    */
-  async reset(token: string, password: string): Promise<void> {
+  async reset(token: string, password: string, ip: string | null = null): Promise<void> {
     requireUncommonPassword(password);
     const passwordHash = await hashPassword(password);
     const userId = await this.db.transaction(async (tx) => {
@@ -79,6 +80,16 @@ export class PasswordResetService {
         kind: 'password_changed',
         to: user.email,
         ...passwordChangedMail({ email: user.email, forgotUrl: `${this.publicUrl}/forgot-password`, signedOut: true }),
+      });
+      // The emailed link proves the mailbox: its owner acts.
+      await recordAudit(tx, {
+        action: 'auth.password_reset',
+        actorId: user.id,
+        actorEmail: user.email,
+        ip,
+        targetType: 'user',
+        targetId: user.id,
+        targetLabel: user.email,
       });
       return user.id;
     });

@@ -61,7 +61,7 @@ export function registerMe(app: FastifyInstance): void {
       response: { 204: z.null(), 400: errorResponse, 409: errorResponse },
     },
     handler: async (req, reply) => {
-      await service.confirmEmailChange(req.body.token);
+      await service.confirmEmailChange(req.body.token, req.ip);
       return reply.code(204).send(null);
     },
   });
@@ -71,7 +71,7 @@ export function registerMe(app: FastifyInstance): void {
     schema: { tags, security, body: changePasswordInput, response: { 204: z.null(), 400: errorResponse, 429: errorResponse } },
     handler: async (req, reply) => {
       const caller = requireUser(req);
-      await service.changePassword(caller, req.body, rateLimiter.signIn(caller.user.email, req.ip));
+      await service.changePassword(caller, req.body, rateLimiter.signIn(caller.user.email, req.ip), req.ip);
       return reply.code(204).send(null);
     },
   });

@@ -18,6 +18,7 @@ import type { EventBus } from '../../lib/events';
 import type { AuthContext } from '../../lib/http';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import type { RateLimiter, SignInGuard } from '../../lib/rate-limit';
+import { recordAudit } from '../audit/audit.record';
 import { changeEmailMail, emailChangedMail, passwordChangedMail } from '../auth/account-mails';
 import { revokeAllSessionsOfUser, revokeOtherSessionsOfUser } from '../auth/auth.repo';
 import type { AuthService } from '../auth/auth.service';
@@ -113,7 +114,7 @@ export class MeService {
    * A link unknown, spent or expired, or of an account deactivated since, is `link_invalid`; an address taken
    * meanwhile is `email_taken`, and the link stays unspent (the transaction rolls back).
    */
-  async confirmEmailChange(token: string): Promise<void> {
+  async confirmEmailChange(token: string, ip: string | null = null): Promise<void> {
     try {
       await this.db.transaction(async (tx) => {
         const spent = await consumeUserToken(tx, 'change_email', token);
@@ -129,6 +130,17 @@ export class MeService {
           to: user.email,
           ...emailChangedMail({ oldEmail: user.email, newEmail: spent.email }),
         });
+        // The link is the proof of who acts: the account's owner, named by the address they are leaving.
+        await recordAudit(tx, {
+          action: 'auth.email_changed',
+          actorId: user.id,
+          actorEmail: user.email,
+          ip,
+          targetType: 'user',
+          targetId: user.id,
+          targetLabel: spent.email,
+          details: { oldEmail: user.email, newEmail: spent.email },
+        });
       });
     } catch (error) {
       if (isUniqueViolation(error, 'users_email_key')) throw new AppError('email_taken');
@@ -140,7 +152,12 @@ export class MeService {
    * A new password for the signed-in user, after the current one: the /signup rules and not a common one. Every
    * other session is signed out (this one stays), a pending reset link stops working, and a notice is mailed.
    */
-  async changePassword(caller: AuthContext, input: ChangePasswordInput, guard: SignInGuard): Promise<void> {
+  async changePassword(
+    caller: AuthContext,
+    input: ChangePasswordInput,
+    guard: SignInGuard,
+    ip: string | null = null,
+  ): Promise<void> {
     requireUncommonPassword(input.password);
     const hash = await usersRepo.getPasswordHash(this.db, caller.userId);
     await this.checkPassword(hash, input.currentPassword, guard);
@@ -157,6 +174,16 @@ export class MeService {
           forgotUrl: `${this.deps.publicUrl}/forgot-password`,
           signedOut: false,
         }),
+      });
+      await recordAudit(tx, {
+        action: 'auth.password_changed',
+        actorId: caller.userId,
+        actorEmail: caller.user.email,
+        ip,
+        targetType: 'user',
+        targetId: caller.userId,
+        targetLabel: caller.user.email,
+        details: { otherSessionsSignedOut: ids.length },
       });
       return ids;
     });

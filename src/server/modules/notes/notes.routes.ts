@@ -1,4 +1,245 @@
-import type { FastifyInstance } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyWebsocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { WebSocket } from 'ws';
+import { z } from 'zod';
+import { errorResponse, idParams, uuid } from '../../../domain/schemas/common';
+import {
+  createNoteInput,
+  NOTE_SOCKET_CLOSE,
+  noteDto,
+  noteListDto,
+  noteListQuery,
+  noteSocketTicketDto,
+  noteVersionDetailDto,
+  noteVersionDto,
+  noteVersionListDto,
+  updateNoteInput,
+} from '../../../domain/schemas/note';
+import { requireUser, typed } from '../../lib/http';
+import { fileUploadBody, receiveFile, skipBodyValidation } from '../attachments/multipart';
+import { FILE_CSP } from '../attachments/file-name';
+import { NoteImages } from './note-images';
+import { NoteTickets } from './note-tickets';
+import { NotesCollab } from './notes.collab';
+import { NoteCompactor } from './notes.compaction';
+import * as repo from './notes.repo';
+import { NotesService } from './notes.service';
 
-/** Issue 2x: placeholder until this module lands. */
-export function registerNotes(_app: FastifyInstance): void {}
+const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
+const security = [{ bearer: [] }];
+const tags = ['notes'];
+
+const versionParams = z.object({ id: uuid, versionId: uuid });
+const imageParams = z.object({ id: z.string().max(64), file: z.string().max(64) });
+/** Checked by the signature (404), not by a schema (no 400 to probe with). */
+const imageQuery = z.object({ sig: z.string().max(200).optional() });
+const socketParams = z.object({ id: z.string().max(64) });
+const socketQuery = z.object({ ticket: z.string().max(1000).optional() });
+
+/** A note's socket takes Yjs messages; a 50-page document sent whole after offline edits fits. */
+const SOCKET_MAX_PAYLOAD = 32 * 1024 * 1024;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The notes' collaboration on this instance (tests and the load script read its stats). */
+    notesCollab: NotesCollab;
+  }
+}
+
+/**
+ * /api/notes (issue 25): a team's collaborative documents. REST for the list, the note's fields, versions and images;
+ * the text is a Yjs document edited over `GET /api/notes/:id/socket` (y-websocket's protocol), opened with a
+ * short-lived ticket from `POST /api/notes/:id/socket-ticket`.
+ */
+export function registerNotes(app: FastifyInstance): void {
+  const { database, events, config, storage } = app.deps;
+  const db = database.db;
+  const tickets = new NoteTickets(config.authSecret);
+  const compactor = new NoteCompactor(db, events, config, app.log);
+  const collab = new NotesCollab({ db, channel: app.eventChannel, compactor, log: app.log });
+  const images = new NoteImages(db, storage, config.authSecret, config.maxUploadMb * 1024 * 1024, app.log);
+  const service = new NotesService({
+    db,
+    events,
+    tickets,
+    collab,
+    compactor,
+    removeFiles: (noteId) => images.removeAll(noteId),
+  });
+  app.decorate('notesCollab', collab);
+
+  // Sockets close at once on a removal, a deletion or a sign-out made here (the channel brings the other instances').
+  const unsubscribe = events.subscribe((event) => collab.onLocalEvent(event));
+  app.addHook('preClose', async () => {
+    unsubscribe();
+    await collab.stop();
+  });
+
+  noteRoutes(app, service);
+
+  app.register(async (scope) => {
+    await scope.register(fastifyMultipart, { throwFileSizeLimit: false });
+    await scope.register(fastifyWebsocket, { options: { maxPayload: SOCKET_MAX_PAYLOAD } });
+    const r = typed(scope);
+
+    r.post('/api/notes/:id/images', {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        security,
+        description:
+          'One PNG, JPEG, GIF or WebP image in the multipart field `file` (at most MAX_UPLOAD_MB). Answers a stable signed URL for `<img>`.',
+        consumes: ['multipart/form-data'],
+        params: idParams,
+        body: fileUploadBody,
+        response: { 201: z.object({ url: z.string() }), ...errors, 413: errorResponse },
+      },
+      validatorCompiler: skipBodyValidation(),
+      handler: async (req, reply) => {
+        await service.requireVisible(requireUser(req).userId, req.params.id);
+        const result = await images.upload(req.params.id, (maxBytes) => receiveFile(req, maxBytes));
+        return reply.code(201).send(result);
+      },
+    });
+
+    // Public: an <img> carries no bearer token; the signature in the URL is the authorization.
+    r.get('/api/notes/:id/images/:file', {
+      config: { auth: 'public' },
+      compress: false,
+      schema: {
+        tags,
+        description: "An image of a note, through the signed URL its upload answered (404 once the note is deleted).",
+        params: imageParams,
+        querystring: imageQuery,
+        response: { 404: errorResponse },
+      },
+      handler: async (req, reply) => {
+        const image = await images.read(req.params.id.toLowerCase(), req.params.file.toLowerCase(), req.query.sig);
+        return (reply as FastifyReply)
+          .header('content-type', image.contentType)
+          .header('content-length', String(image.size))
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', FILE_CSP)
+          .header('cache-control', 'private, max-age=31536000, immutable')
+          .send(image.body);
+      },
+    });
+
+    scope.get(
+      '/api/notes/:id/socket',
+      {
+        websocket: true,
+        config: { auth: 'public' },
+        schema: {
+          tags,
+          description:
+            'WebSocket (y-websocket protocol: Yjs sync and awareness, binary frames), opened with `?ticket=` from POST /api/notes/:id/socket-ticket. Closes 4401 (bad or expired ticket, or the session ended), 4403 (not a member), 4404 (no such note).',
+          params: socketParams,
+          querystring: socketQuery,
+        },
+      },
+      (socket: WebSocket, req) => {
+        // Messages may come before the checks are done: kept, then handled in order.
+        const buffered: Buffer[] = [];
+        socket.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
+          buffered.push(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
+        });
+        socket.on('error', () => {});
+        const { id } = req.params as z.infer<typeof socketParams>;
+        const { ticket } = req.query as z.infer<typeof socketQuery>;
+        void (async () => {
+          const noteId = id.toLowerCase();
+          const claims = UUID.test(noteId) ? tickets.verify(ticket, noteId) : null;
+          if (!claims) return socket.close(NOTE_SOCKET_CLOSE.unauthenticated, 'invalid ticket');
+          const access = await repo.socketAccess(db, noteId, claims.userId, claims.sessionId);
+          if (!access) return socket.close(NOTE_SOCKET_CLOSE.gone, 'note not found');
+          if (!access.sessionLive) return socket.close(NOTE_SOCKET_CLOSE.unauthenticated, 'session ended');
+          if (!access.role) return socket.close(NOTE_SOCKET_CLOSE.forbidden, 'not a member');
+          await collab.join(socket, noteId, access.teamId, claims.userId, claims.sessionId, buffered);
+        })().catch((err) => {
+          req.log.error({ err }, 'notes: opening a socket failed');
+          socket.close(1011, 'server error');
+        });
+      },
+    );
+  });
+}
+
+function noteRoutes(app: FastifyInstance, service: NotesService): void {
+  const r = typed(app);
+
+  r.get('/api/notes', {
+    config: { auth: 'user' },
+    schema: { tags, security, querystring: noteListQuery, response: { 200: noteListDto, 400: errorResponse } },
+    handler: async (req) => service.list(requireUser(req).userId, req.query),
+  });
+
+  r.post('/api/notes', {
+    config: { auth: 'user' },
+    schema: { tags, security, body: createNoteInput, response: { 201: noteDto, ...errors } },
+    handler: async (req, reply) => reply.code(201).send(await service.create(requireUser(req).userId, req.body)),
+  });
+
+  r.get('/api/notes/:id', {
+    config: { auth: 'user' },
+    schema: { tags, security, params: idParams, response: { 200: noteDto, ...errors } },
+    handler: async (req) => service.get(requireUser(req).userId, req.params.id),
+  });
+
+  r.patch('/api/notes/:id', {
+    config: { auth: 'user' },
+    schema: { tags, security, params: idParams, body: updateNoteInput, response: { 200: noteDto, ...errors } },
+    handler: async (req) => service.update(requireUser(req).userId, req.params.id, req.body),
+  });
+
+  r.delete('/api/notes/:id', {
+    config: { auth: 'user' },
+    schema: { tags, security, params: idParams, response: { 204: z.null(), ...errors } },
+    handler: async (req, reply) => {
+      await service.remove(requireUser(req).userId, req.params.id);
+      return reply.code(204).send(null);
+    },
+  });
+
+  r.post('/api/notes/:id/socket-ticket', {
+    config: { auth: 'user' },
+    schema: {
+      tags,
+      security,
+      description: 'A ticket (valid 60 s) for `GET /api/notes/:id/socket?ticket=…`; members only.',
+      params: idParams,
+      response: { 200: noteSocketTicketDto, ...errors },
+    },
+    handler: async (req) => {
+      const { userId, sessionId } = requireUser(req);
+      return service.ticket(userId, sessionId, req.params.id);
+    },
+  });
+
+  r.get('/api/notes/:id/versions', {
+    config: { auth: 'user' },
+    schema: { tags, security, params: idParams, response: { 200: noteVersionListDto, ...errors } },
+    handler: async (req) => service.listVersions(requireUser(req).userId, req.params.id),
+  });
+
+  r.post('/api/notes/:id/versions', {
+    config: { auth: 'user' },
+    schema: { tags, security, params: idParams, response: { 201: noteVersionDto, ...errors } },
+    handler: async (req, reply) => reply.code(201).send(await service.createVersion(requireUser(req).userId, req.params.id)),
+  });
+
+  r.get('/api/notes/:id/versions/:versionId', {
+    config: { auth: 'user' },
+    schema: { tags, security, params: versionParams, response: { 200: noteVersionDetailDto, ...errors } },
+    handler: async (req) => service.getVersion(requireUser(req).userId, req.params.id, req.params.versionId),
+  });
+
+  r.post('/api/notes/:id/versions/:versionId/restore', {
+    config: { auth: 'user' },
+    schema: { tags, security, params: versionParams, response: { 200: noteVersionDto, ...errors } },
+    handler: async (req) => service.restore(requireUser(req).userId, req.params.id, req.params.versionId),
+  });
+}

@@ -103,10 +103,21 @@ export class OidcService {
       // Only claims about the same subject count.
       if (info.sub === claims.sub) Object.assign(claims, { ...info, ...claims });
     }
-    const user = await this.findOrCreateUser(provider.issuer, claims as JWTPayload & Record<string, unknown>);
-    if (!user.isActive) throw new OidcFlowError('access_denied', 'This account has been deactivated');
+    let user: UserRow;
+    try {
+      user = await this.findOrCreateUser(provider.issuer, claims as JWTPayload & Record<string, unknown>);
+    } catch (error) {
+      // Refused for an address the provider vouched for (not linked onto an unproven account, …): a failed sign-in.
+      const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase().slice(0, LIMITS.emailMax) : '';
+      if (error instanceof OidcFlowError && email) await this.auth.signInFailed(email, null, ip, 'oidc', error.error);
+      throw error;
+    }
+    if (!user.isActive) {
+      await this.auth.signInFailed(user.email, user.id, ip, 'oidc', 'account_deactivated');
+      throw new OidcFlowError('access_denied', 'This account has been deactivated');
+    }
     // No second factor here: the provider did the proving (issue 21).
-    const session = await this.auth.startSession(user, userAgent, ip);
+    const session = await this.auth.startSession(user, userAgent, ip, 'oidc');
     return this.sealers.code.seal({ r: session.refresh_token, b: saved.b }, CODE_TTL_SECONDS);
   }
 

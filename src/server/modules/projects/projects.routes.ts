@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { errorResponse, idParams } from '../../../domain/schemas/common';
 import { createProjectInput, listProjectsQuery, projectDto, updateProjectInput } from '../../../domain/schemas/project';
 import { requireUser, typed } from '../../lib/http';
+import { auditByOf } from '../audit/audit.record';
 import { ProjectsService } from './projects.service';
 
 const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
@@ -39,7 +40,7 @@ export function registerProjects(app: FastifyInstance): void {
     config: { auth: 'user' },
     schema: { tags: ['projects'], params: idParams, response: { 204: z.null(), ...errors } },
     handler: async (req, reply) => {
-      await service.remove(requireUser(req).userId, req.params.id);
+      await service.remove(requireUser(req).userId, req.params.id, auditByOf(req));
       return reply.code(204).send(null);
     },
   });

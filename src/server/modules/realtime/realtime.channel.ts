@@ -11,6 +11,21 @@ interface Logger {
   error(obj: object, msg: string): void;
 }
 
+/**
+ * A message of the notes' collaboration (modules/notes) on the same channel: not a domain event (no `type`), told
+ * apart by `kind`, and handed to the notes' listener only.
+ */
+export interface NoteChannelMessage {
+  kind: 'note';
+  /** The sending instance (each ignores its own). */
+  from: string;
+  noteId: string;
+  /** 'update': a Yjs update, inline (`data`, base64) or by reference (`ref`, a note_updates id); 'awareness': inline. */
+  what: 'update' | 'awareness';
+  data?: string;
+  ref?: number;
+}
+
 export interface EventChannelHandlers {
   onEvent(event: DomainEvent): void;
   /** The listening connection was re-established: events may have been missed meanwhile. */
@@ -23,10 +38,11 @@ function encodeEvent(event: DomainEvent): string {
   return payload;
 }
 
-function decodeEvent(payload: string): DomainEvent | null {
+function decodeMessage(payload: string): DomainEvent | NoteChannelMessage | null {
   try {
-    const value = JSON.parse(payload) as DomainEvent;
-    return value && typeof value.type === 'string' ? value : null;
+    const value = JSON.parse(payload) as DomainEvent | NoteChannelMessage;
+    if (value && 'kind' in value && value.kind === 'note') return value;
+    return value && 'type' in value && typeof value.type === 'string' ? value : null;
   } catch {
     return null;
   }
@@ -47,6 +63,10 @@ export class EventChannel {
   /** Events published during this turn of the event loop, sent together at its end. */
   private pending: string[] = [];
   private flushing: Promise<void> | null = null;
+  /** Listeners of the notes' messages, and of every domain event received (from any instance, this one's too). */
+  private readonly noteListeners = new Set<(message: NoteChannelMessage) => void>();
+  private readonly eventListeners = new Set<(event: DomainEvent) => void>();
+  private readonly resyncListeners = new Set<() => void>();
 
   constructor(
     private readonly database: Database,
@@ -72,6 +92,30 @@ export class EventChannel {
     return this.flushing;
   }
 
+  /** Sends a notes message to every instance, in order with the events (payloads must stay under MAX_PAYLOAD). */
+  publishNote(message: NoteChannelMessage): Promise<void> {
+    this.pending.push(JSON.stringify(message));
+    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+    return this.flushing;
+  }
+
+  onNoteMessage(listener: (message: NoteChannelMessage) => void): () => void {
+    this.noteListeners.add(listener);
+    return () => this.noteListeners.delete(listener);
+  }
+
+  /** Every domain event as it arrives through the channel, whichever instance published it. */
+  onDomainEvent(listener: (event: DomainEvent) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  /** The LISTEN connection was re-established: messages may have been missed meanwhile. */
+  onReconnect(listener: () => void): () => void {
+    this.resyncListeners.add(listener);
+    return () => this.resyncListeners.delete(listener);
+  }
+
   private async flush(): Promise<void> {
     const payloads = this.pending;
     this.pending = [];
@@ -91,8 +135,14 @@ export class EventChannel {
   }
 
   private receive(payload: string) {
-    const event = decodeEvent(payload);
-    if (event) this.handlers.onEvent(event);
+    const message = decodeMessage(payload);
+    if (!message) return;
+    if ('kind' in message) {
+      for (const listener of this.noteListeners) listener(message);
+      return;
+    }
+    this.handlers.onEvent(message);
+    for (const listener of this.eventListeners) listener(message);
   }
 
   private async connect(): Promise<void> {
@@ -133,7 +183,10 @@ export class EventChannel {
     const wasReconnect = this.startedOnce || this.attempt > 0;
     this.startedOnce = true;
     this.attempt = 0;
-    if (wasReconnect) this.handlers.onResync();
+    if (wasReconnect) {
+      this.handlers.onResync();
+      for (const listener of this.resyncListeners) listener();
+    }
   }
 
   private scheduleReconnect() {

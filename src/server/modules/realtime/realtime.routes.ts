@@ -4,6 +4,13 @@ import { requireUser, typed } from '../../lib/http';
 import { EventChannel } from './realtime.channel';
 import { RealtimeService, type StreamSink } from './realtime.service';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This instance's LISTEN/NOTIFY channel (the notes' collaboration sends its messages through it too). */
+    eventChannel: EventChannel;
+  }
+}
+
 /**
  * Comment lines keep proxies from closing an idle stream; each one also re-checks the session (a
  * revocation normally closes the stream at once, through a session.revoked event).
@@ -17,13 +24,14 @@ export const HEARTBEAT_MS = 20_000;
  * PostgreSQL NOTIFY; every instance LISTENs and forwards each event to the streams allowed to see it.
  */
 export function registerRealtime(app: FastifyInstance): RealtimeService {
-  const { database, events, auth } = app.deps;
+  const { database, events, auth, apiTokens } = app.deps;
   const realtime = new RealtimeService(database.db, app.log);
   const channel = new EventChannel(
     database,
     { onEvent: (event) => realtime.dispatch(event), onResync: () => realtime.resync() },
     app.log,
   );
+  app.decorate('eventChannel', channel);
 
   const unsubscribe = events.subscribe((event) => {
     channel.publish(event).catch((err) => {
@@ -50,8 +58,10 @@ export function registerRealtime(app: FastifyInstance): RealtimeService {
       response: { 200: z.string() },
     },
     handler: async (req, reply) => {
-      const { userId, sessionId } = requireUser(req);
+      const { userId, sessionId, apiToken } = requireUser(req);
       const token = req.headers.authorization?.slice(7).trim() ?? '';
+      // A personal API token's stream closes when the token is revoked (its id is published as the session's).
+      const streamSession = apiToken?.id ?? sessionId;
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -65,8 +75,7 @@ export function registerRealtime(app: FastifyInstance): RealtimeService {
       let remove: (() => void) | null = null;
       const heartbeat = setInterval(() => {
         sink.send('ping', null);
-        auth
-          .authenticate(token)
+        (apiToken ? apiTokens.authenticate(token) : auth.authenticate(token))
           .then((still) => {
             if (!still) end();
           })
@@ -93,7 +102,7 @@ export function registerRealtime(app: FastifyInstance): RealtimeService {
       res.on('error', end);
 
       try {
-        remove = await realtime.open(userId, sessionId, sink);
+        remove = await realtime.open(userId, streamSession, sink);
       } catch (err) {
         req.log.error({ err }, 'realtime: opening a stream failed');
         end();

@@ -31,6 +31,9 @@ const EVENT_READERS = {
   'task.comment_added': 'members',
   'task.detail_changed': 'members',
   'notification.created': 'recipient',
+  'note.created': 'members',
+  'note.updated': 'members',
+  'note.deleted': 'members',
 } as const satisfies Record<StreamedEvent['type'], 'members' | 'managers' | 'recipient'>;
 
 /** A browser tab's open event stream. */

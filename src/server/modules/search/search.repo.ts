@@ -282,7 +282,31 @@ function branches(typos: boolean) {
         join projects p on p.id = t.project_id`,
   };
 
-  return { task, project, team, person, comment } satisfies Record<SearchKind, { ctes: SQL; select: SQL }>;
+  // Notes of the caller's teams (issue 25): title (A) and plain text (C), kept by the notes' compaction.
+  const note = {
+    ctes: sql`
+      note_top as (
+        select m.id, m.updated_at, m.rank from (
+          select n.id, n.updated_at, ts_rank_cd(${WEIGHTS}, n.search_vector, ${tsq}) + word_similarity(${text}, n.title) as rank
+          from ${matchesFirst(sql`select id, title, updated_at, team_id, search_vector from notes where search_vector @@ ${tsq}`)} n
+          where n.team_id in (select team_id from my_teams)
+          limit ${SEARCH_CANDIDATES}
+        ) m
+        order by m.rank desc, m.updated_at desc, m.id
+        limit ${limit}
+      )`,
+    select: sql`
+      select 'note' as kind, n.id,
+        ${headline(sql`n.title`, WHOLE)} as title,
+        case when n.plain_text <> '' then ${headline(sql`left(n.plain_text, ${SNIPPET_SOURCE_MAX})`, PARTS)} end as snippet,
+        null as alt, null::uuid as "taskId", n.project_id as "projectId", n.team_id as "teamId",
+        null as status, null as priority, ${clean(sql`coalesce(p.name, tm.name)`)} as context, x.rank,
+        row_number() over (order by x.rank desc, x.updated_at desc, x.id) as ord
+      from note_top x join notes n on n.id = x.id join teams tm on tm.id = n.team_id
+        left join projects p on p.id = n.project_id`,
+  };
+
+  return { task, project, team, person, comment, note } satisfies Record<SearchKind, { ctes: SQL; select: SQL }>;
 }
 
 /** The columns of a hit, read from the union. */

@@ -17,7 +17,7 @@ import {
 import type { Db } from '../../db/client';
 import * as repo from './search.repo';
 
-const emptyGroups = (): SearchResultDto['groups'] => ({ task: [], project: [], team: [], person: [], comment: [] });
+const emptyGroups = (): SearchResultDto['groups'] => ({ task: [], project: [], team: [], person: [], comment: [], note: [] });
 
 /** Typo matches need a few letters: two or three match half the words there are. */
 const TYPO_MIN_LENGTH = 4;
@@ -66,6 +66,7 @@ function toHit(row: repo.SearchRow, words: string[]): SearchHit {
       snippet = marked(snippet) ?? marked(row.alt);
       break;
     case 'project':
+    case 'note':
       snippet = marked(snippet);
       break;
     case 'comment':

@@ -77,7 +77,7 @@ export function registerSecurity(app: FastifyInstance): void {
     schema: { tags, body: enableTwoFactorInput, response: { 200: recoveryCodesDto, 400: errorResponse, 409: errorResponse } },
     handler: async (req, reply) => {
       noStore(reply);
-      return twoFactor.enable(requireUser(req).user, req.body.code);
+      return twoFactor.enable(requireUser(req).user, req.body.code, req.ip);
     },
   });
 

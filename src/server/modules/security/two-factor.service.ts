@@ -16,6 +16,7 @@ import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
 import type { RateLimiter, RateLimitStore } from '../../lib/rate-limit';
+import { recordAudit } from '../audit/audit.record';
 import type { AuthService } from '../auth/auth.service';
 import { Sealer } from '../oidc/oidc.seal';
 import * as usersRepo from '../users/users.repo';
@@ -34,6 +35,16 @@ export interface SignInClient {
  * (RFC 6238 §5.2): longer than the window in which the step's code is accepted.
  */
 const USED_STEP_SECONDS = (2 * TWO_FACTOR.windowSteps + 2) * TWO_FACTOR.periodSeconds;
+
+/** An audit row's actor and target when the account's owner changes their own account. */
+const ownAccount = (user: UserRow, ip: string | null) => ({
+  actorId: user.id,
+  actorEmail: user.email,
+  ip,
+  targetType: 'user',
+  targetId: user.id,
+  targetLabel: user.email,
+});
 
 const invalidCode = () => new AppError('mfa_code_invalid', { fields: { code: ERRORS.mfa_code_invalid.message } });
 const invalidChallenge = () => new AppError('mfa_token_invalid');
@@ -86,7 +97,7 @@ export class TwoFactorService {
   }
 
   /** A code from the pending secret turns two-factor sign-in on; the ten recovery codes are returned this once. */
-  async enable(user: UserRow, code: string): Promise<RecoveryCodesDto> {
+  async enable(user: UserRow, code: string, ip: string | null = null): Promise<RecoveryCodesDto> {
     if (user.totpEnabledAt) throw new AppError('mfa_already_enabled');
     const sealed = user.totpSecret;
     const secret = sealed ? await this.openSecret(sealed) : null;
@@ -97,6 +108,7 @@ export class TwoFactorService {
       // Only the secret that was confirmed: a setup in another tab meanwhile replaced it.
       if (!(await repo.enableOne(tx, user.id, sealed))) return false;
       await repo.replaceRecoveryCodes(tx, user.id, codes.map(hashRecoveryCode));
+      await recordAudit(tx, { action: 'auth.two_factor_enabled', ...ownAccount(user, ip) });
       return true;
     });
     if (!enabled) throw new AppError('mfa_setup_missing');
@@ -150,6 +162,11 @@ export class TwoFactorService {
     await this.db.transaction(async (tx) => {
       await repo.disableOne(tx, user.id);
       await repo.deleteRecoveryCodes(tx, user.id);
+      await recordAudit(tx, {
+        action: 'auth.two_factor_disabled',
+        ...ownAccount(user, ip),
+        details: { proof: 'password' in input ? 'password' : 'code' },
+      });
     });
   }
 
@@ -170,8 +187,15 @@ export class TwoFactorService {
     if (typeof claims?.sub !== 'string') throw invalidChallenge();
     const user = await usersRepo.getOneById(this.db, claims.sub);
     if (!user?.isActive || !user.totpEnabledAt || user.totpEnabledAt.getTime() !== claims.t) throw invalidChallenge();
-    await this.requireCode(user, code);
-    return this.auth.startSession(user, client.userAgent, client.ip);
+    try {
+      await this.requireCode(user, code);
+    } catch (error) {
+      if (error instanceof AppError && error.reason === 'mfa_code_invalid') {
+        await this.auth.signInFailed(user.email, user.id, client.ip, 'two_factor', 'mfa_code_invalid');
+      }
+      throw error;
+    }
+    return this.auth.startSession(user, client.userAgent, client.ip, 'two_factor');
   }
 
   /** A right code (spent: a TOTP step or a recovery code counts once), or 400; rate-limited per account. */

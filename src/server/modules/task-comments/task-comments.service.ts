@@ -14,6 +14,7 @@ import { requireVisibleTask, type TaskAccess } from '../../db/task-access';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events';
 import { enqueueMails } from '../mail/mail.repo';
+import { enqueueWebhookEvent } from '../webhooks/webhooks.outbox';
 import { type CommentMailSettings, newCommentMails } from './comment-mails';
 import * as repo from './task-comments.repo';
 
@@ -96,6 +97,12 @@ export class TaskCommentsService {
         watcherIds,
       });
       await enqueueMails(tx, mails);
+      await enqueueWebhookEvent(tx, {
+        teamId: task.teamId,
+        type: 'comment.created',
+        actorId: userId,
+        object: { comment: toCommentDto(comment, people) },
+      });
       return { task, comment, people };
     });
     this.events.publish({

@@ -9,6 +9,7 @@ import { projects, projectTaskCounts, taskActivity, tasks, users } from '../../d
 import { containsText } from '../../db/search';
 import { countSums } from '../../db/task-counters';
 import { activeRole, isActiveMember } from '../../db/visibility';
+import { teamHasActiveWebhook } from '../webhooks/webhooks.repo';
 
 export type TaskRow = typeof tasks.$inferSelect;
 
@@ -267,6 +268,8 @@ export async function getProjectAccess(db: DbOrTx, projectId: string, userId: st
       assigneeName: assigneeId
         ? sql<string | null>`(select u.full_name from users u where u.id = ${assigneeId})`
         : sql<string | null>`null`,
+      // Whether a webhook may want the change: without one, creation skips the transaction (tasks.service create).
+      hasWebhooks: teamHasActiveWebhook(projects.teamId),
     })
     .from(projects)
     .where(eq(projects.id, projectId));

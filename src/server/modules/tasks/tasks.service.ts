@@ -17,6 +17,7 @@ import { ERROR_MESSAGES } from '../../../domain/errors';
 import { AppError } from '../../lib/errors';
 import type { DomainEvent, EventBus } from '../../lib/events';
 import { enqueueMail } from '../mail/mail.repo';
+import { enqueueWebhookEvent, taskChangeEvents } from '../webhooks/webhooks.outbox';
 import { requireTeamMember } from '../teams/membership';
 import { getMemberRole } from '../teams/teams.repo';
 import { type TaskMailSettings, taskAssignedMail } from './task-mails';
@@ -151,13 +152,19 @@ export class TasksService {
         })
       : null;
     // With a mail, the task and its mail commit together; the insert goes last, so the counter lock it takes is
-    // held only for the commit.
-    const row = mail
-      ? await this.db.transaction(async (tx) => {
-          await enqueueMail(tx, mail);
-          return repo.createOne(tx, values);
-        })
-      : await repo.createOne(this.db, values);
+    // held only for the commit (and, when the team has an active webhook, the one statement queuing its deliveries).
+    const row =
+      mail || access.hasWebhooks
+        ? await this.db.transaction(async (tx) => {
+            if (mail) await enqueueMail(tx, mail);
+            const created = await repo.createOne(tx, values);
+            if (access.hasWebhooks) {
+              const task = toTaskDto({ ...created, projectName: access.projectName, assigneeName: access.assigneeName });
+              await enqueueWebhookEvent(tx, { teamId: access.teamId, type: 'task.created', actorId: userId, object: { task } });
+            }
+            return created;
+          })
+        : await repo.createOne(this.db, values);
     this.publish('task.created', userId, access.teamId, row, null, null);
     // The answer is built from what the check already read: no second look-up.
     return toTaskDto({ ...row, projectName: access.projectName, assigneeName: access.assigneeName });
@@ -209,6 +216,18 @@ export class TasksService {
           : { ...after, projectName: found.projectName, assigneeName: found.assigneeName };
       // The history commits with the change, or not at all (one insert, only when a field changed).
       await repo.insertActivity(tx, id, userId, taskFieldChanges(activityState(before, found), activityState(current, current)));
+      // Webhooks: into another team, it left the one it was in (deleted there) and came to the other (created).
+      const sent = { ...before, projectName: found.projectName, assigneeName: found.assigneeName };
+      const hooks =
+        teamId === found.teamId
+          ? taskChangeEvents(before, after, Object.keys(changes)).map((type) => ({ teamId, type, task: toTaskDto(current) }))
+          : [
+              { teamId: found.teamId, type: 'task.deleted' as const, task: toTaskDto(sent) },
+              { teamId, type: 'task.created' as const, task: toTaskDto(current) },
+            ];
+      for (const hook of hooks) {
+        await enqueueWebhookEvent(tx, { teamId: hook.teamId, type: hook.type, actorId: userId, object: { task: hook.task } });
+      }
       return { before, after, teamId, sourceTeamId: found.teamId, dto: toTaskDto(current) };
     });
     // Moved into another team with a new assignee, the one before may not be a member there: its
@@ -227,6 +246,8 @@ export class TasksService {
       const found = await this.lockVisible(tx, id, userId);
       if (!canDeleteTask(found.callerRole, userId, found.task)) throw new AppError('task_delete_denied');
       await repo.deleteOne(tx, id);
+      const task = toTaskDto({ ...found.task, projectName: found.projectName, assigneeName: found.assigneeName });
+      await enqueueWebhookEvent(tx, { teamId: found.teamId, type: 'task.deleted', actorId: userId, object: { task } });
       return found;
     });
     this.publish('task.deleted', userId, teamId, task, task.assigneeId, task.status);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { errorResponse, idParams } from '../../../domain/schemas/common';
 import {
@@ -17,6 +17,9 @@ import {
 } from '../../../domain/schemas/team';
 import { requireUser, typed } from '../../lib/http';
 import { TeamsService } from './teams.service';
+
+/** The signed-in caller and the address they call from (recorded in the audit log). */
+const caller = (req: FastifyRequest) => ({ ...requireUser(req).user, ip: req.ip });
 
 const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
 
@@ -55,7 +58,7 @@ export function registerTeams(app: FastifyInstance): void {
     config: { auth: 'user' },
     schema: { tags, params: idParams, response: { 204: z.null(), ...errors } },
     handler: async (req, reply) => {
-      await teams.remove(requireUser(req).user, req.params.id);
+      await teams.remove(caller(req), req.params.id);
       return reply.code(204).send(null);
     },
   });
@@ -64,7 +67,7 @@ export function registerTeams(app: FastifyInstance): void {
     config: { auth: 'user' },
     schema: { tags, params: idParams, response: { 204: z.null(), ...errors } },
     handler: async (req, reply) => {
-      await teams.leave(requireUser(req).user, req.params.id);
+      await teams.leave(caller(req), req.params.id);
       return reply.code(204).send(null);
     },
   });
@@ -73,20 +76,20 @@ export function registerTeams(app: FastifyInstance): void {
   r.post('/api/teams/:id/transfer-ownership', {
     config: { auth: 'user' },
     schema: { tags, params: idParams, body: transferOwnershipInput, response: { 200: teamDto, ...errors } },
-    handler: async (req) => teams.transferOwnership(requireUser(req).user, req.params.id, req.body.memberId),
+    handler: async (req) => teams.transferOwnership(caller(req), req.params.id, req.body.memberId),
   });
 
   r.patch('/api/teams/:id/members/:memberId', {
     config: { auth: 'user' },
     schema: { tags, params: teamMemberParams, body: changeRoleInput, response: { 200: teamMemberDto, ...errors } },
-    handler: async (req) => teams.changeRole(requireUser(req).user, req.params.id, req.params.memberId, req.body.role),
+    handler: async (req) => teams.changeRole(caller(req), req.params.id, req.params.memberId, req.body.role),
   });
 
   r.delete('/api/teams/:id/members/:memberId', {
     config: { auth: 'user' },
     schema: { tags, params: teamMemberParams, response: { 204: z.null(), ...errors } },
     handler: async (req, reply) => {
-      await teams.removeMember(requireUser(req).user, req.params.id, req.params.memberId);
+      await teams.removeMember(caller(req), req.params.id, req.params.memberId);
       return reply.code(204).send(null);
     },
   });
@@ -100,7 +103,7 @@ export function registerTeams(app: FastifyInstance): void {
   r.post('/api/teams/:id/invitations', {
     config: { auth: 'user' },
     schema: { tags, params: idParams, body: inviteInput, response: { 201: invitationDto, ...errors, 429: errorResponse } },
-    handler: async (req, reply) => reply.code(201).send(await teams.invite(requireUser(req).user, req.params.id, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await teams.invite(caller(req), req.params.id, req.body)),
   });
 
   r.get('/api/invitations', {
@@ -113,7 +116,7 @@ export function registerTeams(app: FastifyInstance): void {
     config: { auth: 'user' },
     schema: { tags: ['invitations'], params: idParams, response: { 204: z.null(), ...errors } },
     handler: async (req, reply) => {
-      await teams.cancelInvitation(requireUser(req).user, req.params.id);
+      await teams.cancelInvitation(caller(req), req.params.id);
       return reply.code(204).send(null);
     },
   });
@@ -126,6 +129,6 @@ export function registerTeams(app: FastifyInstance): void {
       body: respondInvitationInput,
       response: { 200: invitationDto, ...errors },
     },
-    handler: async (req) => teams.respond(requireUser(req).user, req.params.id, req.body.accept, req.body.proof),
+    handler: async (req) => teams.respond(caller(req), req.params.id, req.body.accept, req.body.proof),
   });
 }

@@ -15,16 +15,27 @@ import type { UserRow } from '../../db/schema';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import type { DomainEvent, EventBus } from '../../lib/events';
 import type { RateLimiter } from '../../lib/rate-limit';
+import { type AuditEntry, recordAudit } from '../audit/audit.record';
 import { enqueueMail } from '../mail/mail.repo';
 import { wantsEmail } from '../notifications/preferences.repo';
+import { memberWebhookEvent } from '../webhooks/webhooks.outbox';
 import { getOneByEmail } from '../users/users.repo';
 import { invitationMail, invitationUrl, verifyInvitationProof } from './invitation-mail';
 import { requireTeamMember, requireTeamRight } from './membership';
 import { toInvitationDto, toTeamDto, toTeamMemberDto } from './teams.mapper';
 import * as repo from './teams.repo';
 
-/** The signed-in caller, as the services need them. */
-export type Actor = Pick<UserRow, 'id' | 'email' | 'fullName'>;
+/** The signed-in caller, as the services need them; `ip`, where the request came from, for the audit log. */
+export type Actor = Pick<UserRow, 'id' | 'email' | 'fullName'> & { ip?: string | null };
+
+/** An audit row of this team's, done by `actor`. */
+const teamAudit = (actor: Actor, teamId: string, entry: Omit<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'teamId'>) => ({
+  ...entry,
+  actorId: actor.id,
+  actorEmail: actor.email,
+  ip: actor.ip ?? null,
+  teamId,
+});
 
 const notFound = () => new AppError('team_not_found');
 
@@ -105,7 +116,14 @@ export class TeamsService {
 
   async remove(actor: Actor, teamId: string): Promise<void> {
     await requireTeamRight(this.db, teamId, actor.id, canEditTeam, 'team_delete_denied');
-    if (!(await repo.deleteOne(this.db, teamId))) throw notFound();
+    await this.db.transaction(async (tx) => {
+      const team = await repo.getOneById(tx, teamId);
+      if (!team || !(await repo.deleteOne(tx, teamId))) throw notFound();
+      await recordAudit(
+        tx,
+        teamAudit(actor, teamId, { action: 'team.deleted', targetType: 'team', targetId: teamId, targetLabel: team.name }),
+      );
+    });
     this.publish({ type: 'team.deleted', teamId, actorId: actor.id });
   }
 
@@ -116,8 +134,19 @@ export class TeamsService {
       const mine = await repo.getMemberByUserId(tx, teamId, actor.id);
       // Made the owner since the check (a transfer of ownership): the owner stays.
       if (mine?.role === 'owner') throw new AppError('owner_cannot_leave');
+      if (mine) await memberWebhookEvent(tx, { teamId, type: 'member.left', actorId: actor.id, memberId: mine.id });
       if (!mine || !(await repo.deleteMember(tx, teamId, mine.id))) throw notFound();
       await repo.deleteInvitationsByTeamAndEmail(tx, teamId, actor.email);
+      await recordAudit(
+        tx,
+        teamAudit(actor, teamId, {
+          action: 'team.member_removed',
+          targetType: 'user',
+          targetId: actor.id,
+          targetLabel: actor.email,
+          details: { memberId: mine.id, role: mine.role, left: true },
+        }),
+      );
       return mine.id;
     });
     this.publish({ type: 'team.member_removed', teamId, actorId: actor.id, userId: actor.id, memberId });
@@ -143,6 +172,23 @@ export class TeamsService {
       if (!(await repo.updateMemberRole(tx, teamId, target.member.id, 'owner'))) throw new AppError('member_not_found');
       await repo.updateMemberRole(tx, teamId, mine.id, 'admin', true);
       await repo.setOwner(tx, teamId, target.member.userId);
+      // One action, one row: the new owner's change; the old owner's (to admin) is in its details.
+      await recordAudit(
+        tx,
+        teamAudit(actor, teamId, {
+          action: 'team.role_changed',
+          targetType: 'user',
+          targetId: target.user.id,
+          targetLabel: target.user.email,
+          details: {
+            memberId: target.member.id,
+            from: target.member.role,
+            to: 'owner',
+            ownershipTransfer: true,
+            previousOwnerTo: 'admin',
+          },
+        }),
+      );
       return { oldOwner: mine, newOwner: target.member };
     });
     const base = { teamId, actorId: actor.id };
@@ -168,7 +214,23 @@ export class TeamsService {
 
   async changeRole(actor: Actor, teamId: string, memberId: string, newRole: InvitationRole): Promise<TeamMemberDto> {
     const target = await this.requireTargetMember(actor, teamId, memberId, 'cannot_change_own_role');
-    const updated = await repo.updateMemberRole(this.db, teamId, memberId, newRole);
+    const updated = await this.db.transaction(async (tx) => {
+      const row = await repo.updateMemberRole(tx, teamId, memberId, newRole);
+      // A role set to what it was is no change: no audit row.
+      if (row && target.member.role !== newRole) {
+        await recordAudit(
+          tx,
+          teamAudit(actor, teamId, {
+            action: 'team.role_changed',
+            targetType: 'user',
+            targetId: target.user.id,
+            targetLabel: target.user.email,
+            details: { memberId, from: target.member.role, to: newRole },
+          }),
+        );
+      }
+      return row;
+    });
     if (!updated) throw new AppError('member_not_found');
     this.publish({ type: 'team.member_updated', teamId, actorId: actor.id, userId: updated.userId, memberId });
     return toTeamMemberDto({ member: updated, user: target.user });
@@ -178,8 +240,19 @@ export class TeamsService {
   async removeMember(actor: Actor, teamId: string, memberId: string): Promise<void> {
     const target = await this.requireTargetMember(actor, teamId, memberId, 'cannot_remove_self');
     await this.db.transaction(async (tx) => {
+      await memberWebhookEvent(tx, { teamId, type: 'member.left', actorId: actor.id, memberId });
       if (!(await repo.deleteMember(tx, teamId, memberId))) throw new AppError('member_not_found');
       await repo.deleteInvitationsByTeamAndEmail(tx, teamId, target.user.email);
+      await recordAudit(
+        tx,
+        teamAudit(actor, teamId, {
+          action: 'team.member_removed',
+          targetType: 'user',
+          targetId: target.user.id,
+          targetLabel: target.user.email,
+          details: { memberId, role: target.member.role, left: false },
+        }),
+      );
     });
     this.publish({ type: 'team.member_removed', teamId, actorId: actor.id, userId: target.user.id, memberId });
   }
@@ -219,6 +292,16 @@ export class TeamsService {
           inviterEmail: actor.email,
         });
         await this.mailInvitation(tx, created);
+        await recordAudit(
+          tx,
+          teamAudit(actor, teamId, {
+            action: 'invitation.sent',
+            targetType: 'invitation',
+            targetId: created.id,
+            targetLabel: email,
+            details: { role: input.role },
+          }),
+        );
         return created;
       });
     } catch (error) {
@@ -264,7 +347,19 @@ export class TeamsService {
     const { invitation, role } = await this.requireVisibleInvitation(actor, invitationId);
     if (!canManageMembers(role)) throw new AppError('team_manage_denied');
     if (invitation.status !== 'pending') throw new AppError('invitation_answered');
-    if (!(await repo.deletePendingInvitation(this.db, invitationId))) throw new AppError('invitation_answered');
+    await this.db.transaction(async (tx) => {
+      if (!(await repo.deletePendingInvitation(tx, invitationId))) throw new AppError('invitation_answered');
+      await recordAudit(
+        tx,
+        teamAudit(actor, invitation.teamId, {
+          action: 'invitation.cancelled',
+          targetType: 'invitation',
+          targetId: invitationId,
+          targetLabel: invitation.email,
+          details: { role: invitation.role },
+        }),
+      );
+    });
     this.publish({
       type: 'invitation.cancelled',
       teamId: invitation.teamId,
@@ -308,6 +403,29 @@ export class TeamsService {
       const member = accept
         ? await repo.addMember(tx, { teamId: answered.teamId, userId: actor.id, role: answered.role })
         : undefined;
+      if (member) {
+        await memberWebhookEvent(tx, { teamId: answered.teamId, type: 'member.joined', actorId: actor.id, memberId: member.id });
+      }
+      if (member) {
+        // Two facts, one row each: the invitation was accepted, and the team gained a member (docs: audit).
+        const audit = (entry: Omit<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'teamId'>) =>
+          recordAudit(tx, teamAudit(actor, answered.teamId, entry));
+        const invited = { invitationId, role: answered.role, invitedBy: answered.invitedBy };
+        await audit({
+          action: 'invitation.accepted',
+          targetType: 'invitation',
+          targetId: invitationId,
+          targetLabel: answered.email,
+          details: invited,
+        });
+        await audit({
+          action: 'team.member_added',
+          targetType: 'user',
+          targetId: actor.id,
+          targetLabel: actor.email,
+          details: { memberId: member.id, ...invited },
+        });
+      }
       return { answered, member };
     });
     const { answered, member } = result;

@@ -1,4 +1,122 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { errorResponse, idParams } from '../../../domain/schemas/common';
+import {
+  crewboardExport,
+  csvImportInput,
+  csvPreviewDto,
+  exportCsvQuery,
+  importResultDto,
+  teamImportResultDto,
+  TRANSFER_LIMITS,
+  trelloImportInput,
+  trelloPreviewDto,
+} from '../../../domain/schemas/transfer';
+import { requireUser, typed } from '../../lib/http';
+import { TransferService } from './transfer.service';
 
-/** Issue 2x: placeholder until this module lands. */
-export function registerTransfer(_app: FastifyInstance): void {}
+const security = [{ bearer: [] }];
+const tags = ['transfer'];
+const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 413: errorResponse };
+
+const attachment = (reply: FastifyReply, fileName: string, type: string) =>
+  reply
+    .header('content-type', type)
+    .header('content-disposition', `attachment; filename="${fileName}"`)
+    .header('cache-control', 'private, no-store');
+
+/** Export a team (JSON, tasks as CSV) and import into it (Trello, CSV) or as a new team (a Crewboard export): issue 26. */
+export function registerTransfer(app: FastifyInstance): void {
+  const r = typed(app);
+  const service = new TransferService(app.deps.database.db, app.deps.events);
+
+  r.get('/api/teams/:id/export', {
+    config: { auth: 'user' },
+    schema: {
+      tags,
+      security,
+      summary: 'Export a team as JSON',
+      description:
+        "The team's projects, tasks (with comments, checklists and history) and notes, as a file `POST /api/teams/import` reads. Any active member; others get 404.",
+      params: idParams,
+      response: { 200: crewboardExport, ...errors },
+    },
+    handler: async (req, reply) => {
+      const { file, fileName } = await service.exportTeam(requireUser(req).userId, req.params.id);
+      attachment(reply, fileName, 'application/json; charset=utf-8');
+      return file;
+    },
+  });
+
+  r.get('/api/teams/:id/export.csv', {
+    config: { auth: 'user' },
+    schema: {
+      tags,
+      security,
+      summary: "Export a team's tasks as CSV",
+      description:
+        "The team's tasks (of one project with `projectId`) with the list view's columns, as UTF-8 CSV with a byte order mark. Any active member; others get 404.",
+      params: idParams,
+      querystring: exportCsvQuery,
+      response: errors,
+    },
+    handler: async (req, reply) => {
+      const { csv, fileName } = await service.exportTasksCsv(requireUser(req).userId, req.params.id, req.query.projectId);
+      // Text, not JSON: no response schema of the route's describes it.
+      return attachment(reply as FastifyReply, fileName, 'text/csv; charset=utf-8').send(csv);
+    },
+  });
+
+  r.post('/api/teams/:id/import/trello', {
+    config: { auth: 'user' },
+    bodyLimit: TRANSFER_LIMITS.bodyBytes,
+    schema: {
+      tags,
+      security,
+      summary: 'Import a Trello board into a new project',
+      description:
+        'A dry run (`dryRun: true`, or no `mapping`) answers 200 with the lists, their suggested statuses and what would be created; with a mapping (list id → status or "skip") it creates one project with the cards as tasks, in one transaction, and answers 201. Any active member of the team; others get 404.',
+      params: idParams,
+      body: trelloImportInput,
+      response: { 200: trelloPreviewDto, 201: importResultDto, ...errors },
+    },
+    handler: async (req, reply) => {
+      const result = await service.importTrello(requireUser(req).userId, req.params.id, req.body);
+      return reply.code('dryRun' in result ? 200 : 201).send(result);
+    },
+  });
+
+  r.post('/api/teams/:id/import/csv', {
+    config: { auth: 'user' },
+    bodyLimit: TRANSFER_LIMITS.bodyBytes,
+    schema: {
+      tags,
+      security,
+      summary: 'Import tasks from CSV',
+      description:
+        'A dry run (`dryRun: true`, or no `mapping`) answers 200 with the headers, a suggested mapping, the first rows as they would be created and the row errors by line; otherwise the tasks are created in one transaction (in `projectId`, or a new project) and the answer is 201. Any active member of the team; others get 404.',
+      params: idParams,
+      body: csvImportInput,
+      response: { 200: csvPreviewDto, 201: importResultDto, ...errors },
+    },
+    handler: async (req, reply) => {
+      const result = await service.importCsv(requireUser(req).userId, req.params.id, req.body);
+      return reply.code('dryRun' in result ? 200 : 201).send(result);
+    },
+  });
+
+  r.post('/api/teams/import', {
+    config: { auth: 'user' },
+    bodyLimit: TRANSFER_LIMITS.bodyBytes,
+    schema: {
+      tags,
+      security,
+      summary: 'Import a Crewboard export as a new team',
+      description:
+        'A file made by `GET /api/teams/{id}/export` becomes a new team owned by the caller, in one transaction. Members are not added; people are linked by email only to the caller and to users who already share a team with the caller.',
+      body: z.unknown(),
+      response: { 201: teamImportResultDto, ...errors },
+    },
+    handler: async (req, reply) => reply.code(201).send(await service.importTeam(requireUser(req).userId, req.body)),
+  });
+}

@@ -16,6 +16,7 @@ import { useAuthStore } from '../../../stores/auth-store';
 import { useAdminOverview, useAdminUserSearch } from '../api/get-admin-overview';
 import { useSetUserActive } from '../api/set-user-active';
 import { AdminStats, AdminStatsSkeleton } from './admin-stats';
+import { AuditLogPanel } from './audit-log-panel';
 import { EmailCard } from './email-card';
 import { SystemAlerts } from './system-alerts';
 import { UsersTable } from './users-table';
@@ -108,6 +109,8 @@ export function AdminPage() {
           <div className="h-48 animate-pulse rounded-xl bg-slate-200 dark:bg-slate-800" aria-hidden />
         )}
       </div>
+
+      <AuditLogPanel />
 
       <ConfirmDialog
         open={pending !== null}

@@ -1,6 +1,22 @@
+import { TEAM_AUDIT_ACTIONS } from '../../../../domain/schemas/audit';
 import type { TeamDto } from '../../../../domain/schemas/team';
+import { type AuditFilters, auditQueryOf } from '../../../components/audit/audit-api';
+import { AuditLog } from '../../../components/audit/audit-log';
+import { teamKeys } from '../../../lib/queries/teams';
 
-/** The team's audit log: issue 26 (owners and admins). Placeholder until it lands. */
-export function TeamAuditSection(_props: { team: TeamDto }) {
-  return null;
+/** Under the team's key: a change to the team (realtime) refreshes its log too. */
+const teamAuditKey = (teamId: string) => (filters: AuditFilters) =>
+  [...teamKeys.detail(teamId), 'audit', auditQueryOf(filters)] as const;
+
+/** The team's audit log (issue 26), on /teams/:id/settings for its owner and admins (the server checks again). */
+export function TeamAuditSection({ team }: { team: TeamDto }) {
+  return (
+    <AuditLog
+      title="Audit log"
+      description="Role changes, members, invitations, deleted projects and webhook changes in this team."
+      path={`/api/teams/${team.id}/audit`}
+      queryKey={teamAuditKey(team.id)}
+      actions={TEAM_AUDIT_ACTIONS}
+    />
+  );
 }

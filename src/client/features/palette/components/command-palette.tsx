@@ -1,7 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Command } from 'cmdk';
-import { CheckSquare, FolderKanban, type LucideIcon, MessageSquare, Search, User, Users } from 'lucide-react';
+import { CheckSquare, FileText, FolderKanban, type LucideIcon, MessageSquare, Search, User, Users } from 'lucide-react';
 import { type ComponentType, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { TASK_STATUS_LABELS } from '../../../../domain/constants';
@@ -47,6 +47,7 @@ const KIND_HEADINGS: Record<SearchKind, string> = {
   team: 'Teams',
   person: 'People',
   comment: 'Comments',
+  note: 'Notes',
 };
 const KIND_ICONS: Record<SearchKind, LucideIcon> = {
   task: CheckSquare,
@@ -54,6 +55,7 @@ const KIND_ICONS: Record<SearchKind, LucideIcon> = {
   team: Users,
   person: User,
   comment: MessageSquare,
+  note: FileText,
 };
 
 interface Row {
@@ -86,6 +88,8 @@ function hitTarget(hit: SearchHit): { to: string; recent?: RecentItem } {
       return { to: '/teams' };
     case 'person':
       return { to: `/my-work?user=${hit.id}` };
+    case 'note':
+      return { to: `/notes/${hit.id}` };
   }
 }
 

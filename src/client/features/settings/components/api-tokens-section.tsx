@@ -1,4 +1,264 @@
-/** Settings → API tokens (issue 26). Placeholder until it lands. */
+import { Copy, KeyRound, TriangleAlert } from 'lucide-react';
+import { type FormEvent, useId, useMemo, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { API_TOKEN_EXPIRY_DAYS, type ApiTokenScope } from '../../../../domain/constants';
+import { formatLongDate, localIsoDate, relativeTime } from '../../../../domain/dates';
+import {
+  API_TOKEN_LIMITS,
+  type ApiTokenCreatedDto,
+  type ApiTokenDto,
+  createApiTokenInput,
+} from '../../../../domain/schemas/api-token';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { inputClass, SelectField, TextField } from '../../../components/ui/field';
+import { toastError } from '../../../lib/errors';
+import { saveForm } from '../../../lib/save-form';
+import { useFormState } from '../../../lib/use-form-state';
+import { useApiTokens, useCreateApiToken, useRevokeApiToken } from '../api/api-tokens';
+import { Loaded } from './loaded';
+import { SettingsPanel, SettingsSection } from './settings-section';
+
+const TEXT = {
+  section: 'API tokens',
+  sectionDescription:
+    'Personal tokens let scripts and other tools use the Crewboard API as you, with your access to teams, projects and tasks. They never reach your password, email, two-factor, sessions or tokens.',
+  createPanel: 'Create a token',
+  createHint: 'Send it as a header: Authorization: Bearer cb_…',
+  name: 'Name',
+  namePlaceholder: 'e.g. Deploy script',
+  expiry: 'Expiry',
+  scope: 'Scope',
+  create: 'Create token',
+  created: 'Token created',
+  createFailed: 'Failed to create the token',
+  newToken: 'Your new token',
+  newTokenLabel: 'New API token',
+  shownOnce: 'Copy it now: it is shown only once and cannot be shown again. Lost it? Revoke it and create another.',
+  copy: 'Copy',
+  copied: 'Token copied',
+  copyFailed: 'Could not copy: select the token and copy it yourself',
+  done: 'Done',
+  listPanel: 'Your tokens',
+  empty: 'No API tokens yet.',
+  neverUsed: 'Never used',
+  neverExpires: 'Never expires',
+  revoke: 'Revoke',
+  revokeTitle: (name: string) => `Revoke the token “${name}”?`,
+  revokeMessage: 'Scripts and tools using it stop working at once. This cannot be undone.',
+  revoked: 'Token revoked',
+  revokeFailed: 'Failed to revoke the token',
+} as const;
+
+const SCOPE_LABELS: Record<ApiTokenScope, string> = { read: 'Read-only', write: 'Read and write' };
+const EXPIRY_LABEL = (days: (typeof API_TOKEN_EXPIRY_DAYS)[number]) => (days === null ? 'Never' : `${days} days`);
+const NEVER = 'never';
+
+const longDate = (iso: string) => formatLongDate(localIsoDate(new Date(iso)));
+
+/** Settings → API tokens (/settings#api-tokens, issue 26): create (shown once), list, revoke. */
 export function ApiTokensSection() {
-  return null;
+  const tokens = useApiTokens();
+  return (
+    <SettingsSection id="api-tokens" title={TEXT.section} description={TEXT.sectionDescription}>
+      <CreateTokenPanel />
+      <Loaded query={tokens}>{(list) => <TokenListPanel tokens={list} />}</Loaded>
+    </SettingsSection>
+  );
+}
+
+function CreateTokenPanel() {
+  const initial = useMemo(() => ({ name: '', expiry: '90', scope: 'read' }), []);
+  const form = useFormState(initial);
+  const create = useCreateApiToken();
+  /** The token just made: held only while this page is open. */
+  const [created, setCreated] = useState<ApiTokenCreatedDto | null>(null);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const { name, expiry, scope } = form.values;
+    const body = form.validate(createApiTokenInput, {
+      name,
+      scope,
+      expiresInDays: expiry === NEVER ? null : Number(expiry),
+    });
+    if (!body) return;
+    let made = null as ApiTokenCreatedDto | null;
+    const saved = await saveForm(
+      form,
+      async () => {
+        made = await create.mutateAsync(body);
+      },
+      { saved: TEXT.created, failed: TEXT.createFailed },
+    );
+    if (saved && made) {
+      setCreated(made);
+      form.reset();
+    }
+  };
+
+  return (
+    <SettingsPanel title={TEXT.createPanel} description={TEXT.createHint}>
+      <div className="space-y-4">
+        {created && <NewToken key={created.id} token={created} onDone={() => setCreated(null)} />}
+        <form onSubmit={onSubmit} noValidate aria-label={TEXT.createPanel} className="space-y-4">
+          <TextField
+            label={TEXT.name}
+            placeholder={TEXT.namePlaceholder}
+            maxLength={API_TOKEN_LIMITS.nameMax}
+            autoComplete="off"
+            className="max-w-lg"
+            {...form.bind('name')}
+          />
+          <div className="grid max-w-lg gap-4 sm:grid-cols-2">
+            <SelectField label={TEXT.expiry} {...form.bind('expiry')}>
+              {API_TOKEN_EXPIRY_DAYS.map((days) => (
+                <option key={days ?? NEVER} value={days ?? NEVER}>
+                  {EXPIRY_LABEL(days)}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField label={TEXT.scope} {...form.bind('scope')}>
+              {(Object.keys(SCOPE_LABELS) as ApiTokenScope[]).map((scope) => (
+                <option key={scope} value={scope}>
+                  {SCOPE_LABELS[scope]}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+          <Button type="submit" isLoading={create.isPending}>
+            <KeyRound className="h-4 w-4" aria-hidden />
+            {TEXT.create}
+          </Button>
+        </form>
+      </div>
+    </SettingsPanel>
+  );
+}
+
+/** The secret of a token just made, with a Copy button and the warning that it is shown once. */
+function NewToken({ token, onDone }: { token: ApiTokenCreatedDto; onDone: () => void }) {
+  const fieldRef = useRef<HTMLInputElement>(null);
+  const fieldId = useId();
+  const warningId = useId();
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(token.token);
+      toast.success(TEXT.copied);
+    } catch {
+      fieldRef.current?.select();
+      toast.error(TEXT.copyFailed);
+    }
+  };
+
+  return (
+    <div
+      role="region"
+      aria-label={TEXT.newToken}
+      className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-800 dark:bg-amber-950/40"
+    >
+      <label htmlFor={fieldId} className="block text-sm font-medium text-slate-800 dark:text-slate-100">
+        {TEXT.newTokenLabel}: {token.name}
+      </label>
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <input
+          ref={fieldRef}
+          id={fieldId}
+          readOnly
+          value={token.token}
+          aria-describedby={warningId}
+          onFocus={(e) => e.currentTarget.select()}
+          autoFocus
+          className={`${inputClass} min-w-0 flex-1 font-mono text-xs`}
+        />
+        <Button variant="secondary" onClick={() => void copy()} className="justify-center">
+          <Copy className="h-4 w-4" aria-hidden />
+          {TEXT.copy}
+        </Button>
+      </div>
+      <p id={warningId} className="flex items-start gap-2 text-sm text-amber-900 dark:text-amber-100">
+        <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+        {TEXT.shownOnce}
+      </p>
+      <Button variant="secondary" size="sm" onClick={onDone}>
+        {TEXT.done}
+      </Button>
+    </div>
+  );
+}
+
+function TokenListPanel({ tokens }: { tokens: ApiTokenDto[] }) {
+  const revoke = useRevokeApiToken();
+  const [confirm, setConfirm] = useState<ApiTokenDto | null>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+
+  const revokeToken = async () => {
+    if (!confirm) return;
+    try {
+      await revoke.mutateAsync(confirm.id);
+      setConfirm(null);
+      toast.success(TEXT.revoked);
+      // The row (and its button) is gone: the list keeps the focus.
+      listRef.current?.focus();
+    } catch (error) {
+      toastError(error, TEXT.revokeFailed);
+    }
+  };
+
+  const now = new Date();
+  return (
+    <SettingsPanel title={TEXT.listPanel}>
+      {tokens.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-300">{TEXT.empty}</p>
+      ) : (
+        <ul
+          ref={listRef}
+          tabIndex={-1}
+          aria-label={TEXT.listPanel}
+          className="divide-y divide-slate-200 rounded-lg focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 dark:divide-slate-700"
+        >
+          {tokens.map((t) => {
+            const expired = t.expiresAt !== null && Date.parse(t.expiresAt) <= now.getTime();
+            return (
+              <li key={t.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                <div className="min-w-0 space-y-1">
+                  <p id={`api-token-${t.id}`} className="flex flex-wrap items-center gap-2 font-medium">
+                    <span className="break-all">{t.name}</span>
+                    <Badge tone={t.scope === 'write' ? 'warning' : 'info'}>{SCOPE_LABELS[t.scope]}</Badge>
+                    {expired && <Badge tone="danger">Expired</Badge>}
+                  </p>
+                  <p className="font-mono text-xs text-slate-600 dark:text-slate-300">{t.prefix}…</p>
+                  <p className="text-sm text-slate-600 dark:text-slate-300">
+                    Created {longDate(t.createdAt)} ·{' '}
+                    {t.expiresAt === null ? TEXT.neverExpires : `${expired ? 'Expired' : 'Expires'} ${longDate(t.expiresAt)}`} ·{' '}
+                    {t.lastUsedAt ? `Last used: ${relativeTime(new Date(t.lastUsedAt), now)}` : TEXT.neverUsed}
+                  </p>
+                </div>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  aria-describedby={`api-token-${t.id}`}
+                  disabled={revoke.isPending}
+                  onClick={() => setConfirm(t)}
+                >
+                  {TEXT.revoke}
+                </Button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <ConfirmDialog
+        open={confirm !== null}
+        title={confirm ? TEXT.revokeTitle(confirm.name) : ''}
+        message={TEXT.revokeMessage}
+        confirmLabel={TEXT.revoke}
+        isLoading={revoke.isPending}
+        onConfirm={() => void revokeToken()}
+        onCancel={() => setConfirm(null)}
+      />
+    </SettingsPanel>
+  );
 }

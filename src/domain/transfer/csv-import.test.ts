@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import {
+  parseDueDate,
+  parsePriority,
+  parseStatus,
+  parseTags,
+  planCsvImport,
+  suggestCsvMapping,
+  uniqueHeaders,
+} from './csv-import';
+import { tasksCsv } from './task-csv';
+
+describe('status and priority from labels or keys', () => {
+  it('reads the labels the app shows and the keys the API uses, in any case', () => {
+    expect(parseStatus('In Progress')).toBe('in_progress');
+    expect(parseStatus('in_progress')).toBe('in_progress');
+    expect(parseStatus('IN-PROGRESS')).toBe('in_progress');
+    expect(parseStatus('To Do')).toBe('todo');
+    expect(parseStatus('todo')).toBe('todo');
+    expect(parseStatus('Review')).toBe('review');
+    expect(parseStatus('Completed')).toBe('completed');
+    expect(parseStatus('done')).toBe('completed');
+    expect(parseStatus('Doing it')).toBeUndefined();
+    expect(parsePriority('Urgent')).toBe('urgent');
+    expect(parsePriority('low')).toBe('low');
+    expect(parsePriority('critical')).toBeUndefined();
+  });
+
+  it('reads days and tags', () => {
+    expect(parseDueDate('2024-05-01')).toBe('2024-05-01');
+    expect(parseDueDate('2024/5/1')).toBe('2024-05-01');
+    expect(parseDueDate('2024-05-01T10:00:00Z')).toBe('2024-05-01');
+    expect(parseDueDate('2024-02-30')).toBeUndefined();
+    expect(parseDueDate('01/05/2024')).toBeUndefined();
+    expect(parseTags('a, b; A ,, 東京')).toEqual(['a', 'b', '東京']);
+  });
+});
+
+describe('mapping', () => {
+  it('suggests each field from the first column whose name says it', () => {
+    expect(suggestCsvMapping(['Title', 'Status', 'Due Date', 'Tags', 'Assignee', 'Name', 'Whatever'])).toEqual({
+      Title: 'title',
+      Status: 'status',
+      'Due Date': 'dueDate',
+      Tags: 'tags',
+      Assignee: 'assignee',
+      Name: 'ignore',
+      Whatever: 'ignore',
+    });
+  });
+
+  it('makes headers unique', () => {
+    expect(uniqueHeaders(['Name', 'Name', '', ' '])).toEqual(['Name', 'Name (2)', 'Column', 'Column (2)']);
+  });
+});
+
+describe('planCsvImport', () => {
+  const members = [
+    { id: 'u1', email: 'mia@example.com', fullName: 'Mia Member' },
+    { id: 'u2', email: 'x@example.com', fullName: 'Twin' },
+    { id: 'u3', email: 'y@example.com', fullName: 'twin' },
+  ];
+  const headers = ['T', 'S', 'P', 'D', 'A'];
+  const mapping = { T: 'title', S: 'status', P: 'priority', D: 'dueDate', A: 'assignee' } as const;
+
+  it('makes tasks, with errors by line and unknown assignees as warnings', () => {
+    const plan = planCsvImport(
+      headers,
+      [
+        { line: 2, cells: ['Ünïcødé — 東京', 'In Progress', 'High', '2024-01-02', 'MIA@example.com'] },
+        { line: 4, cells: ['', '', '', '', ''] },
+        { line: 5, cells: ['No status', 'Nope', 'Meh', 'soon', ''] },
+        { line: 6, cells: ['', 'todo', '', '', ''] },
+        { line: 7, cells: ['By name', '', '', '', 'mia member'] },
+        { line: 8, cells: ['Ambiguous', '', '', '', 'Twin'] },
+      ],
+      mapping,
+      members,
+    );
+    expect(plan.tasks.map((t) => [t.line, t.title, t.status, t.priority, t.dueDate, t.assigneeId])).toEqual([
+      [2, 'Ünïcødé — 東京', 'in_progress', 'high', '2024-01-02', 'u1'],
+      [7, 'By name', 'todo', 'medium', null, 'u1'],
+      [8, 'Ambiguous', 'todo', 'medium', null, null],
+    ]);
+    expect(plan.errors).toEqual([
+      { line: 5, message: 'Unknown status "Nope"; Unknown priority "Meh"; Due date "soon" is not a date (YYYY-MM-DD)' },
+      { line: 6, message: 'Title is required' },
+    ]);
+    expect(plan.warnings).toEqual(['Line 8: "Twin" is not a member of the team: left unassigned']);
+  });
+
+  it('needs a title column, and one column per field', () => {
+    expect(planCsvImport(headers, [], { S: 'status' }, members).errors).toEqual([
+      { line: 1, message: 'Choose the column that holds the task titles' },
+    ]);
+    expect(planCsvImport(headers, [], { T: 'title', S: 'title' }, members).errors[0]?.message).toBe(
+      'Only one column can be the title',
+    );
+  });
+});
+
+describe('tasksCsv', () => {
+  it('writes the list view columns with a BOM, labels for statuses, and neutralised formulas', () => {
+    const csv = tasksCsv([
+      {
+        title: '=1+1',
+        status: 'in_progress',
+        priority: 'urgent',
+        assigneeName: 'Mia, M.',
+        dueDate: '2024-01-02',
+        projectName: 'Ünïcødé — 東京',
+        tags: ['a', 'b'],
+        createdAt: '2024-01-01T00:00:00.000Z',
+        description: 'two\nlines',
+      },
+    ]);
+    expect(csv).toBe(
+      '\uFEFFTitle,Status,Priority,Assignee,Due Date,Project,Tags,Created,Description\r\n' +
+        `'=1+1,In Progress,Urgent,"Mia, M.",2024-01-02,Ünïcødé — 東京,"a, b",2024-01-01T00:00:00.000Z,"two\nlines"\r\n`,
+    );
+  });
+});

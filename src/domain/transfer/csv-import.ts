@@ -1,0 +1,213 @@
+/**
+ * A CSV of tasks mapped column by column onto task fields (issue 26). The server reads the file into records
+ * (csv-parse: quotes, embedded newlines and commas, BOM); this turns the records into tasks, row by row, with each
+ * row's problems named by its line in the file.
+ */
+import {
+  LIMITS,
+  TASK_PRIORITIES,
+  TASK_PRIORITY_LABELS,
+  TASK_STATUSES,
+  TASK_STATUS_LABELS,
+  type TaskPriority,
+  type TaskStatus,
+} from '../constants';
+import { type CsvImportField, type CsvPreviewTask, type CsvRowError, TRANSFER_LIMITS } from '../schemas/transfer';
+
+/** One record of the file: its cells, and the line of the file it starts on (1 is the header). */
+export interface CsvRecord {
+  line: number;
+  cells: string[];
+}
+
+const normal = (s: string) =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
+
+/** Header names (normalised) that suggest a field, the first match wins. */
+const HEADER_HINTS: [CsvImportField, RegExp][] = [
+  ['title', /^(title|name|task|task name|summary|subject|card name)$/],
+  ['description', /^(description|desc|details|notes|body|card description)$/],
+  ['status', /^(status|state|list|list name|stage|column)$/],
+  ['priority', /^(priority|prio|importance)$/],
+  ['dueDate', /^(due|due date|duedate|deadline|due on|due at)$/],
+  ['tags', /^(tags|tag|labels|label)$/],
+  ['assignee', /^(assignee|assigned to|assignee email|owner|responsible|members?)$/],
+];
+
+/** A mapping guessed from the headers: each field from the first column whose name suggests it, the rest ignored. */
+export function suggestCsvMapping(headers: readonly string[]): Record<string, CsvImportField> {
+  const taken = new Set<CsvImportField>();
+  const mapping: Record<string, CsvImportField> = {};
+  for (const header of headers) {
+    const hint = HEADER_HINTS.find(([field, re]) => !taken.has(field) && re.test(normal(header)));
+    mapping[header] = hint ? hint[0] : 'ignore';
+    if (hint) taken.add(hint[0]);
+  }
+  return mapping;
+}
+
+/** Headers made unique ('Name', 'Name (2)'), so a mapping by header names each column once. */
+export function uniqueHeaders(headers: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return headers.map((raw) => {
+    const header = raw.trim() || 'Column';
+    const n = (seen.get(header) ?? 0) + 1;
+    seen.set(header, n);
+    return n === 1 ? header : `${header} (${n})`;
+  });
+}
+
+const keyOrLabel = <K extends string>(keys: readonly K[], labels: Record<K, string>, extra: Record<string, K> = {}) => {
+  const table = new Map<string, K>();
+  for (const key of keys) {
+    table.set(normal(key), key);
+    table.set(normal(labels[key]), key);
+  }
+  for (const [alias, key] of Object.entries(extra)) table.set(alias, key);
+  return (value: string): K | undefined => table.get(normal(value));
+};
+
+/** A status from its key ('in_progress') or label ('In Progress'), any case; a few common words too ('done'). */
+export const parseStatus = keyOrLabel(TASK_STATUSES, TASK_STATUS_LABELS, {
+  'to do': 'todo',
+  open: 'todo',
+  backlog: 'todo',
+  doing: 'in_progress',
+  'in review': 'review',
+  done: 'completed',
+  complete: 'completed',
+  closed: 'completed',
+});
+
+/** A priority from its key or label, any case. */
+export const parsePriority = keyOrLabel(TASK_PRIORITIES, TASK_PRIORITY_LABELS);
+
+/** A calendar day from 'YYYY-MM-DD', 'YYYY/MM/DD' or an ISO date-time (its date part), if it exists. */
+export function parseDueDate(value: string): string | undefined {
+  const m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value.trim());
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return undefined;
+  return `${m[1]}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** Tags from 'a, b; c' (comma or semicolon separated), each once. */
+export function parseTags(value: string): string[] {
+  const tags: string[] = [];
+  for (const part of value.split(/[,;]/)) {
+    const tag = part.trim();
+    if (tag && !tags.some((t) => t.toLowerCase() === tag.toLowerCase())) tags.push(tag);
+  }
+  return tags;
+}
+
+export interface CsvMember {
+  id: string;
+  email: string;
+  fullName: string;
+}
+
+export interface CsvTask extends Omit<CsvPreviewTask, 'assignee'> {
+  assigneeId: string | null;
+  assigneeName: string | null;
+}
+
+export interface CsvPlan {
+  tasks: CsvTask[];
+  errors: CsvRowError[];
+  warnings: string[];
+}
+
+/**
+ * The tasks the records make under `mapping` (header → field; headers it does not name are ignored), assignees looked
+ * up among `members` by email or full name (any case). A row that cannot become a task is an error on its line;
+ * an assignee who is not a member leaves the task unassigned, with a warning.
+ */
+export function planCsvImport(
+  headers: readonly string[],
+  records: readonly CsvRecord[],
+  mapping: Record<string, CsvImportField>,
+  members: readonly CsvMember[],
+): CsvPlan {
+  const errors: CsvRowError[] = [];
+  const warnings: string[] = [];
+  const column: Partial<Record<Exclude<CsvImportField, 'ignore'>, number>> = {};
+  for (const [header, field] of Object.entries(mapping)) {
+    const index = headers.indexOf(header);
+    if (index < 0) {
+      warnings.push(`The mapping names a column the file does not have: "${header.slice(0, 60)}"`);
+      continue;
+    }
+    if (field === 'ignore') continue;
+    if (column[field] !== undefined) {
+      errors.push({ line: 1, message: `Only one column can be the ${field === 'dueDate' ? 'due date' : field}` });
+      continue;
+    }
+    column[field] = index;
+  }
+  if (column.title === undefined) errors.push({ line: 1, message: 'Choose the column that holds the task titles' });
+  if (errors.length) return { tasks: [], errors, warnings };
+
+  const byEmail = new Map(members.map((m) => [m.email.toLowerCase(), m]));
+  const byName = new Map<string, CsvMember | null>();
+  for (const m of members) {
+    const key = m.fullName.trim().toLowerCase();
+    byName.set(key, byName.has(key) ? null : m); // two members of one name: ambiguous
+  }
+
+  const tasks: CsvTask[] = [];
+  const cell = (record: CsvRecord, field: keyof typeof column) => {
+    const index = column[field];
+    return index === undefined ? '' : (record.cells[index] ?? '').trim();
+  };
+  for (const record of records) {
+    if (record.cells.every((c) => c.trim() === '')) continue;
+    const problems: string[] = [];
+    const title = cell(record, 'title');
+    if (!title) problems.push('Title is required');
+    else if (title.length > TRANSFER_LIMITS.titleMax)
+      problems.push(`Title is longer than ${TRANSFER_LIMITS.titleMax} characters`);
+    const description = cell(record, 'description');
+    if (description.length > LIMITS.descriptionMax) {
+      problems.push(`Description is longer than ${LIMITS.descriptionMax} characters`);
+    }
+    const statusText = cell(record, 'status');
+    const status: TaskStatus | undefined = statusText ? parseStatus(statusText) : 'todo';
+    if (!status) problems.push(`Unknown status "${statusText.slice(0, 40)}"`);
+    const priorityText = cell(record, 'priority');
+    const priority: TaskPriority | undefined = priorityText ? parsePriority(priorityText) : 'medium';
+    if (!priority) problems.push(`Unknown priority "${priorityText.slice(0, 40)}"`);
+    const dueText = cell(record, 'dueDate');
+    const dueDate = dueText ? parseDueDate(dueText) : null;
+    if (dueDate === undefined) problems.push(`Due date "${dueText.slice(0, 40)}" is not a date (YYYY-MM-DD)`);
+    const tags = parseTags(cell(record, 'tags'));
+    if (tags.length > LIMITS.tagsMax) problems.push(`More than ${LIMITS.tagsMax} tags`);
+    const long = tags.find((t) => t.length > LIMITS.tagMax);
+    if (long) problems.push(`Tag "${long.slice(0, 40)}…" is longer than ${LIMITS.tagMax} characters`);
+    const who = cell(record, 'assignee');
+    const assignee = who ? (byEmail.get(who.toLowerCase()) ?? byName.get(who.toLowerCase()) ?? null) : null;
+    if (who && !assignee)
+      warnings.push(`Line ${record.line}: "${who.slice(0, 60)}" is not a member of the team: left unassigned`);
+
+    if (problems.length) {
+      errors.push({ line: record.line, message: problems.join('; ') });
+      continue;
+    }
+    tasks.push({
+      line: record.line,
+      title,
+      description: description || null,
+      status: status!,
+      priority: priority!,
+      dueDate: dueDate ?? null,
+      tags,
+      assigneeId: assignee?.id ?? null,
+      assigneeName: assignee?.fullName ?? null,
+    });
+  }
+  return { tasks, errors, warnings };
+}

@@ -1,0 +1,54 @@
+import { TASK_PRIORITY_LABELS, TASK_STATUS_LABELS, type TaskPriority, type TaskStatus } from '../constants';
+import { toCsv } from '../csv';
+
+/** The list view's columns (task-list-table.tsx), then when the task was made and its description. */
+export const TASK_CSV_HEADER = [
+  'Title',
+  'Status',
+  'Priority',
+  'Assignee',
+  'Due Date',
+  'Project',
+  'Tags',
+  'Created',
+  'Description',
+] as const;
+
+export interface TaskCsvRow {
+  title: string;
+  status: TaskStatus;
+  priority: TaskPriority;
+  assigneeName: string | null;
+  dueDate: string | null;
+  projectName: string;
+  tags: string[];
+  createdAt: string;
+  description: string | null;
+}
+
+/** UTF-8 with a byte order mark: spreadsheets then read non-ASCII text right. */
+export const CSV_BOM = '\uFEFF';
+
+/**
+ * The tasks as a CSV document (RFC 4180, formula-looking cells neutralised by domain/csv.ts), statuses and priorities
+ * as the list view shows them, tags joined by ", " (the CSV import splits them again).
+ */
+export function tasksCsv(rows: readonly TaskCsvRow[]): string {
+  return (
+    CSV_BOM +
+    toCsv(
+      TASK_CSV_HEADER,
+      rows.map((r) => [
+        r.title,
+        TASK_STATUS_LABELS[r.status],
+        TASK_PRIORITY_LABELS[r.priority],
+        r.assigneeName,
+        r.dueDate,
+        r.projectName,
+        r.tags.join(', '),
+        r.createdAt,
+        r.description,
+      ]),
+    )
+  );
+}

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { labelTag, parseTrelloBoard, planTrelloImport, suggestListStatus, trelloDueDate } from './trello';
+
+const board = (extra: Record<string, unknown> = {}) => ({
+  name: 'Board',
+  lists: [
+    { id: 'l2', name: 'Done', pos: 2 },
+    { id: 'l1', name: 'To do', pos: 1 },
+    { id: 'l3', name: 'Attic', pos: 3, closed: true },
+  ],
+  cards: [
+    { id: 'b', idList: 'l1', name: 'Second', pos: 2 },
+    {
+      id: 'a',
+      idList: 'l1',
+      name: '  First  ',
+      pos: 1,
+      desc: 'Text',
+      due: '2024-02-29T23:30:00.000Z',
+      idLabels: ['x', 'y', 'z'],
+    },
+    { id: 'c', idList: 'l2', name: 'Shipped', pos: 1 },
+    { id: 'd', idList: 'l3', name: 'In the attic', pos: 1 },
+    { id: 'e', idList: 'l1', name: 'Archived', pos: 3, closed: true },
+  ],
+  labels: [
+    { id: 'x', name: 'Bug', color: 'red' },
+    { id: 'y', name: '', color: 'green' },
+    { id: 'z', name: 'bug', color: 'orange' },
+  ],
+  checklists: [
+    { id: 'k2', idCard: 'a', name: 'Two', pos: 2, checkItems: [{ name: 'z', state: 'complete', pos: 1 }] },
+    {
+      id: 'k1',
+      idCard: 'a',
+      name: 'One',
+      pos: 1,
+      checkItems: [
+        { name: 'second', state: 'incomplete', pos: 2 },
+        { name: 'first', state: 'complete', pos: 1 },
+      ],
+    },
+  ],
+  actions: [
+    {
+      type: 'commentCard',
+      date: '2024-01-03T00:00:00Z',
+      data: { text: 'later', card: { id: 'a' } },
+      memberCreator: { fullName: 'Grace Hopper' },
+    },
+    { type: 'createCard', data: { card: { id: 'a' } } },
+    {
+      type: 'commentCard',
+      date: '2024-01-02T10:00:00Z',
+      data: { text: 'earlier', card: { id: 'a' } },
+      memberCreator: { username: 'ada' },
+    },
+    { type: 'commentCard', date: '2024-01-02T10:00:00Z', data: { text: '   ', card: { id: 'a' } } },
+  ],
+  ...extra,
+});
+
+describe('suggestListStatus', () => {
+  it('reads the usual list names', () => {
+    expect(suggestListStatus('To Do')).toBe('todo');
+    expect(suggestListStatus('Backlog')).toBe('todo');
+    expect(suggestListStatus('Doing')).toBe('in_progress');
+    expect(suggestListStatus('In progress')).toBe('in_progress');
+    expect(suggestListStatus('Code review')).toBe('review');
+    expect(suggestListStatus('QA')).toBe('review');
+    expect(suggestListStatus('Done ✅')).toBe('completed');
+    expect(suggestListStatus('Completed')).toBe('completed');
+    expect(suggestListStatus('Doing', true)).toBe('skip');
+  });
+});
+
+describe('trello helpers', () => {
+  it('turns labels into tags, and due times into UTC days', () => {
+    expect(labelTag({ name: ' Bug ', color: 'red' })).toBe('Bug');
+    expect(labelTag({ name: '', color: 'green' })).toBe('green');
+    expect(labelTag({ name: null, color: null })).toBeNull();
+    expect(labelTag({ name: 'x'.repeat(50) })).toHaveLength(40);
+    expect(trelloDueDate('2024-02-29T23:30:00.000Z')).toBe('2024-02-29');
+    expect(trelloDueDate(null)).toBeNull();
+    expect(trelloDueDate('not a date')).toBeNull();
+  });
+
+  it('refuses what is not a board, with the reasons', () => {
+    for (const value of [null, 'x', [], {}, { name: 'b', lists: [], cards: [{ id: 'c' }] }]) {
+      const parsed = parseTrelloBoard(value);
+      expect(parsed.ok).toBe(false);
+      if (!parsed.ok) expect(parsed.issues.length).toBeGreaterThan(0);
+    }
+    expect(parseTrelloBoard(board()).ok).toBe(true);
+  });
+});
+
+describe('planTrelloImport', () => {
+  const plan = (mapping?: Record<string, 'todo' | 'in_progress' | 'review' | 'completed' | 'skip'>) => {
+    const parsed = parseTrelloBoard(board());
+    if (!parsed.ok) throw new Error('not a board');
+    return planTrelloImport(parsed.board, mapping);
+  };
+
+  it('suggests a status per list, skips archived lists and cards, and keeps the board order', () => {
+    const p = plan();
+    expect(p.lists.map((l) => [l.id, l.status, l.cards])).toEqual([
+      ['l1', 'todo', 2],
+      ['l2', 'completed', 1],
+      ['l3', 'skip', 1],
+    ]);
+    expect(p.tasks.map((t) => [t.title, t.status])).toEqual([
+      ['First', 'todo'],
+      ['Second', 'todo'],
+      ['Shipped', 'completed'],
+    ]);
+    expect(p.warnings).toEqual(['1 archived card is left out', '1 card is in lists left out']);
+  });
+
+  it('maps a card: labels to tags once each, checklists in order with their names, comments oldest first', () => {
+    const [first] = plan().tasks;
+    expect(first).toEqual({
+      title: 'First',
+      description: 'Text',
+      status: 'todo',
+      dueDate: '2024-02-29',
+      tags: ['Bug', 'green'],
+      checklist: [
+        { title: 'One: first', done: true },
+        { title: 'One: second', done: false },
+        { title: 'Two: z', done: true },
+      ],
+      comments: ['Originally by ada on 2024-01-02:\n\nearlier', 'Originally by Grace Hopper on 2024-01-03:\n\nlater'],
+    });
+  });
+
+  it('follows the mapping: an archived list given a status comes in, a list mapped to skip stays out', () => {
+    const p = plan({ l1: 'skip', l3: 'review' });
+    expect(p.tasks.map((t) => [t.title, t.status])).toEqual([
+      ['Shipped', 'completed'],
+      ['In the attic', 'review'],
+    ]);
+    expect(p.counts).toEqual({ tasks: 2, comments: 0, checklistItems: 0 });
+  });
+
+  it('shortens what is too long, with a warning', () => {
+    const parsed = parseTrelloBoard(
+      board({ cards: [{ id: 'a', idList: 'l1', name: 'T'.repeat(300), desc: 'D'.repeat(6000) }], checklists: [], actions: [] }),
+    );
+    if (!parsed.ok) throw new Error('not a board');
+    const p = planTrelloImport(parsed.board);
+    expect(p.tasks[0]!.title).toHaveLength(200);
+    expect(p.tasks[0]!.description).toHaveLength(5000);
+    expect(p.warnings.some((w) => w.includes('title shortened'))).toBe(true);
+    expect(p.warnings.some((w) => w.includes('description shortened'))).toBe(true);
+  });
+});

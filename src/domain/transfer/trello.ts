@@ -1,0 +1,300 @@
+/**
+ * A Trello board export (Board menu → Print, export and share → Export as JSON) read into the tasks of one new project
+ * (issue 26). Pure: the server parses the request, this plans what to create, the server writes it in one transaction.
+ *
+ * What goes where:
+ * - each list's cards → tasks, with the list's status from the mapping (or the suggestion from its name); a list
+ *   mapped to 'skip' is left out. An archived list is suggested 'skip', so its cards are left out unless the mapping
+ *   gives it a status. Archived cards are always left out.
+ * - card name → title, description → description, due → due date (its UTC calendar day), labels → tags (the label's
+ *   name, else its colour), checklists → checklist items (prefixed with the checklist's name when a card has several),
+ *   comments (`commentCard` actions) → comments, oldest first, starting "Originally by <name> on <YYYY-MM-DD>:".
+ * - texts longer than Crewboard holds are shortened, with a warning.
+ */
+import { z } from 'zod';
+import { LIMITS, TASK_DETAIL_LIMITS, type TaskStatus } from '../constants';
+import { TRANSFER_LIMITS, type TrelloListTarget } from '../schemas/transfer';
+
+const text = z.string().max(100_000);
+const id = z.string().min(1).max(100);
+
+const trelloLabel = z.looseObject({ id, name: text.nullish(), color: z.string().max(100).nullish() });
+const trelloList = z.looseObject({ id, name: text, closed: z.boolean().nullish(), pos: z.number().nullish() });
+const trelloCard = z.looseObject({
+  id,
+  name: text,
+  desc: text.nullish(),
+  idList: id,
+  closed: z.boolean().nullish(),
+  due: z.string().max(100).nullish(),
+  idLabels: z.array(id).nullish(),
+  labels: z.array(trelloLabel).nullish(),
+  pos: z.number().nullish(),
+});
+const trelloCheckItem = z.looseObject({ name: text, state: z.string().max(50).nullish(), pos: z.number().nullish() });
+const trelloChecklist = z.looseObject({
+  id,
+  idCard: id,
+  name: text.nullish(),
+  pos: z.number().nullish(),
+  checkItems: z.array(trelloCheckItem).nullish(),
+});
+/** Only comments matter; other actions (of any shape) are passed over. */
+const trelloComment = z.looseObject({
+  type: z.literal('commentCard'),
+  date: z.string().max(100).nullish(),
+  data: z.looseObject({ text, card: z.looseObject({ id }) }),
+  memberCreator: z.looseObject({ fullName: text.nullish(), username: text.nullish() }).nullish(),
+});
+
+export const trelloBoard = z.looseObject({
+  name: text,
+  lists: z.array(trelloList).max(10_000),
+  cards: z.array(trelloCard).max(100_000),
+  labels: z.array(trelloLabel).nullish(),
+  checklists: z.array(trelloChecklist).nullish(),
+  actions: z.array(z.unknown()).nullish(),
+});
+export type TrelloBoard = z.infer<typeof trelloBoard>;
+type TrelloCard = z.infer<typeof trelloCard>;
+type TrelloComment = z.infer<typeof trelloComment>;
+
+/** The board, or the first few reasons it is not one. */
+export function parseTrelloBoard(value: unknown): { ok: true; board: TrelloBoard } | { ok: false; issues: string[] } {
+  const parsed = trelloBoard.safeParse(value);
+  if (parsed.success) return { ok: true, board: parsed.data };
+  return {
+    ok: false,
+    issues: parsed.error.issues.slice(0, 5).map((i) => `${i.path.length ? i.path.join('.') : 'board'}: ${i.message}`),
+  };
+}
+
+const byPos = <T extends { pos?: number | null }>(a: T, b: T) => (a.pos ?? 0) - (b.pos ?? 0);
+
+/** The status a list's name suggests ('Doing' → in progress, 'Done' → completed…); archived lists: skip. */
+export function suggestListStatus(name: string, archived = false): TrelloListTarget {
+  if (archived) return 'skip';
+  const n = name.toLowerCase();
+  if (/\b(done|complete[d]?|finished|closed|shipped|released|resolved)\b/.test(n)) return 'completed';
+  if (/\b(review|reviewing|qa|testing|test|verify|verification|approval)\b/.test(n)) return 'review';
+  if (/\b(doing|in[ -]?progress|wip|working|started|active|current|ongoing)\b/.test(n)) return 'in_progress';
+  return 'todo';
+}
+
+/** A label's tag: its name, else its colour; shortened to what a tag holds. */
+export function labelTag(label: { name?: string | null; color?: string | null }): string | null {
+  const name = (label.name ?? '').trim() || (label.color ?? '').trim();
+  return name ? name.slice(0, LIMITS.tagMax).trim() : null;
+}
+
+/** The calendar day of a Trello due time (UTC), or null when there is none or it is not a time. */
+export function trelloDueDate(due: string | null | undefined): string | null {
+  if (!due) return null;
+  const ms = Date.parse(due);
+  if (Number.isNaN(ms)) return null;
+  const day = new Date(ms).toISOString().slice(0, 10);
+  // PostgreSQL's date range is wide, but a year past 9999 is not an ISO day.
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : null;
+}
+
+/** "Originally by Ada Lovelace on 2024-01-02:" and the comment's text below it. */
+export function trelloCommentBody(authorName: string, date: string | null, body: string): string {
+  const on = date ? ` on ${date}` : '';
+  return `Originally by ${authorName}${on}:\n\n${body}`;
+}
+
+export interface PlannedTask {
+  title: string;
+  description: string | null;
+  status: TaskStatus;
+  dueDate: string | null;
+  tags: string[];
+  checklist: { title: string; done: boolean }[];
+  comments: string[];
+}
+
+export interface TrelloPlan {
+  boardName: string;
+  lists: {
+    id: string;
+    name: string;
+    archived: boolean;
+    cards: number;
+    suggestedStatus: TrelloListTarget;
+    status: TrelloListTarget;
+  }[];
+  labels: { id: string; name: string; tag: string | null }[];
+  /** In board order: list by list, each list's cards top to bottom. */
+  tasks: PlannedTask[];
+  counts: { tasks: number; comments: number; checklistItems: number };
+  warnings: string[];
+}
+
+/** Collects warnings, keeping the first `messagesMax` and counting the rest. */
+class Warnings {
+  private readonly list: string[] = [];
+  private dropped = 0;
+  add(message: string) {
+    if (this.list.length < TRANSFER_LIMITS.messagesMax) this.list.push(message);
+    else this.dropped++;
+  }
+  done(): string[] {
+    return this.dropped ? [...this.list, `…and ${this.dropped} more`] : this.list;
+  }
+}
+
+const clip = (value: string, max: number, warn: () => void): string => {
+  if (value.length <= max) return value;
+  warn();
+  return value.slice(0, max);
+};
+
+const cardLabel = (card: TrelloCard) => `Card "${card.name.trim().slice(0, 60) || card.id}"`;
+
+/** What importing `board` with `mapping` (list id → status or 'skip'; missing lists take the suggestion) creates. */
+export function planTrelloImport(board: TrelloBoard, mapping: Record<string, TrelloListTarget> = {}): TrelloPlan {
+  const warnings = new Warnings();
+  const lists = [...board.lists].sort(byPos);
+  const targetOf = new Map<string, TrelloListTarget>();
+  for (const list of lists) targetOf.set(list.id, mapping[list.id] ?? suggestListStatus(list.name, Boolean(list.closed)));
+  for (const key of Object.keys(mapping)) {
+    if (!targetOf.has(key)) warnings.add(`The mapping names a list that is not on the board (${key.slice(0, 40)})`);
+  }
+
+  const labelsById = new Map((board.labels ?? []).map((l) => [l.id, l]));
+  const checklistsByCard = new Map<string, z.infer<typeof trelloChecklist>[]>();
+  for (const c of board.checklists ?? []) checklistsByCard.set(c.idCard, [...(checklistsByCard.get(c.idCard) ?? []), c]);
+  const commentsByCard = new Map<string, TrelloComment[]>();
+  for (const action of board.actions ?? []) {
+    const comment = trelloComment.safeParse(action);
+    if (!comment.success) continue;
+    const cardId = comment.data.data.card.id;
+    commentsByCard.set(cardId, [...(commentsByCard.get(cardId) ?? []), comment.data]);
+  }
+
+  const cardsByList = new Map<string, TrelloCard[]>();
+  let archivedCards = 0;
+  let orphanCards = 0;
+  for (const card of board.cards) {
+    if (card.closed) {
+      archivedCards++;
+      continue;
+    }
+    if (!targetOf.has(card.idList)) {
+      orphanCards++;
+      continue;
+    }
+    cardsByList.set(card.idList, [...(cardsByList.get(card.idList) ?? []), card]);
+  }
+  if (archivedCards) warnings.add(`${archivedCards} archived card${archivedCards === 1 ? ' is' : 's are'} left out`);
+  if (orphanCards) warnings.add(`${orphanCards} card${orphanCards === 1 ? '' : 's'} of no list on the board left out`);
+
+  const tasks: PlannedTask[] = [];
+  let skippedCards = 0;
+  for (const list of lists) {
+    const target = targetOf.get(list.id)!;
+    const cards = (cardsByList.get(list.id) ?? []).sort(byPos);
+    if (target === 'skip') {
+      skippedCards += cards.length;
+      continue;
+    }
+    for (const card of cards) tasks.push(planCard(card, target, labelsById, checklistsByCard, commentsByCard, warnings));
+  }
+  if (skippedCards) warnings.add(`${skippedCards} card${skippedCards === 1 ? ' is' : 's are'} in lists left out`);
+
+  return {
+    boardName: board.name,
+    lists: lists.map((list) => ({
+      id: list.id,
+      name: list.name,
+      archived: Boolean(list.closed),
+      cards: cardsByList.get(list.id)?.length ?? 0,
+      suggestedStatus: suggestListStatus(list.name, Boolean(list.closed)),
+      status: targetOf.get(list.id)!,
+    })),
+    labels: (board.labels ?? []).map((l) => ({ id: l.id, name: l.name ?? '', tag: labelTag(l) })),
+    tasks,
+    counts: {
+      tasks: tasks.length,
+      comments: tasks.reduce((n, t) => n + t.comments.length, 0),
+      checklistItems: tasks.reduce((n, t) => n + t.checklist.length, 0),
+    },
+    warnings: warnings.done(),
+  };
+}
+
+function planCard(
+  card: TrelloCard,
+  status: TaskStatus,
+  labelsById: Map<string, z.infer<typeof trelloLabel>>,
+  checklistsByCard: Map<string, z.infer<typeof trelloChecklist>[]>,
+  commentsByCard: Map<string, TrelloComment[]>,
+  warnings: Warnings,
+): PlannedTask {
+  const name = cardLabel(card);
+  const title = clip(card.name.trim() || 'Untitled card', TRANSFER_LIMITS.titleMax, () =>
+    warnings.add(`${name}: title shortened to ${TRANSFER_LIMITS.titleMax} characters`),
+  ).trim();
+  const desc = (card.desc ?? '').trim();
+  const description = desc
+    ? clip(desc, LIMITS.descriptionMax, () =>
+        warnings.add(`${name}: description shortened to ${LIMITS.descriptionMax} characters`),
+      )
+    : null;
+
+  // Labels: the card's own copies, else the board's by id; each tag once.
+  const labels = card.labels?.length ? card.labels : (card.idLabels ?? []).flatMap((lid) => labelsById.get(lid) ?? []);
+  const tags: string[] = [];
+  for (const label of labels) {
+    const tag = labelTag(label);
+    if (tag && !tags.some((t) => t.toLowerCase() === tag.toLowerCase())) tags.push(tag);
+  }
+  if (tags.length > LIMITS.tagsMax) warnings.add(`${name}: only the first ${LIMITS.tagsMax} labels become tags`);
+
+  const lists = [...(checklistsByCard.get(card.id) ?? [])].sort(byPos);
+  const checklist: PlannedTask['checklist'] = [];
+  for (const list of lists) {
+    const prefix = lists.length > 1 && list.name?.trim() ? `${list.name.trim()}: ` : '';
+    for (const item of [...(list.checkItems ?? [])].sort(byPos)) {
+      const itemTitle = `${prefix}${item.name.trim()}`.trim();
+      if (!itemTitle) continue;
+      checklist.push({
+        title: clip(itemTitle, TASK_DETAIL_LIMITS.checklistItemMax, () =>
+          warnings.add(`${name}: a checklist item shortened to ${TASK_DETAIL_LIMITS.checklistItemMax} characters`),
+        ),
+        done: item.state === 'complete',
+      });
+    }
+  }
+  if (checklist.length > TASK_DETAIL_LIMITS.checklistItemsMax) {
+    warnings.add(`${name}: only the first ${TASK_DETAIL_LIMITS.checklistItemsMax} checklist items are imported`);
+  }
+
+  // Trello lists actions newest first: comments go oldest first.
+  const comments = [...(commentsByCard.get(card.id) ?? [])]
+    .sort((a, b) => (Date.parse(a.date ?? '') || 0) - (Date.parse(b.date ?? '') || 0))
+    .flatMap((c) => {
+      const bodyText = c.data.text.trim();
+      if (!bodyText) return [];
+      const author = c.memberCreator?.fullName?.trim() || c.memberCreator?.username?.trim() || 'a Trello member';
+      const full = trelloCommentBody(author, trelloDueDate(c.date), bodyText);
+      return [
+        clip(full, TASK_DETAIL_LIMITS.commentMax, () =>
+          warnings.add(`${name}: a comment shortened to ${TASK_DETAIL_LIMITS.commentMax} characters`),
+        ),
+      ];
+    });
+
+  const dueDate = trelloDueDate(card.due);
+  if (card.due && !dueDate) warnings.add(`${name}: its due date "${card.due.slice(0, 40)}" could not be read`);
+
+  return {
+    title,
+    description,
+    status,
+    dueDate,
+    tags: tags.slice(0, LIMITS.tagsMax),
+    checklist: checklist.slice(0, TASK_DETAIL_LIMITS.checklistItemsMax),
+    comments,
+  };
+}

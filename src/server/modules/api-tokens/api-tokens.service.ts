@@ -1,0 +1,123 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { API_TOKEN_PREFIX, type ApiTokenScope } from '../../../domain/constants';
+import {
+  API_TOKEN_LIMITS,
+  type ApiTokenCreatedDto,
+  type ApiTokenDto,
+  type ApiTokenListDto,
+  type CreateApiTokenInput,
+} from '../../../domain/schemas/api-token';
+import type { Db } from '../../db/client';
+import type { UserRow } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import type { EventBus } from '../../lib/events';
+import { Throttle } from '../../lib/throttle';
+import { type AuditBy, recordAudit } from '../audit/audit.record';
+import * as repo from './api-tokens.repo';
+
+/** `cb_` and 32 random bytes in base64url: anything else is unknown without asking the database. */
+const TOKEN_SHAPE = /^cb_[A-Za-z0-9_-]{43}$/;
+/** What the list shows of a token to recognise it by ('cb_' and 7 characters of the secret's 43). */
+const PREFIX_LENGTH = 10;
+/** last_used_at is written at most this often per token. */
+const TOUCH_EVERY_SECONDS = 60;
+
+/** A request authenticated by a token: the same shape as a session's, with the token's id and scope. */
+export interface TokenAuthentication {
+  user: UserRow;
+  /** Tokens have no session. */
+  sessionId: '';
+  apiToken: { id: string; scope: ApiTokenScope };
+}
+
+function toDto(row: repo.ApiTokenRow): ApiTokenDto {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scope: row.scope,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Personal API tokens (issue 26). Only a keyed hash of each token is stored: HMAC-SHA256 under a key derived from the
+ * server's secret. A token is 256 random bits, so a fast hash is enough (a slow one would cost every API call; the
+ * key means a copy of the table alone cannot even confirm a guess), and the lookup is one equality on a unique index.
+ */
+export class ApiTokenService {
+  private readonly key: Buffer;
+  private readonly touched = new Throttle(TOUCH_EVERY_SECONDS * 1000);
+
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventBus,
+    secret: string,
+  ) {
+    this.key = createHmac('sha256', secret).update('api-token').digest();
+  }
+
+  hash(token: string): string {
+    return createHmac('sha256', this.key).update(token).digest('hex');
+  }
+
+  async list(userId: string): Promise<ApiTokenListDto> {
+    return { tokens: (await repo.listByUserId(this.db, userId)).map(toDto) };
+  }
+
+  async create(userId: string, by: AuditBy, input: CreateApiTokenInput): Promise<ApiTokenCreatedDto> {
+    const token = API_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    const row = await this.db.transaction(async (tx) => {
+      if ((await repo.countLiveLocked(tx, userId)) >= API_TOKEN_LIMITS.perUserMax) {
+        throw new AppError('too_many_api_tokens');
+      }
+      const created = await repo.createOne(tx, {
+        userId,
+        name: input.name,
+        tokenHash: this.hash(token),
+        prefix: token.slice(0, PREFIX_LENGTH),
+        scope: input.scope,
+        expiresInDays: input.expiresInDays,
+      });
+      await recordAudit(tx, {
+        action: 'api_token.created',
+        ...by,
+        targetType: 'api_token',
+        targetId: created.id,
+        targetLabel: created.name,
+        details: { scope: created.scope, expiresAt: created.expiresAt?.toISOString() ?? null },
+      });
+      return created;
+    });
+    return { ...toDto(row), token };
+  }
+
+  /** Revokes one of the caller's tokens: refused from its next request on; someone else's answers 404. */
+  async revoke(userId: string, by: AuditBy, id: string): Promise<void> {
+    const row = await this.db.transaction(async (tx) => {
+      const revoked = await repo.revokeOneOfUser(tx, userId, id);
+      if (!revoked) throw new AppError('api_token_not_found');
+      await recordAudit(tx, {
+        action: 'api_token.revoked',
+        ...by,
+        targetType: 'api_token',
+        targetId: revoked.id,
+        targetLabel: revoked.name,
+      });
+      return revoked;
+    });
+    // Event streams opened with the token close at once (on every instance), as a revoked session's do.
+    this.events.publish({ type: 'session.revoked', actorId: userId, userId, sessionId: row.id });
+  }
+
+  /** The live token's owner (active) and the token, or null: malformed, unknown, revoked, expired, owner deactivated. */
+  async authenticate(token: string): Promise<TokenAuthentication | null> {
+    if (!TOKEN_SHAPE.test(token)) return null;
+    const found = await repo.getLiveByHash(this.db, this.hash(token));
+    if (!found) return null;
+    if (this.touched.due(found.id)) void repo.touchLastUsed(this.db, found.id, TOUCH_EVERY_SECONDS).catch(() => {});
+    return { user: found.user, sessionId: '', apiToken: { id: found.id, scope: found.scope } };
+  }
+}
