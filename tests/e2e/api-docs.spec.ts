@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { axeViolations } from './fixtures';
 
 /**
  * /api/docs in a real browser: Swagger UI renders the document from files of this server, under its CSP (a blocked
@@ -27,6 +28,7 @@ test('the API reference renders every operation, locally and under the CSP', asy
   const doc = (await (await request.get('/api/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
   const operations = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
 
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.goto('/api/docs');
   await expect(page).toHaveTitle('Crewboard API reference');
   await expect(page.getByRole('heading', { name: /Crewboard API/ })).toBeVisible();
@@ -49,9 +51,22 @@ test('the API reference renders every operation, locally and under the CSP', asy
   expect(consoleErrors.filter((text) => /Content Security Policy|Refused to/i.test(text))).toEqual([]);
   expect(foreign, 'requests to other origins').toEqual([]);
 
-  await page.goto('/api/docs#/tasks/createTask');
-  await page.waitForTimeout(500);
-  await page.screenshot({ path: '/tmp/shots-openapi/api-docs.png', fullPage: false });
+  // Accessible in both colour schemes, folded and with an operation open (the theme: openapi.theme.ts).
+  expect(await axeViolations(page), 'axe, light').toEqual([]);
+  await page.getByText('Create a task', { exact: true }).click();
+  const createTask = page.locator('#operations-tasks-createTask');
+  await expect(createTask.getByText('Request body')).toBeVisible();
+  expect(await axeViolations(page), 'axe, light, an operation open').toEqual([]);
+  await createTask.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/shots-openapi/api-docs.png' });
+
+  // Swagger UI has no dark theme without its top bar's toggle: in a dark system it stays light, and must stay readable.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.reload();
+  await expect(page.locator('.opblock')).toHaveCount(operations);
+  expect(await axeViolations(page), 'axe, dark').toEqual([]);
+  await page.screenshot({ path: '/tmp/shots-openapi/api-docs-dark.png' });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: '/tmp/shots-openapi/api-docs-390.png', fullPage: false });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.screenshot({ path: '/tmp/shots-openapi/api-docs-390.png' });
 });

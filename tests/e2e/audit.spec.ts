@@ -24,7 +24,7 @@ async function settled(page: Page) {
 async function shot(page: Page, name: string) {
   if (!shots) return;
   mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+  await page.locator('[data-audit-log]').screenshot({ path: `${shots}/${name}.png` });
 }
 
 test.describe('audit log', () => {

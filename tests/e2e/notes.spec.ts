@@ -159,6 +159,30 @@ test('the list: New Note, pinned first, search, filters in the URL, delete; empt
   await expect(page.getByRole('dialog', { name: 'New Note' })).toBeVisible();
 });
 
+test('the palette finds notes by title and text and opens them', async ({ page, request }) => {
+  const note = await createNote(request, world.owner, 'Wombat migration guide');
+  await signIn(page, world.mia);
+  await openNote(page, note.id);
+  await editorOf(page).click();
+  await page.keyboard.type('Remember the marsupial checklist');
+  // Mia leaves; the server keeps the text for search once it has compacted the edits.
+  await page.goto('/dashboard');
+  const topSearch = page.getByPlaceholder('Search tasks, projects...');
+  await topSearch.click();
+  const field = page.getByRole('combobox', { name: 'Search or type a command' });
+  await field.fill('wombat');
+  const hit = page.getByRole('group', { name: 'Notes' }).getByRole('option', { name: /Wombat migration guide/ });
+  await expect(hit).toBeVisible();
+  await hit.click();
+  await expect(page).toHaveURL(new RegExp(`/notes/${note.id}$`));
+  await expect(editorOf(page)).toContainText('Remember the marsupial checklist');
+  await topSearch.click();
+  await field.fill('marsupial');
+  await expect(page.getByRole('group', { name: 'Notes' }).getByRole('option', { name: /Wombat migration guide/ })).toBeVisible({
+    timeout: 20_000,
+  });
+});
+
 test('a stranger, and a missing note, get "Note not found"', async ({ page, request }) => {
   const note = await createNote(request, world.owner, 'Private plans');
   const stranger = await createUser(request, { fullName: 'Stan Stranger' });
@@ -166,6 +190,10 @@ test('a stranger, and a missing note, get "Note not found"', async ({ page, requ
   await page.goto(`/notes/${note.id}`);
   await expect(page.getByRole('heading', { name: 'Note not found' })).toBeVisible();
   await expect(page.getByText('Private plans')).toHaveCount(0);
+  await page.goto('/notes/00000000-0000-4000-8000-000000000000');
+  await expect(page.getByRole('heading', { name: 'Note not found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to Notes' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Notes' })).toBeVisible();
 });
 
 test('two people edit at once and converge; a third opens the merged note; offline edits merge', async ({ browser, request }) => {
@@ -495,6 +523,8 @@ test('axe: the list and the editor, light and dark; the editor at 390 px; screen
     await page.getByRole('button', { name: 'Version history' }).click();
     await page.getByRole('dialog', { name: 'Version history' }).getByRole('button', { name: 'Save version' }).click();
     await expect(page.getByRole('document', { name: 'Version content' })).toContainText('check the contrast');
+    // The toast is sonner's (checked by the app's own toast tests): the panel is what is checked here.
+    await expect(page.getByText('Version saved')).toBeHidden();
     expect(await axeViolations(page), `version history, ${scheme}`).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/versions-${scheme}.png` });
     await page.keyboard.press('Escape');
@@ -519,8 +549,7 @@ test('axe: the list and the editor, light and dark; the editor at 390 px; screen
   const toolbar = page.getByRole('toolbar', { name: 'Formatting' });
   await expect(toolbar.getByRole('button', { name: 'Image' })).toBeInViewport();
   await editorOf(page).click();
-  await page.keyboard.press('ControlOrMeta+End');
-  await page.keyboard.press('Enter');
+  await newParagraphAtEnd(page);
   await toolbar.getByRole('button', { name: 'Heading 2' }).click();
   await page.keyboard.type('Phone heading');
   await expect(editorOf(page).locator('h2')).toHaveText('Phone heading');
@@ -561,11 +590,9 @@ test('a note of 50 pages opens to editable quickly (median of 5, logged)', async
   await expect(editorOf(probe)).toContainText('END-OF-FIFTY-PAGES', { timeout: 30_000 });
   await probe.close();
 
-  const timings: number[] = [];
-  for (let run = 0; run < 5; run++) {
-    await page.goto('/dashboard');
-    await page.goto(`/notes/${note.id}`);
-    const ms = await page.evaluate(
+  /** Resolves with performance.now() once the editor is editable and shows the document's last line. */
+  const editableAt = () =>
+    page.evaluate(
       () =>
         new Promise<number>((resolve) => {
           const check = () => {
@@ -577,15 +604,32 @@ test('a note of 50 pages opens to editable quickly (median of 5, logged)', async
           check();
         }),
     );
-    timings.push(Math.round(ms));
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+  // A cold load of /notes/:id (the app's start-up included): from the navigation's start.
+  const cold: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    await page.goto('/dashboard');
+    await page.goto(`/notes/${note.id}`);
+    cold.push(Math.round(await editableAt()));
   }
-  const sorted = [...timings].sort((a, b) => a - b);
-  const median = sorted[2]!;
+  // Opening it from the list (the app already running): from the click.
+  const inApp: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    await page.goto('/notes');
+    const link = page.getByRole('link', { name: 'Fifty pages' });
+    await link.hover();
+    const clickedAt = await page.evaluate(() => performance.now());
+    await link.click();
+    inApp.push(Math.round((await editableAt()) - clickedAt));
+  }
   console.log(
-    `notes-perf: 50-page note (${chars} characters) navigation → editable: runs ${timings.join(', ')} ms; median ${median} ms`,
+    `notes-perf: 50-page note (${chars} characters) → editable. Cold load: ${cold.join(', ')} ms, median ${median(cold)} ms. ` +
+      `From the list: ${inApp.join(', ')} ms, median ${median(inApp)} ms`,
   );
-  // A generous ceiling only (CI machines are shared); the figure is reported.
-  expect(median).toBeLessThan(5_000);
+  // Generous ceilings only (CI machines are shared); the figures are reported.
+  expect(median(cold)).toBeLessThan(5_000);
+  expect(median(inApp)).toBeLessThan(3_000);
 });
 
 test('the members only: Mia, removed from the team, is told so and can no longer edit', async ({ browser, request }) => {

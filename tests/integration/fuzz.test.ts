@@ -2,7 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_PREFERENCE_KINDS } from '../../src/domain/constants';
+import { TRANSFER_LIMITS } from '../../src/domain/schemas/transfer';
 import {
+  notes,
+  noteVersions,
   projects,
   savedViews,
   taskChecklistItems,
@@ -10,6 +13,8 @@ import {
   tasks,
   teamInvitations,
   users,
+  webhookDeliveries,
+  webhooks,
 } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, uniqueEmail, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
@@ -57,6 +62,11 @@ interface World {
   checklistItemId: string;
   /** A saved view of the caller's, shared with the team. */
   viewId: string;
+  /** A webhook of the team and one of its deliveries; a note of the team and one of its versions. */
+  webhookId: string;
+  deliveryId: string;
+  noteId: string;
+  noteVersionId: string;
 }
 
 /** A body that passes validation, per route: the fuzzer mutates it, adds keys to it, or ignores it. */
@@ -104,6 +114,35 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
   'PUT /api/tasks/{id}/checklist/order': (w) => ({ ids: [w.checklistItemId] }),
   'POST /api/views': (w) => ({ name: 'Fuzz view', teamId: w.teamId, config: { status: 'todo', q: 'x', view: 'list' } }),
   'PATCH /api/views/{id}': () => ({ name: 'Fuzz view renamed', config: { sort: 'due', dir: 'asc' } }),
+  'POST /api/me/api-tokens': () => ({ name: 'Fuzz token', expiresInDays: 30, scope: 'read' }),
+  // An address literal: no name to resolve (this machine has no outside DNS), and public, so the SSRF guard admits it.
+  'POST /api/teams/{id}/webhooks': () => ({ url: 'https://93.184.216.34/fuzz', events: ['task.created'], description: 'Fuzz' }),
+  'PATCH /api/teams/{id}/webhooks/{webhookId}': () => ({ description: 'Fuzz hook', active: false }),
+  'POST /api/teams/{id}/import/trello': () => ({
+    board: { name: 'Fuzz board', lists: [{ id: 'l1', name: 'Doing' }], cards: [{ id: 'c1', name: 'Card', idList: 'l1' }] },
+    mapping: { l1: 'in_progress' },
+    dryRun: true,
+  }),
+  'POST /api/teams/{id}/import/csv': () => ({ csv: 'Title,Status\n"Fuzz, quoted",Done\n', dryRun: true }),
+  'POST /api/teams/import': () => ({
+    format: 'crewboard-export',
+    version: 1,
+    exportedAt: new Date().toISOString(),
+    team: { name: 'Fuzz import', description: null },
+    members: [],
+    projects: [],
+    tasks: [],
+    notes: [],
+  }),
+  'POST /api/notes': (w) => ({ teamId: w.teamId, title: 'Fuzz note', projectId: w.projectId }),
+  'PATCH /api/notes/{id}': () => ({ title: 'Fuzz note renamed', pinned: true }),
+};
+
+/** Routes that take more than the server's 1 MiB (imports): their own limit, else 1 MiB. */
+const BODY_LIMITS: Record<string, number> = {
+  'POST /api/teams/{id}/import/trello': TRANSFER_LIMITS.bodyBytes,
+  'POST /api/teams/{id}/import/csv': TRANSFER_LIMITS.bodyBytes,
+  'POST /api/teams/import': TRANSFER_LIMITS.bodyBytes,
 };
 
 function urlFor(route: string, w: World): string {
@@ -118,9 +157,17 @@ function urlFor(route: string, w: World): string {
           ? w.invitationId
           : path.startsWith('/api/views/')
             ? w.viewId
-            : w.targetUserId;
+            : path.startsWith('/api/notes/')
+              ? w.noteId
+              : w.targetUserId;
   const itemId = path.includes('/comments/') ? w.commentId : w.checklistItemId;
-  const url = path.replace('{id}', id).replace('{memberId}', w.memberRowId).replace('{itemId}', itemId);
+  const url = path
+    .replace('{id}', id)
+    .replace('{memberId}', w.memberRowId)
+    .replace('{itemId}', itemId)
+    .replace('{webhookId}', w.webhookId)
+    .replace('{deliveryId}', w.deliveryId)
+    .replace('{versionId}', w.noteVersionId);
   return route === 'POST /api/auth/token' ? `${url}?grant_type=password` : url;
 }
 
@@ -235,7 +282,30 @@ async function seedWorld(): Promise<World> {
       inviterEmail: caller.email,
     })
     .returning();
+  const [hook] = await db
+    .insert(webhooks)
+    .values({
+      teamId: team.id,
+      url: 'https://93.184.216.34/hook',
+      events: ['task.created'],
+      secret: 'sealed',
+      createdById: caller.id,
+    })
+    .returning();
+  const [delivery] = await db
+    .insert(webhookDeliveries)
+    .values({ webhookId: hook!.id, messageId: 'msg_fuzz', eventType: 'task.created', body: '{}', deliveredAt: new Date() })
+    .returning();
+  const [note] = await db.insert(notes).values({ teamId: team.id, title: 'Fuzz note', authorId: caller.id }).returning();
+  const [version] = await db
+    .insert(noteVersions)
+    .values({ noteId: note!.id, kind: 'manual', state: Buffer.from([0, 0]), title: 'Fuzz note', createdById: caller.id })
+    .returning();
   return {
+    webhookId: hook!.id,
+    deliveryId: String(delivery!.id),
+    noteId: note!.id,
+    noteVersionId: version!.id,
     caller,
     mallory: mallory!,
     teamId: team.id,
@@ -346,11 +416,11 @@ describe('fuzzing every JSON route', () => {
     expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain('polluted');
   }, 900_000);
 
-  it('answers 413 to a body over 1 MiB on every JSON route', async () => {
+  it('answers 413 to a body over its limit (1 MiB, imports 20 MiB) on every JSON route', async () => {
     const w = await seedWorld();
-    const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) });
     for (const route of Object.keys(VALID)) {
       const [method] = route.split(' ');
+      const big = JSON.stringify({ name: 'x'.repeat((BODY_LIMITS[route] ?? 1024 * 1024) + 10) });
       const res = await ctx.app.inject({
         method: method as 'POST',
         url: urlFor(route, w),

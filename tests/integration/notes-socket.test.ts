@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { NOTE_FRAGMENT, NOTE_SOCKET_CLOSE, type NoteDto } from '../../src/domain/schemas/note';
+import { NOTE_SOCKET_CLOSE, type NoteDto } from '../../src/domain/schemas/note';
 import { buildApp } from '../../src/server/app';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import type { NoteChannelMessage } from '../../src/server/modules/realtime/realtime.channel';
@@ -83,7 +83,11 @@ describe('who may open the socket', () => {
     expect(res.statusCode).toBe(404);
     expect(res.json().error.code).toBe('not_found');
     // A ticket forged with the server's own key for a non-member is still refused by membership (4403).
-    const forged = new NoteTickets(ctx.config.authSecret).issue(stranger.id, (stranger.session as { user: { id: string } }).user.id, note.id);
+    const forged = new NoteTickets(ctx.config.authSecret).issue(
+      stranger.id,
+      (stranger.session as { user: { id: string } }).user.id,
+      note.id,
+    );
     const sessionId = JSON.parse(Buffer.from(stranger.token.split('.')[1]!, 'base64url').toString()).sid as string;
     const real = new NoteTickets(ctx.config.authSecret).issue(stranger.id, sessionId, note.id);
     expect((await rawSocket(baseUrl, note.id, real.ticket).closed).code).toBe(NOTE_SOCKET_CLOSE.forbidden);
@@ -137,7 +141,11 @@ describe('editing together', () => {
     a.type('meanwhile. ');
     b.provider.params.ticket = await ticketFor(ctx.app, member, note.id);
     b.provider.connect();
-    await until(() => a.text() === b.text() && a.text().includes('typed offline') && a.text().includes('meanwhile'), 5000, 'merge');
+    await until(
+      () => a.text() === b.text() && a.text().includes('typed offline') && a.text().includes('meanwhile'),
+      5000,
+      'merge',
+    );
   });
 
   it('restoring a version changes every open editor, and is itself a version', async () => {
@@ -175,7 +183,11 @@ describe('membership re-checked while connected', () => {
     const c = await connect(newcomer, note.id);
     const stay = await connect(owner, note.id);
     const started = Date.now();
-    const res = await ctx.app.inject({ method: 'DELETE', url: `/api/teams/${team.id}/members/${membership.id}`, headers: owner.auth });
+    const res = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/teams/${team.id}/members/${membership.id}`,
+      headers: owner.auth,
+    });
     expect(res.statusCode, res.body).toBe(204);
     await until(() => c.closes.includes(NOTE_SOCKET_CLOSE.forbidden), 1000, 'closed 4403 within a second');
     expect(Date.now() - started).toBeLessThan(1000);
@@ -230,7 +242,10 @@ describe('two app instances on one PostgreSQL database', () => {
     // Awareness crosses too (names and cursors).
     b.provider.awareness.setLocalStateField('user', { id: member.id, name: 'Mia Member', color: '#f00' });
     await until(
-      () => [...a.provider.awareness.getStates().values()].some((s) => (s as { user?: { name: string } }).user?.name === 'Mia Member'),
+      () =>
+        [...a.provider.awareness.getStates().values()].some(
+          (s) => (s as { user?: { name: string } }).user?.name === 'Mia Member',
+        ),
       2000,
       'awareness across instances',
     );
@@ -265,7 +280,11 @@ describe('two app instances on one PostgreSQL database', () => {
     const newcomer = await createUser(ctx.app, { fullName: 'Remote Rita' });
     const membership = await insertMember(ctx.database.db, team.id, newcomer);
     const c = await connect(newcomer, note.id, b2.url, b2.app);
-    const res = await ctx.app.inject({ method: 'DELETE', url: `/api/teams/${team.id}/members/${membership.id}`, headers: owner.auth });
+    const res = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/teams/${team.id}/members/${membership.id}`,
+      headers: owner.auth,
+    });
     expect(res.statusCode).toBe(204);
     await until(() => c.closes.includes(NOTE_SOCKET_CLOSE.forbidden), 1000, 'closed 4403 on the other instance');
   });
@@ -291,7 +310,9 @@ describe('two app instances on one PostgreSQL database', () => {
     );
     Y.applyUpdate(doc, Buffer.from(row!.state.replace(/\n/g, ''), 'base64'));
     for (const u of rowsOf<{ u: string }>(
-      await ctx.database.db.execute(sql`select encode(update, 'base64') as u from note_updates where note_id = ${note.id} order by id`),
+      await ctx.database.db.execute(
+        sql`select encode(update, 'base64') as u from note_updates where note_id = ${note.id} order by id`,
+      ),
     )) {
       Y.applyUpdate(doc, Buffer.from(u.u.replace(/\n/g, ''), 'base64'));
     }

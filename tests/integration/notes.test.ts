@@ -7,6 +7,7 @@ import { NOTE_FRAGMENT, type NoteDto, type NoteListDto } from '../../src/domain/
 import type { NotificationListDto } from '../../src/domain/schemas/notification';
 import { notificationTarget } from '../../src/domain/notification-target';
 import { AUTO_VERSION_EVERY_MS, NoteCompactor } from '../../src/server/modules/notes/notes.compaction';
+import { NoteImages } from '../../src/server/modules/notes/note-images';
 import * as notesRepo from '../../src/server/modules/notes/notes.repo';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
 import { apiRequests } from '../helpers/api';
@@ -58,6 +59,11 @@ afterAll(() => {
 const create = (user: TestUser, body: Record<string, unknown>) => ok<NoteDto>(user, 'POST', '/api/notes', body, 201);
 const list = async (user: TestUser, query = '') => (await ok<NoteListDto>(user, 'GET', `/api/notes${query}`)).notes;
 const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+async function storedKeys(prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const object of ctx.app.deps.storage.list(prefix)) keys.push(object.key);
+  return keys;
+}
 
 async function connect(user: TestUser, noteId: string): Promise<NoteClient> {
   const client = noteClient(baseUrl, noteId, await ticketFor(ctx.app, user, noteId));
@@ -193,7 +199,9 @@ describe('notes: the document on the server', () => {
     await leave(note.id, c);
     const got = await ok<NoteDto>(mia, 'GET', `/api/notes/${note.id}`);
     expect(got.excerpt).toBe('Launch Ask @Someone about Fix the build first point');
-    const [row] = rowsOf<{ plain_text: string }>(await ctx.database.db.execute(sql`select plain_text from notes where id = ${note.id}`));
+    const [row] = rowsOf<{ plain_text: string }>(
+      await ctx.database.db.execute(sql`select plain_text from notes where id = ${note.id}`),
+    );
     expect(row!.plain_text).toBe('Launch\nAsk @Someone about Fix the build\nfirst point');
     expect(got.lastEditedBy?.id).toBe(mia.id);
   });
@@ -225,7 +233,9 @@ describe('notes: the document on the server', () => {
     expect(await mentions(sam)).toEqual([]);
     expect(await mentions(mia)).toEqual([]);
     const mails = rowsOf<{ to_email: string }>(
-      await ctx.database.db.execute(sql`select to_email from mail_outbox where kind = 'mentioned' and text_body like ${`%/notes/${note.id}%`}`),
+      await ctx.database.db.execute(
+        sql`select to_email from mail_outbox where kind = 'mentioned' and text_body like ${`%/notes/${note.id}%`}`,
+      ),
     );
     expect(mails.map((m) => m.to_email)).toEqual([max.email]);
 
@@ -280,12 +290,14 @@ describe('notes: versions', () => {
       (await ok<{ versions: { kind: string }[] }>(mia, 'GET', `/api/notes/${note.id}/versions`)).versions.map((v) => v.kind);
     expect(await kinds()).toEqual([]);
     // A compactor whose clock is five minutes ahead takes one at its next compaction.
-    const later = new NoteCompactor(ctx.database.db, ctx.app.deps.events, ctx.config, ctx.app.log, () => Date.now() + AUTO_VERSION_EVERY_MS);
+    const later = new NoteCompactor(ctx.database.db, ctx.app.deps.events, ctx.config, () => Date.now() + AUTO_VERSION_EVERY_MS);
     const d = await connect(mia, note.id);
     d.type(' more');
     // Once the server stored it (flushing what it holds), the compactor finds it.
     const stored = async () =>
-      rowsOf<{ n: number }>(await ctx.database.db.execute(sql`select count(*)::int as n from note_updates where note_id = ${note.id}`))[0]!.n;
+      rowsOf<{ n: number }>(
+        await ctx.database.db.execute(sql`select count(*)::int as n from note_updates where note_id = ${note.id}`),
+      )[0]!.n;
     for (let i = 0; i < 200 && (await stored()) === 0; i++) {
       await ctx.app.notesCollab.flush(note.id);
       await new Promise((r) => setTimeout(r, 10));
@@ -296,9 +308,19 @@ describe('notes: versions', () => {
 
     // 99 more versions (one manual among the oldest): the 101st prunes the oldest automatic one.
     const state = Buffer.from(Y.encodeStateAsUpdate(new Y.Doc()));
-    await ctx.database.db.execute(sql`update note_versions set created_at = now() - interval '2 days' where note_id = ${note.id}`);
-    await notesRepo.createVersion(ctx.database.db, { noteId: note.id, kind: 'manual', state, title: 'Keep', createdById: mia.id });
-    await ctx.database.db.execute(sql`update note_versions set created_at = now() - interval '1 day' where note_id = ${note.id} and kind = 'manual'`);
+    await ctx.database.db.execute(
+      sql`update note_versions set created_at = now() - interval '2 days' where note_id = ${note.id}`,
+    );
+    await notesRepo.createVersion(ctx.database.db, {
+      noteId: note.id,
+      kind: 'manual',
+      state,
+      title: 'Keep',
+      createdById: mia.id,
+    });
+    await ctx.database.db.execute(
+      sql`update note_versions set created_at = now() - interval '1 day' where note_id = ${note.id} and kind = 'manual'`,
+    );
     for (let i = 0; i < 98; i++) {
       await notesRepo.createVersion(ctx.database.db, { noteId: note.id, kind: 'auto', state, title: 'Auto', createdById: null });
     }
@@ -344,5 +366,30 @@ describe('notes: images', () => {
     // The note deleted: its images go with it.
     await ok(mia, 'DELETE', `/api/notes/${note.id}`, undefined, 204);
     expect((await ctx.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+    expect(await storedKeys(`notes/${note.id}/`)).toEqual([]);
+  });
+
+  it('sweeps the images of notes deleted with their team (a cascade, without an event)', async () => {
+    const own = await insertTeam(ctx.database.db, mia, 'Short-lived');
+    const note = await create(mia, { teamId: own.id, title: 'Gone with the team' });
+    const keep = await create(mia, { teamId: team.id, title: 'Stays' });
+    for (const id of [note.id, keep.id]) {
+      const body = multipartBody([{ fileName: 'a.png', content: PNG_1X1, contentType: 'image/png' }]);
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/notes/${id}/images`,
+        headers: { ...mia.auth, ...body.headers },
+        payload: body.payload,
+      });
+      expect(res.statusCode).toBe(201);
+    }
+    await ok(mia, 'DELETE', `/api/teams/${own.id}`, undefined, 204);
+    expect(await storedKeys(`notes/${note.id}/`)).toHaveLength(1);
+    const images = new NoteImages(ctx.database.db, ctx.app.deps.storage, ctx.config.authSecret, 1024 * 1024, ctx.app.log);
+    // Too young: kept (its note might be being created).
+    expect(await images.sweepDeleted(new Date(Date.now() - 3600_000))).toBe(0);
+    expect(await images.sweepDeleted(new Date(Date.now() + 1000))).toBe(1);
+    expect(await storedKeys(`notes/${note.id}/`)).toEqual([]);
+    expect(await storedKeys(`notes/${keep.id}/`)).toHaveLength(1);
   });
 });

@@ -243,7 +243,13 @@ describe('search: matching', () => {
   it('finds notes by title and by their text, with the project (else the team) as context', async () => {
     const byTitle = (await search(alice, 'albatross')).groups.note;
     expect(byTitle.map((h) => h.id)).toEqual([ids.note]);
-    expect(byTitle[0]).toMatchObject({ kind: 'note', teamId: apollo.id, projectId: ids.apolloProject, taskId: null, context: 'Kanban board rollout' });
+    expect(byTitle[0]).toMatchObject({
+      kind: 'note',
+      teamId: apollo.id,
+      projectId: ids.apolloProject,
+      taskId: null,
+      context: 'Kanban board rollout',
+    });
     expect(byTitle[0]!.title).toContain(`${S}albatross${E}`);
     const byText = (await search(alice, 'warm quokka', '&kinds=note')).groups.note;
     expect(byText.map((h) => h.id)).toEqual([ids.note]);

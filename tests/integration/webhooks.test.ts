@@ -80,7 +80,11 @@ async function newTask(projectId: string, user: TestUser = owner, extra: Record<
 }
 
 const parsed = (r: ReceivedWebhook) =>
-  JSON.parse(r.body) as { type: string; timestamp: string; data: Record<'team' | 'actor' | 'task' | 'comment' | 'project' | 'member' | 'webhook', Record<string, unknown>> };
+  JSON.parse(r.body) as {
+    type: string;
+    timestamp: string;
+    data: Record<'team' | 'actor' | 'task' | 'comment' | 'project' | 'member' | 'webhook', Record<string, unknown>>;
+  };
 const types = (path: string) => receiver.at(path).map((r) => parsed(r).type);
 const waitFor = (what: string, check: () => boolean | Promise<boolean>, ms = 10_000) => until(check, ms, what);
 

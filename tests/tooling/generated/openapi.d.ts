@@ -1805,7 +1805,7 @@ export interface paths {
          * Get a ticket for a note's live editing socket
          * @description A ticket (valid 60 s) for `GET /api/notes/:id/socket?ticket=…`; members only.
          *
-         *     Signed in: a session's access token or a read-write personal API token (read-only tokens get 403).
+         *     Signed in, with a session's access token only: personal API tokens get 403.
          */
         post: operations["createNoteSocketTicket"];
         delete?: never;
@@ -2407,7 +2407,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2484,7 +2484,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2565,7 +2565,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2583,7 +2583,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2632,7 +2632,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2650,7 +2650,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2739,7 +2739,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2757,7 +2757,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2806,7 +2806,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2824,7 +2824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2912,7 +2912,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2930,7 +2930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2980,7 +2980,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2998,7 +2998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3074,7 +3074,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3092,7 +3092,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3158,7 +3158,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3176,7 +3176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3253,7 +3253,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3271,7 +3271,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3395,7 +3395,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3413,7 +3413,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3486,7 +3486,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3504,7 +3504,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3611,7 +3611,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3629,7 +3629,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3733,7 +3733,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3751,7 +3751,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3990,7 +3990,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4008,7 +4008,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4089,7 +4089,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4107,7 +4107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4156,7 +4156,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4174,7 +4174,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4274,7 +4274,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4292,7 +4292,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4380,7 +4380,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4398,7 +4398,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4473,7 +4473,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4553,7 +4553,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4571,7 +4571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4644,7 +4644,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4662,7 +4662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4711,7 +4711,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4729,7 +4729,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4818,7 +4818,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4836,7 +4836,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4941,7 +4941,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5321,7 +5321,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5376,7 +5376,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5458,7 +5458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); the caller is not a super admin (`admin_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5519,7 +5519,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); the caller is not a super admin (`admin_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5584,7 +5584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); the caller is not a super admin (`admin_only`); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5820,7 +5820,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5893,7 +5893,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5957,7 +5957,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6030,7 +6030,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6156,7 +6156,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6212,7 +6212,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6283,7 +6283,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6346,7 +6346,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6409,7 +6409,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6615,7 +6615,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6670,7 +6670,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6724,7 +6724,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6777,7 +6777,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6895,7 +6895,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6968,7 +6968,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7052,7 +7052,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7120,7 +7120,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7204,7 +7204,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7299,7 +7299,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7370,7 +7370,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7388,7 +7388,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7454,7 +7454,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7472,7 +7472,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7513,7 +7513,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7531,7 +7531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7598,7 +7598,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7616,7 +7616,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7663,7 +7663,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7681,7 +7681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7729,7 +7729,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7747,7 +7747,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7801,7 +7801,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7819,7 +7819,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7985,7 +7985,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8145,7 +8145,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8163,7 +8163,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8212,7 +8212,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8230,7 +8230,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8336,7 +8336,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8354,7 +8354,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8526,7 +8526,7 @@ export interface operations {
                     "text/calendar": string;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8654,7 +8654,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8722,7 +8722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a personal API token is never accepted here (`token_not_allowed`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8772,7 +8772,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8790,7 +8790,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a personal API token is never accepted here (`token_not_allowed`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8839,7 +8839,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8857,7 +8857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a personal API token is never accepted here (`token_not_allowed`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8922,7 +8922,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8940,7 +8940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9012,7 +9012,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9030,7 +9030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9080,7 +9080,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9098,7 +9098,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9171,7 +9171,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9189,7 +9189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9259,7 +9259,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9277,7 +9277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9342,7 +9342,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9360,7 +9360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9424,7 +9424,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9442,7 +9442,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9515,7 +9515,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9533,7 +9533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); the caller is not a super admin (`admin_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9579,7 +9579,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9597,7 +9597,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); the caller is not a super admin (`admin_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9663,7 +9663,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9681,7 +9681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9729,7 +9729,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9747,7 +9747,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9871,7 +9871,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9889,7 +9889,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9940,7 +9940,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9958,7 +9958,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10065,7 +10065,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10083,7 +10083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10196,7 +10196,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10214,7 +10214,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10278,7 +10278,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10296,7 +10296,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10382,7 +10382,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10466,7 +10466,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10484,7 +10484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10566,7 +10566,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10584,7 +10584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10633,7 +10633,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10651,7 +10651,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10742,7 +10742,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10760,7 +10760,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10812,7 +10812,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10830,7 +10830,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a personal API token is never accepted here (`token_not_allowed`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10897,7 +10897,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10915,7 +10915,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10980,7 +10980,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10998,7 +10998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11065,7 +11065,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11083,7 +11083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11149,7 +11149,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11167,7 +11167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11235,7 +11235,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11253,7 +11253,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11329,7 +11329,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11347,7 +11347,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11406,7 +11406,7 @@ export interface operations {
                     "application/json": null;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11424,7 +11424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11476,7 +11476,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11537,7 +11537,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11699,7 +11699,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid (`validation_failed` with per-field messages, or another reason in `error.reason`). */
+            /** @description The request is invalid (`validation_failed`, with a message per field in `error.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11717,7 +11717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the caller may see the resource but not do this (`error.reason` says why). */
+            /** @description Forbidden: the caller may see it but not do this (`error.reason` says why); a read-only API token cannot write (`token_scope_read_only`). */
             403: {
                 headers: {
                     [name: string]: unknown;

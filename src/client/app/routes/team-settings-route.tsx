@@ -32,7 +32,7 @@ export function TeamSettingsPage() {
   return (
     <div className="space-y-8">
       <div>
-        <Link to="/teams" className="inline-flex items-center gap-1 text-sm text-brand-700 hover:underline dark:text-brand-300">
+        <Link to="/teams" className="inline-flex items-center gap-1 text-sm text-brand-700 hover:underline dark:text-indigo-300">
           <ArrowLeft className="h-4 w-4" aria-hidden />
           Teams
         </Link>

@@ -82,7 +82,8 @@ export function noteText(doc: Y.Doc): string {
     else walk(child);
   }
   endLine();
-  return lines.join('\n');
+  // PostgreSQL text cannot hold NUL: a pasted one must not stop the note from being stored.
+  return lines.join('\n').replaceAll('\u0000', '');
 }
 
 /** A table: one line per row, its cells' text separated by tabs. */

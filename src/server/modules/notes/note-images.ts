@@ -82,6 +82,31 @@ export class NoteImages {
       .catch((error) => this.log.warn({ err: error, noteId }, "could not delete a deleted note's images"));
   }
 
+  /**
+   * Deletes the images of notes that no longer exist, stored before `olderThan` (a note deleted with its team or
+   * project goes by cascade, without an event; an upload racing a deletion). Answers how many notes' folders went.
+   */
+  async sweepDeleted(olderThan: Date, stopped: () => boolean = () => false): Promise<number> {
+    const noteIds = new Set<string>();
+    for await (const object of this.storage.list('notes/')) {
+      if (stopped()) return 0;
+      const noteId = object.key.split('/')[1];
+      if (noteId && UUID.test(noteId) && object.lastModified < olderThan) noteIds.add(noteId);
+    }
+    const ids = [...noteIds];
+    let removed = 0;
+    for (let i = 0; i < ids.length && !stopped(); i += 500) {
+      const batch = ids.slice(i, i + 500);
+      const existing = await repo.existingIds(this.db, batch);
+      for (const id of batch) {
+        if (existing.has(id) || stopped()) continue;
+        await this.storage.deletePrefix(`notes/${id}/`);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
   private async delete(key: string): Promise<void> {
     await this.storage.delete(key).catch((error) => this.log.warn({ err: error, key }, 'could not delete a stored file'));
   }

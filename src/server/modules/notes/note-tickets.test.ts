@@ -29,6 +29,7 @@ describe('NoteTickets', () => {
     const swapped = Buffer.from(JSON.stringify([other, session, note, 9e9])).toString('base64url');
     expect(tickets.verify(`${swapped}.${sig}`, note)).toBeNull();
     expect(tickets.verify(`${payload}.${sig.slice(0, -2)}AA`, note)).toBeNull();
-    for (const bad of [undefined, '', '.', 'a.b.c', `${payload}.`, 'x'.repeat(5000)]) expect(tickets.verify(bad, note)).toBeNull();
+    for (const bad of [undefined, '', '.', 'a.b.c', `${payload}.`, 'x'.repeat(5000)])
+      expect(tickets.verify(bad, note)).toBeNull();
   });
 });

@@ -224,7 +224,10 @@ export class NotesCollab {
     for (const room of this.rooms.values()) for (const conn of room.conns) conn.socket.close(1001, 'server closing');
     // Each room stores and compacts as its last socket leaves; wait for those, and for rooms with none left.
     await Promise.all(
-      [...this.rooms.values()].map((room) => room.closing ?? this.unload(room)),
+      [...this.rooms.values()].map((room) => {
+        room.closing ??= this.unload(room);
+        return room.closing;
+      }),
     ).catch((err) => this.options.log.error({ err }, 'notes: storing open notes on close failed'));
   }
 
@@ -476,7 +479,10 @@ export class NotesCollab {
   private onDomainEvent(event: DomainEvent): void {
     switch (event.type) {
       case 'team.member_removed':
-        this.closeWhere((room, conn) => room.teamId === event.teamId && conn.userId === event.userId, NOTE_SOCKET_CLOSE.forbidden);
+        this.closeWhere(
+          (room, conn) => room.teamId === event.teamId && conn.userId === event.userId,
+          NOTE_SOCKET_CLOSE.forbidden,
+        );
         break;
       case 'team.deleted':
         this.closeWhere((room) => room.teamId === event.teamId, NOTE_SOCKET_CLOSE.gone);

@@ -21,10 +21,6 @@ const NOBODY = '00000000-0000-0000-0000-000000000000';
 
 export type NoteMailSettings = Pick<Config, 'publicUrl' | 'emailVerification'>;
 
-interface Logger {
-  warn(obj: object, msg: string): void;
-}
-
 /**
  * Merges a note's appended updates into its compacted state (note_documents), deletes them, and keeps what depends on
  * the text: `notes.plain_text` (search, excerpts), `updated_at`, `last_edited_by_id`, an automatic version every few
@@ -37,7 +33,6 @@ export class NoteCompactor {
     private readonly db: Db,
     private readonly events: EventBus,
     private readonly mail: NoteMailSettings,
-    private readonly log: Logger,
     private readonly now: () => number = Date.now,
   ) {}
 

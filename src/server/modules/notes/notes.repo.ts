@@ -17,7 +17,6 @@ export type NoteVersionRow = typeof noteVersions.$inferSelect;
 const author = alias(users, 'author');
 const editor = alias(users, 'editor');
 
-
 const noteColumns = (userId: string) => ({
   note: notes,
   teamName: teams.name,
@@ -76,6 +75,16 @@ export async function getVisibleById(db: DbOrTx, userId: string, id: string, loc
 export async function getOneById(db: DbOrTx, id: string): Promise<NoteRow | undefined> {
   const [row] = await db.select().from(notes).where(eq(notes.id, id));
   return row;
+}
+
+/** Of these ids, the notes that exist. */
+export async function existingIds(db: DbOrTx, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: notes.id })
+    .from(notes)
+    .where(inArray(notes.id, [...ids]));
+  return new Set(rows.map((r) => r.id));
 }
 
 export async function projectInTeam(db: DbOrTx, projectId: string, teamId: string): Promise<boolean> {

@@ -58,7 +58,7 @@ export function registerNotes(app: FastifyInstance): void {
   const { database, events, config, storage } = app.deps;
   const db = database.db;
   const tickets = new NoteTickets(config.authSecret);
-  const compactor = new NoteCompactor(db, events, config, app.log);
+  const compactor = new NoteCompactor(db, events, config);
   const collab = new NotesCollab({ db, channel: app.eventChannel, compactor, log: app.log });
   const images = new NoteImages(db, storage, config.authSecret, config.maxUploadMb * 1024 * 1024, app.log);
   const service = new NotesService({
@@ -79,6 +79,7 @@ export function registerNotes(app: FastifyInstance): void {
   });
 
   noteRoutes(app, service);
+  startImageSweeps(app, images);
 
   app.register(async (scope) => {
     await scope.register(fastifyMultipart, { throwFileSizeLimit: false });
@@ -111,7 +112,7 @@ export function registerNotes(app: FastifyInstance): void {
       compress: false,
       schema: {
         tags,
-        description: "An image of a note, through the signed URL its upload answered (404 once the note is deleted).",
+        description: 'An image of a note, through the signed URL its upload answered (404 once the note is deleted).',
         params: imageParams,
         querystring: imageQuery,
         response: { 404: errorResponse },
@@ -165,6 +166,36 @@ export function registerNotes(app: FastifyInstance): void {
         });
       },
     );
+  });
+}
+
+/** Each instance sweeps deleted notes' images hourly (and once when ready); deleting twice is harmless. */
+const SWEEP_EVERY_MS = 3600_000;
+/** An image this young may belong to a note being created meanwhile in another transaction: never swept. */
+const SWEEP_MIN_AGE_MS = 3600_000;
+
+function startImageSweeps(app: FastifyInstance, images: NoteImages): void {
+  let closing = false;
+  let running: Promise<void> | null = null;
+  const run = () => {
+    if (running || closing) return;
+    running = images
+      .sweepDeleted(new Date(Date.now() - SWEEP_MIN_AGE_MS), () => closing)
+      .then((removed) => {
+        if (removed) app.log.info({ removed }, 'notes: deleted the images of deleted notes');
+      })
+      .catch((err) => app.log.warn({ err }, 'notes: image sweep failed'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(run, SWEEP_EVERY_MS);
+  timer.unref();
+  app.addHook('onReady', async () => run());
+  app.addHook('onClose', async () => {
+    closing = true;
+    clearInterval(timer);
+    await running;
   });
 }
 

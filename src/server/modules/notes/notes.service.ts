@@ -92,9 +92,7 @@ export class NotesService {
 
   async create(userId: string, input: CreateNoteInput): Promise<NoteDto> {
     const note = await this.deps.db.transaction(async (tx) => {
-      const [role] = await Promise.all([
-        repo.activeMemberIds(tx, input.teamId, [userId]).then((ids) => ids.has(userId)),
-      ]);
+      const [role] = await Promise.all([repo.activeMemberIds(tx, input.teamId, [userId]).then((ids) => ids.has(userId))]);
       if (!role) throw new AppError('team_not_found');
       if (input.projectId && !(await repo.projectInTeam(tx, input.projectId, input.teamId))) {
         throw new AppError('project_not_found');

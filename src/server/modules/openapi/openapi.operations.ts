@@ -178,7 +178,9 @@ export const TAGS: Record<string, string> = {
   'api-tokens': 'Personal API tokens (`Authorization: Bearer cb_…`).',
   webhooks: 'Webhooks of a team: signed (Standard Webhooks), retried, with a delivery log.',
   transfer: 'Export and import: JSON and CSV exports, Trello and CSV imports.',
-  notes: 'Collaborative notes, their versions and images.',
+  notes:
+    'Collaborative notes, their versions and images. Live editing runs over a WebSocket, `GET /api/notes/{id}/socket?ticket=…` ' +
+    '(a ticket from createNoteSocketTicket), which OpenAPI 3.0 cannot describe.',
 };
 
 const bytes = (description: string, type: string) => ({

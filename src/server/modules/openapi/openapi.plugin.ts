@@ -1,6 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { THEME_CSS, THEME_JS } from './openapi.theme';
 import { SECURITY, transformDocument, transformRoute } from './openapi.transform';
 
 /** The reference page of the OpenAPI document, rendered by Swagger UI from files this server serves (no CDN). */
@@ -38,12 +39,21 @@ export async function registerOpenApi(app: FastifyInstance, options: { publicUrl
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: API_DOCS_PREFIX,
-    theme: { title: 'Crewboard API reference' },
+    theme: {
+      title: 'Crewboard API reference',
+      css: [{ filename: 'crewboard.css', content: THEME_CSS }],
+      js: [{ filename: 'crewboard.js', content: THEME_JS }],
+    },
     uiConfig: {
       // No call to the public validator badge service (an outside request, and refused by our CSP anyway).
       validatorUrl: null,
+      // The page alone, without Swagger UI's top bar (an "Explore" box for any URL, and its own logo).
+      layout: 'BaseLayout',
+      // Its default code theme (agate) draws numbers below AA contrast.
+      syntaxHighlight: { theme: 'monokai' },
       docExpansion: 'list',
-      deepLinking: true,
+      // Deep links put a link inside each operation's toggle button (nested controls, tiny targets for axe).
+      deepLinking: false,
       displayOperationId: true,
       defaultModelsExpandDepth: 0,
     },

@@ -42,7 +42,7 @@ export const derivedSummary = (method: string, url: string) => operationKey(meth
 
 /** A download route named by its file type (`/api/teams/:id/export.csv`): its body is text of that type. */
 function byExtension(url: string): Record<string, unknown> {
-  const type = { csv: 'text/csv', ics: 'text/calendar', json: 'application/json' }[url.split('.').pop() ?? ''];
+  const type = { csv: 'text/csv', ics: 'text/calendar' }[url.split('.').pop() ?? ''];
   if (!type || !/\.\w+$/.test(url)) return {};
   return { 200: { description: `The file (${type}).`, content: { [type]: { schema: z.string() } } } };
 }
@@ -106,15 +106,16 @@ export const transformRoute: SwaggerTransform = (input) => {
   const own = (input.schema ?? {}) as FastifySchema & { summary?: string; operationId?: string; description?: string };
   const written = OPERATIONS[key];
   const derived = derivedErrors(route, method, own);
-  const extra = DOCUMENT_ONLY_RESPONSES[key] ?? byExtension(url);
-  // The route's own answers win over the derived ones; a bare schema of its own gets the derived description.
-  const response: Record<string, unknown> = { ...derived, ...extra };
+  // The route's own answers win over the derived ones (a bare schema of its own gets the derived description), and
+  // the written document-only ones win over both (bytes and streams its schema cannot say).
+  const response: Record<string, unknown> = { ...derived, ...byExtension(url) };
   for (const [status, answer] of Object.entries((own.response as Record<string, unknown> | undefined) ?? {})) {
     const mine = derived[status] as { description: string } | undefined;
     const bare = answer instanceof z.ZodType && !answer.description;
     response[status] =
       mine && bare ? { description: mine.description, content: { 'application/json': { schema: answer } } } : answer;
   }
+  Object.assign(response, DOCUMENT_ONLY_RESPONSES[key]);
   const converted = jsonSchemaTransform({ ...input, schema: { ...own, response } });
   const schema = converted.schema as FastifySchema & Record<string, unknown>;
   if (schema.hide) return converted;

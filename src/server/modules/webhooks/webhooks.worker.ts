@@ -9,7 +9,7 @@ interface Logger {
   warn(obj: object, msg: string): void;
 }
 
-/** The wait before each retry: about 24 hours in all, 9 attempts (decision 0014). */
+/** The wait before each retry: 9 attempts over about 24 hours (the last one 23.6 h after the first). */
 export const WEBHOOK_RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 28_800_000, 28_800_000];
 /** Retries end this long after the first attempt even if the schedule has more (a long stop shifted it). */
 export const WEBHOOK_RETRY_WINDOW_MS = 24 * 3_600_000;
@@ -115,7 +115,7 @@ export class WebhookWorker {
   }
 
   private async deliver(delivery: repo.ClaimedDelivery): Promise<void> {
-    if (this.stopping && this.abort.signal.aborted) {
+    if (this.abort.signal.aborted) {
       await repo.releaseClaims(this.db, [delivery.id]);
       return;
     }

@@ -23,6 +23,9 @@ import { VersionHistory } from './version-history';
 /** /notes/:id: one note in the collaborative editor (issue 25). This page's chunk is the only one with Tiptap and Yjs. */
 export function NotePage() {
   const { id = '' } = useParams();
+  // The socket opens beside the note's own request, not after it (one round trip less before the text shows); for a
+  // note that is not there, its ticket is refused and it stops.
+  const session = useNoteSession(id);
   const note = useNote(id);
   useDocumentTitle(note.data?.title ?? (note.isError ? 'Note not found' : 'Note'));
 
@@ -56,7 +59,7 @@ export function NotePage() {
       </div>
     );
   }
-  return <NoteView key={note.data.id} note={note.data} />;
+  return <NoteView key={note.data.id} note={note.data} session={session} />;
 }
 
 function BackLink() {
@@ -94,9 +97,8 @@ function useNoteSession(noteId: string): Session | null {
 const NO_SNAPSHOT = { state: 'connecting', stopReason: null, synced: false } as const;
 const noop = () => () => {};
 
-function NoteView({ note }: { note: NoteDto }) {
+function NoteView({ note, session }: { note: NoteDto; session: Session | null }) {
   const me = useAuthStore((s) => s.user);
-  const session = useNoteSession(note.id);
   const snapshot = useSyncExternalStore(
     session?.connection.subscribe ?? noop,
     session?.connection.getSnapshot ?? (() => NO_SNAPSHOT),
@@ -127,7 +129,7 @@ function NoteView({ note }: { note: NoteDto }) {
   return (
     <div className="mx-auto max-w-4xl">
       <BackLink />
-      <div className="mb-3 flex flex-wrap items-start justify-between gap-3">
+      <div className="mb-3 flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0 flex-1">
           <h1 className="sr-only">{note.title}</h1>
           <TitleInput note={note} disabled={stopped} />
@@ -136,7 +138,7 @@ function NoteView({ note }: { note: NoteDto }) {
             {note.projectName && ` · ${note.projectName}`}
           </p>
         </div>
-        <div className="flex flex-wrap items-center gap-2">
+        <div className="flex shrink-0 flex-wrap items-center gap-2">
           <Button variant="secondary" size="sm" onClick={() => setHistoryOpen(true)}>
             <History className="h-4 w-4" aria-hidden />
             Version history

@@ -169,6 +169,11 @@ export function NotesPage() {
   );
 }
 
+/** The editor's chunk (Tiptap, Yjs), fetched when a note is about to be opened: a dynamic import, not a dependency. */
+const prefetchEditor = () => {
+  void import('./note-page').catch(() => {});
+};
+
 function NoteRow({ note, now, onDelete }: { note: NoteDto; now: Date; onDelete: () => void }) {
   const update = useUpdateNote();
   const togglePin = () =>
@@ -184,6 +189,8 @@ function NoteRow({ note, now, onDelete }: { note: NoteDto; now: Date; onDelete: 
         <div className="flex flex-wrap items-center gap-x-2">
           <Link
             to={`/notes/${note.id}`}
+            onPointerEnter={prefetchEditor}
+            onFocus={prefetchEditor}
             className="truncate font-semibold text-slate-900 hover:text-brand-700 hover:underline dark:text-slate-100 dark:hover:text-indigo-300"
           >
             {note.title}
@@ -199,7 +206,9 @@ function NoteRow({ note, now, onDelete }: { note: NoteDto; now: Date; onDelete: 
           {note.teamName}
           {note.projectName && ` · ${note.projectName}`}
         </p>
-        {note.excerpt && <p className="mt-1 line-clamp-2 text-sm text-slate-700 dark:text-slate-200">{note.excerpt}</p>}
+        {note.excerpt && (
+          <p className="mt-1 line-clamp-2 whitespace-pre-line text-sm text-slate-700 dark:text-slate-200">{note.excerpt}</p>
+        )}
         <p className="mt-1 text-xs text-slate-600 dark:text-slate-300">
           Edited{' '}
           <time dateTime={note.updatedAt} title={edited.toLocaleString()}>

@@ -22,7 +22,7 @@ export function VersionPreview({ state, label }: { state: string; label: string 
       immediatelyRender: true,
       extensions: [...noteExtensions(), Collaboration.configure({ document: doc, field: NOTE_FRAGMENT })],
       editorProps: {
-        attributes: { class: 'note-prose px-4 py-3', role: 'document', 'aria-label': label, 'aria-readonly': 'true' },
+        attributes: { class: 'note-prose px-4 py-3', role: 'document', 'aria-label': label },
       },
     },
     [doc],

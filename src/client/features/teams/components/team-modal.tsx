@@ -150,7 +150,7 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
         {team && (
           <Link
             to={`/teams/${team.id}/settings`}
-            className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
+            className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline dark:text-indigo-300"
           >
             <Settings2 className="h-4 w-4" aria-hidden />
             Team settings: webhooks, audit log, export and import

@@ -79,7 +79,7 @@ export function TeamTransferSection({ team }: { team: TeamDto }) {
   };
 
   return (
-    <section aria-labelledby="transfer-heading" className="space-y-4">
+    <section id="export-import" aria-labelledby="transfer-heading" className="space-y-4">
       <div>
         <h2 id="transfer-heading" className="text-lg font-semibold">
           {TEXT.section}
@@ -150,7 +150,7 @@ export function TeamTransferSection({ team }: { team: TeamDto }) {
               {TEXT.importedInto(done.tasks)}{' '}
               <Link
                 to={projectTasksPath(done.projectId)}
-                className="font-medium text-brand-700 underline-offset-2 hover:underline dark:text-brand-300"
+                className="font-medium text-brand-700 underline-offset-2 hover:underline dark:text-indigo-300"
               >
                 {done.projectName}
               </Link>

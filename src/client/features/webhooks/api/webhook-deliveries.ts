@@ -6,8 +6,12 @@ import { webhookKeys } from './webhook-keys';
 const hookPath = (teamId: string, webhookId: string) =>
   `/api/teams/${encodeURIComponent(teamId)}/webhooks/${encodeURIComponent(webhookId)}`;
 
-/** While a delivery waits for an attempt, the log looks again this often (its answer arrives within seconds). */
-const PENDING_REFRESH_MS = 2_000;
+/**
+ * An open log looks again this often: quickly while a delivery waits for its attempt (the answer comes within
+ * seconds), and now and then otherwise, for the events the team's work sends meanwhile.
+ */
+const PENDING_REFRESH_MS = 1_500;
+const IDLE_REFRESH_MS = 5_000;
 
 export const getWebhookDeliveries = (teamId: string, webhookId: string, limit: number, signal?: AbortSignal) =>
   api.get<WebhookDeliveryListDto>(`${hookPath(teamId, webhookId)}/deliveries`, { signal, query: { limit } });
@@ -16,7 +20,8 @@ export const webhookDeliveriesQueryOptions = (teamId: string, webhookId: string,
   queryOptions({
     queryKey: webhookKeys.deliveries(teamId, webhookId, limit),
     queryFn: ({ signal }) => getWebhookDeliveries(teamId, webhookId, limit, signal),
-    refetchInterval: (query) => (query.state.data?.deliveries.some((d) => d.status === 'pending') ? PENDING_REFRESH_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.deliveries.some((d) => d.status === 'pending') ? PENDING_REFRESH_MS : IDLE_REFRESH_MS,
   });
 
 export const useWebhookDeliveries = (teamId: string, webhookId: string, limit: number) =>
