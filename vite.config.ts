@@ -46,7 +46,8 @@ export default defineConfig(({ command }) => ({
     minify: process.env.PROFILE_BUILD ? false : undefined,
     // scripts/bundle-size.mjs reads which chunks each route loads from .vite/manifest.json.
     manifest: true,
-    chunkSizeWarningLimit: 600,
+    // The note editor (Tiptap, ProseMirror, Yjs: 634 KB raw, 193 KB gzip) is one chunk that only /notes/:id loads.
+    chunkSizeWarningLimit: 700,
     rolldownOptions: {
       output: {
         // What the entry needs stays in the entry; code that two or more lazy routes share goes into one 'shared'

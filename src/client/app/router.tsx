@@ -62,12 +62,17 @@ const PRELOAD: Record<string, () => Promise<unknown>> = {
   '/calendar': loadCalendar,
   '/analytics': loadAnalytics,
   '/notes': loadNotes,
+  // A note's page (/notes/:id): the editor's chunk is the largest; fetch it beside the session check.
+  '/notes/:id': loadNote,
 };
 const storedSession = typeof window !== 'undefined' ? useAuthStore.getState().session : null;
 if (storedSession) {
   checkStoredSessionEarly();
   // A task's own page (/tasks/:id) is the board with the task over it.
-  const path = window.location.pathname.replace(/\/+$/, '').replace(/^\/tasks\/.+/, '/tasks');
+  const path = window.location.pathname
+    .replace(/\/+$/, '')
+    .replace(/^\/tasks\/.+/, '/tasks')
+    .replace(/^\/notes\/[^/]+$/, '/notes/:id');
   const page = PRELOAD[path];
   if (page) {
     void loadAppLayout().catch(() => {});
