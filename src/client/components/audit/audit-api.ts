@@ -1,6 +1,7 @@
 import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query';
 import { AUDIT_PAGE, type AuditPageDto } from '../../../domain/schemas/audit';
-import { ApiError, accessToken, api, parseError, refreshSession } from '../../lib/api-client';
+import { api } from '../../lib/api-client';
+import { downloadFile } from '../../lib/download';
 
 /** The filters as the form holds them: an actor's email text, an action, and local calendar dates. */
 export interface AuditFilters {
@@ -44,38 +45,9 @@ export const useAuditLog = (path: string, filters: AuditFilters, queryKey: Query
     getNextPageParam: (last) => last.nextCursor,
   });
 
-function fileNameOf(res: Response, fallback: string): string {
-  const match = res.headers.get('content-disposition')?.match(/filename="([^"]+)"/);
-  return match?.[1] ?? fallback;
-}
-
-/**
- * Downloads `<path>.csv` with the filters: fetched with the session's bearer token (a plain link would carry none),
- * then saved through an object URL.
- */
+/** Downloads `<path>.csv` with the filters (with the session's bearer token, see downloadFile). */
 export async function downloadAuditCsv(path: string, filters: AuditFilters): Promise<void> {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(auditQueryOf(filters))) if (v) params.set(k, v);
-  const url = `${path}.csv${params.size ? `?${params}` : ''}`;
-  const fetchCsv = () => {
-    const token = accessToken();
-    return fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  };
-  let res: Response;
-  try {
-    res = await fetchCsv();
-    if (res.status === 401 && (await refreshSession().catch(() => null))) res = await fetchCsv();
-  } catch {
-    throw new ApiError(0, 'network_error', 'network_error', 'Network error: the server could not be reached');
-  }
-  if (!res.ok) throw await parseError(res);
-  const blob = await res.blob();
-  const href = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = href;
-  a.download = fileNameOf(res, 'crewboard-audit.csv');
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 1000);
+  await downloadFile(`${path}.csv${params.size ? `?${params}` : ''}`, 'crewboard-audit.csv');
 }

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type Readable, Readable as ReadableStream } from 'node:stream';
-import { fileTypeFromBuffer } from 'file-type';
+import type { Readable } from 'node:stream';
 import type { UserDto } from '../../../domain/schemas/auth';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { ObjectStorage } from '../../lib/storage';
 import { toUserDto } from '../users/users.mapper';
 import * as repo from './attachments.repo';
-import { type ReceiveFile, storeUpload } from './attachments.service';
-import { isRasterImage } from './file-content';
+import type { ReceiveFile } from './attachments.service';
+import { deleteStoredFile, readStoredImage, storeImage } from './stored-image';
 
 /** An avatar is one raster image of at most 5 MB (the client crops it square first). */
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
@@ -33,8 +32,6 @@ function ownAvatarKey(userId: string, url: string | null): string | null {
   return match && match[1] === userId && UUID.test(match[2]!) ? avatarKey(userId, match[2]!) : null;
 }
 
-const notAnImage = () => new AppError('validation_failed', { fields: { file: 'Choose a PNG, JPEG, GIF or WebP image' } });
-
 /** Settings → Profile: the caller's avatar image, kept in the file store. */
 export class AvatarsService {
   constructor(
@@ -46,11 +43,7 @@ export class AvatarsService {
   async upload(userId: string, receive: ReceiveFile): Promise<UserDto> {
     const file = await receive(AVATAR_MAX_BYTES);
     const id = randomUUID();
-    const stored = await storeUpload(this.storage, avatarKey(userId, id), file, AVATAR_MAX_BYTES);
-    if (!isRasterImage(stored.contentType)) {
-      await this.deleteObject(stored.key);
-      throw notAnImage();
-    }
+    const stored = await storeImage(this.storage, avatarKey(userId, id), file, AVATAR_MAX_BYTES, this.log);
     return this.replace(userId, avatarUrl(userId, id), stored.key);
   }
 
@@ -69,10 +62,10 @@ export class AvatarsService {
         return { row: row!, oldKey: ownAvatarKey(userId, before.avatarUrl) };
       });
     } catch (error) {
-      if (newKey) await this.deleteObject(newKey);
+      if (newKey) await deleteStoredFile(this.storage, newKey, this.log);
       throw error;
     }
-    if (result.oldKey && result.oldKey !== newKey) await this.deleteObject(result.oldKey);
+    if (result.oldKey && result.oldKey !== newKey) await deleteStoredFile(this.storage, result.oldKey, this.log);
     return toUserDto(result.row);
   }
 
@@ -81,39 +74,6 @@ export class AvatarsService {
     if (!UUID.test(userId) || !UUID.test(file) || !(await repo.isCurrentAvatar(this.db, userId, avatarUrl(userId, file)))) {
       throw new AppError('not_found');
     }
-    const object = await this.storage.get(avatarKey(userId, file));
-    if (!object) throw new AppError('not_found');
-    // The type from the bytes again (it was checked on upload; nothing else is stored beside the file).
-    const { head, body } = await peek(object.body);
-    const found = await fileTypeFromBuffer(head).catch(() => undefined);
-    if (!found || !isRasterImage(found.mime)) {
-      body.destroy();
-      throw new AppError('not_found');
-    }
-    return { body, size: object.size, contentType: found.mime };
+    return readStoredImage(this.storage, avatarKey(userId, file));
   }
-
-  private async deleteObject(key: string): Promise<void> {
-    await this.storage.delete(key).catch((error) => this.log.warn({ err: error, key }, 'could not delete a stored file'));
-  }
-}
-
-/** The stream's first chunk, and a stream of all of it (that chunk included). */
-async function peek(source: Readable): Promise<{ head: Buffer; body: Readable }> {
-  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const first = await iterator.next();
-  const head = first.done ? Buffer.alloc(0) : Buffer.from(first.value);
-  async function* all() {
-    try {
-      if (!first.done) yield first.value;
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) return;
-        yield next.value;
-      }
-    } finally {
-      await iterator.return?.();
-    }
-  }
-  return { head, body: ReadableStream.from(all(), { objectMode: false }) };
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
+import { startPeriodic } from '../../lib/periodic';
 import type { ObjectStorage } from '../../lib/storage';
 import { sweepOrphans } from './orphan-sweep';
 
@@ -11,25 +12,12 @@ const SWEEP_EVERY_MS = 3600_000;
  * stopped, and waited for, when the app closes.
  */
 export function startOrphanSweeps(app: FastifyInstance, db: Db, storage: ObjectStorage): void {
-  let closing = false;
-  let running: Promise<void> | null = null;
-  const run = () => {
-    if (running || closing) return;
-    running = sweepOrphans(db, storage, { stopped: () => closing })
-      .then(({ deleted, incomplete }) => {
-        if (deleted || incomplete) app.log.info({ deleted, incomplete }, 'orphan sweep: deleted files nothing refers to');
-      })
-      .catch((error) => app.log.warn({ err: error }, 'orphan sweep failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(run, SWEEP_EVERY_MS);
-  timer.unref();
-  app.addHook('onReady', async () => run());
-  app.addHook('onClose', async () => {
-    closing = true;
-    clearInterval(timer);
-    await running;
+  startPeriodic(app, {
+    everyMs: SWEEP_EVERY_MS,
+    run: async (stopped) => {
+      const { deleted, incomplete } = await sweepOrphans(db, storage, { stopped });
+      if (deleted || incomplete) app.log.info({ deleted, incomplete }, 'orphan sweep: deleted files nothing refers to');
+    },
+    failed: 'orphan sweep failed',
   });
 }

@@ -36,6 +36,16 @@ export async function recordAudit(db: DbOrTx, entry: AuditEntry): Promise<void> 
   });
 }
 
+/** An audit row's actor and target when the account's owner acts on their own account (from `ip`). */
+export const ownAccountAudit = (user: { id: string; email: string }, ip: string | null) => ({
+  actorId: user.id,
+  actorEmail: user.email,
+  ip,
+  targetType: 'user',
+  targetId: user.id,
+  targetLabel: user.email,
+});
+
 /** Who acts and from where: the signed-in caller (or nobody) and the request's address. */
 export interface AuditBy {
   actorId: string | null;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
+import { startPeriodic } from '../../lib/periodic';
 import { purgeOlderThan } from './audit.repo';
 
 /** How often each instance purges (several instances purging at once is harmless: a row is deleted once). */
@@ -17,25 +18,12 @@ export function purgeAuditLog(db: Db, retentionDays: number, now = new Date()): 
  * it), then every 6 hours; stopped, and waited for, when the app closes (before the database is).
  */
 export function startAuditRetention(app: FastifyInstance, db: Db, retentionDays: number): void {
-  let closing = false;
-  let running: Promise<void> | null = null;
-  const run = () => {
-    if (running || closing) return;
-    running = purgeAuditLog(db, retentionDays)
-      .then((deleted) => {
-        if (deleted) app.log.info({ deleted, retentionDays }, 'audit log: purged rows past their retention');
-      })
-      .catch((error) => app.log.warn({ err: error }, 'audit log purge failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(run, AUDIT_PURGE_EVERY_MS);
-  timer.unref();
-  app.addHook('onReady', async () => run());
-  app.addHook('onClose', async () => {
-    closing = true;
-    clearInterval(timer);
-    await running;
+  startPeriodic(app, {
+    everyMs: AUDIT_PURGE_EVERY_MS,
+    run: async () => {
+      const deleted = await purgeAuditLog(db, retentionDays);
+      if (deleted) app.log.info({ deleted, retentionDays }, 'audit log: purged rows past their retention');
+    },
+    failed: 'audit log purge failed',
   });
 }

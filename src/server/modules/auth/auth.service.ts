@@ -7,7 +7,7 @@ import { hashToken, type TokenService } from '../../lib/tokens';
 import { toUserDto } from '../users/users.mapper';
 import * as usersRepo from '../users/users.repo';
 import type { UserRow } from '../../db/schema';
-import { recordAudit } from '../audit/audit.record';
+import { ownAccountAudit, recordAudit } from '../audit/audit.record';
 import * as repo from './auth.repo';
 import { requireUncommonPassword } from './password-policy';
 import { DEFAULT_SESSION_POLICY, isWithinReuseGrace, type SessionPolicy, sessionExpiry } from './session-policy';
@@ -130,12 +130,7 @@ export class AuthService {
       await repo.insertRefreshToken(tx, s.id, hashToken(refresh), null);
       await recordAudit(tx, {
         action: 'auth.sign_in',
-        actorId: user.id,
-        actorEmail: user.email,
-        ip,
-        targetType: 'user',
-        targetId: user.id,
-        targetLabel: user.email,
+        ...ownAccountAudit(user, ip),
         details: { method, sessionId: s.id },
       });
       return s;

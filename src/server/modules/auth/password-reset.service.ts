@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events';
 import { hashPassword } from '../../lib/passwords';
 import type { RateLimiter } from '../../lib/rate-limit';
-import { recordAudit } from '../audit/audit.record';
+import { ownAccountAudit, recordAudit } from '../audit/audit.record';
 import { enqueueMail } from '../mail/mail.repo';
 import * as usersRepo from '../users/users.repo';
 import { passwordChangedMail, resetPasswordMail } from './account-mails';
@@ -84,12 +84,7 @@ export class PasswordResetService {
       // The emailed link proves the mailbox: its owner acts.
       await recordAudit(tx, {
         action: 'auth.password_reset',
-        actorId: user.id,
-        actorEmail: user.email,
-        ip,
-        targetType: 'user',
-        targetId: user.id,
-        targetLabel: user.email,
+        ...ownAccountAudit(user, ip),
       });
       return user.id;
     });

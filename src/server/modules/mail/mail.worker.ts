@@ -1,5 +1,5 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Db } from '../../db/client';
+import { OutboxLoop } from '../../lib/outbox-worker';
 import { MAIL_RETRY, type RetryPolicy, retryDelayMs } from './mail.policy';
 import * as repo from './mail.repo';
 import type { MailTransport } from './mail.transport';
@@ -27,7 +27,6 @@ export interface OutboxWorkerOptions {
 const DEFAULTS = { batchSize: 20, leaseMs: 10 * 60_000, sendTimeoutMs: 60_000, stopGraceMs: 5_000, retry: MAIL_RETRY };
 /** How long delivered and given-up messages are kept (the admin panel's counts cover this span). */
 export const OUTBOX_KEEP_DAYS = 30;
-const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * Delivers the mail outbox (DESIGN.md "Work that must not be lost: outboxes"). Each pass claims due messages (a
@@ -44,12 +43,7 @@ const PRUNE_EVERY_MS = 3_600_000;
  */
 export class OutboxWorker {
   private readonly options: Required<OutboxWorkerOptions>;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopping = false;
-  private readonly abort = new AbortController();
-  private lastPrune = 0;
+  private readonly loop: OutboxLoop;
 
   constructor(
     private readonly db: Db,
@@ -59,57 +53,35 @@ export class OutboxWorker {
   ) {
     const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
     this.options = { ...DEFAULTS, ...given } as Required<OutboxWorkerOptions>;
+    this.loop = new OutboxLoop({
+      name: 'mail',
+      log,
+      pollIntervalMs: this.options.pollIntervalMs,
+      batchSize: this.options.batchSize,
+      stopGraceMs: this.options.stopGraceMs,
+      pass: () => this.pass(),
+      prune: () => repo.deleteFinishedBefore(this.db, OUTBOX_KEEP_DAYS),
+      errorText,
+    });
   }
 
   start(): void {
-    if (this.timer || this.stopping) return;
-    this.timer = setInterval(() => this.nudge(), this.options.pollIntervalMs);
-    this.timer.unref();
-    this.nudge();
+    this.loop.start();
   }
 
   /** Look for due mail now (a pass under way runs once more when it ends). */
   nudge(): void {
-    void this.drain();
+    this.loop.nudge();
   }
 
   /** Delivers everything due; resolves when the outbox holds nothing due (or the worker stops). */
   drain(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          let full = true;
-          while (full && !this.stopping) full = (await this.pass()) === this.options.batchSize;
-        } while (this.again && !this.stopping);
-        await this.prune();
-      } catch (err) {
-        // The database is away: the next tick tries again.
-        this.log.warn({ err: errorText(err) }, 'mail: outbox pass failed');
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+    return this.loop.drain();
   }
 
   /** Lets a delivery under way finish (within stopGraceMs), abandons it after, and returns unsent claims. */
   async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    const running = this.running;
-    if (running) {
-      const graceOver = new AbortController();
-      await Promise.race([running, delay(this.options.stopGraceMs, undefined, { signal: graceOver.signal }).catch(() => {})]);
-      graceOver.abort();
-      this.abort.abort(new Error('the server is stopping'));
-      await running;
-    }
+    await this.loop.stop();
     this.transport.close();
   }
 
@@ -117,7 +89,7 @@ export class OutboxWorker {
   private async pass(): Promise<number> {
     const claimed = await repo.claimDue(this.db, this.options.batchSize, this.options.leaseMs);
     for (const [i, message] of claimed.entries()) {
-      if (this.stopping) {
+      if (this.loop.stopping) {
         await repo.releaseClaims(
           this.db,
           claimed.slice(i).map((m) => m.id),
@@ -132,13 +104,13 @@ export class OutboxWorker {
   private async deliver(message: repo.OutboxRow): Promise<void> {
     const { from, sendTimeoutMs } = this.options;
     try {
-      if (this.abort.signal.aborted) throw this.abort.signal.reason;
+      if (this.loop.signal.aborted) throw this.loop.signal.reason;
       await this.transport.send(
         { from, to: message.toEmail, subject: message.subject, text: message.textBody, html: message.htmlBody },
-        AbortSignal.any([this.abort.signal, AbortSignal.timeout(sendTimeoutMs)]),
+        AbortSignal.any([this.loop.signal, AbortSignal.timeout(sendTimeoutMs)]),
       );
     } catch (err) {
-      if (this.abort.signal.aborted) {
+      if (this.loop.signal.aborted) {
         // Abandoned by the stop: whether the server kept it is unknown, so it goes again at the next start.
         await repo.releaseClaims(this.db, [message.id]);
         return;
@@ -152,12 +124,6 @@ export class OutboxWorker {
     }
     // Accepted by the server: from here until this write lands, a crash means a second copy (see the class comment).
     await repo.markSent(this.db, message.id);
-  }
-
-  private async prune(): Promise<void> {
-    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
-    this.lastPrune = Date.now();
-    await repo.deleteFinishedBefore(this.db, OUTBOX_KEEP_DAYS);
   }
 }
 

@@ -1,17 +1,14 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { type Readable, Readable as ReadableStream } from 'node:stream';
-import { fileTypeFromBuffer } from 'file-type';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { ObjectStorage } from '../../lib/storage';
-import { type ReceiveFile, storeUpload } from '../attachments/attachments.service';
-import { isRasterImage } from '../attachments/file-content';
+import type { ReceiveFile } from '../attachments/attachments.service';
+import { deleteStoredFile, readStoredImage, storeImage } from '../attachments/stored-image';
 import * as repo from './notes.repo';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const imageKey = (noteId: string, file: string) => `notes/${noteId}/${file}`;
-const notAnImage = () => new AppError('validation_failed', { fields: { file: 'Choose a PNG, JPEG, GIF or WebP image' } });
 
 /**
  * Images in notes (issue 25), in the file store under `notes/<noteId>/<uuid>`. Their URL goes into the shared
@@ -44,14 +41,10 @@ export class NoteImages {
   async upload(noteId: string, receive: ReceiveFile): Promise<{ url: string }> {
     const file = await receive(this.maxBytes);
     const id = randomUUID();
-    const stored = await storeUpload(this.storage, imageKey(noteId, id), file, this.maxBytes);
-    if (!isRasterImage(stored.contentType)) {
-      await this.delete(stored.key);
-      throw notAnImage();
-    }
+    const stored = await storeImage(this.storage, imageKey(noteId, id), file, this.maxBytes, this.log);
     // The note may have been deleted meanwhile: its files went with it, so this one goes too.
     if (!(await repo.getOneById(this.db, noteId))) {
-      await this.delete(stored.key);
+      await deleteStoredFile(this.storage, stored.key, this.log);
       throw new AppError('note_not_found');
     }
     return { url: this.url(noteId, id) };
@@ -64,15 +57,7 @@ export class NoteImages {
     const expected = this.signature(noteId, file);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AppError('not_found');
     if (!(await repo.getOneById(this.db, noteId))) throw new AppError('not_found');
-    const object = await this.storage.get(imageKey(noteId, file));
-    if (!object) throw new AppError('not_found');
-    const { head, body } = await peek(object.body);
-    const found = await fileTypeFromBuffer(head).catch(() => undefined);
-    if (!found || !isRasterImage(found.mime)) {
-      body.destroy();
-      throw new AppError('not_found');
-    }
-    return { body, size: object.size, contentType: found.mime };
+    return readStoredImage(this.storage, imageKey(noteId, file));
   }
 
   /** A deleted note's images. */
@@ -106,28 +91,4 @@ export class NoteImages {
     }
     return removed;
   }
-
-  private async delete(key: string): Promise<void> {
-    await this.storage.delete(key).catch((error) => this.log.warn({ err: error, key }, 'could not delete a stored file'));
-  }
-}
-
-/** The stream's first chunk, and a stream of all of it (that chunk included). */
-async function peek(source: Readable): Promise<{ head: Buffer; body: Readable }> {
-  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const first = await iterator.next();
-  const head = first.done ? Buffer.alloc(0) : Buffer.from(first.value);
-  async function* all() {
-    try {
-      if (!first.done) yield first.value;
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) return;
-        yield next.value;
-      }
-    } finally {
-      await iterator.return?.();
-    }
-  }
-  return { head, body: ReadableStream.from(all(), { objectMode: false }) };
 }

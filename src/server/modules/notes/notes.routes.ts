@@ -17,6 +17,7 @@ import {
   updateNoteInput,
 } from '../../../domain/schemas/note';
 import { requireUser, typed } from '../../lib/http';
+import { startPeriodic } from '../../lib/periodic';
 import { fileUploadBody, receiveFile, skipBodyValidation } from '../attachments/multipart';
 import { FILE_CSP } from '../attachments/file-name';
 import { NoteImages } from './note-images';
@@ -175,27 +176,13 @@ const SWEEP_EVERY_MS = 3600_000;
 const SWEEP_MIN_AGE_MS = 3600_000;
 
 function startImageSweeps(app: FastifyInstance, images: NoteImages): void {
-  let closing = false;
-  let running: Promise<void> | null = null;
-  const run = () => {
-    if (running || closing) return;
-    running = images
-      .sweepDeleted(new Date(Date.now() - SWEEP_MIN_AGE_MS), () => closing)
-      .then((removed) => {
-        if (removed) app.log.info({ removed }, 'notes: deleted the images of deleted notes');
-      })
-      .catch((err) => app.log.warn({ err }, 'notes: image sweep failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(run, SWEEP_EVERY_MS);
-  timer.unref();
-  app.addHook('onReady', async () => run());
-  app.addHook('onClose', async () => {
-    closing = true;
-    clearInterval(timer);
-    await running;
+  startPeriodic(app, {
+    everyMs: SWEEP_EVERY_MS,
+    run: async (stopped) => {
+      const removed = await images.sweepDeleted(new Date(Date.now() - SWEEP_MIN_AGE_MS), stopped);
+      if (removed) app.log.info({ removed }, 'notes: deleted the images of deleted notes');
+    },
+    failed: 'notes: image sweep failed',
   });
 }
 

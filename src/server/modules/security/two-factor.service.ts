@@ -16,7 +16,7 @@ import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
 import type { RateLimiter, RateLimitStore } from '../../lib/rate-limit';
-import { recordAudit } from '../audit/audit.record';
+import { ownAccountAudit, recordAudit } from '../audit/audit.record';
 import type { AuthService } from '../auth/auth.service';
 import { Sealer } from '../oidc/oidc.seal';
 import * as usersRepo from '../users/users.repo';
@@ -35,16 +35,6 @@ export interface SignInClient {
  * (RFC 6238 §5.2): longer than the window in which the step's code is accepted.
  */
 const USED_STEP_SECONDS = (2 * TWO_FACTOR.windowSteps + 2) * TWO_FACTOR.periodSeconds;
-
-/** An audit row's actor and target when the account's owner changes their own account. */
-const ownAccount = (user: UserRow, ip: string | null) => ({
-  actorId: user.id,
-  actorEmail: user.email,
-  ip,
-  targetType: 'user',
-  targetId: user.id,
-  targetLabel: user.email,
-});
 
 const invalidCode = () => new AppError('mfa_code_invalid', { fields: { code: ERRORS.mfa_code_invalid.message } });
 const invalidChallenge = () => new AppError('mfa_token_invalid');
@@ -108,7 +98,7 @@ export class TwoFactorService {
       // Only the secret that was confirmed: a setup in another tab meanwhile replaced it.
       if (!(await repo.enableOne(tx, user.id, sealed))) return false;
       await repo.replaceRecoveryCodes(tx, user.id, codes.map(hashRecoveryCode));
-      await recordAudit(tx, { action: 'auth.two_factor_enabled', ...ownAccount(user, ip) });
+      await recordAudit(tx, { action: 'auth.two_factor_enabled', ...ownAccountAudit(user, ip) });
       return true;
     });
     if (!enabled) throw new AppError('mfa_setup_missing');
@@ -164,7 +154,7 @@ export class TwoFactorService {
       await repo.deleteRecoveryCodes(tx, user.id);
       await recordAudit(tx, {
         action: 'auth.two_factor_disabled',
-        ...ownAccount(user, ip),
+        ...ownAccountAudit(user, ip),
         details: { proof: 'password' in input ? 'password' : 'code' },
       });
     });

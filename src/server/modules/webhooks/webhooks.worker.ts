@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
 import type { EventBus } from '../../lib/events';
+import { OutboxLoop } from '../../lib/outbox-worker';
 import type { Sealer } from '../oidc/oidc.seal';
 import { type FailingNoticeSettings, noticeWebhookFailing } from './webhook-failing';
 import * as repo from './webhooks.repo';
@@ -15,7 +16,6 @@ export const WEBHOOK_RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 7_20
 export const WEBHOOK_RETRY_WINDOW_MS = 24 * 3_600_000;
 /** Delivered and given-up deliveries are kept this long (the delivery log). */
 export const WEBHOOK_DELIVERIES_KEEP_DAYS = 30;
-const PRUNE_EVERY_MS = 3_600_000;
 
 export interface WebhookWorkerOptions {
   pollIntervalMs: number;
@@ -41,12 +41,7 @@ export interface WebhookWorkerOptions {
  */
 export class WebhookWorker {
   private readonly options: Required<WebhookWorkerOptions>;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopping = false;
-  private readonly abort = new AbortController();
-  private lastPrune = 0;
+  private readonly loop: OutboxLoop;
 
   constructor(
     private readonly db: Db,
@@ -56,56 +51,32 @@ export class WebhookWorker {
     options: WebhookWorkerOptions,
   ) {
     this.options = { batchSize: 10, leaseMs: Math.max(60_000, options.timeoutMs * 6), stopGraceMs: 5_000, ...options };
+    this.loop = new OutboxLoop({
+      name: 'webhooks',
+      log,
+      pollIntervalMs: this.options.pollIntervalMs,
+      batchSize: this.options.batchSize,
+      stopGraceMs: this.options.stopGraceMs,
+      pass: () => this.pass(),
+      prune: () => repo.deleteFinishedBefore(this.db, WEBHOOK_DELIVERIES_KEEP_DAYS),
+    });
   }
 
   start(): void {
-    if (this.timer || this.stopping) return;
-    this.timer = setInterval(() => this.nudge(), this.options.pollIntervalMs);
-    this.timer.unref();
-    this.nudge();
+    this.loop.start();
   }
 
   nudge(): void {
-    void this.drain();
+    this.loop.nudge();
   }
 
   /** Delivers everything due now; resolves when nothing due is left (or the worker stops). */
   drain(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          let full = true;
-          while (full && !this.stopping) full = (await this.pass()) === this.options.batchSize;
-        } while (this.again && !this.stopping);
-        await this.prune();
-      } catch (err) {
-        this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'webhooks: outbox pass failed');
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+    return this.loop.drain();
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    const running = this.running;
-    if (!running) return;
-    let graceTimer: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((resolve) => {
-      graceTimer = setTimeout(resolve, this.options.stopGraceMs);
-    });
-    await Promise.race([running, grace]);
-    clearTimeout(graceTimer);
-    this.abort.abort(new Error('the server is stopping'));
-    await running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async pass(): Promise<number> {
@@ -115,7 +86,7 @@ export class WebhookWorker {
   }
 
   private async deliver(delivery: repo.ClaimedDelivery): Promise<void> {
-    if (this.abort.signal.aborted) {
+    if (this.loop.signal.aborted) {
       await repo.releaseClaims(this.db, [delivery.id]);
       return;
     }
@@ -124,7 +95,7 @@ export class WebhookWorker {
     const result: SendResult = secret
       ? await sendWebhook(
           { url: delivery.url, secret, messageId: delivery.messageId, body: delivery.body },
-          { timeoutMs: this.options.timeoutMs, allowPrivate: this.options.allowPrivate, signal: this.abort.signal },
+          { timeoutMs: this.options.timeoutMs, allowPrivate: this.options.allowPrivate, signal: this.loop.signal },
         )
       : {
           statusCode: null,
@@ -132,7 +103,7 @@ export class WebhookWorker {
           error: 'the signing secret cannot be opened (AUTH_SECRET changed?)',
           delivered: false,
         };
-    if (!result.delivered && this.abort.signal.aborted) {
+    if (!result.delivered && this.loop.signal.aborted) {
       // Abandoned by the stop: it goes again at the next start, the claim not counted.
       await repo.releaseClaims(this.db, [delivery.id]);
       return;
@@ -179,11 +150,5 @@ export class WebhookWorker {
     const first = await repo.firstAttemptAt(tx, delivery.id);
     if (Date.now() + delay - first.getTime() > WEBHOOK_RETRY_WINDOW_MS) return null;
     return delay;
-  }
-
-  private async prune(): Promise<void> {
-    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
-    this.lastPrune = Date.now();
-    await repo.deleteFinishedBefore(this.db, WEBHOOK_DELIVERIES_KEEP_DAYS);
   }
 }

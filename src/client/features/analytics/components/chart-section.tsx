@@ -3,6 +3,7 @@ import { type ReactNode, useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { cn } from '../../../lib/cn';
+import { saveBlob } from '../../../lib/download';
 import { type DataTable, tableCsv } from '../analytics-data';
 import { TEXT } from '../analytics-text';
 import { DataTableView } from './data-table';
@@ -27,14 +28,7 @@ export interface ChartSectionProps {
 /** Starts a download of a text file made here (no request: the data is on the page already). */
 function downloadCsv(fileName: string, csv: string) {
   // The byte-order mark tells Excel the file is UTF-8 (accented names would come out garbled without it).
-  const url = URL.createObjectURL(new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  saveBlob(new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }), fileName);
 }
 
 /**

@@ -6,17 +6,17 @@ import { toast } from 'sonner';
 import * as Y from 'yjs';
 import type { NoteDto } from '../../../../domain/schemas/note';
 import { Button } from '../../../components/ui/button';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
 import { toastError } from '../../../lib/errors';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useAuthStore } from '../../../stores/auth-store';
-import { useDeleteNote, useNote, useUpdateNote } from '../api/notes';
+import { useNote, useUpdateNote } from '../api/notes';
 import { colorFor, NoteConnection } from '../collab';
 import { NoteEditor } from '../editor/note-editor';
 import { ConnectionStatus } from './connection-status';
+import { DeleteNoteDialog } from './delete-note-dialog';
 import { Presence } from './presence';
 import { VersionHistory } from './version-history';
 
@@ -105,21 +105,9 @@ function NoteView({ note, session }: { note: NoteDto; session: Session | null })
   );
   const [historyOpen, setHistoryOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const remove = useDeleteNote();
   const navigate = useNavigate();
   const stopped = snapshot.state === 'stopped';
   const user = { id: me?.id ?? 'anonymous', name: me?.fullName ?? 'Someone', color: colorFor(me?.id ?? '') };
-
-  const onDelete = async () => {
-    try {
-      await remove.mutateAsync(note.id);
-      toast.success('Note deleted');
-      navigate('/notes', { replace: true });
-    } catch (error) {
-      setConfirmDelete(false);
-      toastError(error, 'Failed to delete the note');
-    }
-  };
 
   // Tests and the perf probe read the editor from here.
   const onReady = useCallback((editor: Editor) => {
@@ -170,14 +158,10 @@ function NoteView({ note, session }: { note: NoteDto; session: Session | null })
         <Spinner label="Opening the editor..." />
       )}
       {historyOpen && <VersionHistory noteId={note.id} canEdit={!stopped} onClose={() => setHistoryOpen(false)} />}
-      <ConfirmDialog
-        open={confirmDelete}
-        title="Delete note"
-        message={`Delete "${note.title}"? Its versions and images are deleted too, for everyone in the team.`}
-        confirmLabel="Delete"
-        isLoading={remove.isPending}
-        onConfirm={onDelete}
-        onCancel={() => setConfirmDelete(false)}
+      <DeleteNoteDialog
+        note={confirmDelete ? note : null}
+        onClose={() => setConfirmDelete(false)}
+        onDeleted={() => navigate('/notes', { replace: true })}
       />
     </div>
   );

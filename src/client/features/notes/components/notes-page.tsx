@@ -2,11 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { FileText, Pin, PinOff, Search, Trash2, X } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { relativeTime } from '../../../../domain/dates';
 import type { NoteDto, NoteListQuery } from '../../../../domain/schemas/note';
 import { Button } from '../../../components/ui/button';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { CreateButton } from '../../../components/ui/create-button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { named, OptionsSelect } from '../../../components/ui/options-select';
@@ -20,7 +18,8 @@ import { teamsQueryOptions } from '../../../lib/queries/teams';
 import { useUrlSearchBox } from '../../../lib/use-debounced-value';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useOpenOnNewFlag, useUrlParams } from '../../../lib/use-url-params';
-import { useDeleteNote, useNotes, useUpdateNote } from '../api/notes';
+import { useNotes, useUpdateNote } from '../api/notes';
+import { DeleteNoteDialog } from './delete-note-dialog';
 import { NewNoteDialog } from './new-note-dialog';
 
 /** Filters live in the URL so they survive a reload: ?team=&project=&q= */
@@ -45,22 +44,10 @@ export function NotesPage() {
   const notes = useNotes(filters);
   const teams = useQuery({ ...teamsQueryOptions(), select: (list) => list.map(({ id, name }) => ({ id, name })) });
   const projects = useQuery({ ...projectsQueryOptions({ teamId: filters.teamId }), enabled: Boolean(filters.teamId) });
-  const remove = useDeleteNote();
   const openCreate = useCallback(() => setCreating(true), []);
   useOpenOnNewFlag(openCreate);
   const hasFilters = Boolean(filters.teamId || filters.projectId || filters.q);
   const now = new Date();
-
-  const onDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      toast.success('Note deleted');
-    } catch (error) {
-      toastError(error, 'Failed to delete the note');
-    }
-    setDeleting(null);
-  };
 
   const list = notes.data ?? [];
   return (
@@ -156,15 +143,7 @@ export function NotesPage() {
           onClose={() => setCreating(false)}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Delete note"
-        message={`Delete "${deleting?.title ?? ''}"? Its versions and images are deleted too, for everyone in the team.`}
-        confirmLabel="Delete"
-        isLoading={remove.isPending}
-        onConfirm={onDelete}
-        onCancel={() => setDeleting(null)}
-      />
+      <DeleteNoteDialog note={deleting} onClose={() => setDeleting(null)} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { Copy, KeyRound, TriangleAlert } from 'lucide-react';
+import { KeyRound, TriangleAlert } from 'lucide-react';
 import { type FormEvent, useId, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { API_TOKEN_EXPIRY_DAYS, type ApiTokenScope } from '../../../../domain/constants';
@@ -12,7 +12,8 @@ import {
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { inputClass, SelectField, TextField } from '../../../components/ui/field';
+import { CopyField } from '../../../components/ui/copy-field';
+import { SelectField, TextField } from '../../../components/ui/field';
 import { toastError } from '../../../lib/errors';
 import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
@@ -139,19 +140,8 @@ function CreateTokenPanel() {
 
 /** The secret of a token just made, with a Copy button and the warning that it is shown once. */
 function NewToken({ token, onDone }: { token: ApiTokenCreatedDto; onDone: () => void }) {
-  const fieldRef = useRef<HTMLInputElement>(null);
   const fieldId = useId();
   const warningId = useId();
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(token.token);
-      toast.success(TEXT.copied);
-    } catch {
-      fieldRef.current?.select();
-      toast.error(TEXT.copyFailed);
-    }
-  };
 
   return (
     <div
@@ -162,22 +152,7 @@ function NewToken({ token, onDone }: { token: ApiTokenCreatedDto; onDone: () => 
       <label htmlFor={fieldId} className="block text-sm font-medium text-slate-800 dark:text-slate-100">
         {TEXT.newTokenLabel}: {token.name}
       </label>
-      <div className="flex flex-col gap-2 sm:flex-row">
-        <input
-          ref={fieldRef}
-          id={fieldId}
-          readOnly
-          value={token.token}
-          aria-describedby={warningId}
-          onFocus={(e) => e.currentTarget.select()}
-          autoFocus
-          className={`${inputClass} min-w-0 flex-1 font-mono text-xs`}
-        />
-        <Button variant="secondary" onClick={() => void copy()} className="justify-center">
-          <Copy className="h-4 w-4" aria-hidden />
-          {TEXT.copy}
-        </Button>
-      </div>
+      <CopyField id={fieldId} value={token.token} describedBy={warningId} labels={TEXT} autoFocus />
       <p id={warningId} className="flex items-start gap-2 text-sm text-amber-900 dark:text-amber-100">
         <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
         {TEXT.shownOnce}

@@ -1,11 +1,11 @@
-import { CalendarPlus, Copy } from 'lucide-react';
+import { CalendarPlus } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { localIsoDate, formatLongDate, relativeTime } from '../../../../domain/dates';
 import type { CalendarFeedStatusDto } from '../../../../domain/schemas/calendar';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { inputClass } from '../../../components/ui/field';
+import { CopyField } from '../../../components/ui/copy-field';
 import { toastError } from '../../../lib/errors';
 import { useCalendarFeed, useCreateCalendarFeed, useRevokeCalendarFeed } from '../api/calendar-feed';
 import { Loaded } from './loaded';
@@ -82,17 +82,6 @@ function CalendarFeedPanel({ status }: { status: CalendarFeedStatusDto }) {
     }
   };
 
-  const copy = async () => {
-    if (!url) return;
-    try {
-      await navigator.clipboard.writeText(url);
-      toast.success(TEXT.copied);
-    } catch {
-      fieldRef.current?.select();
-      toast.error(TEXT.copyFailed);
-    }
-  };
-
   const now = new Date();
   return (
     <SettingsPanel title={TEXT.panel} description={TEXT.explain}>
@@ -108,21 +97,7 @@ function CalendarFeedPanel({ status }: { status: CalendarFeedStatusDto }) {
               <label htmlFor={fieldId} className="block text-sm font-medium text-slate-700 dark:text-slate-200">
                 {TEXT.urlLabel}
               </label>
-              <div className="flex flex-col gap-2 sm:flex-row">
-                <input
-                  ref={fieldRef}
-                  id={fieldId}
-                  readOnly
-                  value={url}
-                  aria-describedby={hintId}
-                  onFocus={(e) => e.currentTarget.select()}
-                  className={`${inputClass} min-w-0 flex-1 font-mono text-xs`}
-                />
-                <Button variant="secondary" onClick={() => void copy()} className="justify-center">
-                  <Copy className="h-4 w-4" aria-hidden />
-                  {TEXT.copy}
-                </Button>
-              </div>
+              <CopyField id={fieldId} value={url} describedBy={hintId} labels={TEXT} inputRef={fieldRef} />
               <div id={hintId} className="space-y-1 text-sm text-slate-600 dark:text-slate-300">
                 <p>{TEXT.howTo}</p>
                 <p>{TEXT.shownOnce}</p>

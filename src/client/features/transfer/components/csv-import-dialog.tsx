@@ -9,12 +9,10 @@ import {
   type CsvPreviewDto,
   type ImportResultDto,
 } from '../../../../domain/schemas/transfer';
-import { Button } from '../../../components/ui/button';
 import { inputClass, SelectField, TextField } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
-import { toastError } from '../../../lib/errors';
 import { projectsQueryOptions } from '../../../lib/queries/projects';
-import { isPreview } from '../api/transfer';
+import { ImportFooter, useImportSteps } from './import-steps';
 import { PreviewNotes } from './preview-notes';
 import { TEXT } from './transfer-text';
 
@@ -36,31 +34,14 @@ export function CsvImportDialog({ teamId, text, fileName, initial, mutation, onC
   const [mapping, setMapping] = useState<Record<string, CsvImportField>>(initial.mapping);
   const [projectId, setProjectId] = useState(NEW);
   const [projectName, setProjectName] = useState<string>(TEXT.defaultProjectName);
-  const [preview, setPreview] = useState<CsvPreviewDto | null>(null);
   const projects = useQuery(projectsQueryOptions({ teamId }));
-  const stale = () => setPreview(null);
   const body = {
     csv: text,
     mapping,
     ...(projectId ? { projectId } : { projectName: projectName.trim() || TEXT.defaultProjectName }),
   };
 
-  const runPreview = async () => {
-    try {
-      const result = await mutation.mutateAsync({ ...body, dryRun: true });
-      if (isPreview(result)) setPreview(result);
-    } catch (error) {
-      toastError(error, TEXT.previewFailed);
-    }
-  };
-  const runImport = async () => {
-    try {
-      const result = await mutation.mutateAsync(body);
-      if (!isPreview(result)) onDone(result);
-    } catch (error) {
-      toastError(error, TEXT.importFailed);
-    }
-  };
+  const { preview, stale, runPreview, runImport } = useImportSteps(mutation, body, onDone);
   const canImport = preview !== null && preview.errors.length === 0 && !mutation.isPending;
 
   return (
@@ -71,17 +52,14 @@ export function CsvImportDialog({ teamId, text, fileName, initial, mutation, onC
       title={TEXT.csvTitle}
       description={TEXT.csvHint(fileName)}
       footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            {TEXT.cancel}
-          </Button>
-          <Button variant="secondary" onClick={() => void runPreview()} isLoading={mutation.isPending && !preview}>
-            {TEXT.preview}
-          </Button>
-          <Button onClick={() => void runImport()} disabled={!canImport} isLoading={mutation.isPending && Boolean(preview)}>
-            {TEXT.import}
-          </Button>
-        </>
+        <ImportFooter
+          onClose={onClose}
+          onPreview={runPreview}
+          onImport={runImport}
+          pending={mutation.isPending}
+          previewed={Boolean(preview)}
+          canImport={canImport}
+        />
       }
     >
       <div className="space-y-5">

@@ -1,5 +1,5 @@
 import { Download, Upload } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { type RefObject, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import type { TeamDto } from '../../../../domain/schemas/team';
@@ -117,32 +117,17 @@ export function TeamTransferSection({ team }: { team: TeamDto }) {
               {!(csvImport.isPending && !csv) && <Upload className="h-4 w-4" aria-hidden />}
               {TEXT.importCsv}
             </Button>
-            {/* The buttons above open these; they are the files' way in (and a test's). */}
-            <input
-              ref={trelloInput}
-              type="file"
+            <HiddenFileInput
+              inputRef={trelloInput}
               accept=".json,application/json"
-              aria-label={TEXT.trelloFile}
-              tabIndex={-1}
-              className="hidden"
-              onChange={(e) => {
-                const file = e.currentTarget.files?.[0];
-                e.currentTarget.value = '';
-                if (file) void readTrello(file);
-              }}
+              label={TEXT.trelloFile}
+              onFile={(file) => void readTrello(file)}
             />
-            <input
-              ref={csvInput}
-              type="file"
+            <HiddenFileInput
+              inputRef={csvInput}
               accept=".csv,text/csv"
-              aria-label={TEXT.csvFile}
-              tabIndex={-1}
-              className="hidden"
-              onChange={(e) => {
-                const file = e.currentTarget.files?.[0];
-                e.currentTarget.value = '';
-                if (file) void readCsv(file);
-              }}
+              label={TEXT.csvFile}
+              onFile={(file) => void readCsv(file)}
             />
           </div>
           {done && (
@@ -179,5 +164,31 @@ export function TeamTransferSection({ team }: { team: TeamDto }) {
         />
       )}
     </section>
+  );
+}
+
+interface HiddenFileInputProps {
+  inputRef: RefObject<HTMLInputElement | null>;
+  accept: string;
+  label: string;
+  onFile: (file: File) => void;
+}
+
+/** The file input an import button opens: the file's way in (and a test's). Cleared, so the same file can go again. */
+function HiddenFileInput({ inputRef, accept, label, onFile }: HiddenFileInputProps) {
+  return (
+    <input
+      ref={inputRef}
+      type="file"
+      accept={accept}
+      aria-label={label}
+      tabIndex={-1}
+      className="hidden"
+      onChange={(e) => {
+        const file = e.currentTarget.files?.[0];
+        e.currentTarget.value = '';
+        if (file) onFile(file);
+      }}
+    />
   );
 }

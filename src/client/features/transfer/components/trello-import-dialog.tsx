@@ -9,11 +9,9 @@ import {
   TRELLO_LIST_TARGETS,
 } from '../../../../domain/schemas/transfer';
 import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
 import { inputClass, TextField } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
-import { toastError } from '../../../lib/errors';
-import { isPreview } from '../api/transfer';
+import { ImportFooter, useImportSteps } from './import-steps';
 import { PreviewNotes } from './preview-notes';
 import { TEXT } from './transfer-text';
 
@@ -34,26 +32,9 @@ export function TrelloImportDialog({ board, initial, mutation, onClose, onDone }
     Object.fromEntries(initial.lists.map((l) => [l.id, l.suggestedStatus])),
   );
   const [projectName, setProjectName] = useState(initial.projectName);
-  /** The preview of exactly the current choices; any change makes it stale. */
-  const [preview, setPreview] = useState<TrelloPreviewDto | null>(null);
   const body = { board, mapping, projectName: projectName.trim() || initial.projectName };
-
-  const runPreview = async () => {
-    try {
-      const result = await mutation.mutateAsync({ ...body, dryRun: true });
-      if (isPreview(result)) setPreview(result);
-    } catch (error) {
-      toastError(error, TEXT.previewFailed);
-    }
-  };
-  const runImport = async () => {
-    try {
-      const result = await mutation.mutateAsync(body);
-      if (!isPreview(result)) onDone(result);
-    } catch (error) {
-      toastError(error, TEXT.importFailed);
-    }
-  };
+  /** The preview of exactly the current choices; any change makes it stale. */
+  const { preview, stale, runPreview, runImport } = useImportSteps(mutation, body, onDone);
 
   return (
     <Modal
@@ -63,21 +44,14 @@ export function TrelloImportDialog({ board, initial, mutation, onClose, onDone }
       title={TEXT.trelloTitle}
       description={TEXT.trelloHint(initial.boardName)}
       footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            {TEXT.cancel}
-          </Button>
-          <Button variant="secondary" onClick={() => void runPreview()} isLoading={mutation.isPending && !preview}>
-            {TEXT.preview}
-          </Button>
-          <Button
-            onClick={() => void runImport()}
-            disabled={!preview || mutation.isPending}
-            isLoading={mutation.isPending && Boolean(preview)}
-          >
-            {TEXT.import}
-          </Button>
-        </>
+        <ImportFooter
+          onClose={onClose}
+          onPreview={runPreview}
+          onImport={runImport}
+          pending={mutation.isPending}
+          previewed={Boolean(preview)}
+          canImport={Boolean(preview) && !mutation.isPending}
+        />
       }
     >
       <div className="space-y-5">
@@ -87,7 +61,7 @@ export function TrelloImportDialog({ board, initial, mutation, onClose, onDone }
           maxLength={120}
           onChange={(e) => {
             setProjectName(e.target.value);
-            setPreview(null);
+            stale();
           }}
         />
         <table className="w-full text-left text-sm">
@@ -119,7 +93,7 @@ export function TrelloImportDialog({ board, initial, mutation, onClose, onDone }
                     value={mapping[list.id]}
                     onChange={(e) => {
                       setMapping({ ...mapping, [list.id]: e.target.value as TrelloListTarget });
-                      setPreview(null);
+                      stale();
                     }}
                   >
                     {TRELLO_LIST_TARGETS.map((t) => (

@@ -1,10 +1,10 @@
-import { Copy } from 'lucide-react';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../../domain/constants';
 import { createWebhookInput, type WebhookDto } from '../../../../domain/schemas/webhook';
 import { Button } from '../../../components/ui/button';
-import { inputClass, TextField } from '../../../components/ui/field';
+import { CopyField } from '../../../components/ui/copy-field';
+import { TextField } from '../../../components/ui/field';
 import { Modal, ModalActions } from '../../../components/ui/modal';
 import { ApiError } from '../../../lib/api-client';
 import { toastError } from '../../../lib/errors';
@@ -156,36 +156,12 @@ function WebhookForm({ teamId, webhook, onCancel, onCreated, onSaved }: WebhookF
 function SecretView({ secret, onDone }: { secret: string; onDone: () => void }) {
   const fieldId = useId();
   const helpId = useId();
-  const fieldRef = useRef<HTMLInputElement>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      toast.success(T.copied);
-    } catch {
-      fieldRef.current?.select();
-      toast.error(T.copyFailed);
-    }
-  };
   return (
     <div className="space-y-3">
       <label htmlFor={fieldId} className="block text-sm font-medium text-slate-700 dark:text-slate-200">
         {T.secretLabel}
       </label>
-      <div className="flex flex-col gap-2 sm:flex-row">
-        <input
-          ref={fieldRef}
-          id={fieldId}
-          readOnly
-          value={secret}
-          aria-describedby={helpId}
-          onFocus={(e) => e.currentTarget.select()}
-          className={`${inputClass} min-w-0 flex-1 font-mono text-xs`}
-        />
-        <Button variant="secondary" onClick={() => void copy()} className="justify-center">
-          <Copy className="h-4 w-4" aria-hidden />
-          {T.copy}
-        </Button>
-      </div>
+      <CopyField id={fieldId} value={secret} describedBy={helpId} labels={T} />
       <p id={helpId} className="text-sm text-slate-600 dark:text-slate-300">
         {T.secretHelp}
       </p>
