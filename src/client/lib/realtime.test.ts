@@ -91,7 +91,9 @@ describe('runRealtime', () => {
     expect(calls.length).toBe(3);
     // First connection: the notification event; the reconnect refreshes every root.
     expect(invalidated).toContain('notifications');
-    expect(new Set(invalidated)).toEqual(new Set(['notifications', 'tasks', 'projects', 'teams', 'invitations', 'dashboard']));
+    expect(new Set(invalidated)).toEqual(
+      new Set(['notifications', 'tasks', 'projects', 'teams', 'invitations', 'dashboard', 'notes']),
+    );
   }, 10_000);
 
   it('stops when signed out', async () => {
