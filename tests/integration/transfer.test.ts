@@ -751,3 +751,35 @@ describe('npm run cli -- export', () => {
     }
   }, 240_000);
 });
+
+describe('imports: the rate bucket', () => {
+  const limited = setupTestApp({ rateLimitEnabled: true, rateLimits: { import: { capacity: 3, windowSeconds: 3600 } } });
+
+  it('spends one token per import from the IP, dry runs included, then answers 429 with Retry-After', async () => {
+    const owner = await createUser(limited.app);
+    const team = await insertTeam(limited.database.db, owner);
+    const csv = () =>
+      limited.app.inject({
+        method: 'POST',
+        url: `/api/teams/${team.id}/import/csv`,
+        headers: owner.auth,
+        payload: { csv: 'Title\nOne\n', dryRun: true },
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await csv()).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    // The bucket is the IP's, across the import routes.
+    const trello = await limited.app.inject({
+      method: 'POST',
+      url: `/api/teams/${team.id}/import/trello`,
+      headers: owner.auth,
+      payload: { board: { name: 'B', lists: [], cards: [] }, dryRun: true },
+    });
+    expect(trello.statusCode).toBe(429);
+    expect(Number(trello.headers['retry-after'])).toBeGreaterThan(0);
+    // Other routes do not spend from it.
+    expect(
+      (await limited.app.inject({ method: 'GET', url: `/api/teams/${team.id}/export`, headers: owner.auth })).statusCode,
+    ).toBe(200);
+  });
+});

@@ -26,6 +26,8 @@ export const RATE_LIMITS = {
   mfa: { capacity: 5, windowSeconds: 3600 },
   /** Wrong calendar feed links fetched, per IP (right ones spend nothing: calendar services fetch many feeds). */
   calendarFeed: { capacity: 120, windowSeconds: 300 },
+  /** Imports (Trello, CSV, a Crewboard export; dry runs too), per IP: each may parse up to 20 MiB. */
+  import: { capacity: 30, windowSeconds: 3600 },
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -35,13 +36,17 @@ export class LocalStorage implements ObjectStorage {
         done(null, chunk);
       },
     });
+    const file = createWriteStream(temp, { flags: 'wx', mode: 0o600 });
     try {
-      await pipeline(body, count, createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
+      await pipeline(body, count, file);
       // Durable before it is named: a crash after the rename never leaves a named file with missing bytes.
       const handle = await open(temp, 'r');
       await handle.sync().finally(() => handle.close());
       await this.moveInto(temp, target);
     } catch (error) {
+      // A body that fails at once (too large, aborted) can end the pipeline while the file is still being opened:
+      // wait for it to close, or the unlink runs before the file exists and leaves it behind.
+      if (!file.closed) await once(file, 'close').catch(() => {});
       await unlink(temp).catch(() => {});
       throw error;
     }

@@ -68,7 +68,7 @@ export function registerTransfer(app: FastifyInstance): void {
   });
 
   r.post('/api/teams/:id/import/trello', {
-    config: { auth: 'user' },
+    config: { auth: 'user', rateLimit: 'import' },
     bodyLimit: TRANSFER_LIMITS.bodyBytes,
     schema: {
       tags,
@@ -87,7 +87,7 @@ export function registerTransfer(app: FastifyInstance): void {
   });
 
   r.post('/api/teams/:id/import/csv', {
-    config: { auth: 'user' },
+    config: { auth: 'user', rateLimit: 'import' },
     bodyLimit: TRANSFER_LIMITS.bodyBytes,
     schema: {
       tags,
@@ -106,7 +106,7 @@ export function registerTransfer(app: FastifyInstance): void {
   });
 
   r.post('/api/teams/import', {
-    config: { auth: 'user' },
+    config: { auth: 'user', rateLimit: 'import' },
     bodyLimit: TRANSFER_LIMITS.bodyBytes,
     schema: {
       tags,
