@@ -3,9 +3,10 @@ import { TASK_STATUSES, type TaskPriority, type TaskStatus, type TeamRole } from
 import type { ListTasksQuery, TaskSort } from '../../../domain/schemas/task';
 import type { TaskFieldChange } from '../../../domain/task-activity';
 import { dueRange } from '../../../domain/task-filters';
-import { unionAll } from 'drizzle-orm/pg-core';
+import { QueryBuilder, unionAll } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { projects, projectTaskCounts, taskActivity, tasks, users } from '../../db/schema';
+import { rowStatement } from '../../db/row-statements';
 import { containsText } from '../../db/search';
 import { countSums } from '../../db/task-counters';
 import { activeRole, isActiveMember } from '../../db/visibility';
@@ -14,7 +15,7 @@ import { teamHasActiveWebhook } from '../webhooks/webhooks.repo';
 export type TaskRow = typeof tasks.$inferSelect;
 
 /** The columns one board card needs, with its assignee and project name (one query, no N+1). */
-const listColumns = {
+export const listColumns = {
   id: tasks.id,
   title: tasks.title,
   description: tasks.description,
@@ -132,20 +133,16 @@ export async function listVisible(db: DbOrTx, userId: string, f: TaskFilters): P
 /**
  * The first `limit` tasks of each status, newest first, in one statement (one limited, indexed
  * select per status, joined by UNION ALL), so a board costs one round trip whatever its size.
- * Without task filters (the usual board), it runs as a prepared statement on `preparedDb`: built
- * once, planned by PostgreSQL once per connection (Database.preparedDb).
+ * Without task filters (the usual board) it is one of `cardStatements`; with them it is built for
+ * the filters at each call.
  */
 export async function listBoard(
-  { db, preparedDb }: { db: DbOrTx; preparedDb: DbOrTx },
+  db: DbOrTx,
   userId: string,
   f: TaskFilters,
   statuses: readonly TaskStatus[],
   limit: number,
 ): Promise<TaskListRow[]> {
-  if (!hasTaskFilters(f) && !f.status) {
-    const prepared = preparedBoards(preparedDb)[f.projectId ? 'project' : 'all'];
-    return prepared.execute({ userId, projectId: f.projectId, limit });
-  }
   const columns = statuses.map((status) =>
     selectCards(db)
       .where(and(...filterConditions(userId, { ...f, status })))
@@ -156,39 +153,94 @@ export async function listBoard(
 }
 
 /** Filters that narrow the tasks within a project (the board's counts then need counting). */
-const hasTaskFilters = (f: TaskFilters) =>
+export const hasTaskFilters = (f: Omit<TaskFilters, 'today'>) =>
   Boolean(
     f.priority || f.assigneeId || f.q?.trim() || f.due || f.teamId || f.creatorId || f.dueFrom || f.dueTo || f.open === 'true',
   );
 
-function buildPreparedBoards(db: DbOrTx) {
-  const board = (withProject: boolean) =>
-    unionColumns(
-      TASK_STATUSES.map((status) =>
-        selectCards(db)
-          .where(
-            and(
-              visibleTo(sql.placeholder('userId')),
-              eq(tasks.status, status),
-              withProject ? eq(tasks.projectId, sql.placeholder('projectId')) : undefined,
-            ),
-          )
-          .orderBy(...orderBy('created', 'desc'))
-          .limit(sql.placeholder('limit')),
-      ),
-    ).prepare(withProject ? 'tasks_board_project' : 'tasks_board_all');
-  return { all: board(false), project: board(true) };
-}
+const qb = new QueryBuilder();
+const selectCardRows = () =>
+  qb
+    .select(listColumns)
+    .from(tasks)
+    .innerJoin(projects, eq(projects.id, tasks.projectId))
+    .leftJoin(users, eq(users.id, tasks.assigneeId));
 
-const boardStatements = new WeakMap<DbOrTx, ReturnType<typeof buildPreparedBoards>>();
-function preparedBoards(db: DbOrTx) {
-  let found = boardStatements.get(db);
-  if (!found) {
-    found = buildPreparedBoards(db);
-    boardStatements.set(db, found);
-  }
-  return found;
-}
+/** The card statements' conditions: visible to `userId`, and (by placeholder) of one project and/or status. */
+const cardWhere = (withProject: boolean, status: Placeholder | TaskStatus | null) =>
+  and(
+    visibleTo(sql.placeholder('userId')),
+    status === null ? undefined : eq(tasks.status, status as TaskStatus),
+    withProject ? eq(tasks.projectId, sql.placeholder('projectId')) : undefined,
+  );
+
+const newestFirst = orderBy('created', 'desc');
+
+/**
+ * The reads every screen of cards starts with, as row statements (db/row-statements.ts): the board's first screen
+ * (each column's newest `limit`) and a page of the list in its default order (newest first), of all visible
+ * projects or of one, of every status or of one. Rows in `listColumns` order, mapped by `taskDtoFromRow`.
+ */
+export const cardStatements = (() => {
+  const board = (withProject: boolean) =>
+    rowStatement(
+      withProject ? 'cards_board_project' : 'cards_board_all',
+      unionAll(
+        ...(TASK_STATUSES.map((status) =>
+          selectCardRows()
+            .where(cardWhere(withProject, status))
+            .orderBy(...newestFirst)
+            .limit(sql.placeholder('limit')),
+        ) as unknown as [ColumnSelect, ColumnSelect]),
+      ),
+    );
+  const page = (withProject: boolean, withStatus: boolean) =>
+    rowStatement(
+      `cards_page${withProject ? '_project' : ''}${withStatus ? '_status' : ''}`,
+      selectCardRows()
+        .where(cardWhere(withProject, withStatus ? sql.placeholder('status') : null))
+        .orderBy(...newestFirst)
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset')),
+    );
+  return {
+    board: { all: board(false), project: board(true) },
+    page: { all: page(false, false), allStatus: page(false, true), project: page(true, false), projectStatus: page(true, true) },
+  };
+})();
+
+/** The list's query in the one order `cardStatements.page` reads: newest first. */
+export const isDefaultOrder = (f: Pick<TaskFilters, 'sort' | 'dir'>) =>
+  (f.sort ?? 'created') === 'created' && (f.dir ?? 'desc') === 'desc';
+
+/**
+ * Counts per status for the card statements, from the counters (migrations 0003, 0004): of one project, with
+ * whether `userId` may see it (no row: no such project), or of every visible project. One statement each, so a page
+ * of one project costs two: its cards, and this.
+ */
+export const countStatements = (() => {
+  const sums = [countSums.todo, countSums.in_progress, countSums.review, countSums.completed] as const;
+  const sumsOf = { todo: sums[0], in_progress: sums[1], review: sums[2], completed: sums[3] };
+  return {
+    project: rowStatement(
+      'card_counts_project',
+      qb
+        .select({ visible: sql<boolean>`${visibleTo(sql.placeholder('userId'))}`, ...sumsOf })
+        .from(projects)
+        .leftJoin(projectTaskCounts, eq(projectTaskCounts.projectId, projects.id))
+        .where(eq(projects.id, sql.placeholder('projectId')))
+        .groupBy(projects.id),
+    ),
+    all: rowStatement(
+      'card_counts_all',
+      qb
+        .select({ visible: sql<boolean>`true`, ...sumsOf })
+        .from(projectTaskCounts)
+        .innerJoin(projects, eq(projects.id, projectTaskCounts.projectId))
+        .where(visibleTo(sql.placeholder('userId'))),
+    ),
+  };
+})();
 
 /**
  * Exact task counts per status for the filters. Filtered only by project (or not at all), they are

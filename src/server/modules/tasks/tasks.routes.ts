@@ -18,7 +18,7 @@ const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409
 
 export function registerTasks(app: FastifyInstance): void {
   const r = typed(app);
-  const service = new TasksService(app.deps.database.db, app.deps.events, app.deps.database.preparedDb, app.deps.config);
+  const service = new TasksService(app.deps.database.db, app.deps.events, app.deps.database, app.deps.config);
 
   r.get('/api/tasks', {
     config: { auth: 'user' },

@@ -12,7 +12,8 @@ import type {
 } from '../../../domain/schemas/task';
 import { type TaskActivityState, taskFieldChanges } from '../../../domain/task-activity';
 import { localDate } from '../../../domain/task-filters';
-import type { Db, DbOrTx } from '../../db/client';
+import type { Database, Db, DbOrTx } from '../../db/client';
+import { isoFromPg } from '../../db/row-statements';
 import { ERROR_MESSAGES } from '../../../domain/errors';
 import { AppError } from '../../lib/errors';
 import type { DomainEvent, EventBus } from '../../lib/events';
@@ -52,6 +53,47 @@ function toTaskDto(row: repo.TaskListRow): TaskDto {
   };
 }
 
+/** A task list's page size when the query names none. */
+const LIST_PAGE_DEFAULT = 100;
+
+const column = Object.fromEntries(Object.keys(repo.listColumns).map((key, i) => [key, i])) as Record<
+  keyof typeof repo.listColumns,
+  number
+>;
+
+/**
+ * `toTaskDto` for a row of `repo.cardStatements` (an array in `listColumns` order, times as PostgreSQL's text): the
+ * same DTO, built in one step.
+ */
+export function taskDtoFromRow(row: unknown[]): TaskDto {
+  const assigneeId = row[column.assigneeId] as string | null;
+  const assigneeName = row[column.assigneeName] as string | null;
+  return {
+    id: row[column.id] as string,
+    title: row[column.title] as string,
+    description: row[column.description] as string | null,
+    status: row[column.status] as TaskStatus,
+    priority: row[column.priority] as TaskDto['priority'],
+    assigneeId,
+    assignee:
+      assigneeId && assigneeName !== null
+        ? { id: assigneeId, fullName: assigneeName, firstName: splitFullName(assigneeName).firstName }
+        : null,
+    projectId: row[column.projectId] as string,
+    projectName: row[column.projectName] as string,
+    creatorId: row[column.creatorId] as string,
+    dueDate: row[column.dueDate] as string | null,
+    tags: row[column.tags] as string[],
+    commentCount: row[column.commentCount] as number,
+    attachmentCount: row[column.attachmentCount] as number,
+    checklistTotal: row[column.checklistTotal] as number,
+    checklistDone: row[column.checklistDone] as number,
+    createdAt: isoFromPg(row[column.createdAt] as string),
+    updatedAt: isoFromPg(row[column.updatedAt] as string),
+    version: row[column.version] as number,
+  };
+}
+
 /** What the activity history compares of a task, with the names its ids stood for. */
 const activityState = (
   task: Omit<TaskActivityState, 'assigneeName' | 'projectName'>,
@@ -83,13 +125,34 @@ export class TasksService {
   constructor(
     private readonly db: Db,
     private readonly events: EventBus,
-    /** Where prepared statements run (Database.preparedDb). */
-    private readonly preparedDb: Db,
+    /** Where the card statements run (db/row-statements.ts). */
+    private readonly database: Database,
     /** What the 'task assigned to you' mail needs: PUBLIC_URL for its link, and whether addresses must be proven. */
     private readonly mail: TaskMailSettings,
   ) {}
 
   async list(userId: string, query: ListTasksQuery): Promise<TaskListDto> {
+    if (!repo.hasTaskFilters(query) && repo.isDefaultOrder(query)) {
+      const { page } = repo.cardStatements;
+      const statement = query.projectId
+        ? query.status
+          ? page.projectStatus
+          : page.project
+        : query.status
+          ? page.allStatus
+          : page.all;
+      const [rows, counts] = await Promise.all([
+        statement.run(this.database, {
+          userId,
+          projectId: query.projectId,
+          status: query.status,
+          limit: query.limit ?? LIST_PAGE_DEFAULT,
+          offset: query.offset ?? 0,
+        }),
+        this.countCards(userId, query),
+      ]);
+      return { tasks: rows.map(taskDtoFromRow), ...counts };
+    }
     const filters: repo.TaskFilters = { ...query, today: query.today ?? localDate(new Date()) };
     // The project check runs beside the reads; when it fails, their rows are dropped.
     const [, , rows, counted] = await Promise.all([
@@ -104,17 +167,43 @@ export class TasksService {
   /** The board's first screen in one call: each column's newest tasks and every exact count. */
   async board(userId: string, query: TaskBoardQuery): Promise<TaskBoardDto> {
     const { limit, ...rest } = query;
+    const columns = Object.fromEntries(TASK_STATUSES.map((s) => [s, [] as TaskDto[]])) as Record<TaskStatus, TaskDto[]>;
+    if (!repo.hasTaskFilters(rest) && !query.status) {
+      const { board } = repo.cardStatements;
+      const [rows, counts] = await Promise.all([
+        (query.projectId ? board.project : board.all).run(this.database, { userId, projectId: query.projectId, limit }),
+        this.countCards(userId, query),
+      ]);
+      for (const row of rows) {
+        const task = taskDtoFromRow(row);
+        columns[task.status].push(task);
+      }
+      return { columns, ...counts };
+    }
     const filters: repo.TaskFilters = { ...rest, today: query.today ?? localDate(new Date()) };
     const statuses = query.status ? [query.status] : TASK_STATUSES;
     const [, , rows, counted] = await Promise.all([
       query.projectId && this.requireVisibleProject(this.db, query.projectId, userId),
       query.teamId && requireTeamMember(this.db, query.teamId, userId, 'team_not_found'),
-      repo.listBoard({ db: this.db, preparedDb: this.preparedDb }, userId, filters, statuses, limit),
+      repo.listBoard(this.db, userId, filters, statuses, limit),
       repo.countVisibleByStatus(this.db, userId, filters),
     ]);
-    const columns = Object.fromEntries(TASK_STATUSES.map((s) => [s, [] as TaskDto[]])) as Record<TaskStatus, TaskDto[]>;
     for (const row of rows) columns[row.status].push(toTaskDto(row));
     return { columns, ...countsOf(counted) };
+  }
+
+  /**
+   * The counts beside the card statements (no task filters), from the counters: of one project, which is also its
+   * visibility check (404 for a stranger, whatever the cards statement found), or of every visible project.
+   */
+  private async countCards(userId: string, query: { projectId?: string; status?: TaskStatus }) {
+    const [row] = await (query.projectId ? repo.countStatements.project : repo.countStatements.all).run(this.database, {
+      userId,
+      projectId: query.projectId,
+    });
+    if (query.projectId && row?.[0] !== true) throw new AppError('project_not_found');
+    const counted = TASK_STATUSES.map((status, i) => ({ status, n: Number(row?.[i + 1] ?? 0) }));
+    return countsOf(query.status ? counted.filter((c) => c.status === query.status) : counted);
   }
 
   async get(userId: string, id: string): Promise<TaskDto> {
