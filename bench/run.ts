@@ -41,6 +41,8 @@ const { values: args } = parseArgs({
     'upload-mb': { type: 'string' },
     /** The server's LOG_LEVEL (default warn; `info` is the server's own default, see "logging" in the report). */
     'log-level': { type: 'string' },
+    /** Extra Node flags for the server, space-separated (e.g. `--node-args="--max-semi-space-size=32"`). */
+    'node-args': { type: 'string' },
     /** Open event streams in the fan-out measure (default 1,000; smoke 40). */
     'fanout-streams': { type: 'string' },
   },
@@ -238,7 +240,10 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     // PGlite is single-process: the limit is measured before the server opens the same data dir.
     const limits = await measureLimits({ databaseUrl, dataDir, env }, data.users[0]!.email, reads, options.iterations);
 
-    const nodeArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
+    const nodeArgs = [
+      ...(args['node-args']?.split(' ').filter(Boolean) ?? []),
+      ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : []),
+    ];
     const server = await startServer(entry, env, nodeArgs);
     const runs: ScenarioRun[] = [];
     let uploads: UploadRun[] | undefined;

@@ -26,6 +26,7 @@ import { type AuthContext, typed, type RouteAuth } from './lib/http';
 import { EventBus } from './lib/events';
 import { createStorage, type ObjectStorage } from './lib/storage';
 import { RateLimiter, type RateLimitRule } from './lib/rate-limit';
+import { OneLineRequestLog } from './lib/request-log';
 import { createSerializerCompiler } from './lib/serializer';
 import { Throttle } from './lib/throttle';
 import { TokenService } from './lib/tokens';
@@ -172,6 +173,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { maxParamLength: 500 },
     trustProxy: trustProxyOption(config.trustProxy),
     genReqId: () => crypto.randomUUID(),
+    logController: new OneLineRequestLog(),
   });
 
   for (const warning of config.warnings ?? []) app.log.warn(warning);

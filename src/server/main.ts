@@ -4,6 +4,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { PRIVATE_UMASK } from './lib/private-dir';
+import { logDestination } from './lib/request-log';
 
 async function main() {
   // Before DATA_DIR is created or opened: what the server writes is its owner's alone.
@@ -16,6 +17,7 @@ async function main() {
     database,
     logger: {
       level: config.logLevel,
+      stream: logDestination(),
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.refresh_token'],
     },
   });

@@ -344,6 +344,41 @@ describe('headers, CORS and logs', () => {
       await app.close();
     }
   });
+
+  it('logs one line a request at info, with its request line, status and time, and an error as an error', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const app = await buildApp({ config: testConfig(), database: ctx.database, logger: { level: 'info', stream } });
+    await app.ready();
+    try {
+      lines.length = 0;
+      expect((await app.inject('/api/health')).statusCode).toBe(200);
+      expect((await app.inject('/api/tasks')).statusCode).toBe(401);
+      const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(entries.map((e) => e.msg)).toEqual(['request completed', 'request completed']);
+      expect(entries.map((e) => [(e.req as { url: string }).url, (e.res as { statusCode: number }).statusCode])).toEqual([
+        ['/api/health', 200],
+        ['/api/tasks', 401],
+      ]);
+      for (const e of entries) {
+        expect(e.level).toBe(30);
+        expect(typeof e.responseTime).toBe('number');
+        expect(typeof e.reqId).toBe('string');
+      }
+      // At warn, a request writes nothing.
+      lines.length = 0;
+      app.log.level = 'warn';
+      await app.inject('/api/health');
+      expect(lines).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
 });
 
 describe('database', () => {
