@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { taskBoardDto } from '../../domain/schemas/task';
-import { createSerializerCompiler } from './serializer';
+import { builtExactly, createSerializerCompiler } from './serializer';
 
 const user = z.object({
   id: z.string(),
@@ -61,5 +61,24 @@ describe('createSerializerCompiler', () => {
       total: 1,
     };
     expect(compile(false, taskBoardDto)(board)).toBe(JSON.stringify(z.encode(taskBoardDto, board as never)));
+  });
+
+  it('writes a schema marked builtExactly with JSON.stringify, and in check mode refuses an answer not built as its contract', () => {
+    const exact = builtExactly(z.object({ id: z.string(), n: z.number().int() }));
+    const compiled = (check: boolean) =>
+      createSerializerCompiler({ check })({ schema: exact, method: 'GET', url: '/x', httpStatus: '200' } as never);
+    for (const check of [true, false]) expect(compiled(check)({ id: 'a', n: 1 })).toBe('{"id":"a","n":1}');
+    // A field too many, or the fields in another order: the tests' check mode fails loudly.
+    expect(() => compiled(true)({ id: 'a', n: 1, secret: 'x' })).toThrow(/not built exactly/);
+    expect(() => compiled(true)({ n: 1, id: 'a' })).toThrow(/not built exactly/);
+    // An unmarked schema drops the extra field instead.
+    expect(
+      createSerializerCompiler({ check: false })({
+        schema: z.object({ id: z.string() }),
+        method: 'GET',
+        url: '/x',
+        httpStatus: '200',
+      } as never)({ id: 'a', secret: 'x' }),
+    ).toBe('{"id":"a"}');
   });
 });

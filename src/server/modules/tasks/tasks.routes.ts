@@ -12,6 +12,7 @@ import {
   updateTaskInput,
 } from '../../../domain/schemas/task';
 import { requireUser, typed } from '../../lib/http';
+import { builtExactly } from '../../lib/serializer';
 import { TasksService } from './tasks.service';
 
 const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
@@ -22,13 +23,13 @@ export function registerTasks(app: FastifyInstance): void {
 
   r.get('/api/tasks', {
     config: { auth: 'user' },
-    schema: { tags: ['tasks'], querystring: listTasksQuery, response: { 200: taskListDto, ...errors } },
+    schema: { tags: ['tasks'], querystring: listTasksQuery, response: { 200: builtExactly(taskListDto), ...errors } },
     handler: async (req) => service.list(requireUser(req).userId, req.query),
   });
 
   r.get('/api/tasks/board', {
     config: { auth: 'user' },
-    schema: { tags: ['tasks'], querystring: taskBoardQuery, response: { 200: taskBoardDto, ...errors } },
+    schema: { tags: ['tasks'], querystring: taskBoardQuery, response: { 200: builtExactly(taskBoardDto), ...errors } },
     handler: async (req) => service.board(requireUser(req).userId, req.query),
   });
 
