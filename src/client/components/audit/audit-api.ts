@@ -1,5 +1,6 @@
 import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query';
-import { AUDIT_PAGE, type AuditPageDto } from '../../../domain/schemas/audit';
+import { AUDIT_PAGE } from '../../../domain/audit';
+import type { AuditPageDto } from '../../../domain/schemas/audit';
 import { api } from '../../lib/api-client';
 import { downloadFile } from '../../lib/download';
 

@@ -1,4 +1,4 @@
-import { TEAM_AUDIT_ACTIONS } from '../../../../domain/schemas/audit';
+import { TEAM_AUDIT_ACTIONS } from '../../../../domain/audit';
 import type { TeamDto } from '../../../../domain/schemas/team';
 import { type AuditFilters, auditQueryOf } from '../../../components/audit/audit-api';
 import { AuditLog } from '../../../components/audit/audit-log';
