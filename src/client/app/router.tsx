@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, Suspense } from 'react';
+import { type ComponentType, lazy, Suspense, useState } from 'react';
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { AuthInit, checkStoredSessionEarly, PublicOnly, RequireAuth } from '../features/auth/components/auth-gate';
 import { LoginPage } from '../features/auth/components/login-page';
@@ -19,21 +19,42 @@ const loadCalendar = () => import('../features/calendar/components/calendar-page
 // The charts' library loads with this page only (never with /tasks).
 const loadAnalytics = () => import('../features/analytics/components/analytics-page');
 
-const AppLayout = lazy(() => loadAppLayout().then((m) => ({ default: m.AppLayout })));
-const DashboardRoute = lazy(() => pages().then((m) => ({ default: m.DashboardRoute })));
+/**
+ * A page loaded with its chunk (React.lazy), drawn straight away, without suspending, when the chunk is already in.
+ * A lazy component suspends at its first render even then, and React 19 holds back what a Suspense boundary reveals
+ * until 300 ms after the fallback it replaced was shown: on a cold load of /tasks the drawn board waited ~120 ms for
+ * that timer (Chromium trace). Each mounted page keeps the component it started with.
+ */
+function lazyPage<M>(load: () => Promise<M>, pick: (m: M) => ComponentType) {
+  let loaded: ComponentType | undefined;
+  const take = () =>
+    load().then((m) => {
+      loaded = pick(m);
+      return loaded;
+    });
+  const Lazy = lazy(() => take().then((page) => ({ default: page })));
+  function Page() {
+    const [Component] = useState<ComponentType>(() => loaded ?? Lazy);
+    return <Component />;
+  }
+  return Object.assign(Page, { load: take });
+}
+
+const AppLayout = lazyPage(loadAppLayout, (m) => m.AppLayout);
+const DashboardRoute = lazyPage(pages, (m) => m.DashboardRoute);
 const NotFoundRoute = lazy(() => pages().then((m) => ({ default: m.NotFoundRoute })));
 
-const TasksPage = lazy(() => loadTasks().then((m) => ({ default: m.TasksPage })));
-const ProjectsPage = lazy(() => loadProjects().then((m) => ({ default: m.ProjectsPage })));
-const TeamsPage = lazy(() => loadTeams().then((m) => ({ default: m.TeamsPage })));
-const SettingsPage = lazy(() => loadSettings().then((m) => ({ default: m.SettingsPage })));
-const MyWorkPage = lazy(() => loadMyWork().then((m) => ({ default: m.MyWorkRoute })));
-const CalendarPage = lazy(() => loadCalendar().then((m) => ({ default: m.CalendarPage })));
-const AnalyticsPage = lazy(() => loadAnalytics().then((m) => ({ default: m.AnalyticsPage })));
+const TasksPage = lazyPage(loadTasks, (m) => m.TasksPage);
+const ProjectsPage = lazyPage(loadProjects, (m) => m.ProjectsPage);
+const TeamsPage = lazyPage(loadTeams, (m) => m.TeamsPage);
+const SettingsPage = lazyPage(loadSettings, (m) => m.SettingsPage);
+const MyWorkPage = lazyPage(loadMyWork, (m) => m.MyWorkRoute);
+const CalendarPage = lazyPage(loadCalendar, (m) => m.CalendarPage);
+const AnalyticsPage = lazyPage(loadAnalytics, (m) => m.AnalyticsPage);
 const loadNotes = () => import('../features/notes/components/notes-page');
 const loadNote = () => import('../features/notes/components/note-page');
-const NotesPage = lazy(() => loadNotes().then((m) => ({ default: m.NotesPage })));
-const NotePage = lazy(() => loadNote().then((m) => ({ default: m.NotePage })));
+const NotesPage = lazyPage(loadNotes, (m) => m.NotesPage);
+const NotePage = lazyPage(loadNote, (m) => m.NotePage);
 const TeamSettingsPage = lazy(() => import('./routes/team-settings-route').then((m) => ({ default: m.TeamSettingsPage })));
 const AdminPage = lazy(() => import('../features/admin/components/admin-page').then((m) => ({ default: m.AdminPage })));
 // The account's emailed links: one chunk of their own, off the sign-in page's start-up bundle; /signup's page too.
@@ -52,19 +73,24 @@ const NotificationsPage = lazy(() =>
  * chunks at once, beside the session check, instead of one after the other as the routes render
  * (measured: the tasks chunk arrived ~0.9 s after navigation on a cold load of /tasks).
  */
-const PRELOAD: Record<string, () => Promise<unknown>> = {
-  '/dashboard': pages,
-  '/tasks': loadTasks,
-  '/projects': loadProjects,
-  '/teams': loadTeams,
-  '/settings': loadSettings,
-  '/my-work': loadMyWork,
-  '/calendar': loadCalendar,
-  '/analytics': loadAnalytics,
-  '/notes': loadNotes,
+const PRELOAD: Record<string, { load: () => Promise<unknown> }> = {
+  '/dashboard': DashboardRoute,
+  '/tasks': TasksPage,
+  '/projects': ProjectsPage,
+  '/teams': TeamsPage,
+  '/settings': SettingsPage,
+  '/my-work': MyWorkPage,
+  '/calendar': CalendarPage,
+  '/analytics': AnalyticsPage,
+  '/notes': NotesPage,
   // A note's page (/notes/:id): the editor's chunk is the largest; fetch it beside the session check.
-  '/notes/:id': loadNote,
+  '/notes/:id': NotePage,
 };
+/**
+ * Resolves when the chunks of the page being opened (and the shell's) are in, or at once when none are being fetched;
+ * never fails. main.tsx renders after it (at most a few seconds), so that the page draws without suspending.
+ */
+export let openingPageReady: Promise<void> = Promise.resolve();
 const storedSession = typeof window !== 'undefined' ? useAuthStore.getState().session : null;
 if (storedSession) {
   checkStoredSessionEarly();
@@ -78,8 +104,10 @@ if (storedSession) {
     .replace(/^\/notes\/[^/]+$/, '/notes/:id');
   const page = PRELOAD[path];
   if (page) {
-    void loadAppLayout().catch(() => {});
-    void page().catch(() => {});
+    openingPageReady = Promise.all([AppLayout.load(), page.load()]).then(
+      () => {},
+      () => {},
+    );
   }
 }
 
