@@ -21,6 +21,7 @@ import { bundleServer, startServer } from './server';
 import { measureLimits } from './sql-limit';
 import { measureUpload, type UploadRun } from './upload';
 import { type FanoutRun, measureFanout } from './fanout';
+import { type LoggingRun, measureLogging } from './logging';
 
 const { values: args } = parseArgs({
   options: {
@@ -251,13 +252,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     let rssIdleMb = Number.NaN;
     let serverLog: string | undefined;
     try {
-      const signIn = await fetch(`${server.url}/api/auth/token?grant_type=password`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: data.users[0]!.email, password: BENCH_PASSWORD }),
-      });
-      if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
-      const token = ((await signIn.json()) as { access_token: string }).access_token;
+      const token = await signIn(server.url, data.users[0]!.email);
       const headers = { authorization: `Bearer ${token}` };
       const readHeaders = { ...headers, 'accept-encoding': 'gzip, deflate, br' };
       const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { paths?: Record<string, unknown> };
@@ -364,6 +359,24 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
         log(`  server output (last lines):\n${serverLog}`);
       }
     }
+    let logging: LoggingRun[] | undefined;
+    if ((!options.only || options.only.includes('logging')) && size === options.sizes[0]) {
+      logging = await measureLogging({
+        entry,
+        env,
+        // The board: All Projects read.
+        spec: { method: 'GET', path: `/api/tasks/board?limit=${options.columnLimit}` },
+        headersFor: async (url) => ({
+          authorization: `Bearer ${await signIn(url, data.users[0]!.email)}`,
+          'accept-encoding': 'gzip, deflate, br',
+        }),
+        connections: options.connections,
+        seconds: options.seconds,
+        warmupSeconds: options.warmupSeconds,
+        rounds: smoke ? 1 : 2,
+        log,
+      });
+    }
     return {
       db: kind,
       tasks: size,
@@ -375,10 +388,21 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
       scenarios: runs,
       uploads,
       fanout,
+      logging,
     };
   } finally {
     await scratch.drop().catch((e) => log(`could not drop the bench database: ${e}`));
   }
+}
+
+async function signIn(url: string, email: string): Promise<string> {
+  const res = await fetch(`${url}/api/auth/token?grant_type=password`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: BENCH_PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
 }
 
 function describePath(spec: RequestSpec): string {
