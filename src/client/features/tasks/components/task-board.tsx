@@ -1,6 +1,6 @@
 import { DndContext, type DragEndEvent, DragOverlay, type KeyboardCoordinateGetter, useDroppable } from '@dnd-kit/core';
 import { Plus } from 'lucide-react';
-import { memo, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { memo, type ReactNode, startTransition, useCallback, useEffect, useMemo, useState } from 'react';
 import { TASK_STATUS_LABELS, TASK_STATUSES, type TaskStatus } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import type { TaskDto } from '../../../../domain/schemas/task';
@@ -117,6 +117,19 @@ interface BoardColumnProps {
 }
 
 /**
+ * Cards a column draws in its first render; the rest of its page follows at once in a background render. A cold load
+ * draws what a screen shows sooner (the first render of 80 cards was 170 ms of a fresh browser's main thread).
+ */
+const FIRST_DRAW = 8;
+
+/** The cards to draw: the first FIRST_DRAW at mount, all of them from the render after it. */
+function useProgressiveCards(tasks: TaskDto[]): TaskDto[] {
+  const [all, setAll] = useState(false);
+  useEffect(() => startTransition(() => setAll(true)), []);
+  return all || tasks.length <= FIRST_DRAW ? tasks : tasks.slice(0, FIRST_DRAW);
+}
+
+/**
  * A column: its header and its cards. It renders when its data changes, never during a drag: what a drag
  * changes (the drop highlight) lives in ColumnDropZone, which gets the cards as an element it passes on.
  */
@@ -131,6 +144,7 @@ const BoardColumn = memo(function BoardColumn({
 }: BoardColumnProps) {
   const query = useTaskColumn(filters, status, enabled);
   const tasks = useMemo(() => (enabled ? flattenPages(query.data) : []), [enabled, query.data]);
+  const drawn = useProgressiveCards(tasks);
   const count = enabled ? (query.data?.pages[0]?.counts[status] ?? 0) : 0;
   const name = label(status);
   const headingId = `column-${status}`;
@@ -176,7 +190,7 @@ const BoardColumn = memo(function BoardColumn({
         ) : (
           tasks.length > 0 && (
             <>
-              {tasks.map((task) => (
+              {drawn.map((task) => (
                 <DraggableTaskCard
                   key={task.id}
                   task={task}
