@@ -61,6 +61,27 @@ beforeAll(async () => {
   foreignProject = await insertProject(strangerTeam.id, stranger.id, 'Foreign');
 });
 
+/** The plans PostgreSQL made of statement `name` on every connection of `pool` (the reads run on any of them). */
+async function plansOf(pool: import('pg').Pool, name: string): Promise<{ generic: number; custom: number }[]> {
+  const clients = await Promise.all(Array.from({ length: pool.options.max }, () => pool.connect()));
+  try {
+    const rows = await Promise.all(
+      clients.map(
+        async (c) =>
+          (
+            await c.query<{ generic_plans: string; custom_plans: string }>(
+              'select generic_plans, custom_plans from pg_prepared_statements where name = $1',
+              [name],
+            )
+          ).rows,
+      ),
+    );
+    return rows.flat().map((r) => ({ generic: Number(r.generic_plans), custom: Number(r.custom_plans) }));
+  } finally {
+    for (const c of clients) c.release();
+  }
+}
+
 describe('POST /api/tasks', () => {
   it('creates a task for any member, with the caller as creator and the spec defaults', async () => {
     const events: DomainEvent[] = [];
@@ -464,28 +485,21 @@ describe('GET /api/tasks filters (all in SQL)', () => {
       expect(await setting(preparedDb)).toBe('force_generic_plan');
       expect(await setting(db)).toBe('auto');
       for (let i = 0; i < 3; i++) await board(member, '');
-      // The cards and the counts run side by side, each on a connection of the pool: read every connection's plans.
-      const pool = ctx.database.preparedPool!;
-      const clients = await Promise.all(Array.from({ length: pool.options.max }, () => pool.connect()));
-      try {
-        const plans = await Promise.all(
-          clients.map(
-            async (c) =>
-              (
-                await c.query<{ generic_plans: string; custom_plans: string }>(
-                  "select generic_plans, custom_plans from pg_prepared_statements where name = 'cards_board_all'",
-                )
-              ).rows,
-          ),
-        );
-        const found = plans.flat();
-        expect(found.length).toBeGreaterThanOrEqual(1);
-        expect(found.reduce((n, p) => n + Number(p.generic_plans), 0)).toBeGreaterThanOrEqual(3);
-        expect(found.reduce((n, p) => n + Number(p.custom_plans), 0)).toBe(0);
-      } finally {
-        for (const c of clients) c.release();
-      }
+      const plans = await plansOf(ctx.database.preparedPool!, 'cards_board_all');
+      expect(plans.length).toBeGreaterThanOrEqual(1);
+      expect(plans.reduce((n, p) => n + p.generic, 0)).toBeGreaterThanOrEqual(3);
+      expect(plans.reduce((n, p) => n + p.custom, 0)).toBe(0);
     });
+
+    it.skipIf(!process.env.DATABASE_URL)(
+      "plans a page of one status of every project for its values, on the main pool (PostgreSQL: a generic plan sorts all that status's tasks)",
+      async () => {
+        for (let i = 0; i < 3; i++) expect((await call(member, 'GET', '/api/tasks?status=review&limit=5')).statusCode).toBe(200);
+        const main = await plansOf(ctx.database.pool!, 'cards_page_status');
+        expect(main.reduce((n, p) => n + p.custom, 0)).toBeGreaterThanOrEqual(3);
+        expect(await plansOf(ctx.database.preparedPool!, 'cards_page_status')).toEqual([]);
+      },
+    );
   });
 
   it('rejects bad filter values with 400, never 500', async () => {

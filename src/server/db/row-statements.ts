@@ -11,7 +11,8 @@ import type { Database } from './client';
  * server's CPU).
  *
  * On PostgreSQL it runs on the prepared-statement pool (planned once per connection, see
- * `Database.preparedDb`); on PGlite on the one client.
+ * `Database.preparedDb`), or with `plans: 'per-values'` on the main pool, where PostgreSQL plans it for each run's
+ * values while that is cheaper (a generic plan cannot see them: see `cardStatements`); on PGlite on the one client.
  */
 export interface RowStatement {
   readonly name: string;
@@ -31,7 +32,11 @@ const pgTypes = {
 
 const pgliteParsers = Object.fromEntries([...TEXT_TYPES].map((id) => [id, keepText]));
 
-export function rowStatement(name: string, query: { toSQL(): { sql: string; params: unknown[] } }): RowStatement {
+export function rowStatement(
+  name: string,
+  query: { toSQL(): { sql: string; params: unknown[] } },
+  { plans = 'generic' }: { plans?: 'generic' | 'per-values' } = {},
+): RowStatement {
   const { sql: text, params } = query.toSQL();
   return {
     name,
@@ -42,7 +47,7 @@ export function rowStatement(name: string, query: { toSQL(): { sql: string; para
         const result = await database.pglite.query<unknown[]>(text, filled, { rowMode: 'array', parsers: pgliteParsers });
         return result.rows;
       }
-      const pool = database.preparedPool ?? database.pool;
+      const pool = plans === 'generic' ? (database.preparedPool ?? database.pool) : database.pool;
       if (!pool) throw new Error('no database connection');
       const result = await pool.query<unknown[]>({ name, text, values: filled, rowMode: 'array', types: pgTypes });
       return result.rows;

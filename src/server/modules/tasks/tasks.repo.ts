@@ -202,6 +202,10 @@ export const cardStatements = (() => {
         .orderBy(...newestFirst)
         .limit(sql.placeholder('limit'))
         .offset(sql.placeholder('offset')),
+      // One status of every visible project (a column's 'Show more' on All Projects): the generic plan, blind to the
+      // status, gathers and sorts all of that status's tasks (10.3 ms at 100,000 tasks, against 1.3 ms planned for
+      // the values); the other shapes read the same either way.
+      { plans: withStatus && !withProject ? 'per-values' : 'generic' },
     );
   return {
     board: { all: board(false), project: board(true) },
