@@ -155,6 +155,8 @@ test('keyboard only: `/` opens, arrows reach Go to Projects, Enter goes there; E
     ['New Team', 'Create New Team', /\/teams$/],
   ] as const) {
     await page.keyboard.press('Control+k');
+    // The field takes focus as the dialog opens: typing before that lost the first letter under load ('ew Project').
+    await expect(field(page)).toBeFocused();
     await page.keyboard.type(command);
     await expect(options(page).first()).toContainText(command);
     await page.keyboard.press('Enter');
