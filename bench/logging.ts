@@ -34,7 +34,8 @@ export async function measureLogging(opts: {
             spec: opts.spec,
             headers,
             connections,
-            ...timing(opts),
+            seconds: opts.seconds,
+            warmupSeconds: opts.warmupSeconds,
             rssMb: server.rssMb,
             cpuMs: server.cpuMs,
           });
@@ -51,8 +52,6 @@ export async function measureLogging(opts: {
   }
   return runs;
 }
-
-const timing = (o: { seconds: number; warmupSeconds: number }) => ({ seconds: o.seconds, warmupSeconds: o.warmupSeconds });
 
 /** Per connection count: the median over rounds of info against warn (server CPU a request, and throughput). */
 export function loggingCost(

@@ -58,6 +58,9 @@ export interface TaskListRow {
   checklistDone: number;
 }
 
+/** A task list's page size when the query names none. */
+export const LIST_PAGE_DEFAULT = 100;
+
 /** Projects (and so their tasks) in teams where `userId` is an active member. */
 const visibleTo = (userId: string | Placeholder) => isActiveMember(projects.teamId, userId);
 
@@ -126,7 +129,7 @@ export async function listVisible(db: DbOrTx, userId: string, f: TaskFilters): P
   return selectCards(db)
     .where(and(...filterConditions(userId, f)))
     .orderBy(...orderBy(f.sort, f.dir))
-    .limit(f.limit ?? 100)
+    .limit(f.limit ?? LIST_PAGE_DEFAULT)
     .offset(f.offset ?? 0);
 }
 
@@ -170,7 +173,7 @@ const selectCardRows = () =>
 const cardWhere = (withProject: boolean, status: Placeholder | TaskStatus | null) =>
   and(
     visibleTo(sql.placeholder('userId')),
-    status === null ? undefined : eq(tasks.status, status as TaskStatus),
+    status === null ? undefined : eq(tasks.status, status),
     withProject ? eq(tasks.projectId, sql.placeholder('projectId')) : undefined,
   );
 
@@ -209,7 +212,11 @@ export const cardStatements = (() => {
     );
   return {
     board: { all: board(false), project: board(true) },
-    page: { all: page(false, false), allStatus: page(false, true), project: page(true, false), projectStatus: page(true, true) },
+    /** A page of every visible project or of one (`project`), of every status or of one (`status`). */
+    page: {
+      all: { all: page(false, false), status: page(false, true) },
+      project: { all: page(true, false), status: page(true, true) },
+    },
   };
 })();
 
@@ -222,29 +229,26 @@ export const isDefaultOrder = (f: Pick<TaskFilters, 'sort' | 'dir'>) =>
  * whether `userId` may see it (no row: no such project), or of every visible project. One statement each, so a page
  * of one project costs two: its cards, and this.
  */
-export const countStatements = (() => {
-  const sums = [countSums.todo, countSums.in_progress, countSums.review, countSums.completed] as const;
-  const sumsOf = { todo: sums[0], in_progress: sums[1], review: sums[2], completed: sums[3] };
-  return {
-    project: rowStatement(
-      'card_counts_project',
-      qb
-        .select({ visible: sql<boolean>`${visibleTo(sql.placeholder('userId'))}`, ...sumsOf })
-        .from(projects)
-        .leftJoin(projectTaskCounts, eq(projectTaskCounts.projectId, projects.id))
-        .where(eq(projects.id, sql.placeholder('projectId')))
-        .groupBy(projects.id),
-    ),
-    all: rowStatement(
-      'card_counts_all',
-      qb
-        .select({ visible: sql<boolean>`true`, ...sumsOf })
-        .from(projectTaskCounts)
-        .innerJoin(projects, eq(projects.id, projectTaskCounts.projectId))
-        .where(visibleTo(sql.placeholder('userId'))),
-    ),
-  };
-})();
+/* Columns: `visible`, then countSums (in TASK_STATUSES order). */
+export const countStatements = {
+  project: rowStatement(
+    'card_counts_project',
+    qb
+      .select({ visible: sql<boolean>`${visibleTo(sql.placeholder('userId'))}`, ...countSums })
+      .from(projects)
+      .leftJoin(projectTaskCounts, eq(projectTaskCounts.projectId, projects.id))
+      .where(eq(projects.id, sql.placeholder('projectId')))
+      .groupBy(projects.id),
+  ),
+  all: rowStatement(
+    'card_counts_all',
+    qb
+      .select({ visible: sql<boolean>`true`, ...countSums })
+      .from(projectTaskCounts)
+      .innerJoin(projects, eq(projects.id, projectTaskCounts.projectId))
+      .where(visibleTo(sql.placeholder('userId'))),
+  ),
+};
 
 /**
  * Exact task counts per status for the filters. Filtered only by project (or not at all), they are

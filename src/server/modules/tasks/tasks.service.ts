@@ -53,9 +53,6 @@ function toTaskDto(row: repo.TaskListRow): TaskDto {
   };
 }
 
-/** A task list's page size when the query names none. */
-const LIST_PAGE_DEFAULT = 100;
-
 const column = Object.fromEntries(Object.keys(repo.listColumns).map((key, i) => [key, i])) as Record<
   keyof typeof repo.listColumns,
   number
@@ -133,20 +130,13 @@ export class TasksService {
 
   async list(userId: string, query: ListTasksQuery): Promise<TaskListDto> {
     if (!repo.hasTaskFilters(query) && repo.isDefaultOrder(query)) {
-      const { page } = repo.cardStatements;
-      const statement = query.projectId
-        ? query.status
-          ? page.projectStatus
-          : page.project
-        : query.status
-          ? page.allStatus
-          : page.all;
+      const statement = repo.cardStatements.page[query.projectId ? 'project' : 'all'][query.status ? 'status' : 'all'];
       const [rows, counts] = await Promise.all([
         statement.run(this.database, {
           userId,
           projectId: query.projectId,
           status: query.status,
-          limit: query.limit ?? LIST_PAGE_DEFAULT,
+          limit: query.limit ?? repo.LIST_PAGE_DEFAULT,
           offset: query.offset ?? 0,
         }),
         this.countCards(userId, query),
