@@ -6,6 +6,7 @@ export const ACCOUNT_MSG = {
   verificationSendFailed: 'Failed to send the verification email. Please try again.',
   emailVerified: 'Your email address is verified.',
   verifyingEmail: 'Verifying your email address...',
+  checkingLink: 'Checking the link...',
   forgotPasswordSent: 'If an account exists for that email, we sent a link to reset your password.',
   forgotPasswordFailed: 'Failed to send the reset link. Please try again.',
   passwordResetDone: 'Your password has been reset. Please sign in.',

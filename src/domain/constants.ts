@@ -228,6 +228,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'project.deleted',
   'member.joined',
   'member.left',
+  /** One per import (Trello, CSV, a Crewboard export), with what it created: never one per imported row. */
+  'import.completed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -250,6 +252,8 @@ export const AUDIT_ACTIONS = [
   'invitation.accepted',
   'invitation.cancelled',
   'project.deleted',
+  'team.imported',
+  'project.imported',
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, fileSlug, toCsv } from './csv';
+import { csvField, fileSlug, toCsv, unguardCsvField } from './csv';
 
 /** A small RFC 4180 reader, to prove that what toCsv writes reads back as the same cells. */
 function parseCsv(text: string): string[][] {
@@ -70,6 +70,16 @@ describe('csvField', () => {
   it('neutralises and quotes a formula that also holds a comma, a quote or a line break', () => {
     expect(csvField('=HYPERLINK("http://x.example","click")')).toBe('"\'=HYPERLINK(""http://x.example"",""click"")"');
     expect(csvField('\r=1')).toBe('"\'\r=1"');
+  });
+
+  it('guards a text that already starts with an apostrophe before a formula, so that unguarding gives it back', () => {
+    expect(csvField("'=1")).toBe("''=1");
+    for (const text of ['=1+1', "'=1", "''+x", '-', '@me', "'plain", "it's", 'plain', '\tcmd', ' =1']) {
+      expect(unguardCsvField(csvField(text).replace(/^"|"$/g, ''))).toBe(text);
+    }
+    // Only the guard's apostrophe is taken off: before anything else it is the text's own.
+    expect(unguardCsvField("'quoted'")).toBe("'quoted'");
+    expect(unguardCsvField("'-2")).toBe('-2');
   });
 
   it('leaves formula characters alone when they are not the first', () => {

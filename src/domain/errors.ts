@@ -117,6 +117,7 @@ export const ERRORS = {
   team_transfer_denied: { code: 'permission_denied', message: 'Only the team owner can transfer ownership' },
   invitation_not_for_you: { code: 'permission_denied', message: MSG.invitationNotForYou },
   email_unverified: { code: 'permission_denied', message: MSG.emailUnverified },
+  credentials_email_unverified: { code: 'permission_denied', message: MSG.credentialsEmailUnverified },
   project_edit_denied: { code: 'permission_denied', message: MSG.projectNoPermission },
   task_delete_denied: {
     code: 'permission_denied',

@@ -109,7 +109,9 @@ export const MSG = {
   currentPasswordWrong: 'Current password is incorrect',
 
   // email verification and password reset: the texts of errors (errors.ts; issue 21: to the letter)
-  emailUnverified: 'Verify your email address to accept invitations.',
+  emailUnverified: 'Verify your email address to answer invitations.',
+  /** EMAIL_VERIFICATION=required: an unverified account makes no API token and no calendar link (issue 35, item 1). */
+  credentialsEmailUnverified: 'Verify your email address to create API tokens and calendar links.',
   emailAlreadyVerified: 'Your email address is already verified.',
   linkInvalid: 'This link is invalid or has expired.',
 } as const;

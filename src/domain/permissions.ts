@@ -57,8 +57,8 @@ export function canMoveTaskToTeam(
   return sourceRole != null && destinationRole != null && canDeleteTask(sourceRole, userId, task);
 }
 
-/** The `/api/admin/*` area: the system role `super_admin` only (set by the CLI). */
-export const canUseAdminArea = (role: SystemRole): boolean => role === 'super_admin';
+/** The `/api/admin/*` area: the system role `super_admin` only (set by the CLI). No role (signed out): no. */
+export const canUseAdminArea = (role: SystemRole | null | undefined): boolean => role === 'super_admin';
 
 /** Edit a comment: only its author (a departed author's comment stays as written). */
 export function canEditComment(userId: string, comment: { authorId: string | null }): boolean {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { adminSocketPath, startAdminSocket } from './admin-socket';
+import type { ChangeRecorder } from './lib/changes';
 import type { Db } from './db/client';
 
 describe('admin socket', () => {
@@ -31,7 +32,7 @@ describe('admin socket', () => {
       return emit.call(this, event, ...args);
     });
 
-    const server = await startAdminSocket({} as Db, dir);
+    const server = await startAdminSocket({} as Db, dir, {} as ChangeRecorder);
     cleanups.unshift(() => server.close());
 
     expect(modes).toEqual([0o600]);

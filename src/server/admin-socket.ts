@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { setRoleInput } from '../domain/schemas/auth';
 import type { Db } from './db/client';
+import type { ChangeRecorder } from './lib/changes';
 import { setSystemRole } from './modules/admin/set-role';
 
 export const adminSocketPath = (dataDir: string) => join(dataDir, 'cli.sock');
@@ -14,7 +15,7 @@ const SOCKET_UMASK = 0o177;
  * PGlite admits one process, so while the server runs the CLI reaches the database through
  * this socket in DATA_DIR, which only the owner can open (mode 0600).
  */
-export async function startAdminSocket(db: Db, dataDir: string): Promise<Server> {
+export async function startAdminSocket(db: Db, dataDir: string, changes: ChangeRecorder): Promise<Server> {
   const path = adminSocketPath(dataDir);
   if (existsSync(path)) unlinkSync(path);
   const server = createServer((req, res) => {
@@ -33,7 +34,7 @@ export async function startAdminSocket(db: Db, dataDir: string): Promise<Server>
         if (req.method !== 'POST' || req.url !== '/set-role') return reply(404, { error: 'not found' });
         const parsed = setRoleInput.safeParse(JSON.parse(body));
         if (!parsed.success) return reply(400, { error: parsed.error.issues[0]?.message ?? 'invalid input' });
-        const user = await setSystemRole(db, parsed.data.email, parsed.data.role, 'cli_socket');
+        const user = await setSystemRole(changes, db, parsed.data.email, parsed.data.role, 'cli_socket');
         if (!user) return reply(404, { error: `no user with email ${parsed.data.email}` });
         return reply(200, { email: user.email, role: user.role });
       } catch (error) {

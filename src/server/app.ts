@@ -30,20 +30,24 @@ import { OneLineRequestLog } from './lib/request-log';
 import { createSerializerCompiler } from './lib/serializer';
 import { Throttle } from './lib/throttle';
 import { TokenService } from './lib/tokens';
-import { ApiTokenService } from './modules/api-tokens/api-tokens.service';
-import { isApiToken, requireTokenMayReach, requireTokenScope } from './modules/api-tokens/api-tokens.policy';
-import { authRoutes } from './modules/auth/auth.routes';
-import { AuthService } from './modules/auth/auth.service';
-import { TwoFactorService } from './modules/security/two-factor.service';
-import { sendLinkOnSignUp } from './modules/auth/email-verification.service';
-import { touchLastSeen } from './modules/users/users.repo';
+import { ApiTokenService, isApiToken, requireTokenMayReach, requireTokenScope } from './modules/api-tokens';
+import { authRoutes, AuthService, sendLinkOnSignUp } from './modules/auth';
+import { TwoFactorService } from './modules/security';
+import { touchLastSeen } from './modules/users';
+import { ChangeRecorder } from './lib/changes';
 import { registerModules } from './modules';
-import { isApiDocsRoute, registerOpenApi } from './modules/openapi/openapi.plugin';
-import { notifyPendingInvitations } from './modules/notifications/notifications.service';
+import { subscribers } from './subscribers';
+import { isApiDocsRoute, registerOpenApi } from './modules/openapi';
+import { notifyPendingInvitations } from './modules/notifications';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     rateLimit?: RateLimitRule;
+    /**
+     * The route sets a deliberate Cache-Control of its own on a successful answer (signed file links, avatars, the
+     * calendar feed); every other /api answer is `no-store` (apiNoStore).
+     */
+    ownCacheControl?: true;
   }
   interface FastifyInstance {
     deps: AppServices;
@@ -62,6 +66,8 @@ export interface AppServices {
   storage: ObjectStorage;
   /** Personal API tokens (issue 26): `Authorization: Bearer cb_…`. */
   apiTokens: ApiTokenService;
+  /** The one path for every change (issue 34): services record what happened, the subscribers react. */
+  changes: ChangeRecorder;
 }
 
 export interface BuildAppOptions {
@@ -123,26 +129,60 @@ const LOG_REDACT = [
 ];
 
 /**
- * The request line of the log, as Fastify's own but without the secret of an emailed link (`?token=…`, `&proof=…`), of a note socket (`?ticket=…`)
- * or of a calendar feed (the path segment after /api/calendar/feeds/).
+ * The request line of the log, as Fastify's own but without the secret of an emailed link (`?token=…`, `&proof=…`), of a note socket (`?ticket=…`),
+ * of a file or note-image link (`?sig=…`), of an avatar (the file segment after /api/avatars/<userId>/) or of a
+ * calendar feed (the path segment after /api/calendar/feeds/): capability URLs are logged like tokens.
  */
 export const logRequest = (req: Pick<FastifyRequest, 'method' | 'url' | 'host' | 'ip' | 'socket'>) => ({
   method: req.method,
-  url: req.url
-    .replace(/([?&](?:token|proof|ticket)=)[^&#]*/gi, '$1[redacted]')
-    .replace(/(\/api\/calendar\/feeds\/)[^/?#]*/i, '$1[redacted]'),
+  url: redactUrl(req.url),
   host: req.host,
   remoteAddress: req.ip,
   remotePort: req.socket?.remotePort,
 });
 
-/** A response schema with an access or a refresh token in it (the session, or anything built on it). */
-const carriesTokens = (schema: unknown) =>
-  schema instanceof z.ZodObject && ('access_token' in schema.shape || 'refresh_token' in schema.shape);
+/** Query parameters whose value is a secret (compared once decoded, as the router and the querystring parser read them). */
+const SECRET_PARAMS = new Set(['token', 'proof', 'ticket', 'sig']);
+const decoded = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
 
-/** Tokens are never kept by a browser's or a proxy's cache (RFC 6749 §5.1). */
-const noStore: onSendHookHandler = async (_req, reply, payload) => {
-  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+/** A request URL with its secrets replaced by `[redacted]` (the path is logged decoded, so an escape hides nothing). */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  const path = decoded(q < 0 ? url : url.slice(0, q))
+    .replace(/(\/api\/calendar\/feeds\/)[^/?#]*/i, '$1[redacted]')
+    .replace(/(\/api\/avatars\/[^/?#]*\/)[^/?#]*/i, '$1[redacted]');
+  if (q < 0) return path;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const key = eq < 0 ? part : part.slice(0, eq);
+      return SECRET_PARAMS.has(decoded(key.replace(/\+/g, ' ')).toLowerCase()) ? `${key}=[redacted]` : part;
+    });
+  return `${path}?${query.join('&')}`;
+}
+
+const isApiUrl = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+
+/**
+ * `Cache-Control: no-store` on every /api answer, set here and nowhere else (issue 35, item 7): JSON, errors, 404s,
+ * 304s, redirects and files alike, so that no token, secret or private list is kept by a browser's or a proxy's cache
+ * (RFC 6749 §5.1 for tokens). A route with `config.ownCacheControl` keeps the policy it set on a successful answer (2xx
+ * or 304); its errors are not stored either. Non-/api answers (the app's static files) keep their own.
+ */
+const apiNoStore: onSendHookHandler = async (req, reply, payload) => {
+  if (!isApiUrl(req.url)) return payload;
+  const status = reply.statusCode;
+  const ownPolicy =
+    req.routeOptions.config?.ownCacheControl === true && (status < 300 || status === 304) && reply.hasHeader('cache-control');
+  if (!ownPolicy) reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   return payload;
 };
 
@@ -182,12 +222,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const tokens = new TokenService(config.authSecret, config.accessTokenTtl);
   const events = new EventBus();
+  const changes = new ChangeRecorder(subscribers(config, events));
   const auth = new AuthService(
     database.db,
     tokens,
     {
       onUserCreated: async (tx, user) => {
-        await notifyPendingInvitations(tx, user, config.invitationTtlDays);
+        await notifyPendingInvitations(tx, user, config.invitationTtlDays, config.emailVerification);
         await sendLinkOnSignUp(tx, user, config);
       },
       onSessionRevoked: (userId, sessionId) => events.publish({ type: 'session.revoked', actorId: userId, userId, sessionId }),
@@ -196,10 +237,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   const buckets = bucketStore(database.db);
   const rateLimiter = new RateLimiter(buckets, config.rateLimitEnabled, config.rateLimits);
-  const twoFactor = new TwoFactorService(database.db, auth, rateLimiter, buckets, config.authSecret);
+  const twoFactor = new TwoFactorService(database.db, changes, auth, rateLimiter, buckets, config.authSecret);
   const storage = options.storage ?? createStorage(config.storage);
   const apiTokens = new ApiTokenService(database.db, events, config.authSecret);
-  app.decorate('deps', { config, database, tokens, auth, rateLimiter, events, twoFactor, storage, apiTokens });
+  app.decorate('deps', { config, database, tokens, auth, rateLimiter, events, twoFactor, storage, apiTokens, changes });
   app.decorateRequest('auth', null);
 
   // Every API route must declare who may call it.
@@ -209,10 +250,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (route.url.startsWith('/api') && !route.config?.auth) {
       throw new Error(`route ${route.method} ${route.url} does not declare config.auth`);
     }
-    // Every route whose answer carries a token, found by its response schema so that a new one cannot forget it.
-    const responses = Object.values((route.schema?.response ?? {}) as Record<string, unknown>);
-    if (responses.some(carriesTokens)) route.onSend = [...[route.onSend ?? []].flat(), noStore];
   });
+  app.addHook('onSend', apiNoStore);
 
   const lastSeen = new Throttle(LAST_SEEN_EVERY_MS);
   app.addHook('onRequest', async (req) => {
@@ -227,7 +266,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (mode === 'public') return;
     if (!bearer) throw new AppError('unauthenticated');
     const found: Pick<AuthContext, 'user' | 'sessionId' | 'apiToken'> | null = isApiToken(bearer)
-      ? await apiTokens.authenticate(bearer)
+      ? await apiTokens.authenticate(bearer, rateLimiter.apiToken(req.ip))
       : await auth.authenticate(bearer);
     if (!found) throw new AppError('session_invalid');
     const { apiToken } = found;

@@ -11,6 +11,8 @@ import { PRIVATE_UMASK } from './lib/private-dir';
 import { createStorage, describeStorage } from './lib/storage';
 import { EXPORT_USAGE, exportTeamCommand } from './modules/transfer/transfer.cli';
 import { setSystemRole } from './modules/admin/set-role';
+import { ChangeRecorder } from './lib/changes';
+import { offlineSubscribers } from './subscribers';
 
 const USAGE = `Usage:
   npm run cli -- set-role <email> <${SYSTEM_ROLES.join('|')}>
@@ -159,7 +161,7 @@ async function setRole(emailArg: string | undefined, roleArg: string | undefined
   const database = await openDatabase(config);
   try {
     await database.migrate();
-    const user = await setSystemRole(database.db, email, role, 'cli');
+    const user = await setSystemRole(new ChangeRecorder(offlineSubscribers()), database.db, email, role, 'cli');
     if (!user) {
       console.error(`no user with email ${email}`);
       return 1;

@@ -22,7 +22,7 @@ async function main() {
     },
   });
   let socket: Server | undefined;
-  if (database.kind === 'pglite') socket = await startAdminSocket(database.db, config.dataDir);
+  if (database.kind === 'pglite') socket = await startAdminSocket(database.db, config.dataDir, app.deps.changes);
 
   let closing = false;
   const shutdown = async (signal: string) => {

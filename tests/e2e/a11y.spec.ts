@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
+import { MSG } from '../../src/domain/messages';
+import type { AuthProvidersDto } from '../../src/domain/schemas/oidc';
 import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { TaskDto } from '../../src/domain/schemas/task';
 import type { InvitationDto, TeamDto } from '../../src/domain/schemas/team';
@@ -115,6 +117,33 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Back to options' }).click();
       await page.getByRole('button', { name: 'Sign up with Email' }).click();
       await audit(page, `/login sign-up form (${scheme})`);
+    });
+
+    test('toasts of every kind have no WCAG A/AA violations', async ({ page, request }) => {
+      // Issue 35, item 14: the light success toast was 4.25:1 and no scan had a toast on screen. One toast at a time
+      // (a fresh page for each), hovered so that sonner holds it while axe runs.
+      async function auditToast(kind: 'success' | 'error' | 'info', text: string) {
+        const toastEl = page.locator(`[data-sonner-toast][data-type="${kind}"]`).filter({ hasText: text });
+        await expect(toastEl).toBeVisible();
+        await toastEl.hover();
+        await expect(page.locator('[data-sonner-toast]')).toHaveCount(1);
+        const summary = await axeViolations(page, '[data-sonner-toaster]');
+        console.log(`axe ${kind} toast (${scheme}): ${summary.length} violations`);
+        expect.soft(summary, `axe violations on the ${kind} toast (${scheme})`).toEqual([]);
+      }
+      await page.goto('/login?error=server_error');
+      await auditToast('error', MSG.authFailedGeneric);
+      // Whether this server has Google configured or not, the page is told it has not (the info toast).
+      await page.route('**/api/auth/providers', async (route) => {
+        const real = (await (await route.fetch()).json()) as AuthProvidersDto;
+        await route.fulfill({ json: { ...real, google: false } satisfies AuthProvidersDto });
+      });
+      await page.goto('/login');
+      await page.getByRole('button', { name: 'Continue with Google' }).click();
+      await auditToast('info', MSG.googleNotConfigured);
+      await page.unroute('**/api/auth/providers');
+      await signIn(page, await createUser(request));
+      await auditToast('success', MSG.welcomeBack);
     });
 
     test('empty app pages have no WCAG A/AA violations', async ({ page, request }) => {

@@ -99,12 +99,11 @@ test('forgot password → mail → new password: signed in with it, the old one 
   await expect(otherPage).toHaveURL(/\/login$/);
   await other.close();
 
-  // The link was single use: used again, it says so, with the way to ask for a new one.
+  // The link was single use: opened again, it says so at once (issue 35, item 13: no form to fill in first), with the
+  // way to ask for a new one.
   await page.goto(link);
-  await page.getByLabel('New password').fill('yet another secret 33');
-  await page.getByLabel('Confirm password').fill('yet another secret 33');
-  await page.getByRole('button', { name: 'Reset password' }).click();
-  await expect(page.getByText(MSG.linkInvalid)).toBeVisible();
+  await expect(page.getByText(MSG.linkInvalid)).toBeFocused();
+  await expect(page.getByLabel('New password')).toHaveCount(0);
   await page.getByRole('link', { name: 'Send me a new link' }).click();
   await expect(page).toHaveURL(/\/forgot-password$/);
 });
@@ -201,13 +200,14 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.getByText(ACCOUNT_MSG.forgotPasswordSent)).toBeVisible();
     await audit(page, `/forgot-password answered (${scheme})`);
 
-    await page.goto('/reset-password?token=not-a-real-token');
+    // A live link (an unknown one says so at once, without the form).
+    const resetting = await createUser(request);
+    await apiAs(request, resetting, 'post', '/api/auth/forgot-password', { email: resetting.email });
+    await page.goto(await mailedLink(resetting.email, '/reset-password'));
     await page.getByRole('button', { name: 'Reset password' }).click();
     await expect(page.getByLabel('New password')).toHaveAttribute('aria-invalid', 'true');
     await audit(page, `/reset-password with errors (${scheme})`);
-    await page.getByLabel('New password').fill('long enough secret 55');
-    await page.getByLabel('Confirm password').fill('long enough secret 55');
-    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.goto('/reset-password?token=not-a-real-token');
     await expect(page.getByText(MSG.linkInvalid)).toBeFocused();
     await audit(page, `/reset-password invalid link (${scheme})`);
 
@@ -230,3 +230,42 @@ for (const scheme of ['light', 'dark'] as const) {
     await context.close();
   });
 }
+
+test('a used link says so when its page opens, before anything is typed: reset, verification, email change', async ({
+  page,
+  request,
+}) => {
+  // Issue 35, item 13. Opening a live link spends nothing: it still works afterwards.
+  test.setTimeout(120_000);
+  const user = await createUser(request, { fullName: 'Uma Used', password: 'old password 44' });
+
+  await apiAs(request, user, 'post', '/api/auth/forgot-password', { email: user.email });
+  const reset = await mailedLink(user.email, '/reset-password');
+  await page.goto(reset);
+  await expect(page.getByLabel('New password')).toBeFocused();
+  const token = new URL(reset).searchParams.get('token');
+  await apiAs(request, user, 'post', '/api/auth/reset-password', { token, password: 'a brand new secret 44' });
+  await page.goto(reset);
+  await expect(page.getByText(MSG.linkInvalid)).toBeFocused();
+  await expect(page.getByLabel('New password')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Reset password' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Send me a new link' }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+
+  const other = await createUser(request, { fullName: 'Vic Verify' });
+  const verify = await mailedLink(other.email, '/verify-email');
+  await apiAs(request, other, 'post', '/api/auth/verify-email', { token: new URL(verify).searchParams.get('token') });
+  await page.goto(verify);
+  await expect(page.getByText(MSG.linkInvalid)).toBeFocused();
+
+  const next = uniqueEmail('moved');
+  await apiAs(request, other, 'post', '/api/me/email', { email: next, currentPassword: other.password });
+  const change = await mailedLink(next, '/confirm-email');
+  await page.goto(change);
+  const confirm = page.getByRole('button', { name: 'Confirm new email address' });
+  await expect(confirm).toBeVisible();
+  await apiAs(request, other, 'post', '/api/auth/confirm-email-change', { token: new URL(change).searchParams.get('token') });
+  await page.goto(change);
+  await expect(page.getByText(MSG.linkInvalid)).toBeFocused();
+  await expect(confirm).toHaveCount(0);
+});

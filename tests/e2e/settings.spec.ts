@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { MSG } from '../../src/domain/messages';
+import { SECURITY_MSG } from '../../src/domain/schemas/security';
 import { SETTINGS_MSG } from '../../src/domain/settings-messages';
 import { axeViolations, createUser, expect, signIn, test } from './fixtures';
 
@@ -218,7 +219,7 @@ test.describe('settings', () => {
 
   test('an unknown email-change link says so', async ({ page }) => {
     await page.goto('/confirm-email?token=not-a-real-token');
-    await page.getByRole('button', { name: 'Confirm new email address' }).click();
+    // Checked when the page opens (issue 35, item 13): no button to press first.
     await expect(page.getByText(MSG.linkInvalid)).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
   });
@@ -253,4 +254,76 @@ test.describe('settings', () => {
       }
     });
   }
+});
+
+test.describe("settings: 'Also revoke API tokens and calendar links' (issue 35, item 1)", () => {
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  test('ticked beside a password change, unticked beside signing out the other sessions; each does what it says', async ({
+    page,
+    request,
+  }) => {
+    const user = await createUser(request);
+    /** A write token and a calendar feed made through the API; what they answer is checked after each step. */
+    const makeCredentials = async (accessToken: string) => {
+      const token = await request.post('/api/me/api-tokens', {
+        headers: bearer(accessToken),
+        data: { name: 'Deploy script', scope: 'write', expiresInDays: null },
+      });
+      expect(token.status()).toBe(201);
+      const feed = await request.post('/api/me/calendar-feed', { headers: bearer(accessToken) });
+      expect(feed.status()).toBe(201);
+      return { token: (await token.json()).token as string, feed: new URL((await feed.json()).url as string).pathname };
+    };
+    const answers = async (held: { token: string; feed: string }) => [
+      (await request.get('/api/teams', { headers: bearer(held.token) })).status(),
+      (await request.get(held.feed)).status(),
+    ];
+
+    await signIn(page, user);
+    await openSettings(page, '#account');
+    const form = page.getByRole('form', { name: SETTINGS_MSG.changePassword });
+    const box = form.getByRole('checkbox', { name: SECURITY_MSG.alsoRevokeTokens });
+    const change = async (from: string, to: string) => {
+      await form.getByLabel(SETTINGS_MSG.currentPassword, { exact: true }).fill(from);
+      await form.getByLabel(SETTINGS_MSG.newPassword, { exact: true }).fill(to);
+      await form.getByLabel(SETTINGS_MSG.confirmPassword, { exact: true }).fill(to);
+      await page.getByRole('button', { name: SETTINGS_MSG.changePassword }).click();
+      await expect(page.getByText(SETTINGS_MSG.passwordChanged, { exact: true }).last()).toBeVisible();
+      await expect(form.getByLabel(SETTINGS_MSG.newPassword, { exact: true })).toHaveValue('');
+    };
+
+    // Unticked (by keyboard): the token and the feed stay.
+    const kept = await makeCredentials(user.accessToken);
+    await expect(box).toBeChecked();
+    await box.focus();
+    await page.keyboard.press('Space');
+    await expect(box).not.toBeChecked();
+    await change(user.password, 'a fresh secret 42');
+    expect(await answers(kept)).toEqual([200, 200]);
+
+    // Ticked again after the change (the form starts over): both go.
+    await expect(box).toBeChecked();
+    await change('a fresh secret 42', 'a fresher secret 43');
+    expect(await answers(kept)).toEqual([401, 404]);
+
+    // 'Sign out all other sessions': its box starts unticked; ticked, the new token and feed go with the sessions.
+    const other = await request.post('/api/auth/token?grant_type=password', {
+      data: { email: user.email, password: 'a fresher secret 43' },
+    });
+    expect(other.status()).toBe(200);
+    // The password change signed out the session createUser opened: the new one makes them.
+    const held = await makeCredentials((await other.json()).access_token);
+    await openSettings(page, '#security');
+    // A full load: the session list then holds the session just opened.
+    await page.reload();
+    await expect(page.locator('main .animate-pulse')).toHaveCount(0);
+    const sessionsBox = page.getByRole('checkbox', { name: SECURITY_MSG.alsoRevokeTokens });
+    await expect(sessionsBox).not.toBeChecked();
+    await sessionsBox.check();
+    await page.getByRole('button', { name: SECURITY_MSG.signOutOtherSessions }).click();
+    await expect(page.getByText(SECURITY_MSG.otherSessionsSignedOut)).toBeVisible();
+    expect(await answers(held)).toEqual([401, 404]);
+    await expect(page.locator('#api-tokens').getByText('Deploy script')).toHaveCount(0);
+  });
 });

@@ -57,8 +57,19 @@ const board = {
       due: '2030-03-15T12:00:00.000Z',
     },
     { id: 'c2', idList: 'l2', name: 'Build the header', pos: 1, idChecklists: ['k1'] },
-    { id: 'c3', idList: 'l3', name: 'Register the domain', pos: 1 },
+    {
+      id: 'c3',
+      idList: 'l3',
+      name: 'Register the domain',
+      pos: 1,
+      // Issue 35, item 9: a member nobody in the team matches, and a file only Trello holds.
+      idMembers: ['m9'],
+      attachments: [
+        { name: 'receipt.pdf', url: 'https://trello.com/1/cards/c3/attachments/x/download/receipt.pdf', isUpload: true },
+      ],
+    },
   ],
+  members: [{ id: 'm9', fullName: 'Nobody Here', username: 'nobody' }],
   checklists: [{ id: 'k1', idCard: 'c2', name: 'Parts', checkItems: [{ id: 'i1', name: 'Logo', state: 'complete', pos: 1 }] }],
   actions: [
     {
@@ -111,6 +122,11 @@ test('Import from Trello: map the lists, preview, import, and see the tasks on t
   await expect(dialog.getByRole('button', { name: 'Import', exact: true })).toBeDisabled();
   await dialog.getByRole('button', { name: 'Preview' }).click();
   await expect(dialog.getByText('Will create 3 tasks, 1 comment and 1 checklist item.')).toBeVisible();
+  // The dry run says, with counts, what the import will not bring.
+  await expect(
+    dialog.getByText('1 Trello member matches no member of the team: named in the card descriptions, not assigned'),
+  ).toBeVisible();
+  await expect(dialog.getByText('1 attached file stored on Trello could not be fetched and is left out')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/trello-dialog-light.png` });
   expect(await axeViolations(page)).toEqual([]);
 

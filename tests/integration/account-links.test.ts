@@ -332,7 +332,7 @@ describe('invitations need a proven address (EMAIL_VERIFICATION=required)', () =
     return url.searchParams.get('proof')!;
   }
 
-  it('an unverified invitee is refused with email_unverified; declining needs no proof', async () => {
+  it('an unverified invitee is refused with email_unverified, declining too (issue 35, item 2)', async () => {
     const s = await teamScenario(ctx, 'Proof Crew');
     const invitee = await createUser(ctx.app);
     const inv = await invite(ctx.app, s.owner, s.team.id, invitee.email, 'admin');
@@ -348,7 +348,8 @@ describe('invitations need a proven address (EMAIL_VERIFICATION=required)', () =
     expect(team.members.map((m) => m.userId)).not.toContain(invitee.id);
 
     const declined = await call(ctx.app, invitee, 'POST', `/api/invitations/${inv.id}/respond`, { accept: false });
-    expect(declined.statusCode).toBe(200);
+    expect(declined.statusCode).toBe(403);
+    expect(declined.json().error.reason).toBe('email_unverified');
   });
 
   it("the invitation's own emailed link is proof (for that invitation only)", async () => {

@@ -207,6 +207,12 @@ const TABLE: Row[] = [
     expect: everyone(400),
   },
   {
+    route: 'GET /api/auth/link-status',
+    variant: 'unknown link (public, read-only)',
+    req: () => ({ url: `/api/auth/link-status?purpose=reset_password&token=${randomBytes(32).toString('base64url')}` }),
+    expect: everyone(200),
+  },
+  {
     route: 'POST /api/auth/resend-verification',
     variant: 'own unverified address',
     req: () => ({ url: '/api/auth/resend-verification', body: {} }),

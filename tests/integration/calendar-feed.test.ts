@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import ICAL from 'ical.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, localIsoDate } from '../../src/domain/dates';
 import type { CalendarFeedCreatedDto, CalendarFeedStatusDto } from '../../src/domain/schemas/calendar';
@@ -181,7 +182,9 @@ describe('calendar feed: content', () => {
     const done = await newTask(owner, { title: 'Write notes', dueDate: addDays(today, -2) });
     await ok(owner, 'PATCH', `/api/tasks/${done.id}/status`, { status: 'completed' });
     const undated = await newTask(owner, { title: 'No date at all' });
+    // Issue 35, item 10: every task with a due date, however far back or ahead (before: 90 days back to 730 ahead).
     const farPast = await newTask(owner, { title: 'Long ago', dueDate: addDays(today, -400) });
+    const farAhead = await newTask(owner, { title: 'Far ahead', dueDate: addDays(today, 1000) });
     await ok(stranger, 'POST', '/api/tasks', { title: 'Stranger secret', projectId: strangerProjectId, dueDate: today }, 201);
 
     const feed = await subscribe(member);
@@ -192,7 +195,8 @@ describe('calendar feed: content', () => {
     const text = res.body;
 
     expect(text.startsWith('BEGIN:VCALENDAR\r\n')).toBe(true);
-    expect(text.trimEnd().endsWith('END:VCALENDAR')).toBe(true);
+    // Every content line ends with CRLF, the last one too (RFC 5545 §3.1).
+    expect(text.endsWith('\r\nEND:VCALENDAR\r\n')).toBe(true);
     expect(text).toContain('\r\nVERSION:2.0\r\n');
     expect(unfold(text)).toContain('\r\nX-WR-CALNAME:Crewboard\r\n');
     // Every line within 75 octets (folded), and lines end in CRLF only.
@@ -220,7 +224,23 @@ describe('calendar feed: content', () => {
 
     expect(byUid.get(`${done.id}@crewboard`)!.SUMMARY).toBe('✓ Write notes');
     expect(byUid.has(`${undated.id}@crewboard`)).toBe(false);
-    expect(byUid.has(`${farPast.id}@crewboard`)).toBe(false);
+    expect(byUid.get(`${farPast.id}@crewboard`)?.SUMMARY).toBe('Long ago');
+    expect(byUid.get(`${farAhead.id}@crewboard`)?.SUMMARY).toBe('Far ahead');
+
+    // An outside parser (ical.js) reads the same calendar: the same events, titles and all-day dates.
+    const parsed = new ICAL.Component(ICAL.parse(text));
+    expect(parsed.name).toBe('vcalendar');
+    const vevents = parsed.getAllSubcomponents('vevent').map((c) => new ICAL.Event(c));
+    expect(vevents.map((e) => e.uid).sort()).toEqual([...byUid.keys()].sort());
+    const parsedShip = vevents.find((e) => e.uid === `${plain.id}@crewboard`)!;
+    expect(parsedShip.summary).toBe('Ship the release');
+    expect(parsedShip.startDate.isDate).toBe(true);
+    expect(parsedShip.startDate.toString()).toBe(due);
+    expect(parsedShip.endDate.toString()).toBe(addDays(due, 1));
+    expect(vevents.find((e) => e.uid === `${tricky.id}@crewboard`)!.summary).toBe(
+      'Call Ann, Bob; and Cy\nabout the backslash \\ and a title long enough to be folded over several lines',
+    );
+    expect(vevents.find((e) => e.uid === `${farAhead.id}@crewboard`)!.startDate.toString()).toBe(addDays(today, 1000));
     expect(summaries(text)).not.toContain('Stranger secret');
     // An unchanged feed reads the same twice (DTSTAMP is the task's last change, not the time of the request).
     expect((await fetchFeed(feed.url)).body).toBe(text);

@@ -432,3 +432,34 @@ describe('fuzzing every JSON route', () => {
     }
   });
 });
+
+describe('fuzzing the query string of GET /api/auth/link-status', () => {
+  it('never answers 500, answers 400 with the error shape or 200 { valid: false } to made-up links', async () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 60 }),
+      fc.string({ unit: 'binary', maxLength: 60 }),
+      fc.integer({ min: 150, max: 5_000 }).map((n) => 'A'.repeat(n)),
+      fc.constantFrom('reset_password', 'verify_email', 'change_email', '__proto__', 'constructor', '', '%00', '[]'),
+    );
+    const param = fc.tuple(fc.constantFrom('purpose', 'token', '__proto__', 'constructor', 'token[]', 'purpose[a]', 'x'), text);
+    const queries = fc.sample(fc.array(param, { maxLength: 5 }), { numRuns: 400, seed: Number(process.env.FUZZ_SEED) || 35 });
+    queries.push([
+      ['purpose', 'reset_password'],
+      ['token', 'abcdefghijklmnop'],
+    ]);
+    const failures: string[] = [];
+    let known = 0;
+    for (const pairs of queries) {
+      const qs = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+      const res = await ctx.app.inject({ method: 'GET', url: `/api/auth/link-status?${qs}` });
+      if (res.statusCode === 200) {
+        if (res.body !== '{"valid":false}') failures.push(`${qs.slice(0, 200)} -> 200 ${res.body.slice(0, 200)}`);
+        known++;
+      } else if (res.statusCode !== 400 || typeof res.json().error?.code !== 'string') {
+        failures.push(`${qs.slice(0, 200)} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(known).toBeGreaterThan(0);
+  });
+});

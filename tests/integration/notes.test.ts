@@ -333,7 +333,7 @@ describe('notes: versions', () => {
 });
 
 describe('notes: images', () => {
-  it('stores an image of a member and serves it by its stable signed URL; refuses other files and forged URLs', async () => {
+  it('stores an image of a member and serves it by its signed, expiring URL; refuses other files and forged URLs', async () => {
     const note = await create(mia, { teamId: team.id, title: 'With images' });
     const upload = async (user: TestUser, content: Buffer, fileName = 'a.png') => {
       const body = multipartBody([{ fileName, content, contentType: 'image/png' }]);
@@ -347,7 +347,7 @@ describe('notes: images', () => {
     const res = await upload(max, PNG_1X1);
     expect(res.statusCode, res.body).toBe(201);
     const { url } = res.json() as { url: string };
-    expect(url).toMatch(new RegExp(`^/api/notes/${note.id}/images/[0-9a-f-]{36}\\?sig=[A-Za-z0-9_-]{43}$`));
+    expect(url).toMatch(new RegExp(`^/api/notes/${note.id}/images/[0-9a-f-]{36}\\?exp=\\d+&sig=[A-Za-z0-9_-]{43}$`));
     // No bearer token needed (an <img>): the signature is the authorization.
     const image = await ctx.app.inject({ method: 'GET', url });
     expect(image.statusCode).toBe(200);
@@ -358,8 +358,8 @@ describe('notes: images', () => {
     const text = await upload(max, Buffer.from('<svg onload="alert(1)"></svg>'), 'evil.png');
     expect(text.statusCode).toBe(400);
     // Forged, altered or missing signatures: 404.
-    const [path, sig] = url.split('?sig=');
-    for (const bad of [path!, `${path}?sig=${'A'.repeat(43)}`, `${path}?sig=x`, url.replace(note.id, randomUUID())]) {
+    const [path, sig] = url.split('&sig=');
+    for (const bad of [path!, `${path}&sig=${'A'.repeat(43)}`, `${path}&sig=x`, url.replace(note.id, randomUUID())]) {
       expect((await ctx.app.inject({ method: 'GET', url: bad })).statusCode, bad).toBe(404);
     }
     expect(sig).toBeDefined();

@@ -599,8 +599,9 @@ describe('Crewboard export → import: the round trip', () => {
     Y.applyUpdate(restored, Buffer.from(first.notes[0]!.state!, 'base64'));
     expect(restored.getText('t').toString()).toBe('Hello world');
 
-    // The fresh instance: Olive and Mia have accounts there and already share a team, so Mia's comments, history
-    // and authorship link to her; she is not made a member of the imported team.
+    // The fresh instance: Olive and Mia have accounts there and already share a team. Still, only the importer is
+    // linked (issue 35, item 3): Mia's comments, history, task and note are not put under her account; her comments
+    // and task name her in the text. She is not made a member of the imported team.
     const [olive2, mia2] = [
       await createUser(fresh.app, { email: olive.email, fullName: 'Olive Owner' }),
       await createUser(fresh.app, { email: mia.email, fullName: 'Mia Member' }),
@@ -615,11 +616,37 @@ describe('Crewboard export → import: the round trip', () => {
     expect(imported.warnings).toEqual(['1 member is not added to the new team: invite them. Their tasks are left unassigned.']);
     const second = await other.ok<CrewboardExport>(olive2, 'GET', `/api/teams/${imported.teamId}/export`);
 
-    // The documented differences: only the importer is a member, so only their assignments stay.
+    // The documented differences: only the importer is a member, so only their assignments stay; only the importer is
+    // an author, creator or actor, everybody else is named in the text.
     const expected = withoutTimes(first);
     expected.members = expected.members.filter((m: { email: string }) => m.email === olive.email);
-    for (const t of expected.tasks) if (t.assignee !== olive.email) t.assignee = null;
+    const day = (iso: string) => iso.slice(0, 10);
+    for (const [i, t] of expected.tasks.entries()) {
+      const original = first.tasks[i]!;
+      if (t.assignee !== olive.email) t.assignee = null;
+      if (t.creator !== olive.email) {
+        t.description = `${t.description ? `${t.description}\n\n` : ''}Originally created by Mia Member on ${day(original.createdAt)}`;
+        t.creator = olive.email;
+      }
+      for (const [j, c] of t.comments.entries()) {
+        if (c.author === olive.email) continue;
+        c.body = `Originally by ${c.authorName} on ${day(original.comments[j]!.createdAt)}:\n\n${c.body}`;
+        c.author = null;
+        c.authorName = null;
+      }
+      for (const h of t.history) {
+        if (h.actor !== olive.email) h.actor = null;
+        if (h.field === 'assignee') for (const k of ['oldValue', 'newValue'] as const) if (h[k] !== olive.email) h[k] = null;
+      }
+    }
+    for (const n of expected.notes) if (n.author !== olive.email) n.author = null;
     expect(withoutTimes(second)).toEqual(expected);
+    const hersNow = second.tasks.find((t) => t.title === 'Hers')!;
+    expect(hersNow.creator).toBe(olive.email);
+    expect(hersNow.description).toMatch(/^Details\n\nOriginally created by Mia Member on \d{4}-\d{2}-\d{2}$/);
+    expect(second.tasks.flatMap((t) => t.comments.map((c) => c.author))).not.toContain(mia.email);
+    expect(second.tasks.flatMap((t) => t.history.map((h) => h.actor))).not.toContain(mia.email);
+    expect(second.notes.map((n) => n.author)).toEqual([null]);
     // Times of the things themselves are kept.
     expect(second.tasks.map((t) => t.createdAt)).toEqual(first.tasks.map((t) => t.createdAt));
 
@@ -722,10 +749,12 @@ describe('npm run cli -- export', () => {
       const file = await ok<CrewboardExport>(olive, 'GET', `/api/teams/${team.id}/export`);
       // Olive's account in that database, importing the file through the same service the route uses.
       const { TransferService } = await import('../../src/server/modules/transfer/transfer.service');
+      const { ChangeRecorder } = await import('../../src/server/lib/changes');
       const { EventBus } = await import('../../src/server/lib/events');
+      const { subscribers } = await import('../../src/server/subscribers');
       const { users } = await import('../../src/server/db/schema');
       const [owner] = await database.db.insert(users).values({ email: olive.email, fullName: 'Olive Owner' }).returning();
-      const imported = await new TransferService(database.db, new EventBus()).importTeam(owner!.id, file);
+      const imported = await new TransferService(database.db, new ChangeRecorder(subscribers(ctx.config, new EventBus()))).importTeam(owner!.id, file);
       await database.close();
 
       const env = { ...process.env, DATABASE_URL: target.databaseUrl, DATA_DIR: target.dataDir, AUTH_SECRET: 'x'.repeat(40) };

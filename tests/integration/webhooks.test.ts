@@ -1,13 +1,22 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES } from '../../src/domain/constants';
-import type { WebhookCreatedDto, WebhookDeliveryListDto, WebhookDto, WebhookListDto } from '../../src/domain/schemas/webhook';
+import {
+  WEBHOOK_PING_EVENT,
+  type WebhookCreatedDto,
+  type WebhookDeliveryListDto,
+  type WebhookDto,
+  type WebhookListDto,
+} from '../../src/domain/schemas/webhook';
 import { buildApp } from '../../src/server/app';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import { auditLog, mailOutbox, webhookDeliveries, webhookDeliveryAttempts, webhooks } from '../../src/server/db/schema';
 import { Sealer } from '../../src/server/modules/oidc/oidc.seal';
+import { webhookSchemaName } from '../../src/server/modules/openapi/openapi.webhooks';
 import { WebhooksService } from '../../src/server/modules/webhooks/webhooks.service';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
 import { apiRequests } from '../helpers/api';
@@ -91,6 +100,75 @@ const waitFor = (what: string, check: () => boolean | Promise<boolean>, ms = 10_
 async function deliveriesOf(teamId: string, webhookId: string, user: TestUser = owner) {
   return ok<WebhookDeliveryListDto>(user, 'GET', `/api/teams/${teamId}/webhooks/${webhookId}/deliveries?limit=100`);
 }
+
+describe('published payload schemas (issue 35, item 11)', () => {
+  it('every event the server sends matches its named schema in the OpenAPI document (ajv, live deliveries)', async () => {
+    const doc = (await ctx.app.inject('/api/openapi.json')).json() as {
+      components: { schemas: Record<string, unknown> };
+      paths: Record<string, Record<string, { callbacks?: Record<string, unknown> }>>;
+    };
+    const sent = [...WEBHOOK_EVENT_TYPES, WEBHOOK_PING_EVENT];
+    // Each event's body is a named component, and the operation that adds a webhook lists it as a callback.
+    const callbacks = doc.paths['/api/teams/{id}/webhooks']!.post!.callbacks ?? {};
+    expect(Object.keys(callbacks).sort()).toEqual([...sent].sort());
+    for (const type of sent) expect(doc.components.schemas, type).toHaveProperty(webhookSchemaName(type));
+
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ components: doc.components }, 'openapi');
+    const validatorOf = (type: string) => ajv.getSchema(`openapi#/components/schemas/${webhookSchemaName(type)}`)!;
+
+    // Every event, made through the API and received by the real receiver.
+    const team = await newTeam();
+    const { hook, path } = await addHook(team.id);
+    const joiner = await createUser(ctx.app, { fullName: 'Sol Schema' });
+    const project = await newProject(team.id);
+    await ok(owner, 'PATCH', `/api/projects/${project.id}`, { name: 'Schema renamed' });
+    const task = await newTask(project.id, owner, { dueDate: '2030-01-02', description: 'Checked' });
+    await ok(owner, 'PATCH', `/api/tasks/${task.id}`, { title: 'Schema title', status: 'in_progress' });
+    await ok(member, 'POST', `/api/tasks/${task.id}/comments`, { body: 'Valid?' }, 201);
+    await ok(owner, 'DELETE', `/api/tasks/${task.id}`, undefined, 204);
+    const invitation = await ok<{ id: string }>(
+      owner,
+      'POST',
+      `/api/teams/${team.id}/invitations`,
+      { email: joiner.email, role: 'member' },
+      201,
+    );
+    await ok(joiner, 'POST', `/api/invitations/${invitation.id}/respond`, { accept: true });
+    await ok(joiner, 'POST', `/api/teams/${team.id}/leave`, undefined, 204);
+    await ok(
+      owner,
+      'POST',
+      `/api/teams/${team.id}/import/csv`,
+      {
+        csv: 'Title\nImported one\n',
+        mapping: { Title: 'title' },
+        projectName: 'Imported',
+      },
+      201,
+    );
+    await ok(owner, 'DELETE', `/api/projects/${project.id}`, undefined, 204);
+    await ok(owner, 'POST', `/api/teams/${team.id}/webhooks/${hook.id}/test`, undefined, 202);
+    await waitFor('every event type', () => new Set(types(path)).size >= sent.length, 20_000);
+
+    expect(new Set(types(path))).toEqual(new Set(sent));
+    for (const received of receiver.at(path)) {
+      const body = JSON.parse(received.body) as { type: string };
+      const validate = validatorOf(body.type);
+      expect(validate, body.type).toBeDefined();
+      expect(validate(body), `${body.type}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    }
+    // The schemas are not vacuous: a body of another type, or one without its object, is refused.
+    const taskCreated = receiver
+      .at(path)
+      .map(parsed)
+      .find((b) => b.type === 'task.created')!;
+    expect(validatorOf('comment.created')(taskCreated)).toBe(false);
+    const { task: _dropped, ...dataWithoutTask } = taskCreated.data;
+    expect(validatorOf('task.created')({ ...taskCreated, data: dataWithoutTask })).toBe(false);
+  });
+});
 
 describe('managing webhooks', () => {
   it('creates a hook with a whsec_ secret shown once and stored sealed; lists, updates and deletes it, each audited once', async () => {

@@ -25,6 +25,13 @@ const CLEAN: Record<string, string> = {
   'src/server/modules/x/x.repo.ts':
     "import { eq } from 'drizzle-orm';\nexport const byId = (column: never, id: string) => eq(column, id);\n",
   'src/server/modules/x/x.service.ts': "import { byId } from './x.repo';\nexport const findOne = byId;\n",
+  'src/server/modules/x/x.routes.ts': "import { findOne } from './x.service';\nexport const route = findOne;\n",
+  'src/server/modules/x/index.ts': "export { findOne } from './x.service';\n",
+  'src/server/modules/y/y.service.ts': "import { findOne } from '../x';\nexport const findTwo = findOne;\n",
+  'src/server/modules/y/index.ts': "export { findTwo } from './y.service';\n",
+  'src/server/subscribers/x.ts': "import { findTwo } from '../modules/y';\nexport const onChange = findTwo;\n",
+  'src/server/db/client.ts': "export type Db = { id: string };\nexport const connect = (): Db => ({ id: 'db' });\n",
+  'src/server/lib/changes.ts': "import type { Db } from '../db/client';\nexport const run = (db: Db) => db.id;\n",
   'tests/x.test.ts': 'export const probe = 1;\n',
   'bench/x.ts': 'export const probe = 1;\n',
 };
@@ -71,6 +78,55 @@ const PROBES: { name: string; files: Record<string, string>; rule: string; says:
     },
     rule: 'lint/style/noRestrictedImports',
     says: /never imports one/,
+  },
+  {
+    name: "a module imports another module's *.repo.ts",
+    files: {
+      'src/server/modules/y/y.service.ts': "import { byId } from '../x/x.repo';\nexport const findTwo = byId;\n",
+    },
+    rule: 'boundaries/noForeignRepo',
+    says: /module 'y' imports module 'x''s repo .*private to its module/,
+  },
+  {
+    name: "a module imports past another module's index.ts",
+    files: {
+      'src/server/modules/y/y.service.ts': "import { findOne } from '../x/x.service';\nexport const findTwo = findOne;\n",
+    },
+    rule: 'boundaries/noModuleInternals',
+    says: /module 'y' imports 'modules\/x\/x\.service\.ts' from module 'x'/,
+  },
+  {
+    name: 'a route file imports a repo',
+    files: { 'src/server/modules/x/x.routes.ts': "import { byId } from './x.repo';\nexport const route = byId;\n" },
+    rule: 'boundaries/noRouteToRepo',
+    says: /routes call their service, never a repo/,
+  },
+  {
+    name: 'a lower layer (server/db) imports a module',
+    files: { 'src/server/db/lint-probe.ts': "import { findOne } from '../modules/x';\nexport const probe = findOne;\n" },
+    rule: 'boundaries/noUpwardImport',
+    says: /lower layer server\/db imports module 'x'/,
+  },
+  {
+    name: 'server/lib imports server/db at run time',
+    files: { 'src/server/lib/lint-probe.ts': "import { connect } from '../db/client';\nexport const probe = connect;\n" },
+    rule: 'boundaries/noUpwardImport',
+    says: /server\/lib imports server\/db/,
+  },
+  {
+    name: 'a module imports a subscriber',
+    files: {
+      'src/server/modules/x/lint-probe.ts': "import { onChange } from '../../subscribers/x';\nexport const probe = onChange;\n",
+    },
+    rule: 'boundaries/noModuleToRoot',
+    says: /module 'x' imports server\/subscribers/,
+  },
+  {
+    // x/lint-probe -> y/index -> y.service -> x/index -> x.service: no file is in a cycle (Biome sees none), the modules are.
+    name: 'two modules depend on each other through different files',
+    files: { 'src/server/modules/x/lint-probe.ts': "import { findTwo } from '../y';\nexport const probe = findTwo;\n" },
+    rule: 'boundaries/noModuleCycle',
+    says: /module 'x' imports module 'y' .* and 'y' leads back to 'x': y -> x/,
   },
   {
     name: 'src imports from tests/',

@@ -56,7 +56,7 @@ const loadNote = () => import('../features/notes/components/note-page');
 const NotesPage = lazyPage(loadNotes, (m) => m.NotesPage);
 const NotePage = lazyPage(loadNote, (m) => m.NotePage);
 const TeamSettingsPage = lazy(() => import('./routes/team-settings-route').then((m) => ({ default: m.TeamSettingsPage })));
-const AdminPage = lazy(() => import('../features/admin/components/admin-page').then((m) => ({ default: m.AdminPage })));
+const AdminRoute = lazy(() => import('./routes/admin-route').then((m) => ({ default: m.AdminRoute })));
 // The account's emailed links: one chunk of their own, off the sign-in page's start-up bundle; /signup's page too.
 const accountPages = () => import('../features/auth/components/account-pages');
 const ForgotPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.ForgotPasswordPage })));
@@ -164,7 +164,7 @@ export const router = createBrowserRouter([
             path: 'admin',
             element: (
               <RequireAuth requiredRole="super_admin">
-                <AdminPage />
+                <AdminRoute />
               </RequireAuth>
             ),
           },

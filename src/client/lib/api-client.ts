@@ -94,31 +94,51 @@ export function refreshSession(): Promise<SessionDto | null> {
   return refreshing;
 }
 
-/** The signed-in session's bearer token, for the few requests that cannot go through `api` (an upload's progress). */
-export const accessToken = (): string | undefined => useAuthStore.getState().session?.access_token;
+/** The signed-in session's bearer token (requests that cannot go through `api` get it from withFreshToken). */
+const accessToken = (): string | undefined => useAuthStore.getState().session?.access_token;
 
-async function send(method: string, path: string, options: RequestOptions, retried = false): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  const token = options.anonymous ? null : accessToken();
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  let res: Response;
-  try {
-    res = await fetch(buildUrl(path, options.query), {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal,
-    });
-  } catch (error) {
-    if ((error as Error).name === 'AbortError') throw error;
-    throw new ApiError(0, 'network_error', 'network_error', 'Network error: the server could not be reached');
-  }
-  if (res.status === 401 && token && !retried) {
-    const session = await refreshSession().catch(() => null);
-    if (session) return send(method, path, options, true);
-  }
-  return res;
+/**
+ * The client's one refresh-and-retry, for every request to the API (`api`, uploads, downloads, the realtime stream):
+ * `attempt` sends the request with the bearer token it is given (none when signed out). A 401 to a request that
+ * carried a token means the token ran out: the session is refreshed once (one refresh shared by every caller that
+ * meets a 401 at the same time, see refreshSession) and the request sent once more with the new token. Its answer is
+ * the answer, even a second 401 (no loop); a refused refresh signs out (refreshSession) and the first 401 stands.
+ */
+export async function withFreshToken<R extends { status: number }>(
+  attempt: (token: string | undefined) => Promise<R>,
+  { anonymous = false }: { anonymous?: boolean } = {},
+): Promise<R> {
+  const token = anonymous ? undefined : accessToken();
+  const answer = await attempt(token);
+  if (answer.status !== 401 || !token) return answer;
+  const session = await refreshSession().catch(() => null);
+  return session ? attempt(session.access_token) : answer;
+}
+
+/** The network failure of a request that got no answer (never the server's words: there are none). */
+export const networkError = () =>
+  new ApiError(0, 'network_error', 'network_error', 'Network error: the server could not be reached');
+
+async function send(method: string, path: string, options: RequestOptions): Promise<Response> {
+  return withFreshToken(
+    async (token) => {
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (token) headers.authorization = `Bearer ${token}`;
+      if (options.body !== undefined) headers['content-type'] = 'application/json';
+      try {
+        return await fetch(buildUrl(path, options.query), {
+          method,
+          headers,
+          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+          signal: options.signal,
+        });
+      } catch (error) {
+        if ((error as Error).name === 'AbortError') throw error;
+        throw networkError();
+      }
+    },
+    { anonymous: options.anonymous },
+  );
 }
 
 async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {

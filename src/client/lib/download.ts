@@ -1,4 +1,4 @@
-import { ApiError, accessToken, parseError, refreshSession } from './api-client';
+import { networkError, parseError, withFreshToken } from './api-client';
 
 /** Saves a blob as a file (a link to an object URL, clicked), revoking the URL once the browser has taken it. */
 export function saveBlob(blob: Blob, fileName: string): void {
@@ -24,16 +24,11 @@ function fileNameOf(res: Response, fallback: string): string {
  * Answers the name it was saved under.
  */
 export async function downloadFile(url: string, fallbackName: string): Promise<string> {
-  const get = () => {
-    const token = accessToken();
-    return fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  };
   let res: Response;
   try {
-    res = await get();
-    if (res.status === 401 && (await refreshSession().catch(() => null))) res = await get();
+    res = await withFreshToken((token) => fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} }));
   } catch {
-    throw new ApiError(0, 'network_error', 'network_error', 'Network error: the server could not be reached');
+    throw networkError();
   }
   if (!res.ok) throw await parseError(res);
   const fileName = fileNameOf(res, fallbackName);

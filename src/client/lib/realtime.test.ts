@@ -96,6 +96,28 @@ describe('runRealtime', () => {
     );
   }, 10_000);
 
+  it('meets an expired token with the shared refresh and opens the stream on the new token', async () => {
+    useAuthStore.getState().setSession({ access_token: 'old', refresh_token: 'r1', user: { id: 'u1' } } as unknown as SessionDto);
+    const controller = new AbortController();
+    const seen: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        if (url.startsWith('/api/auth/token')) {
+          seen.push('refresh');
+          return new Response(JSON.stringify({ access_token: 'new', refresh_token: 'r2', user: { id: 'u1' } }), { status: 200 });
+        }
+        const auth = (init.headers as Record<string, string>).authorization ?? 'none';
+        seen.push(auth);
+        if (auth !== 'Bearer new') return new Response(null, { status: 401 });
+        controller.abort();
+        return sseResponse(['event: ready\ndata: {}\n\n']);
+      }),
+    );
+    await runRealtime({ invalidateQueries: async () => {} } as unknown as QueryClient, controller.signal);
+    expect(seen).toEqual(['Bearer old', 'refresh', 'Bearer new']);
+  });
+
   it('stops when signed out', async () => {
     useAuthStore.getState().signOutLocal();
     const fetchSpy = vi.fn();

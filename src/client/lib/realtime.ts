@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { type DomainEventType, isDomainEventType } from '../../domain/events';
 import { useAuthStore } from '../stores/auth-store';
-import { refreshSession } from './api-client';
+import { withFreshToken } from './api-client';
 import { type QueryRoot, rootKey } from './query-keys';
 
 /**
@@ -131,8 +131,7 @@ export async function runRealtime(queryClient: QueryClient, signal: AbortSignal)
   let attempt = 0;
   let connectedBefore = false;
   while (!signal.aborted) {
-    const token = useAuthStore.getState().session?.access_token;
-    if (!token) return;
+    if (!useAuthStore.getState().session?.access_token) return;
     const connection = new AbortController();
     const stop = () => connection.abort();
     signal.addEventListener('abort', stop);
@@ -142,15 +141,16 @@ export async function runRealtime(queryClient: QueryClient, signal: AbortSignal)
       watchdog = setTimeout(stop, SILENCE_MS);
     };
     try {
-      const res = await fetch('/api/events', {
-        headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
-        cache: 'no-store',
-        signal: connection.signal,
-      });
-      if (res.status === 401) {
-        // An expired access token: refresh once, then reconnect; a dead session signs out (and stops us).
-        await refreshSession().catch(() => null);
-      } else if (res.ok && res.body) {
+      // An expired access token is refreshed and the stream opened again at once (withFreshToken); a dead session
+      // signs out (and stops us). A 401 still after that is retried after the backoff, like any failure.
+      const res = await withFreshToken((token) =>
+        fetch('/api/events', {
+          headers: { accept: 'text/event-stream', ...(token && { authorization: `Bearer ${token}` }) },
+          cache: 'no-store',
+          signal: connection.signal,
+        }),
+      );
+      if (res.ok && res.body) {
         alive();
         await readEvents(res.body, alive, (m) => {
           if (m.event === 'ready') {

@@ -49,10 +49,11 @@ export function useFormState<T extends Record<string, unknown>>(initial: T) {
     return result.ok ? result.data : null;
   };
 
-  /** Field messages from a failed save (`ApiError.fields`), for the fields this form has. */
-  const showFieldErrors = (fields: Record<string, string>) => {
+  /** Field messages from a failed save (`ApiError.fields`), for the fields this form has; true when it had any. */
+  const showFieldErrors = (fields: Record<string, string>): boolean => {
     const known = Object.entries(fields).filter(([key]) => key in values);
     if (known.length) setErrors(Object.fromEntries(known) as Errors<T>);
+    return known.length > 0;
   };
 
   return { values, errors, setErrors, setField, reset, setValues, bind, bindChecked, validate, showFieldErrors };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { API_TOKEN_EXPIRY_DAYS, API_TOKEN_SCOPES } from '../constants';
+import { API_TOKEN_EXPIRY_DAYS, API_TOKEN_SCOPES, type EmailVerificationMode } from '../constants';
 import { isoDateTime, uuid } from './common';
 
 /** `perUserMax`: live (neither revoked nor expired) tokens per user; the text of too_many_api_tokens says the same. */
@@ -38,7 +38,15 @@ export const apiTokenDto = z.object({
 });
 export type ApiTokenDto = z.infer<typeof apiTokenDto>;
 
-export const apiTokenListDto = z.object({ tokens: z.array(apiTokenDto) });
+/**
+ * With EMAIL_VERIFICATION=required, an account whose address is not verified makes no API token and no calendar feed
+ * (issue 35, item 1: whoever registered someone else's address first must not hold credentials that outlive a reset).
+ */
+export const mustVerifyEmailFirst = (mode: EmailVerificationMode, user: { emailVerified: boolean }): boolean =>
+  mode === 'required' && !user.emailVerified;
+
+/** `verifyEmailFirst`: the caller may make no token until their address is verified (mustVerifyEmailFirst). */
+export const apiTokenListDto = z.object({ tokens: z.array(apiTokenDto), verifyEmailFirst: z.boolean() });
 export type ApiTokenListDto = z.infer<typeof apiTokenListDto>;
 
 /** The answer to a creation: the token and, this once only, its secret (`cb_` + 32 random bytes in base64url). */

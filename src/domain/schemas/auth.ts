@@ -74,8 +74,13 @@ export type ForgotPasswordInput = z.infer<typeof forgotPasswordInput>;
 export const resetPasswordInput = z.object({ token: linkToken, password: newPasswordInput }).strict();
 export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;
 
-/** POST /api/me/password (Settings → Account): the current password, and a new one by the same rules. */
-export const changePasswordInput = z.object({ currentPassword: passwordInput, password: newPasswordInput }).strict();
+/**
+ * POST /api/me/password (Settings → Account): the current password, and a new one by the same rules. `revokeTokens`
+ * (default true, the form's box ticked): every personal API token and the calendar feed's link are revoked too.
+ */
+export const changePasswordInput = z
+  .object({ currentPassword: passwordInput, password: newPasswordInput, revokeTokens: z.boolean().default(true) })
+  .strict();
 export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
 
 /** POST /api/auth/verify-email. */

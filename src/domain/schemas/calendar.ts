@@ -6,6 +6,8 @@ export const calendarFeedStatusDto = z.object({
   active: z.boolean(),
   createdAt: isoDateTime.nullable(),
   lastUsedAt: isoDateTime.nullable(),
+  /** In GET's answer: the caller may make no feed until their address is verified (api-token.ts mustVerifyEmailFirst). */
+  verifyEmailFirst: z.boolean().optional(),
 });
 export type CalendarFeedStatusDto = z.infer<typeof calendarFeedStatusDto>;
 

@@ -68,7 +68,12 @@ export const updateNoteInput = z
 export type UpdateNoteInput = z.infer<typeof updateNoteInput>;
 
 /** A one-use, short-lived ticket that opens the note's socket (the bearer token never goes into a URL). */
-export const noteSocketTicketDto = z.object({ ticket: z.string(), expiresAt: isoDateTime });
+export const noteSocketTicketDto = z.object({
+  ticket: z.string(),
+  expiresAt: isoDateTime,
+  /** `exp=…&sig=…` to append to the note's image paths (`/api/notes/<id>/images/<file>`): they expire (issue 35). */
+  imageQuery: z.string(),
+});
 export type NoteSocketTicketDto = z.infer<typeof noteSocketTicketDto>;
 
 export const noteVersionDto = z.object({

@@ -13,6 +13,8 @@ export const SECURITY_MSG = {
   authCode: 'Authentication code',
   signOut: 'Sign out',
   signOutOtherSessions: 'Sign out all other sessions',
+  /** The box beside a password change (ticked) and 'Sign out all other sessions' (unticked): issue 35's words. */
+  alsoRevokeTokens: 'Also revoke API tokens and calendar links',
   sessionSignedOut: 'Session signed out',
   otherSessionsSignedOut: 'All other sessions signed out',
   sessionSignOutFailed: 'Failed to sign out the session',
@@ -75,6 +77,13 @@ export type SessionItemDto = z.infer<typeof sessionItemDto>;
 
 export const sessionListDto = z.object({ sessions: z.array(sessionItemDto) });
 export type SessionListDto = z.infer<typeof sessionListDto>;
+
+/**
+ * POST /api/me/sessions/revoke-others: `revokeTokens` (default false, the box unticked) revokes every personal API
+ * token and the calendar feed's link too. The body may be left out.
+ */
+export const revokeOthersInput = z.object({ revokeTokens: z.boolean().default(false) }).strict();
+export type RevokeOthersInput = z.input<typeof revokeOthersInput>;
 
 export const revokeOthersResponse = z.object({ revoked: z.number().int() });
 

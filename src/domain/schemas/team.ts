@@ -86,6 +86,13 @@ export const TEAM_TRANSFER_MSG = {
   failed: 'Failed to transfer ownership',
 } as const;
 
+/**
+ * GET /api/invitations: `invitation` and `proof`, from the invitation's emailed link. With EMAIL_VERIFICATION=required
+ * an account whose address is not verified sees only the invitation its link proves (as accepting needs).
+ */
+export const myInvitationsQuery = z.object({ invitation: z.string().max(100).optional(), proof: z.string().max(200).optional() });
+export type MyInvitationsQuery = z.infer<typeof myInvitationsQuery>;
+
 export const myInvitationsDto = z.object({
   received: z.array(invitationDto),
   sent: z.array(invitationDto),

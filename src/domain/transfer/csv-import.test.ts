@@ -8,7 +8,7 @@ import {
   suggestCsvMapping,
   uniqueHeaders,
 } from './csv-import';
-import { tasksCsv } from './task-csv';
+import { tagsCell, tasksCsv } from './task-csv';
 
 describe('status and priority from labels or keys', () => {
   it('reads the labels the app shows and the keys the API uses, in any case', () => {
@@ -33,6 +33,35 @@ describe('status and priority from labels or keys', () => {
     expect(parseDueDate('2024-02-30')).toBeUndefined();
     expect(parseDueDate('01/05/2024')).toBeUndefined();
     expect(parseTags('a, b; A ,, 東京')).toEqual(['a', 'b', '東京']);
+  });
+});
+
+describe('reading back an export (issue 35, item 8)', () => {
+  it('splits tags at commas and semicolons, except inside double quotes', () => {
+    expect(parseTags('"alpha, beta", gamma')).toEqual(['alpha, beta', 'gamma']);
+    expect(parseTags('"say ""hi""; ok";x')).toEqual(['say "hi"; ok', 'x']);
+    expect(parseTags(tagsCell(['alpha, beta', 'gamma', 'semi;colon', 'q"uote', 'plain']))).toEqual([
+      'alpha, beta',
+      'gamma',
+      'semi;colon',
+      'q"uote',
+      'plain',
+    ]);
+    // A quote that does not enclose a whole tag is text.
+    expect(parseTags('"open, b')).toEqual(['"open', 'b']);
+    expect(parseTags('a "b" c, d')).toEqual(['a "b" c', 'd']);
+    expect(parseTags('"x" y, z')).toEqual(['"x" y', 'z']);
+  });
+
+  it('takes off the apostrophe the export put before a formula start, in every column', () => {
+    const headers = ['Title', 'Description', 'Tags'];
+    const { tasks } = planCsvImport(
+      headers,
+      [{ line: 2, cells: ["'=SUM(A1)", "'- a list item", "'@home, b"] }],
+      { Title: 'title', Description: 'description', Tags: 'tags' },
+      [],
+    );
+    expect(tasks[0]).toMatchObject({ title: '=SUM(A1)', description: '- a list item', tags: ['@home', 'b'] });
   });
 });
 

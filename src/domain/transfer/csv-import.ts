@@ -12,7 +12,9 @@ import {
   type TaskPriority,
   type TaskStatus,
 } from '../constants';
+import { unguardCsvField } from '../csv';
 import { type CsvImportField, type CsvPreviewTask, type CsvRowError, TRANSFER_LIMITS } from '../schemas/transfer';
+import type { ImportPlan } from './import-plan';
 
 /** One record of the file: its cells, and the line of the file it starts on (1 is the header). */
 export interface CsvRecord {
@@ -95,12 +97,43 @@ export function parseDueDate(value: string): string | undefined {
   return `${m[1]}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
-/** Tags from 'a, b; c' (comma or semicolon separated), each once. */
+/**
+ * Tags from 'a, b; c' (comma or semicolon separated), each once. A tag in double quotes may hold commas, semicolons
+ * and doubled quotes ('"alpha, beta", gamma': two tags), as the export writes it (task-csv.ts tagsCell).
+ */
 export function parseTags(value: string): string[] {
   const tags: string[] = [];
-  for (const part of value.split(/[,;]/)) {
-    const tag = part.trim();
+  const add = (raw: string) => {
+    const tag = raw.trim();
     if (tag && !tags.some((t) => t.toLowerCase() === tag.toLowerCase())) tags.push(tag);
+  };
+  let i = 0;
+  while (i < value.length) {
+    while (i < value.length && /\s/.test(value[i]!)) i++;
+    if (value[i] === '"') {
+      let tag = '';
+      let j = i + 1;
+      let closed = false;
+      for (; j < value.length; j++) {
+        if (value[j] === '"' && value[j + 1] === '"') {
+          tag += '"';
+          j++;
+        } else if (value[j] === '"') {
+          closed = true;
+          break;
+        } else tag += value[j];
+      }
+      const end = value.slice(j + 1).search(/[,;]/);
+      if (closed && (end < 0 || value.slice(j + 1, j + 1 + end).trim() === '')) {
+        add(tag);
+        i = end < 0 ? value.length : j + 1 + end + 1;
+        continue;
+      }
+      // Not a quoted tag after all (no closing quote, or text after it): read as plain text.
+    }
+    const end = value.slice(i).search(/[,;]/);
+    add(end < 0 ? value.slice(i) : value.slice(i, i + end));
+    i = end < 0 ? value.length : i + end + 1;
   }
   return tags;
 }
@@ -162,7 +195,8 @@ export function planCsvImport(
   const tasks: CsvTask[] = [];
   const cell = (record: CsvRecord, field: keyof typeof column) => {
     const index = column[field];
-    return index === undefined ? '' : (record.cells[index] ?? '').trim();
+    // The apostrophe an export puts before a formula start is taken off (domain/csv.ts).
+    return index === undefined ? '' : unguardCsvField((record.cells[index] ?? '').trim());
   };
   for (const record of records) {
     if (record.cells.every((c) => c.trim() === '')) continue;
@@ -210,4 +244,44 @@ export function planCsvImport(
     });
   }
   return { tasks, errors, warnings };
+}
+
+/** The plan of a CSV import into team `teamId`: into the project `into` (of the team), or a new one named `newName`. */
+export function csvImportPlan(
+  plan: CsvPlan,
+  teamId: string,
+  project: { existingId: string; name: string } | { newName: string },
+): ImportPlan {
+  return {
+    source: 'csv',
+    target: { kind: 'team', teamId },
+    projects: [
+      {
+        ref: 'p1',
+        ...('existingId' in project ? { existingId: project.existingId, name: project.name } : { name: project.newName }),
+        description: null,
+        status: 'active',
+        startDate: null,
+        endDate: null,
+        createdAt: null,
+      },
+    ],
+    tasks: plan.tasks.map((t) => ({
+      project: 'p1',
+      title: t.title,
+      description: t.description,
+      status: t.status,
+      priority: t.priority,
+      assigneeId: t.assigneeId,
+      dueDate: t.dueDate,
+      tags: t.tags,
+      createdAt: null,
+      updatedAt: null,
+      comments: [],
+      checklist: [],
+      history: [],
+    })),
+    notes: [],
+    warnings: plan.warnings,
+  };
 }

@@ -26,12 +26,20 @@ export interface TaskCsvRow {
   description: string | null;
 }
 
+/**
+ * Tags in one cell, joined by ", ": a tag holding a comma, semicolon or double quote is put in double quotes (its
+ * quotes doubled), so that the import's parseTags splits the cell into the same tags ('"alpha, beta", gamma').
+ */
+export function tagsCell(tags: readonly string[]): string {
+  return tags.map((t) => (/[,;"]/.test(t) ? `"${t.replaceAll('"', '""')}"` : t)).join(', ');
+}
+
 /** UTF-8 with a byte order mark: spreadsheets then read non-ASCII text right. */
 export const CSV_BOM = '\uFEFF';
 
 /**
  * The tasks as a CSV document (RFC 4180, formula-looking cells neutralised by domain/csv.ts), statuses and priorities
- * as the list view shows them, tags joined by ", " (the CSV import splits them again).
+ * as the list view shows them, tags joined by ", " (tagsCell; the CSV import splits them again).
  */
 export function tasksCsv(rows: readonly TaskCsvRow[]): string {
   return (
@@ -45,7 +53,7 @@ export function tasksCsv(rows: readonly TaskCsvRow[]): string {
         r.assigneeName,
         r.dueDate,
         r.projectName,
-        r.tags.join(', '),
+        tagsCell(r.tags),
         r.createdAt,
         r.description,
       ]),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { labelTag, parseTrelloBoard, planTrelloImport, suggestListStatus, trelloDueDate } from './trello';
+import { planCounts, planProblems } from './import-plan';
+import { labelTag, parseTrelloBoard, planTrelloImport, suggestListStatus, trelloDueDate, trelloImportPlan } from './trello';
 
 const board = (extra: Record<string, unknown> = {}) => ({
   name: 'Board',
@@ -123,6 +124,7 @@ describe('planTrelloImport', () => {
       title: 'First',
       description: 'Text',
       status: 'todo',
+      assigneeId: null,
       dueDate: '2024-02-29',
       tags: ['Bug', 'green'],
       checklist: [
@@ -153,5 +155,89 @@ describe('planTrelloImport', () => {
     expect(p.tasks[0]!.description).toHaveLength(5000);
     expect(p.warnings.some((w) => w.includes('title shortened'))).toBe(true);
     expect(p.warnings.some((w) => w.includes('description shortened'))).toBe(true);
+  });
+});
+
+describe('Trello people, files and times (issue 35, item 9)', () => {
+  const team = [
+    { id: 'u-ada', email: 'ada@example.com', fullName: 'Ada Lovelace' },
+    { id: 'u-grace', email: 'grace@navy.example', fullName: 'Grace Hopper' },
+  ];
+  const peopleBoard = () => {
+    const parsed = parseTrelloBoard(
+      board({
+        members: [
+          { id: 'm-ada', fullName: 'ada lovelace', username: 'ada' },
+          { id: 'm-grace', fullName: 'Rear Admiral', username: 'amazing', email: 'GRACE@navy.example' },
+          { id: 'm-linus', fullName: 'Linus T', username: 'linus' },
+          { id: 'm-ken', fullName: 'Ken T', username: 'ken' },
+          'not a member',
+        ],
+        cards: [
+          {
+            id: 'a',
+            idList: 'l1',
+            name: 'Both',
+            pos: 1,
+            desc: 'Own text',
+            idMembers: ['m-linus', 'm-ada', 'm-grace'],
+            attachments: [
+              { name: 'Spec [v2]', url: 'https://docs.example.com/spec(1)', isUpload: false },
+              { name: 'photo.png', url: 'https://trello.com/1/cards/a/attachments/x/download/photo.png', isUpload: true },
+              { name: 'evil', url: 'javascript:alert(1)', isUpload: false },
+              42,
+            ],
+          },
+          { id: 'b', idList: 'l1', name: 'Nobody known', pos: 2, idMembers: ['m-linus', 'm-ken'] },
+          { id: 'c', idList: 'l1', name: 'Late in New York', pos: 3, due: '2024-03-01T03:30:00.000Z' },
+          { id: 'e', idList: 'l1', name: 'Archived', pos: 4, closed: true },
+        ],
+      }),
+    );
+    if (!parsed.ok) throw new Error(parsed.issues.join('; '));
+    return parsed.board;
+  };
+
+  it('makes the first member matching the team (by address or name) the assignee and names the others', () => {
+    const p = planTrelloImport(peopleBoard(), {}, { members: team });
+    const [both, nobody] = p.tasks;
+    expect(both!.assigneeId).toBe('u-ada');
+    expect(nobody!.assigneeId).toBeNull();
+    expect(both!.description).toBe(
+      'Own text\n\nMembers on Trello: Linus T, Rear Admiral\n\nLinks:\n- [Spec \\[v2\\]](https://docs.example.com/spec%281%29)',
+    );
+    expect(nobody!.description).toBe('Members on Trello: Linus T, Ken T');
+  });
+
+  it('warns with counts about members without a match, files it cannot fetch and archived cards', () => {
+    const p = planTrelloImport(peopleBoard(), {}, { members: team });
+    expect(p.warnings).toEqual([
+      '1 archived card is left out',
+      '2 Trello members match no member of the team: named in the card descriptions, not assigned',
+      '2 attached files stored on Trello could not be fetched and are left out',
+    ]);
+  });
+
+  it("turns a due time into a day in the importing user's time zone", () => {
+    const p = planTrelloImport(peopleBoard(), {}, { timeZone: 'America/New_York' });
+    expect(p.tasks.find((t) => t.title === 'Late in New York')!.dueDate).toBe('2024-02-29');
+    expect(planTrelloImport(peopleBoard()).tasks.find((t) => t.title === 'Late in New York')!.dueDate).toBe('2024-03-01');
+    expect(trelloDueDate('2024-03-01T03:30:00.000Z', 'Asia/Tokyo')).toBe('2024-03-01');
+    expect(trelloDueDate('2024-02-29T20:00:00.000Z', 'Asia/Tokyo')).toBe('2024-03-01');
+  });
+
+  it('becomes an import plan of one project, the comments posted by the importer', () => {
+    const trello = planTrelloImport(peopleBoard(), {}, { members: team });
+    const plan = trelloImportPlan(trello, 'team-1', 'Relaunch', 'u-me');
+    expect(planProblems(plan)).toEqual([]);
+    expect(plan.target).toEqual({ kind: 'team', teamId: 'team-1' });
+    expect(plan.projects.map((p) => p.name)).toEqual(['Relaunch']);
+    expect(plan.tasks.map((t) => [t.title, t.assigneeId, t.priority])).toEqual([
+      ['Both', 'u-ada', 'medium'],
+      ['Nobody known', null, 'medium'],
+      ['Late in New York', null, 'medium'],
+    ]);
+    expect(planCounts(plan)).toEqual({ projects: 1, tasks: 3, comments: 2, checklistItems: 3, history: 0, notes: 0 });
+    expect(plan.tasks.flatMap((t) => t.comments.map((c) => c.authorId))).toEqual(['u-me', 'u-me']);
   });
 });

@@ -6,14 +6,20 @@
  * - each list's cards → tasks, with the list's status from the mapping (or the suggestion from its name); a list
  *   mapped to 'skip' is left out. An archived list is suggested 'skip', so its cards are left out unless the mapping
  *   gives it a status. Archived cards are always left out.
- * - card name → title, description → description, due → due date (its UTC calendar day), labels → tags (the label's
- *   name, else its colour), checklists → checklist items (prefixed with the checklist's name when a card has several),
- *   comments (`commentCard` actions) → comments, oldest first, starting "Originally by <name> on <YYYY-MM-DD>:".
+ * - card name → title, description → description, due → due date (its calendar day in the importing user's time
+ *   zone), labels → tags (the label's name, else its colour), checklists → checklist items (prefixed with the
+ *   checklist's name when a card has several), comments (`commentCard` actions) → comments, oldest first, starting
+ *   "Originally by <name> on <YYYY-MM-DD>:".
+ * - card members → the assignee: the first whose address or full name matches one member of the team; every other
+ *   member of the card is named in its description. Attachments that are links → links in the description; files
+ *   uploaded to Trello cannot be fetched without the owner's Trello sign-in, so they are left out, with a warning.
  * - texts longer than Crewboard holds are shortened, with a warning.
  */
 import { z } from 'zod';
+import { localDateIn } from '../analytics';
 import { LIMITS, TASK_DETAIL_LIMITS, type TaskStatus } from '../constants';
 import { TRANSFER_LIMITS, type TrelloListTarget } from '../schemas/transfer';
+import type { ImportPlan } from './import-plan';
 
 const text = z.string().max(100_000);
 const id = z.string().min(1).max(100);
@@ -30,6 +36,20 @@ const trelloCard = z.looseObject({
   idLabels: z.array(id).nullish(),
   labels: z.array(trelloLabel).nullish(),
   pos: z.number().nullish(),
+  /** Each checked on its own (attachmentOf, memberOf): one odd entry does not refuse the board. */
+  idMembers: z.array(z.unknown()).nullish(),
+  attachments: z.array(z.unknown()).nullish(),
+});
+const trelloAttachment = z.looseObject({
+  name: z.string().max(10_000).nullish(),
+  url: z.string().max(10_000).nullish(),
+  isUpload: z.boolean().nullish(),
+});
+const trelloMember = z.looseObject({
+  id,
+  fullName: z.string().max(10_000).nullish(),
+  username: z.string().max(10_000).nullish(),
+  email: z.string().max(10_000).nullish(),
 });
 const trelloCheckItem = z.looseObject({ name: text, state: z.string().max(50).nullish(), pos: z.number().nullish() });
 const trelloChecklist = z.looseObject({
@@ -54,6 +74,7 @@ export const trelloBoard = z.looseObject({
   labels: z.array(trelloLabel).nullish(),
   checklists: z.array(trelloChecklist).nullish(),
   actions: z.array(z.unknown()).nullish(),
+  members: z.array(z.unknown()).nullish(),
 });
 export type TrelloBoard = z.infer<typeof trelloBoard>;
 type TrelloCard = z.infer<typeof trelloCard>;
@@ -87,12 +108,20 @@ export function labelTag(label: { name?: string | null; color?: string | null })
   return name ? name.slice(0, LIMITS.tagMax).trim() : null;
 }
 
-/** The calendar day of a Trello due time (UTC), or null when there is none or it is not a time. */
-export function trelloDueDate(due: string | null | undefined): string | null {
+/**
+ * The calendar day of a Trello due time in `timeZone` (an IANA name; UTC by default), or null when there is none or it
+ * is not a time. Trello stores the moment in UTC: 23:30 in New York is already the next day in UTC.
+ */
+export function trelloDueDate(due: string | null | undefined, timeZone = 'UTC'): string | null {
   if (!due) return null;
   const ms = Date.parse(due);
-  if (Number.isNaN(ms)) return null;
-  const day = new Date(ms).toISOString().slice(0, 10);
+  if (Number.isNaN(ms) || Math.abs(ms) > 8.64e15) return null;
+  let day: string;
+  try {
+    day = localDateIn(ms, timeZone);
+  } catch {
+    day = new Date(ms).toISOString().slice(0, 10);
+  }
   // PostgreSQL's date range is wide, but a year past 9999 is not an ISO day.
   return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : null;
 }
@@ -107,6 +136,8 @@ export interface PlannedTask {
   title: string;
   description: string | null;
   status: TaskStatus;
+  /** The team member the card's members matched first, or null. */
+  assigneeId: string | null;
   dueDate: string | null;
   tags: string[];
   checklist: { title: string; done: boolean }[];
@@ -151,8 +182,54 @@ const clip = (value: string, max: number, warn: () => void): string => {
 
 const cardLabel = (card: TrelloCard) => `Card "${card.name.trim().slice(0, 60) || card.id}"`;
 
+/** A member of the team a card's members are matched against. */
+export interface TeamMemberRef {
+  id: string;
+  email: string;
+  fullName: string;
+}
+
+export interface TrelloPlanOptions {
+  /** The team's active members: card members whose address or name matches one become assignees. */
+  members?: readonly TeamMemberRef[];
+  /** The importing user's time zone: due times become days there (UTC without one). */
+  timeZone?: string | null;
+}
+
+/** What the cards need besides themselves: the board's labels, checklists, comments and people, and the team. */
+interface CardContext {
+  labelsById: Map<string, z.infer<typeof trelloLabel>>;
+  checklistsByCard: Map<string, z.infer<typeof trelloChecklist>[]>;
+  commentsByCard: Map<string, TrelloComment[]>;
+  membersById: Map<string, z.infer<typeof trelloMember>>;
+  matchMember: (m: z.infer<typeof trelloMember>) => TeamMemberRef | null;
+  timeZone: string;
+  unmatched: Set<string>;
+  uploads: { count: number };
+  warnings: Warnings;
+}
+
+/** Finds a team member by a Trello member's address, else their full name (when one member only has it). */
+function memberMatcher(members: readonly TeamMemberRef[]) {
+  const byEmail = new Map(members.map((m) => [m.email.toLowerCase(), m]));
+  const byName = new Map<string, TeamMemberRef | null>();
+  for (const m of members) {
+    const key = m.fullName.trim().toLowerCase();
+    if (key) byName.set(key, byName.has(key) ? null : m);
+  }
+  return (t: z.infer<typeof trelloMember>): TeamMemberRef | null => {
+    const email = t.email?.trim().toLowerCase();
+    const name = t.fullName?.trim().toLowerCase();
+    return (email && byEmail.get(email)) || (name && byName.get(name)) || null;
+  };
+}
+
 /** What importing `board` with `mapping` (list id → status or 'skip'; missing lists take the suggestion) creates. */
-export function planTrelloImport(board: TrelloBoard, mapping: Record<string, TrelloListTarget> = {}): TrelloPlan {
+export function planTrelloImport(
+  board: TrelloBoard,
+  mapping: Record<string, TrelloListTarget> = {},
+  options: TrelloPlanOptions = {},
+): TrelloPlan {
   const warnings = new Warnings();
   const lists = [...board.lists].sort(byPos);
   const targetOf = new Map<string, TrelloListTarget>();
@@ -171,6 +248,23 @@ export function planTrelloImport(board: TrelloBoard, mapping: Record<string, Tre
     const cardId = comment.data.data.card.id;
     commentsByCard.set(cardId, [...(commentsByCard.get(cardId) ?? []), comment.data]);
   }
+
+  const membersById = new Map<string, z.infer<typeof trelloMember>>();
+  for (const raw of board.members ?? []) {
+    const member = trelloMember.safeParse(raw);
+    if (member.success) membersById.set(member.data.id, member.data);
+  }
+  const context: CardContext = {
+    labelsById,
+    checklistsByCard,
+    commentsByCard,
+    membersById,
+    matchMember: memberMatcher(options.members ?? []),
+    timeZone: options.timeZone || 'UTC',
+    unmatched: new Set(),
+    uploads: { count: 0 },
+    warnings,
+  };
 
   const cardsByList = new Map<string, TrelloCard[]>();
   let archivedCards = 0;
@@ -198,9 +292,21 @@ export function planTrelloImport(board: TrelloBoard, mapping: Record<string, Tre
       skippedCards += cards.length;
       continue;
     }
-    for (const card of cards) tasks.push(planCard(card, target, labelsById, checklistsByCard, commentsByCard, warnings));
+    for (const card of cards) tasks.push(planCard(card, target, context));
   }
   if (skippedCards) warnings.add(`${skippedCards} card${skippedCards === 1 ? ' is' : 's are'} in lists left out`);
+  const unmatched = context.unmatched.size;
+  if (unmatched) {
+    warnings.add(
+      `${unmatched} Trello member${unmatched === 1 ? ' matches' : 's match'} no member of the team: named in the card descriptions, not assigned`,
+    );
+  }
+  const uploads = context.uploads.count;
+  if (uploads) {
+    warnings.add(
+      `${uploads} attached file${uploads === 1 ? '' : 's'} stored on Trello could not be fetched and ${uploads === 1 ? 'is' : 'are'} left out`,
+    );
+  }
 
   return {
     boardName: board.name,
@@ -223,19 +329,62 @@ export function planTrelloImport(board: TrelloBoard, mapping: Record<string, Tre
   };
 }
 
-function planCard(
-  card: TrelloCard,
-  status: TaskStatus,
-  labelsById: Map<string, z.infer<typeof trelloLabel>>,
-  checklistsByCard: Map<string, z.infer<typeof trelloChecklist>[]>,
-  commentsByCard: Map<string, TrelloComment[]>,
-  warnings: Warnings,
-): PlannedTask {
+/** A link for Markdown: http(s) only, with the characters that would end it encoded. */
+function markdownLink(label: string, url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
+  const href = parsed.href.replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  const text = (label.trim() || parsed.hostname).replace(/[\\[\]*_`<>]/g, (c) => `\\${c}`).slice(0, 200);
+  return `[${text}](${href})`;
+}
+
+/** What a card's description gets below its own text: the members not assigned, and the attachments that are links. */
+function cardPeopleAndLinks(card: TrelloCard, context: CardContext): { assigneeId: string | null; extra: string[] } {
+  let assigneeId: string | null = null;
+  const named: string[] = [];
+  for (const raw of card.idMembers ?? []) {
+    if (typeof raw !== 'string') continue;
+    const member = context.membersById.get(raw);
+    const match = member ? context.matchMember(member) : null;
+    if (match && assigneeId === null) {
+      assigneeId = match.id;
+      continue;
+    }
+    if (!match) context.unmatched.add(raw);
+    named.push(member?.fullName?.trim() || member?.username?.trim() || 'a Trello member');
+  }
+  const links: string[] = [];
+  for (const raw of card.attachments ?? []) {
+    const attachment = trelloAttachment.safeParse(raw);
+    if (!attachment.success) continue;
+    const { name, url, isUpload } = attachment.data;
+    if (isUpload) {
+      context.uploads.count++;
+      continue;
+    }
+    const link = url ? markdownLink(name ?? '', url) : null;
+    if (link) links.push(`- ${link}`);
+    else context.uploads.count++;
+  }
+  const extra: string[] = [];
+  if (named.length) extra.push(`Members on Trello: ${named.join(', ')}`);
+  if (links.length) extra.push(`Links:\n${links.join('\n')}`);
+  return { assigneeId, extra };
+}
+
+function planCard(card: TrelloCard, status: TaskStatus, context: CardContext): PlannedTask {
+  const { labelsById, checklistsByCard, commentsByCard, warnings } = context;
   const name = cardLabel(card);
   const title = clip(card.name.trim() || 'Untitled card', TRANSFER_LIMITS.titleMax, () =>
     warnings.add(`${name}: title shortened to ${TRANSFER_LIMITS.titleMax} characters`),
   ).trim();
-  const desc = (card.desc ?? '').trim();
+  const { assigneeId, extra } = cardPeopleAndLinks(card, context);
+  const desc = [(card.desc ?? '').trim(), ...extra].filter(Boolean).join('\n\n');
   const description = desc
     ? clip(desc, LIMITS.descriptionMax, () =>
         warnings.add(`${name}: description shortened to ${LIMITS.descriptionMax} characters`),
@@ -277,7 +426,7 @@ function planCard(
       const bodyText = c.data.text.trim();
       if (!bodyText) return [];
       const author = c.memberCreator?.fullName?.trim() || c.memberCreator?.username?.trim() || 'a Trello member';
-      const full = trelloCommentBody(author, trelloDueDate(c.date), bodyText);
+      const full = trelloCommentBody(author, trelloDueDate(c.date, context.timeZone), bodyText);
       return [
         clip(full, TASK_DETAIL_LIMITS.commentMax, () =>
           warnings.add(`${name}: a comment shortened to ${TASK_DETAIL_LIMITS.commentMax} characters`),
@@ -285,16 +434,56 @@ function planCard(
       ];
     });
 
-  const dueDate = trelloDueDate(card.due);
+  const dueDate = trelloDueDate(card.due, context.timeZone);
   if (card.due && !dueDate) warnings.add(`${name}: its due date "${card.due.slice(0, 40)}" could not be read`);
 
   return {
     title,
     description,
     status,
+    assigneeId,
     dueDate,
     tags: tags.slice(0, LIMITS.tagsMax),
     checklist: checklist.slice(0, TASK_DETAIL_LIMITS.checklistItemsMax),
     comments,
+  };
+}
+
+/**
+ * The plan of the project a Trello import creates in team `teamId`: the importer makes the tasks and posts the comments,
+ * whose texts name who wrote them on Trello.
+ */
+export function trelloImportPlan(plan: TrelloPlan, teamId: string, projectName: string, importerId: string): ImportPlan {
+  return {
+    source: 'trello',
+    target: { kind: 'team', teamId },
+    projects: [
+      {
+        ref: 'p1',
+        name: projectName,
+        description: `Imported from the Trello board "${plan.boardName.slice(0, 200)}"`,
+        status: 'active',
+        startDate: null,
+        endDate: null,
+        createdAt: null,
+      },
+    ],
+    tasks: plan.tasks.map((t) => ({
+      project: 'p1',
+      title: t.title,
+      description: t.description,
+      status: t.status,
+      priority: 'medium',
+      assigneeId: t.assigneeId,
+      dueDate: t.dueDate,
+      tags: t.tags,
+      createdAt: null,
+      updatedAt: null,
+      comments: t.comments.map((body) => ({ authorId: importerId, body, mentions: [], createdAt: null, editedAt: null })),
+      checklist: t.checklist,
+      history: [],
+    })),
+    notes: [],
+    warnings: plan.warnings,
   };
 }

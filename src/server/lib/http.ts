@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { PersonActor } from '../../domain/changes';
 import type { ApiTokenScope, SystemRole } from '../../domain/constants';
 import type { UserRow } from '../db/schema';
 import { AppError } from './errors';
@@ -24,6 +25,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
   }
+}
+
+/** The caller as the actor of a change: the person, and the API token when they came with one (issue 34). */
+export function actorOf(req: FastifyRequest): PersonActor {
+  const { user, apiToken } = requireUser(req);
+  return apiToken
+    ? { kind: 'token', userId: user.id, email: user.email, ip: req.ip, tokenId: apiToken.id }
+    : { kind: 'user', userId: user.id, email: user.email, ip: req.ip };
 }
 
 /** The caller, or 401. */

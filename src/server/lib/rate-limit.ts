@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { AppError } from './errors';
 
 export interface RateLimit {
@@ -28,11 +29,16 @@ export const RATE_LIMITS = {
   calendarFeed: { capacity: 120, windowSeconds: 300 },
   /** Imports (Trello, CSV, a Crewboard export; dry runs too), per IP: each may parse up to 20 MiB. */
   import: { capacity: 30, windowSeconds: 3600 },
+  /**
+   * Failed personal API token authentications (a `cb_` bearer that matches no live token), per IP, before each next
+   * `cb_` bearer from there waits (SIGN_IN_DELAY, at most the window) — RateLimiter.apiToken.
+   */
+  apiToken: { capacity: 30, windowSeconds: 600 },
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;
 /** The token buckets: what a route or a service spends from. */
-export type BucketName = Exclude<RateLimitName, 'accountIp' | 'account' | 'mfa'>;
+export type BucketName = Exclude<RateLimitName, 'accountIp' | 'account' | 'mfa' | 'apiToken'>;
 /** What a route declares: a bucket, or 'token' (sign-in or refresh, by grant type). */
 export type RateLimitRule = BucketName | 'token';
 /** Limits that differ from RATE_LIMITS (config.ts reads them from the environment). */
@@ -76,6 +82,44 @@ export interface SignInGuard {
   succeeded(): Promise<void>;
 }
 
+/**
+ * The key a client's address is limited under. An IPv4 address is itself (an IPv4-mapped IPv6 one, `::ffff:a.b.c.d`,
+ * too); an IPv6 address is its /64, written `2001:db8:1:2::/64`: one subscriber usually holds a whole /64 (often far
+ * more), so counting each of its 2^64 addresses apart would let one client guess from as many addresses as it likes.
+ * Anything that is not an address (a test's made-up name) is left as it is.
+ */
+export function ipKey(ip: string): string {
+  const address = ip.split('%')[0] ?? ip;
+  if (isIP(address) !== 6) return ip;
+  const groups = ipv6Groups(address);
+  if (!groups) return ip;
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a trailing dotted IPv4 part read as two groups). */
+function ipv6Groups(address: string): number[] | null {
+  let text = address.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const part = (s: string) => (s === '' ? [] : s.split(':').map((g) => Number.parseInt(g, 16)));
+  const left = part(head);
+  const right = tail === undefined ? [] : part(tail);
+  const missing = 8 - left.length - right.length;
+  if (missing < 0 || (tail === undefined && missing !== 0)) return null;
+  const groups = [...left, ...new Array<number>(missing).fill(0), ...right];
+  return groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
+}
+
 const UNGUARDED: SignInGuard = { begin: async () => {}, failed: async () => {}, succeeded: async () => {} };
 
 const rateLimited = (seconds: number) =>
@@ -92,10 +136,16 @@ export class RateLimiter {
     private readonly overrides: RateLimitOverrides = {},
   ) {}
 
-  async consume(rule: RateLimitRule, key: string, grantType?: string): Promise<void> {
+  /** A route's rule (config.rateLimit) for a request from `ip` (keyed by ipKey: an IPv6 client by its /64). */
+  async consume(rule: RateLimitRule, ip: string, grantType?: string): Promise<void> {
     if (!this.enabled) return;
     const name: BucketName = rule === 'token' ? (grantType === 'refresh_token' ? 'refresh' : 'auth') : rule;
-    await this.take(name, key);
+    await this.takeForIp(name, ip);
+  }
+
+  /** Takes one token from bucket `name` of the client at `ip` (ipKey: an IPv6 client by its /64). */
+  takeForIp(name: BucketName, ip: string): Promise<void> {
+    return this.take(name, ipKey(ip));
   }
 
   /** Takes one token from bucket `name:key`, or throws 429 with Retry-After. */
@@ -120,7 +170,7 @@ export class RateLimiter {
     const account = email.trim().toLowerCase();
     const perClient = this.limit('accountIp');
     const perAccount = this.limit('account');
-    const clientKey = `accountIp:${ip}|${account}`;
+    const clientKey = `accountIp:${ipKey(ip)}|${account}`;
     const accountKey = `account:${account}`;
     return {
       begin: async () => {
@@ -165,6 +215,38 @@ export class RateLimiter {
       // The attempt was counted when it began.
       failed: async () => {},
       succeeded: () => this.store.forget(key),
+    };
+  }
+
+  /**
+   * The guard of a personal API token (a `cb_` bearer) presented from `ip` (ipKey: an IPv6 client by its /64), as a
+   * password sign-in's: failures are counted, not uses. `apiToken` failures from there are free; after them each next
+   * `cb_` bearer from there — a right one too, it could be the next guess — waits 1, 2, 4 … seconds after the last
+   * (SIGN_IN_DELAY, at most the window), and the count is forgotten after a window without one. A right token does not
+   * clear the count: one's own token would otherwise reset a guesser's.
+   */
+  apiToken(ip: string): SignInGuard {
+    if (!this.enabled) return UNGUARDED;
+    const { capacity, windowSeconds } = this.limit('apiToken');
+    const key = `apiToken:${ipKey(ip)}`;
+    let counted = false;
+    return {
+      begin: async () => {
+        if ((await this.store.read(key, windowSeconds)) < capacity) return;
+        const wait = await this.store.claim(key, {
+          allowance: capacity,
+          baseSeconds: SIGN_IN_DELAY.baseSeconds,
+          maxSeconds: Math.min(SIGN_IN_DELAY.maxSeconds, windowSeconds),
+          forgetSeconds: windowSeconds,
+        });
+        if (wait > 0) throw rateLimited(wait);
+        // Past the free failures, the attempt was counted as it was let through.
+        counted = true;
+      },
+      failed: async () => {
+        if (!counted) await this.store.count(key, windowSeconds);
+      },
+      succeeded: async () => {},
     };
   }
 

@@ -7,7 +7,7 @@ import { registerNotifications } from './notifications/notifications.routes';
 import { registerRealtime } from './realtime/realtime.routes';
 import { registerOidc } from './oidc/oidc.routes';
 import { registerAdmin } from './admin/admin.routes';
-import { registerMail } from './mail/mail.runtime';
+import { registerMail } from '../mail-runtime';
 import { registerSecurity } from './security/security.routes';
 import { registerMe } from './me/me.routes';
 import { registerAccountLinks } from './auth/account-links.routes';

@@ -2,6 +2,7 @@ import { ChevronsLeft, ChevronsRight, Plus } from 'lucide-react';
 import type { MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { LIMITS } from '../../../domain/constants';
+import { canUseAdminArea } from '../../../domain/permissions';
 import { Logo } from '../../components/ui/logo';
 import { cn } from '../../lib/cn';
 import { useAuthStore } from '../../stores/auth-store';
@@ -95,7 +96,7 @@ export function Sidebar() {
       <nav aria-label="Account" className="border-t border-slate-200 px-3 py-3 dark:border-slate-800">
         <ul className="space-y-1">
           {link(SETTINGS_NAV)}
-          {role === 'super_admin' && link(ADMIN_NAV)}
+          {canUseAdminArea(role) && link(ADMIN_NAV)}
         </ul>
       </nav>
     </aside>

@@ -1,8 +1,9 @@
 import { WebsocketProvider } from 'y-websocket';
 import type * as Y from 'yjs';
 import { NOTE_SOCKET_CLOSE } from '../../../domain/schemas/note';
-import { ApiError } from '../../lib/api-client';
+import { isError } from '../../lib/errors';
 import { getSocketTicket } from './api/notes';
+import { setNoteImageQuery } from './editor/image-links';
 
 /**
  * The note's collaboration connection: a socket ticket (POST, bearer token through the api client), then y-websocket's
@@ -117,13 +118,14 @@ export class NoteConnection {
   private async refreshTicket(): Promise<boolean> {
     if (this.isOver()) return false;
     try {
-      const { ticket } = await getSocketTicket(this.noteId);
+      const { ticket, imageQuery } = await getSocketTicket(this.noteId);
       this.provider.params = { ticket };
+      setNoteImageQuery(this.noteId, imageQuery);
       return true;
     } catch (error) {
       // Tickets go to members only: a 404 now means the note is gone or we are no longer in its team.
-      if (error instanceof ApiError && error.status === 404) this.stop('gone');
-      else if (error instanceof ApiError && error.status === 403) this.stop('forbidden');
+      if (isError(error, 'not_found')) this.stop('gone');
+      else if (isError(error, 'permission_denied')) this.stop('forbidden');
       return false;
     }
   }

@@ -7,13 +7,12 @@ import {
   updateAdminUserInput,
 } from '../../../domain/schemas/admin';
 import { errorResponse, idParams } from '../../../domain/schemas/common';
-import { requireUser, typed } from '../../lib/http';
-import { auditByOf } from '../audit/audit.record';
+import { actorOf, typed } from '../../lib/http';
 import { AdminService } from './admin.service';
 
 /** /api/admin/*: system role super_admin only (the global auth hook answers 401/403). */
 export function registerAdmin(app: FastifyInstance): void {
-  const service = new AdminService(app.deps.database, app.deps.config, app.deps.events);
+  const service = new AdminService(app.deps.database, app.deps.config, app.deps.changes);
   const r = typed(app);
 
   r.get('/api/admin/overview', {
@@ -46,6 +45,6 @@ export function registerAdmin(app: FastifyInstance): void {
       body: updateAdminUserInput,
       response: { 200: adminUserDto, 401: errorResponse, 403: errorResponse, 404: errorResponse },
     },
-    handler: async (req) => service.setActive(requireUser(req).userId, req.params.id, req.body.isActive, auditByOf(req)),
+    handler: async (req) => service.setActive(actorOf(req), req.params.id, req.body.isActive),
   });
 }

@@ -1,3 +1,4 @@
+import type { PersonActor } from '../../../domain/changes';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -10,12 +11,10 @@ import {
 import type { Config } from '../../config';
 import { migrationsFolder, type Database } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import type { EventBus } from '../../lib/events';
-import { type AuditBy, recordAudit } from '../audit/audit.record';
-import * as authRepo from '../auth/auth.repo';
+import type { ChangeRecorder } from '../../lib/changes';
+import * as authRepo from '../auth';
 import type { UserRow } from '../../db/schema';
-import { getOutboxStats } from '../mail/mail.repo';
-import { transportKind } from '../mail/mail.transport';
+import { getOutboxStats, transportKind } from '../mail';
 import * as repo from './admin.repo';
 
 function toAdminUserDto(row: UserRow): AdminUserDto {
@@ -43,7 +42,7 @@ export class AdminService {
   constructor(
     private readonly database: Database,
     private readonly config: Config,
-    private readonly events: EventBus,
+    private readonly changes: ChangeRecorder,
   ) {}
 
   async overview(): Promise<AdminOverviewDto> {
@@ -68,26 +67,18 @@ export class AdminService {
   }
 
   /** Deactivates or reactivates a user; deactivation ends all their sessions in the same transaction. */
-  async setActive(actorId: string, userId: string, isActive: boolean, by?: AuditBy): Promise<AdminUserDto> {
-    if (userId === actorId && !isActive) {
+  async setActive(actor: PersonActor, userId: string, isActive: boolean): Promise<AdminUserDto> {
+    if (userId === actor.userId && !isActive) {
       throw new AppError('cannot_deactivate_self');
     }
-    const row = await this.database.db.transaction(async (tx) => {
+    const row = await this.changes.run(this.database.db, actor, async (tx, record) => {
       const updated = await repo.setActive(tx, userId, isActive);
-      if (updated && !isActive) await authRepo.revokeAllSessionsOfUser(tx, userId);
-      if (updated) {
-        await recordAudit(tx, {
-          action: isActive ? 'admin.user_activated' : 'admin.user_deactivated',
-          ...(by ?? { actorId, actorEmail: null, ip: null }),
-          targetType: 'user',
-          targetId: updated.id,
-          targetLabel: updated.email,
-        });
-      }
+      if (!updated) return updated;
+      if (!isActive) await authRepo.revokeAllSessionsOfUser(tx, userId);
+      await record({ kind: isActive ? 'account.activated' : 'account.deactivated', userId: updated.id, email: updated.email });
       return updated;
     });
     if (!row) throw new AppError('user_not_found');
-    if (!isActive) this.events.publish({ type: 'session.revoked', actorId, userId, sessionId: null });
     return toAdminUserDto(row);
   }
 

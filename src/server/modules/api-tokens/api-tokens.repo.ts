@@ -56,6 +56,15 @@ export async function revokeOneOfUser(db: DbOrTx, userId: string, id: string): P
   return row;
 }
 
+/** Revokes every token of the user not revoked yet (expired ones too); returns them. */
+export async function revokeAllOfUser(db: DbOrTx, userId: string): Promise<ApiTokenRow[]> {
+  return db
+    .update(apiTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
+    .returning();
+}
+
 /** The live token with this hash, with its owner if the owner's account is active. One lookup by a unique index. */
 export async function getLiveByHash(
   db: DbOrTx,

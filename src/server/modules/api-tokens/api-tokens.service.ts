@@ -11,8 +11,9 @@ import type { Db } from '../../db/client';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events';
+import type { SignInGuard } from '../../lib/rate-limit';
 import { Throttle } from '../../lib/throttle';
-import { type AuditBy, recordAudit } from '../audit/audit.record';
+import { type AuditBy, recordAudit } from '../audit';
 import * as repo from './api-tokens.repo';
 
 /** `cb_` and 32 random bytes in base64url: anything else is unknown without asking the database. */
@@ -63,7 +64,7 @@ export class ApiTokenService {
     return createHmac('sha256', this.key).update(token).digest('hex');
   }
 
-  async list(userId: string): Promise<ApiTokenListDto> {
+  async list(userId: string): Promise<Omit<ApiTokenListDto, 'verifyEmailFirst'>> {
     return { tokens: (await repo.listByUserId(this.db, userId)).map(toDto) };
   }
 
@@ -112,11 +113,18 @@ export class ApiTokenService {
     this.events.publish({ type: 'session.revoked', actorId: userId, userId, sessionId: row.id });
   }
 
-  /** The live token's owner (active) and the token, or null: malformed, unknown, revoked, expired, owner deactivated. */
-  async authenticate(token: string): Promise<TokenAuthentication | null> {
-    if (!TOKEN_SHAPE.test(token)) return null;
-    const found = await repo.getLiveByHash(this.db, this.hash(token));
-    if (!found) return null;
+  /**
+   * The live token's owner (active) and the token, or null: malformed, unknown, revoked, expired, owner deactivated.
+   * `guard` (RateLimiter.apiToken, the client's IP) may make the caller wait first (429); a token that does not match
+   * counts against it.
+   */
+  async authenticate(token: string, guard?: SignInGuard): Promise<TokenAuthentication | null> {
+    await guard?.begin();
+    const found = TOKEN_SHAPE.test(token) ? await repo.getLiveByHash(this.db, this.hash(token)) : undefined;
+    if (!found) {
+      await guard?.failed();
+      return null;
+    }
     if (this.touched.due(found.id)) void repo.touchLastUsed(this.db, found.id, TOUCH_EVERY_SECONDS).catch(() => {});
     return { user: found.user, sessionId: '', apiToken: { id: found.id, scope: found.scope } };
   }

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { errorResponse, idParams } from '../../../domain/schemas/common';
 import { attachmentDto, attachmentListDto, taskItemParams } from '../../../domain/schemas/task-detail';
-import { requireUser, typed } from '../../lib/http';
+import { actorOf, requireUser, typed } from '../../lib/http';
 import { describeStorage } from '../../lib/storage';
 import { AttachmentsService } from './attachments.service';
 import { avatarRoutes } from './avatars.routes';
@@ -26,12 +26,12 @@ const fileLinkQuery = z.object({ exp: z.string().optional(), sig: z.string().opt
  * Multipart bodies are parsed only inside this plugin: every other route still takes JSON alone (415 otherwise).
  */
 export function registerAttachments(app: FastifyInstance): void {
-  const { database, storage, events, config } = app.deps;
+  const { database, storage, events, changes, config } = app.deps;
   const links = new FileLinks(config.authSecret);
   const service = new AttachmentsService({
     db: database.db,
     storage,
-    events,
+    changes,
     links,
     maxUploadBytes: config.maxUploadMb * 1024 * 1024,
     log: app.log,
@@ -79,7 +79,7 @@ function attachmentRoutes(app: FastifyInstance, service: AttachmentsService): vo
     },
     validatorCompiler: skipBodyValidation(),
     handler: async (req, reply) => {
-      const dto = await service.upload(requireUser(req).userId, req.params.id, (maxBytes) => receiveFile(req, maxBytes));
+      const dto = await service.upload(actorOf(req), req.params.id, (maxBytes) => receiveFile(req, maxBytes));
       return reply.code(201).send(dto);
     },
   });
@@ -88,14 +88,14 @@ function attachmentRoutes(app: FastifyInstance, service: AttachmentsService): vo
     config: { auth: 'user' },
     schema: { tags, security, params: taskItemParams, response: { 204: z.null(), ...errors } },
     handler: async (req, reply) => {
-      await service.remove(requireUser(req).userId, req.params.id, req.params.itemId);
+      await service.remove(actorOf(req), req.params.id, req.params.itemId);
       return reply.code(204).send(null);
     },
   });
 
   // Public: an <img> or a download link carries no bearer token; the signed, expiring link is the authorization.
   r.get('/api/files/:id', {
-    config: { auth: 'public' },
+    config: { auth: 'public', ownCacheControl: true },
     compress: false,
     schema: {
       tags,

@@ -1,12 +1,13 @@
+import { detailChanged, type PersonActor } from '../../../domain/changes';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { TASK_DETAIL_LIMITS } from '../../../domain/constants';
 import { canDeleteAttachment } from '../../../domain/permissions';
 import type { AttachmentDto, AttachmentListDto } from '../../../domain/schemas/task-detail';
 import type { Db } from '../../db/client';
-import { requireVisibleTask, type TaskAccess } from '../../db/task-access';
+import { requireVisibleTask } from '../../db/task-access';
 import { AppError } from '../../lib/errors';
-import type { EventBus } from '../../lib/events';
+import type { ChangeRecorder } from '../../lib/changes';
 import type { ObjectStorage } from '../../lib/storage';
 import * as repo from './attachments.repo';
 import { FileInspector, isRasterImage } from './file-content';
@@ -73,7 +74,7 @@ export async function storeUpload(
 export interface AttachmentsServiceDeps {
   db: Db;
   storage: ObjectStorage;
-  events: EventBus;
+  changes: ChangeRecorder;
   links: FileLinks;
   maxUploadBytes: number;
   log: { warn(object: unknown, message: string): void };
@@ -105,7 +106,8 @@ export class AttachmentsService {
     return { attachments: rows.map((row) => this.toDto(row)) };
   }
 
-  async upload(userId: string, taskId: string, receive: ReceiveFile): Promise<AttachmentDto> {
+  async upload(actor: PersonActor, taskId: string, receive: ReceiveFile): Promise<AttachmentDto> {
+    const { userId } = actor;
     const { db, storage, maxUploadBytes } = this.deps;
     // Refused before a byte is read: a task the caller may not see, or one that is full.
     const before = await requireVisibleTask(db, taskId, userId);
@@ -114,10 +116,9 @@ export class AttachmentsService {
     const fileName = sanitizeFileName(file.fileName);
     const stored = await storeUpload(storage, `tasks/${taskId}/${randomUUID()}`, file, maxUploadBytes);
     let created: repo.AttachmentRow;
-    let access: TaskAccess;
     try {
       // Checked again, the task locked: the upload took a while, and uploads to one task are counted one at a time.
-      ({ created, access } = await db.transaction(async (tx) => {
+      created = await this.deps.changes.run(db, actor, async (tx, record) => {
         const locked = await requireVisibleTask(tx, taskId, userId, 'update');
         if (locked.attachmentCount >= TASK_DETAIL_LIMITS.attachmentsPerTaskMax) throw new AppError('too_many_attachments');
         const row = await repo.createOne(tx, {
@@ -128,29 +129,30 @@ export class AttachmentsService {
           size: stored.size,
           storageKey: stored.key,
         });
-        return { created: row, access: locked };
-      }));
+        await record(detailChanged(locked, 'attachments'));
+        return row;
+      });
     } catch (error) {
       await this.deleteObject(stored.key);
       throw error;
     }
-    this.published(userId, taskId, access);
     const row = await repo.getOneById(db, created.id);
     return this.toDto(row ?? { ...created, uploaderName: null, uploaderAvatar: null });
   }
 
-  async remove(userId: string, taskId: string, itemId: string): Promise<void> {
-    const { deleted, access } = await this.deps.db.transaction(async (tx) => {
+  async remove(actor: PersonActor, taskId: string, itemId: string): Promise<void> {
+    const { userId } = actor;
+    const deleted = await this.deps.changes.run(this.deps.db, actor, async (tx, record) => {
       const found = await requireVisibleTask(tx, taskId, userId);
       const row = await repo.getOneById(tx, itemId);
       if (!row || row.taskId !== taskId) throw new AppError('attachment_not_found');
       if (!canDeleteAttachment(found.callerRole, userId, row)) throw new AppError('attachment_delete_denied');
       const gone = await repo.deleteOne(tx, taskId, itemId);
       if (!gone) throw new AppError('attachment_not_found');
-      return { deleted: gone, access: found };
+      await record(detailChanged(found, 'attachments'));
+      return gone;
     });
     await this.deleteObject(deleted.storageKey);
-    this.published(userId, taskId, access);
   }
 
   /** The bytes behind a signed link (no bearer: the signature is the authorization). */
@@ -175,16 +177,5 @@ export class AttachmentsService {
     await this.deps.storage
       .delete(key)
       .catch((error) => this.deps.log.warn({ err: error, key }, 'could not delete a stored file'));
-  }
-
-  private published(actorId: string, taskId: string, access: TaskAccess): void {
-    this.deps.events.publish({
-      type: 'task.detail_changed',
-      actorId,
-      teamId: access.teamId,
-      taskId,
-      projectId: access.projectId,
-      part: 'attachments',
-    });
   }
 }

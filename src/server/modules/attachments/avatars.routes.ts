@@ -37,7 +37,7 @@ export function avatarRoutes(app: FastifyInstance, service: AvatarsService): voi
 
   // Public: an avatar is shown to teammates by <img>. Its URL is a capability (two random ids), changed with the image.
   r.get('/api/avatars/:userId/:file', {
-    config: { auth: 'public' },
+    config: { auth: 'public', ownCacheControl: true },
     compress: false,
     schema: {
       tags,

@@ -4,7 +4,7 @@ import type { UserDto } from '../../../domain/schemas/auth';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { ObjectStorage } from '../../lib/storage';
-import { toUserDto } from '../users/users.mapper';
+import { toUserDto } from '../users';
 import * as repo from './attachments.repo';
 import type { ReceiveFile } from './attachments.service';
 import { deleteStoredFile, readStoredImage, storeImage } from './stored-image';

@@ -7,12 +7,11 @@ import { AuditService } from './audit.service';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
 
-/** The CSV answer: an attachment, kept by no cache (it lists addresses and who did what). */
+/** The CSV answer: an attachment, kept by no cache (no-store, as every /api answer: it lists addresses and who did what). */
 function sendCsv(reply: FastifyReply, name: string, body: string) {
   return reply
     .header('content-type', 'text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${name}"`)
-    .header('cache-control', 'no-store')
     .send(body);
 }
 

@@ -10,7 +10,7 @@ import {
   auditCsvRecord,
 } from '../../../domain/schemas/audit';
 import type { Db } from '../../db/client';
-import { requireTeamRight } from '../teams/membership';
+import { requireTeamRight } from '../../db/membership';
 import * as repo from './audit.repo';
 
 function toDto(row: repo.AuditRow): AuditEntryDto {

@@ -2,15 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ACCOUNT_MSG } from '../../../domain/account-messages';
 import { forgotPasswordInput, mailAcceptedResponse, resetPasswordInput, verifyEmailInput } from '../../../domain/schemas/auth';
+import { linkStatusDto, linkStatusQuery } from '../../../domain/schemas/account-links';
 import { errorResponse } from '../../../domain/schemas/common';
 import { requireUser, typed } from '../../lib/http';
 import { EmailVerificationService } from './email-verification.service';
+import { isLinkUsable } from './link-status.service';
 import { PasswordResetService } from './password-reset.service';
 
-/** The account's emailed links: verify the address, resend that link, forgot password, reset password. */
+/**
+ * The account's emailed links: verify the address, resend that link, forgot password, reset password, and whether a
+ * link still works.
+ */
 export function registerAccountLinks(app: FastifyInstance): void {
   const { config, database, events, rateLimiter } = app.deps;
-  const verification = new EmailVerificationService(database.db, rateLimiter, config.publicUrl);
+  const verification = new EmailVerificationService(database.db, rateLimiter, config.publicUrl, config);
   const reset = new PasswordResetService(database.db, rateLimiter, events, config.publicUrl);
   const r = typed(app);
   const tags = ['auth'];
@@ -31,6 +36,13 @@ export function registerAccountLinks(app: FastifyInstance): void {
       await reset.reset(req.body.token, req.body.password, req.ip);
       return reply.code(204).send(null);
     },
+  });
+
+  // Read-only: the page of an emailed link asks when it opens, so a used or expired link says so before anyone types.
+  r.get('/api/auth/link-status', {
+    config: { auth: 'public', rateLimit: 'auth' },
+    schema: { tags, querystring: linkStatusQuery, response: { 200: linkStatusDto, 400: errorResponse, 429: errorResponse } },
+    handler: async (req) => ({ valid: await isLinkUsable(database.db, req.query.purpose, req.query.token) }),
   });
 
   r.post('/api/auth/verify-email', {

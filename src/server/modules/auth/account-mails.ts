@@ -1,4 +1,4 @@
-import { type RenderedMail, renderMail } from '../mail/mail.render';
+import { type RenderedMail, renderMail } from '../mail';
 
 /** The mails of the account's own links: verification, password reset, and the notice that the password changed. */
 

@@ -14,7 +14,7 @@ import { fieldErrors } from '../../../domain/forms';
 import { mfaGrantInput, mfaRequiredResponse } from '../../../domain/schemas/security';
 import { AppError } from '../../lib/errors';
 import { requireUser, typed } from '../../lib/http';
-import { toUserDto } from '../users/users.mapper';
+import { toUserDto } from '../users';
 import type { AuthService } from './auth.service';
 
 const tokenBody = z.union([passwordGrantInput, refreshGrantInput, mfaGrantInput]);

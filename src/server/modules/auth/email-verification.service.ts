@@ -3,7 +3,8 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import type { RateLimiter } from '../../lib/rate-limit';
-import * as usersRepo from '../users/users.repo';
+import { notifyPendingInvitations } from '../notifications';
+import * as usersRepo from '../users';
 import { verifyEmailMail } from './account-mails';
 import { mailNewLink } from './mail-link';
 import { consumeUserToken, revokeUserTokens } from './user-tokens.repo';
@@ -47,6 +48,8 @@ export class EmailVerificationService {
     private readonly db: Db,
     private readonly rateLimiter: RateLimiter,
     private readonly publicUrl: string,
+    /** With EMAIL_VERIFICATION=required, a newly verified address is told of its pending invitations (issue 35). */
+    private readonly invitations?: { emailVerification: EmailVerificationMode; invitationTtlDays: number },
   ) {}
 
   /**
@@ -58,6 +61,10 @@ export class EmailVerificationService {
       const spent = await consumeUserToken(tx, 'verify_email', token);
       if (!spent || !(await usersRepo.markEmailVerified(tx, spent.userId, spent.email))) return false;
       await revokeUserTokens(tx, spent.userId, 'verify_email');
+      // Invitations were not shown to the unproven address (notifyPendingInvitations): now they are.
+      if (this.invitations?.emailVerification === 'required') {
+        await notifyPendingInvitations(tx, { id: spent.userId, email: spent.email }, this.invitations.invitationTtlDays);
+      }
       return true;
     });
     if (!verified) throw new AppError('link_invalid');

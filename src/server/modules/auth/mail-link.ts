@@ -1,7 +1,6 @@
 import type { MailKind, UserTokenPurpose } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
-import { enqueueMail } from '../mail/mail.repo';
-import type { RenderedMail } from '../mail/mail.render';
+import { enqueueMail, type RenderedMail } from '../mail';
 import { createUserToken, revokeUserTokens } from './user-tokens.repo';
 
 export interface NewLink {

@@ -4,11 +4,12 @@ import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events';
 import { hashPassword } from '../../lib/passwords';
 import type { RateLimiter } from '../../lib/rate-limit';
-import { ownAccountAudit, recordAudit } from '../audit/audit.record';
-import { enqueueMail } from '../mail/mail.repo';
-import * as usersRepo from '../users/users.repo';
+import { ownAccountAudit, recordAudit } from '../audit';
+import { enqueueMail } from '../mail';
+import * as usersRepo from '../users';
 import { passwordChangedMail, resetPasswordMail } from './account-mails';
 import { revokeAllSessionsOfUser } from './auth.repo';
+import { revokeCredentialsOfUser, revokedDetails } from './credentials';
 import { requireUncommonPassword } from './password-policy';
 import { consumeUserToken, createUserToken, revokeUserTokens } from './user-tokens.repo';
 
@@ -60,13 +61,13 @@ export class PasswordResetService {
 
   /**
    * Spends the link and sets the new password, in one transaction with its consequences: every other reset link of
-   * the account spent, every session signed out, the address marked verified (the link proved the mailbox), and the
-   * 'password changed' mail queued. The password is checked before the link is spent, so a refused one costs nothing.
+   * the account spent, every session signed out, every API token and the calendar feed revoked (issue 35), the address
+   * marked verified (the link proved the mailbox), and the 'password changed' mail queued. The password is checked before the link is spent, so a refused one costs nothing.
    */
   async reset(token: string, password: string, ip: string | null = null): Promise<void> {
     requireUncommonPassword(password);
     const passwordHash = await hashPassword(password);
-    const userId = await this.db.transaction(async (tx) => {
+    const done = await this.db.transaction(async (tx) => {
       const spent = await consumeUserToken(tx, 'reset_password', token);
       if (!spent) return null;
       const user = await usersRepo.getOneById(tx, spent.userId);
@@ -76,6 +77,9 @@ export class PasswordResetService {
       await revokeUserTokens(tx, user.id, 'reset_password');
       await usersRepo.markEmailVerified(tx, user.id, user.email);
       await revokeAllSessionsOfUser(tx, user.id);
+      // Tokens and the calendar feed too: whoever held the account before its owner took it back keeps nothing.
+      const by = { actorId: user.id, actorEmail: user.email, ip };
+      const revoked = await revokeCredentialsOfUser(tx, user.id, by, 'password_reset');
       await enqueueMail(tx, {
         kind: 'password_changed',
         to: user.email,
@@ -85,10 +89,14 @@ export class PasswordResetService {
       await recordAudit(tx, {
         action: 'auth.password_reset',
         ...ownAccountAudit(user, ip),
+        details: revokedDetails(revoked),
       });
-      return user.id;
+      return { userId: user.id, apiTokenIds: revoked.apiTokenIds };
     });
-    if (!userId) throw new AppError('link_invalid');
+    if (!done) throw new AppError('link_invalid');
+    const { userId } = done;
     this.events.publish({ type: 'session.revoked', actorId: userId, userId, sessionId: null });
+    // A revoked token's event streams close as a session's do (its id stands for the session).
+    for (const id of done.apiTokenIds) this.events.publish({ type: 'session.revoked', actorId: userId, userId, sessionId: id });
   }
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { TaskPriority, TaskStatus } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
 import { calendarFeeds, projects, tasks, users } from '../../db/schema';
@@ -68,15 +68,10 @@ export interface FeedTaskRow {
 }
 
 /**
- * The tasks with a due date in [from, to] of the teams `userId` is an active member of, read now (a team left since the
- * feed was made drops out), earliest first, at most `limit`.
+ * Every task with a due date of the teams `userId` is an active member of, read now (a team left since the feed was
+ * made drops out), earliest first; past `limit` tasks, the `limit` due latest.
  */
-export async function listFeedTasks(
-  db: DbOrTx,
-  userId: string,
-  range: { from: string; to: string },
-  limit: number,
-): Promise<FeedTaskRow[]> {
+export async function listFeedTasks(db: DbOrTx, userId: string, limit: number): Promise<FeedTaskRow[]> {
   const rows = await db
     .select({
       id: tasks.id,
@@ -90,8 +85,8 @@ export async function listFeedTasks(
     })
     .from(tasks)
     .innerJoin(projects, eq(projects.id, tasks.projectId))
-    .where(and(inArray(projects.teamId, visibleTeamIds(userId)), gte(tasks.dueDate, range.from), lte(tasks.dueDate, range.to)))
-    .orderBy(asc(tasks.dueDate), asc(tasks.id))
+    .where(and(inArray(projects.teamId, visibleTeamIds(userId)), isNotNull(tasks.dueDate)))
+    .orderBy(desc(tasks.dueDate), desc(tasks.id))
     .limit(limit);
-  return rows as FeedTaskRow[];
+  return (rows as FeedTaskRow[]).reverse();
 }

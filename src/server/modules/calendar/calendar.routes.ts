@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { mustVerifyEmailFirst } from '../../../domain/schemas/api-token';
 import { calendarFeedCreatedDto, calendarFeedParams, calendarFeedStatusDto } from '../../../domain/schemas/calendar';
 import { errorResponse } from '../../../domain/schemas/common';
 import { AppError } from '../../lib/errors';
@@ -24,16 +25,25 @@ export function registerCalendar(app: FastifyInstance): void {
   r.get('/api/me/calendar-feed', {
     config: { auth: 'user' },
     schema: { tags, security, response: { 200: calendarFeedStatusDto } },
-    handler: async (req) => service.status(requireUser(req).userId),
+    handler: async (req) => {
+      const { userId, user } = requireUser(req);
+      const status = await service.status(userId);
+      // Said only when it holds, so that the usual answer stays as it was.
+      return mustVerifyEmailFirst(config.emailVerification, user) ? { ...status, verifyEmailFirst: true } : status;
+    },
   });
 
-  // Makes the feed, or replaces its token ('Reset link'). The answer holds the secret URL: never cached.
+  // Makes the feed, or replaces its token ('Reset link'). The answer holds the secret URL: never cached (no-store, as
+  // every /api answer).
   r.post('/api/me/calendar-feed', {
     config: { auth: 'user' },
-    schema: { tags, security, response: { 201: calendarFeedCreatedDto } },
+    schema: { tags, security, response: { 201: calendarFeedCreatedDto, 403: errorResponse } },
     handler: async (req, reply) => {
-      const created = await service.create(requireUser(req).userId);
-      return reply.code(201).header('cache-control', 'no-store').send(created);
+      const { userId, user } = requireUser(req);
+      // Unverified under EMAIL_VERIFICATION=required: no credential that would outlive the owner's reset (issue 35).
+      if (mustVerifyEmailFirst(config.emailVerification, user)) throw new AppError('credentials_email_unverified');
+      const created = await service.create(userId);
+      return reply.code(201).send(created);
     },
   });
 
@@ -48,11 +58,12 @@ export function registerCalendar(app: FastifyInstance): void {
 
   // Public: a calendar app sends no bearer token; the secret in the path is the authorization, for this feed only.
   r.get('/api/calendar/feeds/:token/crewboard.ics', {
-    config: { auth: 'public' },
+    // FEED_CACHE_CONTROL on the feed itself; its errors are no-store as every /api answer.
+    config: { auth: 'public', ownCacheControl: true },
     schema: {
       tags,
       description:
-        'The iCalendar (RFC 5545) feed of a secret link made with POST /api/me/calendar-feed: the tasks with a due date in the teams its owner is an active member of, as all-day events. 404 for an unknown, reset or revoked link.',
+        'The iCalendar (RFC 5545) feed of a secret link made with POST /api/me/calendar-feed: every task with a due date in the teams its owner is an active member of, whenever it is due, as all-day events (at most 5,000: past that, the 5,000 due latest). 404 for an unknown, reset or revoked link.',
       params: calendarFeedParams,
       response: { 400: errorResponse, 404: errorResponse, 429: errorResponse },
     },
@@ -63,7 +74,7 @@ export function registerCalendar(app: FastifyInstance): void {
       } catch (error) {
         // Guessing links is throttled: a wrong one spends from the IP's own bucket. A right one spends nothing
         // (calendar services fetch many people's feeds from a few addresses).
-        if (error instanceof AppError && error.reason === 'not_found') await rateLimiter.take('calendarFeed', req.ip);
+        if (error instanceof AppError && error.reason === 'not_found') await rateLimiter.takeForIp('calendarFeed', req.ip);
         throw error;
       }
       // Text, not JSON: no response schema of the route's describes it.

@@ -8,8 +8,11 @@ import { AppError } from '../../lib/errors';
 import { hashToken } from '../../lib/tokens';
 import * as repo from './calendar.repo';
 
-/** What a feed lists: tasks due from `pastDays` ago to `futureDays` ahead, at most `maxEvents` of them. */
-export const FEED_WINDOW = { pastDays: 90, futureDays: 730, maxEvents: 5000 } as const;
+/**
+ * What a feed lists: every task with a due date in the owner's teams, whenever it is due (issue 35, item 10). Only
+ * the size is bounded: past `maxEvents` tasks, the ones due latest are kept (Settings and the API description say so).
+ */
+export const FEED_LIMITS = { maxEvents: 5000 } as const;
 /** last_used_at is written at most this often (a calendar app may poll every few minutes). */
 const TOUCH_EVERY_SECONDS = 60;
 /** How often a calendar app is asked to fetch again (REFRESH-INTERVAL, X-PUBLISHED-TTL). */
@@ -60,20 +63,23 @@ export class CalendarService {
   async render(token: string, now = new Date()): Promise<string> {
     const feed = TOKEN_SHAPE.test(token) ? await repo.getOneByTokenHash(this.db, hashToken(token)) : undefined;
     if (!feed) throw new AppError('not_found');
-    const today = now.toISOString().slice(0, 10);
     const [rows] = await Promise.all([
-      repo.listFeedTasks(
-        this.db,
-        feed.userId,
-        { from: addDays(today, -FEED_WINDOW.pastDays), to: addDays(today, FEED_WINDOW.futureDays) },
-        FEED_WINDOW.maxEvents,
-      ),
+      repo.listFeedTasks(this.db, feed.userId, FEED_LIMITS.maxEvents),
       feed.lastUsedAt && now.getTime() - feed.lastUsedAt.getTime() < TOUCH_EVERY_SECONDS * 1000
         ? undefined
         : repo.touchLastUsed(this.db, feed.userId, TOUCH_EVERY_SECONDS),
     ]);
-    return buildCalendar(rows, this.publicUrl).toString();
+    return feedText(buildCalendar(rows, this.publicUrl));
   }
+}
+
+/**
+ * The calendar as an iCalendar file: every content line ends with CRLF, the last one too (RFC 5545 §3.1;
+ * ical-generator leaves the final END:VCALENDAR without it).
+ */
+export function feedText(calendar: ICalCalendar): string {
+  const text = calendar.toString();
+  return text.endsWith('\r\n') ? text : `${text}\r\n`;
 }
 
 /** One all-day event per task (RFC 5545; ical-generator escapes text and folds long lines). */

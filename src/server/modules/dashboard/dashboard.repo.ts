@@ -6,7 +6,7 @@ import { projects, projectTaskCounts, tasks, teamMembers, teams } from '../../db
 import { countSums, countTotal, projectTotals } from '../../db/task-counters';
 import { isActiveRow, visibleTeamIds } from '../../db/visibility';
 import type { DashboardDto } from '../../../domain/schemas/dashboard';
-import { completionMonths, taskStatusSpans } from '../analytics/analytics.repo';
+import { completionMonths, taskStatusSpans } from '../analytics';
 import { parseIsoDate } from '../../../domain/dates';
 
 /** Ids of the projects in the teams `userId` sees, as a subquery. */

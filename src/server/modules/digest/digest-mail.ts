@@ -1,6 +1,6 @@
 import { TASK_PRIORITY_LABELS } from '../../../domain/constants';
 import { formatLongDate, formatShortDate } from '../../../domain/dates';
-import { renderMail, type RenderedMail } from '../mail/mail.render';
+import { type RenderedMail, renderMail } from '../mail';
 import type { DigestTaskRow } from './digest.repo';
 
 /** One person's digest: their open tasks due today, then the overdue ones, oldest first. */

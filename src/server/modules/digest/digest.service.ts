@@ -1,7 +1,6 @@
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { mayMailUnprompted } from '../mail/mail.policy';
-import { enqueueMails } from '../mail/mail.repo';
+import { enqueueMails, mayMailUnprompted } from '../mail';
 import { digestMail } from './digest-mail';
 import { type DigestTaskRow, listDigestZones, listDueDigestTasks, lockDigestQueue } from './digest.repo';
 import { digestWindow } from './digest.schedule';

@@ -18,17 +18,25 @@ import type { EventBus } from '../../lib/events';
 import type { AuthContext } from '../../lib/http';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import type { RateLimiter, SignInGuard } from '../../lib/rate-limit';
-import { recordAudit } from '../audit/audit.record';
-import { changeEmailMail, emailChangedMail, passwordChangedMail } from '../auth/account-mails';
-import { revokeAllSessionsOfUser, revokeOtherSessionsOfUser } from '../auth/auth.repo';
-import type { AuthService } from '../auth/auth.service';
-import { requireUncommonPassword } from '../auth/password-policy';
-import { mailNewLink } from '../auth/mail-link';
-import { consumeUserToken, revokeUserTokens } from '../auth/user-tokens.repo';
-import { enqueueMail } from '../mail/mail.repo';
-import * as preferencesRepo from '../notifications/preferences.repo';
-import { toUserDto } from '../users/users.mapper';
-import * as usersRepo from '../users/users.repo';
+import { recordAudit } from '../audit';
+import {
+  type AuthService,
+  changeEmailMail,
+  consumeUserToken,
+  emailChangedMail,
+  mailNewLink,
+  passwordChangedMail,
+  requireUncommonPassword,
+  revokeAllSessionsOfUser,
+  revokeCredentialsOfUser,
+  revokedDetails,
+  revokeOtherSessionsOfUser,
+  revokeUserTokens,
+} from '../auth';
+import { enqueueMail } from '../mail';
+import * as preferencesRepo from '../notifications';
+import { toUserDto } from '../users';
+import * as usersRepo from '../users';
 import * as repo from './me.repo';
 
 /** A link to a new address lives a day, like a verification link. */
@@ -150,7 +158,8 @@ export class MeService {
 
   /**
    * A new password for the signed-in user, after the current one: the /signup rules and not a common one. Every
-   * other session is signed out (this one stays), a pending reset link stops working, and a notice is mailed.
+   * other session is signed out (this one stays), a pending reset link stops working, and a notice is mailed. With
+   * `revokeTokens` (the default), every API token and the calendar feed are revoked too.
    */
   async changePassword(
     caller: AuthContext,
@@ -166,6 +175,10 @@ export class MeService {
       await usersRepo.setPassword(tx, caller.userId, passwordHash);
       await revokeUserTokens(tx, caller.userId, 'reset_password');
       const ids = await revokeOtherSessionsOfUser(tx, caller.userId, caller.sessionId);
+      const by = { actorId: caller.userId, actorEmail: caller.user.email, ip };
+      const credentials = input.revokeTokens
+        ? await revokeCredentialsOfUser(tx, caller.userId, by, 'password_changed')
+        : { apiTokenIds: [], calendarFeed: false };
       await enqueueMail(tx, {
         kind: 'password_changed',
         to: caller.user.email,
@@ -183,9 +196,10 @@ export class MeService {
         targetType: 'user',
         targetId: caller.userId,
         targetLabel: caller.user.email,
-        details: { otherSessionsSignedOut: ids.length },
+        details: { otherSessionsSignedOut: ids.length, ...revokedDetails(credentials) },
       });
-      return ids;
+      // A revoked token's event streams close as a session's do (its id stands for the session).
+      return [...ids, ...credentials.apiTokenIds];
     });
     this.deps.auth.sessionsRevoked(caller.userId, revoked);
   }

@@ -8,7 +8,7 @@ import * as Y from 'yjs';
 import { NOTE_SOCKET_CLOSE } from '../../../domain/schemas/note';
 import type { Db } from '../../db/client';
 import type { DomainEvent } from '../../lib/events';
-import type { EventChannel, NoteChannelMessage } from '../realtime/realtime.channel';
+import type { EventChannel, NoteChannelMessage } from '../realtime';
 import type { NoteCompactor } from './notes.compaction';
 import * as repo from './notes.repo';
 

@@ -4,12 +4,9 @@ import { NOTIFICATION_TEXT } from '../../../domain/schemas/notification';
 import type { Config } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
 import type { EventBus } from '../../lib/events';
-import { mayMailUnprompted } from '../mail/mail.policy';
-import { enqueueMails, type OutgoingMail } from '../mail/mail.repo';
-import { renderMail } from '../mail/mail.render';
-import { createMany, type NotificationRow } from '../notifications/notifications.repo';
-import { listInAppMuted } from '../notifications/preferences.repo';
-import { listMailRecipients } from '../task-comments/task-comments.repo';
+import { enqueueMails, mayMailUnprompted, type OutgoingMail, renderMail } from '../mail';
+import { createMany, listInAppMuted, type NotificationRow } from '../notifications';
+import { listMailRecipients } from '../task-comments';
 import { docFrom, noteMentions, noteText } from './note-document';
 import * as repo from './notes.repo';
 

@@ -16,16 +16,14 @@ import {
   noteVersionListDto,
   updateNoteInput,
 } from '../../../domain/schemas/note';
-import { requireUser, typed } from '../../lib/http';
+import { actorOf, requireUser, typed } from '../../lib/http';
 import { startPeriodic } from '../../lib/periodic';
-import { fileUploadBody, receiveFile, skipBodyValidation } from '../attachments/multipart';
-import { FILE_CSP } from '../attachments/file-name';
+import { FILE_CSP, fileUploadBody, receiveFile, skipBodyValidation } from '../attachments';
 import { NoteImages } from './note-images';
 import { NoteTickets } from './note-tickets';
 import { NotesCollab } from './notes.collab';
 import { NoteCompactor } from './notes.compaction';
-import * as repo from './notes.repo';
-import { NotesService } from './notes.service';
+import { NotesService, socketAccess } from './notes.service';
 
 const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
 const security = [{ bearer: [] }];
@@ -34,7 +32,7 @@ const tags = ['notes'];
 const versionParams = z.object({ id: uuid, versionId: uuid });
 const imageParams = z.object({ id: z.string().max(64), file: z.string().max(64) });
 /** Checked by the signature (404), not by a schema (no 400 to probe with). */
-const imageQuery = z.object({ sig: z.string().max(200).optional() });
+const imageQuery = z.object({ exp: z.string().max(200).optional(), sig: z.string().max(200).optional() });
 const socketParams = z.object({ id: z.string().max(64) });
 const socketQuery = z.object({ ticket: z.string().max(1000).optional() });
 
@@ -56,7 +54,7 @@ declare module 'fastify' {
  * short-lived ticket from `POST /api/notes/:id/socket-ticket`.
  */
 export function registerNotes(app: FastifyInstance): void {
-  const { database, events, config, storage } = app.deps;
+  const { database, events, changes, config, storage } = app.deps;
   const db = database.db;
   const tickets = new NoteTickets(config.authSecret);
   const compactor = new NoteCompactor(db, events, config);
@@ -64,11 +62,12 @@ export function registerNotes(app: FastifyInstance): void {
   const images = new NoteImages(db, storage, config.authSecret, config.maxUploadMb * 1024 * 1024, app.log);
   const service = new NotesService({
     db,
-    events,
+    changes,
     tickets,
     collab,
     compactor,
     removeFiles: (noteId) => images.removeAll(noteId),
+    imageQuery: (noteId) => images.query(noteId),
   });
   app.decorate('notesCollab', collab);
 
@@ -93,7 +92,7 @@ export function registerNotes(app: FastifyInstance): void {
         tags,
         security,
         description:
-          'One PNG, JPEG, GIF or WebP image in the multipart field `file` (at most MAX_UPLOAD_MB). Answers a stable signed URL for `<img>`.',
+          'One PNG, JPEG, GIF or WebP image in the multipart field `file` (at most MAX_UPLOAD_MB). Answers its signed URL for `<img>`: the path is the stable reference to keep in the document, the `?exp=…&sig=…` query expires like an attachment link (a fresh one comes with each socket ticket).',
         consumes: ['multipart/form-data'],
         params: idParams,
         body: fileUploadBody,
@@ -109,23 +108,25 @@ export function registerNotes(app: FastifyInstance): void {
 
     // Public: an <img> carries no bearer token; the signature in the URL is the authorization.
     r.get('/api/notes/:id/images/:file', {
-      config: { auth: 'public' },
+      config: { auth: 'public', ownCacheControl: true },
       compress: false,
       schema: {
         tags,
-        description: 'An image of a note, through the signed URL its upload answered (404 once the note is deleted).',
+        description:
+          "An image of a note, through a signed link: its path with the note's current `exp` and `sig` (from the upload's answer or a socket ticket). 404 once the link has expired or the note is deleted.",
         params: imageParams,
         querystring: imageQuery,
         response: { 404: errorResponse },
       },
       handler: async (req, reply) => {
-        const image = await images.read(req.params.id.toLowerCase(), req.params.file.toLowerCase(), req.query.sig);
+        const image = await images.read(req.params.id.toLowerCase(), req.params.file.toLowerCase(), req.query.exp, req.query.sig);
+        const maxAge = Math.max(0, image.expiry - Math.floor(Date.now() / 1000));
         return (reply as FastifyReply)
           .header('content-type', image.contentType)
           .header('content-length', String(image.size))
           .header('x-content-type-options', 'nosniff')
           .header('content-security-policy', FILE_CSP)
-          .header('cache-control', 'private, max-age=31536000, immutable')
+          .header('cache-control', `private, max-age=${maxAge}`)
           .send(image.body);
       },
     });
@@ -156,7 +157,7 @@ export function registerNotes(app: FastifyInstance): void {
           const noteId = id.toLowerCase();
           const claims = UUID.test(noteId) ? tickets.verify(ticket, noteId) : null;
           if (!claims) return socket.close(NOTE_SOCKET_CLOSE.unauthenticated, 'invalid ticket');
-          const access = await repo.socketAccess(db, noteId, claims.userId, claims.sessionId);
+          const access = await socketAccess(db, noteId, claims.userId, claims.sessionId);
           if (!access) return socket.close(NOTE_SOCKET_CLOSE.gone, 'note not found');
           if (!access.sessionLive) return socket.close(NOTE_SOCKET_CLOSE.unauthenticated, 'session ended');
           if (!access.role) return socket.close(NOTE_SOCKET_CLOSE.forbidden, 'not a member');
@@ -198,7 +199,7 @@ function noteRoutes(app: FastifyInstance, service: NotesService): void {
   r.post('/api/notes', {
     config: { auth: 'user' },
     schema: { tags, security, body: createNoteInput, response: { 201: noteDto, ...errors } },
-    handler: async (req, reply) => reply.code(201).send(await service.create(requireUser(req).userId, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await service.create(actorOf(req), req.body)),
   });
 
   r.get('/api/notes/:id', {
@@ -210,14 +211,14 @@ function noteRoutes(app: FastifyInstance, service: NotesService): void {
   r.patch('/api/notes/:id', {
     config: { auth: 'user' },
     schema: { tags, security, params: idParams, body: updateNoteInput, response: { 200: noteDto, ...errors } },
-    handler: async (req) => service.update(requireUser(req).userId, req.params.id, req.body),
+    handler: async (req) => service.update(actorOf(req), req.params.id, req.body),
   });
 
   r.delete('/api/notes/:id', {
     config: { auth: 'user' },
     schema: { tags, security, params: idParams, response: { 204: z.null(), ...errors } },
     handler: async (req, reply) => {
-      await service.remove(requireUser(req).userId, req.params.id);
+      await service.remove(actorOf(req), req.params.id);
       return reply.code(204).send(null);
     },
   });

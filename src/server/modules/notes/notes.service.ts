@@ -1,3 +1,4 @@
+import type { PersonActor } from '../../../domain/changes';
 import * as Y from 'yjs';
 import { canDeleteNote } from '../../../domain/permissions';
 import {
@@ -15,8 +16,8 @@ import {
 import { prefixTsquery, searchWords } from '../../../domain/search-query';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import type { EventBus } from '../../lib/events';
-import { toUserSummary } from '../users/users.mapper';
+import type { ChangeRecorder } from '../../lib/changes';
+import { toUserSummary } from '../users';
 import { docFrom, excerptOf, replaceContent } from './note-document';
 import type { NoteTickets } from './note-tickets';
 import type { NotesCollab } from './notes.collab';
@@ -58,12 +59,14 @@ function toVersionDto(row: repo.VersionSummary): NoteVersionDto {
 
 export interface NotesServiceDeps {
   db: Db;
-  events: EventBus;
+  changes: ChangeRecorder;
   tickets: NoteTickets;
   collab: NotesCollab;
   compactor: NoteCompactor;
   /** Deletes a deleted note's images (after commit). */
   removeFiles: (noteId: string) => Promise<void>;
+  /** The query (`exp=…&sig=…`) that opens the note's images for a while (NoteImages.query). */
+  imageQuery: (noteId: string) => string;
 }
 
 /**
@@ -90,21 +93,29 @@ export class NotesService {
     return toDto(userId, await this.requireVisible(userId, id));
   }
 
-  async create(userId: string, input: CreateNoteInput): Promise<NoteDto> {
-    const note = await this.deps.db.transaction(async (tx) => {
+  async create(actor: PersonActor, input: CreateNoteInput): Promise<NoteDto> {
+    const { userId } = actor;
+    const note = await this.deps.changes.run(this.deps.db, actor, async (tx, record) => {
       const [role] = await Promise.all([repo.activeMemberIds(tx, input.teamId, [userId]).then((ids) => ids.has(userId))]);
       if (!role) throw new AppError('team_not_found');
       if (input.projectId && !(await repo.projectInTeam(tx, input.projectId, input.teamId))) {
         throw new AppError('project_not_found');
       }
-      return repo.createOne(tx, { teamId: input.teamId, projectId: input.projectId, title: input.title, authorId: userId });
+      const created = await repo.createOne(tx, {
+        teamId: input.teamId,
+        projectId: input.projectId,
+        title: input.title,
+        authorId: userId,
+      });
+      await record({ kind: 'note.created', teamId: created.teamId, noteId: created.id });
+      return created;
     });
-    this.deps.events.publish({ type: 'note.created', actorId: userId, teamId: note.teamId, noteId: note.id });
     return this.get(userId, note.id);
   }
 
-  async update(userId: string, id: string, input: UpdateNoteInput): Promise<NoteDto> {
-    const teamId = await this.deps.db.transaction(async (tx) => {
+  async update(actor: PersonActor, id: string, input: UpdateNoteInput): Promise<NoteDto> {
+    const { userId } = actor;
+    await this.deps.changes.run(this.deps.db, actor, async (tx, record) => {
       const row = await repo.getVisibleById(tx, userId, id, true);
       if (!row) throw notFound();
       if (input.projectId && !(await repo.projectInTeam(tx, input.projectId, row.note.teamId))) {
@@ -116,21 +127,20 @@ export class NotesService {
         projectId: input.projectId,
         lastEditedById: input.title !== undefined ? userId : undefined,
       });
-      return row.note.teamId;
+      await record({ kind: 'note.updated', teamId: row.note.teamId, noteId: id });
     });
-    this.deps.events.publish({ type: 'note.updated', actorId: userId, teamId, noteId: id });
     return this.get(userId, id);
   }
 
-  async remove(userId: string, id: string): Promise<void> {
-    const teamId = await this.deps.db.transaction(async (tx) => {
+  async remove(actor: PersonActor, id: string): Promise<void> {
+    const { userId } = actor;
+    await this.deps.changes.run(this.deps.db, actor, async (tx, record) => {
       const row = await repo.getVisibleById(tx, userId, id, true);
       if (!row) throw notFound();
       if (!canDeleteNote(row.callerRole, userId, row.note)) throw new AppError('note_delete_denied');
       await repo.deleteOne(tx, id);
-      return row.note.teamId;
+      await record({ kind: 'note.deleted', teamId: row.note.teamId, noteId: id });
     });
-    this.deps.events.publish({ type: 'note.deleted', actorId: userId, teamId, noteId: id });
     await this.deps.removeFiles(id);
   }
 
@@ -139,7 +149,7 @@ export class NotesService {
     await this.requireVisible(userId, id);
     if (!sessionId) throw new AppError('token_not_allowed');
     const { ticket, expiresAt } = this.deps.tickets.issue(userId, sessionId, id);
-    return { ticket, expiresAt: expiresAt.toISOString() };
+    return { ticket, expiresAt: expiresAt.toISOString(), imageQuery: this.deps.imageQuery(id) };
   }
 
   // ------------------------------------------------------------------------------------------------------------
@@ -231,4 +241,12 @@ export class NotesService {
     if (!row) throw notFound();
     return row;
   }
+}
+
+/**
+ * Whether a note's socket may open, asked by the socket route once its ticket checks out: the note's team, the caller's
+ * role there (null when not a member) and whether the ticket's session still lives; undefined when there is no note.
+ */
+export function socketAccess(db: Db, noteId: string, userId: string, sessionId: string) {
+  return repo.socketAccess(db, noteId, userId, sessionId);
 }

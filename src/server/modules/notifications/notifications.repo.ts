@@ -100,6 +100,15 @@ export async function getUserName(db: DbOrTx, userId: string): Promise<string | 
   return row?.fullName ?? null;
 }
 
+/** The active account with this address, and whether the address is verified. */
+export async function getActiveUserByEmail(db: DbOrTx, email: string): Promise<{ id: string; emailVerified: boolean } | null> {
+  const [row] = await db
+    .select({ id: users.id, emailVerified: users.emailVerified })
+    .from(users)
+    .where(and(eq(users.email, email.toLowerCase()), eq(users.isActive, true)));
+  return row ?? null;
+}
+
 export async function getActiveUserIdByEmail(db: DbOrTx, email: string): Promise<string | null> {
   const [row] = await db
     .select({ id: users.id })

@@ -8,7 +8,7 @@ import { NotificationsService } from './notifications.service';
 /** Notification routes, plus the listener that writes notifications after each committed change. */
 export function registerNotifications(app: FastifyInstance): NotificationsService {
   const { database, events } = app.deps;
-  const service = new NotificationsService(database.db, events);
+  const service = new NotificationsService(database.db, events, app.deps.config.emailVerification);
 
   const unsubscribe = events.subscribe((event) => {
     service.handle(event).catch((err) => app.log.error({ err, event: event.type }, 'writing notifications failed'));

@@ -1,10 +1,10 @@
-import { TASK_STATUS_LABELS, type TaskStatus } from '../../../domain/constants';
+import { type EmailVerificationMode, TASK_STATUS_LABELS, type TaskStatus } from '../../../domain/constants';
 import { NOTIFICATION_TEXT, type NotificationDto, type NotificationListDto } from '../../../domain/schemas/notification';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { DomainEvent, EventBus } from '../../lib/events';
 import type { UserRow } from '../../db/schema';
-import { listWatcherIds } from '../task-comments/task-comments.repo';
+import { listWatcherIds } from '../task-comments';
 import * as repo from './notifications.repo';
 import * as preferences from './preferences.repo';
 import type { NewNotification, NotificationRow } from './notifications.repo';
@@ -33,6 +33,8 @@ export class NotificationsService {
   constructor(
     private readonly db: Db,
     private readonly events: EventBus,
+    /** EMAIL_VERIFICATION: with `required`, an unverified address is not told of an invitation (issue 35, item 2). */
+    private readonly emailVerification: EmailVerificationMode = 'off',
   ) {}
 
   async list(userId: string, limit: number, offset: number): Promise<NotificationListDto> {
@@ -194,10 +196,12 @@ export class NotificationsService {
   private async forInvitation(event: InvitationEvent): Promise<NewNotification[]> {
     const invitation = await repo.getPendingInvitation(this.db, event.invitationId, event.teamId);
     if (!invitation) return [];
-    const userId = await repo.getActiveUserIdByEmail(this.db, invitation.email);
+    const invitee = await repo.getActiveUserByEmail(this.db, invitation.email);
     // No account yet: the notification is written when they sign up (notifyPendingInvitations).
-    if (!userId || userId === event.actorId) return [];
-    return [inviteNotification(userId, invitation)];
+    if (!invitee || invitee.id === event.actorId) return [];
+    // An unproven address reads no invitation (as accepting needs proof): its mail's link is the way in.
+    if (mayNotBeToldOfInvitations(this.emailVerification, invitee)) return [];
+    return [inviteNotification(invitee.id, invitation)];
   }
 }
 
@@ -215,12 +219,21 @@ function inviteNotification(
   };
 }
 
-/** Sign-up hook (inside the sign-up transaction): invitations sent before the account existed, still live. */
+/** EMAIL_VERIFICATION=required and the address unverified: no invitation is shown to it (issue 35, item 2). */
+const mayNotBeToldOfInvitations = (mode: EmailVerificationMode, user: { emailVerified?: boolean }) =>
+  mode === 'required' && !user.emailVerified;
+
+/**
+ * Sign-up hook (inside the sign-up transaction): invitations sent before the account existed, still live. With
+ * EMAIL_VERIFICATION=required only for a verified address (else when it is verified: EmailVerificationService.verify).
+ */
 export async function notifyPendingInvitations(
   tx: DbOrTx,
-  user: Pick<UserRow, 'id' | 'email'>,
+  user: Pick<UserRow, 'id' | 'email'> & { emailVerified?: boolean },
   invitationTtlDays: number,
+  emailVerification: EmailVerificationMode = 'off',
 ): Promise<void> {
+  if (mayNotBeToldOfInvitations(emailVerification, user)) return;
   const invitations = await repo.listLiveInvitationsByEmail(tx, user.email, invitationTtlDays);
   await repo.createMany(
     tx,

@@ -70,7 +70,7 @@ export function registerOidc(app: FastifyInstance): void {
    */
   const toLogin = async (reply: FastifyReply, error: string, description: string) => {
     const qs = new URLSearchParams({ error, error_description: await service.sealDescription(description) });
-    return reply.header('cache-control', 'no-store').redirect(`/login?${qs.toString()}`, 302);
+    return reply.redirect(`/login?${qs.toString()}`, 302);
   };
 
   r.get('/api/auth/providers', {
@@ -86,7 +86,7 @@ export function registerOidc(app: FastifyInstance): void {
       try {
         const { url, sealedState, binding } = await service.begin();
         reply.header('set-cookie', [stateCookie(sealedState, STATE_TTL_SECONDS), bindingCookie(binding, BINDING_TTL_SECONDS)]);
-        return reply.header('cache-control', 'no-store').redirect(url, 302);
+        return reply.redirect(url, 302);
       } catch (error) {
         if (error instanceof OidcFlowError) return toLogin(reply, error.error, error.description);
         req.log.error({ errorName: (error as Error)?.name }, 'oidc start failed');
@@ -104,7 +104,7 @@ export function registerOidc(app: FastifyInstance): void {
       reply.header('set-cookie', stateCookie('', 0));
       try {
         const code = await service.complete(req.query, readCookie(req, COOKIE), req.headers['user-agent'] ?? null, req.ip);
-        return reply.header('cache-control', 'no-store').redirect(`/#${OIDC_CODE_PARAM}=${encodeURIComponent(code)}`, 302);
+        return reply.redirect(`/#${OIDC_CODE_PARAM}=${encodeURIComponent(code)}`, 302);
       } catch (error) {
         if (error instanceof OidcFlowError) {
           req.log.warn({ oidcError: error.error }, 'oidc sign-in refused');

@@ -33,6 +33,10 @@ export const OPERATIONS: Record<string, OperationText> = {
   'POST /api/auth/forgot-password': { id: 'requestPasswordReset', summary: 'Email a password reset link' },
   'POST /api/auth/reset-password': { id: 'resetPassword', summary: 'Set a new password from a reset link' },
   'POST /api/auth/verify-email': { id: 'verifyEmail', summary: 'Verify an email address from its emailed link' },
+  'GET /api/auth/link-status': {
+    id: 'getLinkStatus',
+    summary: 'Check whether an emailed link (reset, verification, email change) still works, without using it',
+  },
   'POST /api/auth/resend-verification': { id: 'resendVerificationEmail', summary: 'Send the verification email again' },
   'GET /api/teams': { id: 'listTeams', summary: 'List your teams' },
   'POST /api/teams': { id: 'createTeam', summary: 'Create a team' },
@@ -176,7 +180,8 @@ export const TAGS: Record<string, string> = {
   views: 'Saved views of the task list.',
   attachments: 'Files attached to tasks.',
   'api-tokens': 'Personal API tokens (`Authorization: Bearer cb_…`).',
-  webhooks: 'Webhooks of a team: signed (Standard Webhooks), retried, with a delivery log.',
+  webhooks:
+    'Webhooks of a team: signed (Standard Webhooks), retried, with a delivery log. Each event’s body is a named schema (`WebhookEvent…` under components), listed as the callbacks of `createWebhook`.',
   transfer: 'Export and import: JSON and CSV exports, Trello and CSV imports.',
   notes:
     'Collaborative notes, their versions and images. Live editing runs over a WebSocket, `GET /api/notes/{id}/socket?ticket=…` ' +

@@ -4,8 +4,9 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponse } from '../../../domain/schemas/common';
 import type { RouteAuth } from '../../lib/http';
-import { tokenMayReach } from '../api-tokens/api-tokens.policy';
+import { tokenMayReach } from '../api-tokens';
 import { DOCUMENT_ONLY_RESPONSES, OPERATIONS, TAGS } from './openapi.operations';
+import { addWebhookSchemas } from './openapi.webhooks';
 
 /**
  * The OpenAPI document is made here, centrally, from what every route already declares (its `config.auth`, its
@@ -248,6 +249,8 @@ export function transformDocument(_options: DocumentOptions): SwaggerTransformOb
     doc.tags = [...used].sort().map((name) => ({ name, description: TAGS[name] ?? `Operations on ${name}.` }));
     spellOutRequiredKeys(doc.paths);
     shareErrorSchema(doc);
+    // The webhook deliveries' bodies (issue 35, item 11): named schemas, the callbacks of the operation adding a hook.
+    addWebhookSchemas(doc, { path: '/api/teams/{id}/webhooks', method: 'post' });
     return doc;
   };
 }

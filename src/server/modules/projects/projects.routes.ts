@@ -2,14 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { errorResponse, idParams } from '../../../domain/schemas/common';
 import { createProjectInput, listProjectsQuery, projectDto, updateProjectInput } from '../../../domain/schemas/project';
-import { requireUser, typed } from '../../lib/http';
-import { auditByOf } from '../audit/audit.record';
+import { actorOf, requireUser, typed } from '../../lib/http';
 import { ProjectsService } from './projects.service';
 
 const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
 
 export function registerProjects(app: FastifyInstance): void {
-  const service = new ProjectsService(app.deps.database.db, app.deps.events);
+  const service = new ProjectsService(app.deps.database.db, app.deps.changes);
   const r = typed(app);
 
   r.get('/api/projects', {
@@ -21,7 +20,7 @@ export function registerProjects(app: FastifyInstance): void {
   r.post('/api/projects', {
     config: { auth: 'user' },
     schema: { tags: ['projects'], body: createProjectInput, response: { 201: projectDto, ...errors } },
-    handler: async (req, reply) => reply.code(201).send(await service.create(requireUser(req).userId, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await service.create(actorOf(req), req.body)),
   });
 
   r.get('/api/projects/:id', {
@@ -33,14 +32,14 @@ export function registerProjects(app: FastifyInstance): void {
   r.patch('/api/projects/:id', {
     config: { auth: 'user' },
     schema: { tags: ['projects'], params: idParams, body: updateProjectInput, response: { 200: projectDto, ...errors } },
-    handler: async (req) => service.update(requireUser(req).userId, req.params.id, req.body),
+    handler: async (req) => service.update(actorOf(req), req.params.id, req.body),
   });
 
   r.delete('/api/projects/:id', {
     config: { auth: 'user' },
     schema: { tags: ['projects'], params: idParams, response: { 204: z.null(), ...errors } },
     handler: async (req, reply) => {
-      await service.remove(requireUser(req).userId, req.params.id, auditByOf(req));
+      await service.remove(actorOf(req), req.params.id);
       return reply.code(204).send(null);
     },
   });

@@ -1,13 +1,12 @@
+import type { PersonActor } from '../../../domain/changes';
 import { MSG } from '../../../domain/messages';
 import type { CreateProjectInput, ListProjectsQuery, ProjectDto, UpdateProjectInput } from '../../../domain/schemas/project';
 import { endNotAfterStart } from '../../../domain/schemas/project';
 import type { Db } from '../../db/client';
 import { canEditProject } from '../../../domain/permissions';
 import { AppError } from '../../lib/errors';
-import type { EventBus } from '../../lib/events';
-import { type AuditBy, recordAudit } from '../audit/audit.record';
-import { requireTeamMember, requireTeamRight } from '../teams/membership';
-import { projectWebhookEvent } from '../webhooks/webhooks.outbox';
+import type { ChangeRecorder } from '../../lib/changes';
+import { requireTeamMember, requireTeamRight } from '../../db/membership';
 import * as repo from './projects.repo';
 
 const projectNotFound = () => new AppError('project_not_found');
@@ -16,7 +15,7 @@ const projectNotFound = () => new AppError('project_not_found');
 export class ProjectsService {
   constructor(
     private readonly db: Db,
-    private readonly events: EventBus,
+    private readonly changes: ChangeRecorder,
   ) {}
 
   list(userId: string, query: ListProjectsQuery): Promise<ProjectDto[]> {
@@ -29,20 +28,21 @@ export class ProjectsService {
     return project;
   }
 
-  async create(userId: string, input: CreateProjectInput): Promise<ProjectDto> {
-    const row = await this.db.transaction(async (tx) => {
+  async create(actor: PersonActor, input: CreateProjectInput): Promise<ProjectDto> {
+    const { userId } = actor;
+    const row = await this.changes.run(this.db, actor, async (tx, record) => {
       await requireTeamMember(tx, input.teamId, userId);
       const created = await repo.createOne(tx, { ...input, ownerId: userId });
-      await projectWebhookEvent(tx, { teamId: created.teamId, type: 'project.created', actorId: userId, projectId: created.id });
+      await record({ kind: 'project.created', teamId: created.teamId, projectId: created.id });
       return created;
     });
-    this.events.publish({ type: 'project.created', teamId: row.teamId, actorId: userId, projectId: row.id, progress: 0 });
     return this.get(userId, row.id);
   }
 
-  async update(userId: string, id: string, input: UpdateProjectInput): Promise<ProjectDto> {
+  async update(actor: PersonActor, id: string, input: UpdateProjectInput): Promise<ProjectDto> {
+    const { userId } = actor;
     const { version, ...changes } = input;
-    const row = await this.db.transaction(async (tx) => {
+    const row = await this.changes.run(this.db, actor, async (tx, record) => {
       const current = await repo.getOneByIdForUpdate(tx, id);
       if (!current) throw projectNotFound();
       await requireTeamRight(tx, current.teamId, userId, canEditProject, 'project_edit_denied', 'project_not_found');
@@ -56,30 +56,20 @@ export class ProjectsService {
       const updated = await repo.updateOne(tx, id, current.version, changes);
       if (!updated) throw new AppError('stale_edit');
       if (moving) await repo.unassignNonMembers(tx, id, updated.teamId);
-      await projectWebhookEvent(tx, { teamId: updated.teamId, type: 'project.updated', actorId: userId, projectId: id });
+      await record({ kind: 'project.updated', teamId: updated.teamId, previousTeamId: current.teamId, projectId: id });
       return updated;
     });
-    this.events.publish({ type: 'project.updated', teamId: row.teamId, actorId: userId, projectId: row.id });
     return this.get(userId, row.id);
   }
 
-  async remove(userId: string, id: string, by?: AuditBy): Promise<void> {
-    const row = await this.db.transaction(async (tx) => {
+  async remove(actor: PersonActor, id: string): Promise<void> {
+    await this.changes.run(this.db, actor, async (tx, record) => {
       const current = await repo.getOneByIdForUpdate(tx, id);
       if (!current) throw projectNotFound();
-      await requireTeamRight(tx, current.teamId, userId, canEditProject, 'project_edit_denied', 'project_not_found');
-      await projectWebhookEvent(tx, { teamId: current.teamId, type: 'project.deleted', actorId: userId, projectId: id });
+      await requireTeamRight(tx, current.teamId, actor.userId, canEditProject, 'project_edit_denied', 'project_not_found');
+      // Recorded while the row is there: the webhook carries the project as it was.
+      await record({ kind: 'project.deleted', teamId: current.teamId, projectId: id, name: current.name });
       await repo.deleteOne(tx, id);
-      await recordAudit(tx, {
-        action: 'project.deleted',
-        ...(by ?? { actorId: userId, actorEmail: null, ip: null }),
-        teamId: current.teamId,
-        targetType: 'project',
-        targetId: current.id,
-        targetLabel: current.name,
-      });
-      return current;
     });
-    this.events.publish({ type: 'project.deleted', teamId: row.teamId, actorId: userId, projectId: row.id });
   }
 }

@@ -9,7 +9,7 @@ import {
 } from '../../../domain/schemas/saved-view';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import { requireTeamMember } from '../teams/membership';
+import { requireTeamMember } from '../../db/membership';
 import * as repo from './saved-views.repo';
 
 function toDto(userId: string, row: repo.ViewWithNames): SavedViewDto {

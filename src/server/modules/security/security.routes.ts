@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { errorResponse, idParams } from '../../../domain/schemas/common';
 import {
   disableTwoFactorInput,
   enableTwoFactorInput,
   recoveryCodesDto,
+  revokeOthersInput,
   revokeOthersResponse,
   sessionListDto,
   twoFactorReauthInput,
@@ -12,11 +13,9 @@ import {
   twoFactorStatusDto,
 } from '../../../domain/schemas/security';
 import { requireUser, typed } from '../../lib/http';
-import { DEFAULT_SESSION_POLICY } from '../auth/session-policy';
+import { auditByOf } from '../audit';
+import { DEFAULT_SESSION_POLICY } from '../auth';
 import { SessionsService } from './sessions.service';
-
-/** A secret or recovery codes in the answer: kept by no cache (as token answers, RFC 6749 §5.1). */
-const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
 
 /** Settings → Security: the caller's sessions, and two-factor sign-in. Every route is the caller's own. */
 export function registerSecurity(app: FastifyInstance): void {
@@ -43,12 +42,14 @@ export function registerSecurity(app: FastifyInstance): void {
     },
   });
 
+  // The body may be left out (nothing but the sessions then); `revokeTokens` revokes API tokens and the calendar feed too.
   r.post('/api/me/sessions/revoke-others', {
     config: { auth: 'user' },
-    schema: { tags, response: { 200: revokeOthersResponse } },
+    schema: { tags, body: revokeOthersInput.nullish(), response: { 200: revokeOthersResponse, 400: errorResponse } },
     handler: async (req) => {
       const { userId, sessionId } = requireUser(req);
-      return { revoked: await sessions.revokeOthers(userId, sessionId) };
+      const revokeTokens = req.body?.revokeTokens ?? false;
+      return { revoked: await sessions.revokeOthers(userId, sessionId, revokeTokens, auditByOf(req)) };
     },
   });
 
@@ -66,8 +67,7 @@ export function registerSecurity(app: FastifyInstance): void {
       body: twoFactorReauthInput,
       response: { 200: twoFactorSetupDto, 400: errorResponse, 409: errorResponse, 429: errorResponse },
     },
-    handler: async (req, reply) => {
-      noStore(reply);
+    handler: async (req) => {
       return twoFactor.setup(requireUser(req).user, req.body, req.ip);
     },
   });
@@ -75,8 +75,7 @@ export function registerSecurity(app: FastifyInstance): void {
   r.post('/api/me/2fa/enable', {
     config: { auth: 'user' },
     schema: { tags, body: enableTwoFactorInput, response: { 200: recoveryCodesDto, 400: errorResponse, 409: errorResponse } },
-    handler: async (req, reply) => {
-      noStore(reply);
+    handler: async (req) => {
       return twoFactor.enable(requireUser(req).user, req.body.code, req.ip);
     },
   });
@@ -89,8 +88,7 @@ export function registerSecurity(app: FastifyInstance): void {
       body: twoFactorReauthInput,
       response: { 200: recoveryCodesDto, 400: errorResponse, 409: errorResponse, 429: errorResponse },
     },
-    handler: async (req, reply) => {
-      noStore(reply);
+    handler: async (req) => {
       return twoFactor.regenerateRecoveryCodes(requireUser(req).user, req.body, req.ip);
     },
   });

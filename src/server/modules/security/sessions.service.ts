@@ -2,9 +2,8 @@ import type { SessionListDto } from '../../../domain/schemas/security';
 import { deviceLabel } from '../../../domain/user-agent';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import { revokeOtherSessionsOfUser } from '../auth/auth.repo';
-import type { AuthService } from '../auth/auth.service';
-import { type SessionPolicy, sessionExpiry } from '../auth/session-policy';
+import type { AuditBy } from '../audit';
+import { type AuthService, revokeCredentialsOfUser, revokeOtherSessionsOfUser, sessionExpiry, type SessionPolicy } from '../auth';
 import * as repo from './security.repo';
 
 /** Settings → Security: the caller's own sessions, listed and signed out. */
@@ -39,10 +38,25 @@ export class SessionsService {
     this.auth.sessionsRevoked(userId, [sessionId]);
   }
 
-  /** Signs out every session of the caller but the current one; returns how many. */
-  async revokeOthers(userId: string, currentSessionId: string): Promise<number> {
-    const revoked = await revokeOtherSessionsOfUser(this.db, userId, currentSessionId);
-    this.auth.sessionsRevoked(userId, revoked);
-    return revoked.length;
+  /**
+   * Signs out every session of the caller but the current one; returns how many. With `revokeTokens`, every API token
+   * and the calendar feed of the caller are revoked too, in the same transaction (each token with its audit row).
+   */
+  async revokeOthers(userId: string, currentSessionId: string, revokeTokens = false, by?: AuditBy): Promise<number> {
+    const { sessions, apiTokenIds } = await this.db.transaction(async (tx) => {
+      const ids = await revokeOtherSessionsOfUser(tx, userId, currentSessionId);
+      const credentials = revokeTokens
+        ? await revokeCredentialsOfUser(
+            tx,
+            userId,
+            by ?? { actorId: userId, actorEmail: null, ip: null },
+            'other_sessions_signed_out',
+          )
+        : { apiTokenIds: [] };
+      return { sessions: ids, apiTokenIds: credentials.apiTokenIds };
+    });
+    // A revoked token's event streams close as a session's do (its id stands for the session).
+    this.auth.sessionsRevoked(userId, [...sessions, ...apiTokenIds]);
+    return sessions.length;
   }
 }

@@ -16,10 +16,11 @@ import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
 import type { RateLimiter, RateLimitStore } from '../../lib/rate-limit';
-import { ownAccountAudit, recordAudit } from '../audit/audit.record';
-import type { AuthService } from '../auth/auth.service';
-import { Sealer } from '../oidc/oidc.seal';
-import * as usersRepo from '../users/users.repo';
+import { userActor } from '../../../domain/changes';
+import type { ChangeRecorder } from '../../lib/changes';
+import type { AuthService } from '../auth';
+import { Sealer } from '../oidc';
+import * as usersRepo from '../users';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
 import * as repo from './security.repo';
 import { looksLikeTotp, matchTotp, newTotpSecret, totpUrl } from './totp';
@@ -51,6 +52,7 @@ export class TwoFactorService {
 
   constructor(
     private readonly db: Db,
+    private readonly changes: ChangeRecorder,
     private readonly auth: AuthService,
     private readonly limiter: RateLimiter,
     /** The rate-limit table, here as a record of used time steps shared by every app instance. */
@@ -94,11 +96,11 @@ export class TwoFactorService {
     if (!sealed || !secret) throw new AppError('mfa_setup_missing');
     if (!(await this.spendTotp(user.id, secret, code))) throw invalidCode();
     const codes = newRecoveryCodes();
-    const enabled = await this.db.transaction(async (tx) => {
+    const enabled = await this.changes.run(this.db, userActor(user.id, user.email, ip), async (tx, record) => {
       // Only the secret that was confirmed: a setup in another tab meanwhile replaced it.
       if (!(await repo.enableOne(tx, user.id, sealed))) return false;
       await repo.replaceRecoveryCodes(tx, user.id, codes.map(hashRecoveryCode));
-      await recordAudit(tx, { action: 'auth.two_factor_enabled', ...ownAccountAudit(user, ip) });
+      await record({ kind: 'account.two_factor_enabled', userId: user.id, email: user.email });
       return true;
     });
     if (!enabled) throw new AppError('mfa_setup_missing');
@@ -149,13 +151,14 @@ export class TwoFactorService {
     } else {
       await this.requireCode(user, input.code);
     }
-    await this.db.transaction(async (tx) => {
+    await this.changes.run(this.db, userActor(user.id, user.email, ip), async (tx, record) => {
       await repo.disableOne(tx, user.id);
       await repo.deleteRecoveryCodes(tx, user.id);
-      await recordAudit(tx, {
-        action: 'auth.two_factor_disabled',
-        ...ownAccountAudit(user, ip),
-        details: { proof: 'password' in input ? 'password' : 'code' },
+      await record({
+        kind: 'account.two_factor_disabled',
+        userId: user.id,
+        email: user.email,
+        proof: 'password' in input ? 'password' : 'code',
       });
     });
   }

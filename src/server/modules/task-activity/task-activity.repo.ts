@@ -1,4 +1,5 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
+import type { TaskFieldChange } from '../../../domain/task-activity';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { projects, taskActivity, tasks, users } from '../../db/schema';
@@ -43,4 +44,14 @@ export async function listByTaskId(db: DbOrTx, taskId: string) {
     .leftJoin(users, eq(users.id, taskActivity.actorId))
     .where(eq(taskActivity.taskId, taskId))
     .orderBy(asc(taskActivity.createdAt), asc(taskActivity.id));
+}
+
+/**
+ * The activity history of one change: one row per changed field, in one statement. Stamped with clock_timestamp()
+ * rather than now() (the transaction's start): the change holds the task's lock by now, so two concurrent changes
+ * get times in the order they took effect, which the status history (cycle time) relies on.
+ */
+export async function insertActivity(db: DbOrTx, taskId: string, actorId: string, changes: TaskFieldChange[]): Promise<void> {
+  if (changes.length === 0) return;
+  await db.insert(taskActivity).values(changes.map((c) => ({ ...c, taskId, actorId, createdAt: sql`clock_timestamp()` })));
 }

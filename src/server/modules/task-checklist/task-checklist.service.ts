@@ -1,3 +1,4 @@
+import { detailChanged, type PersonActor } from '../../../domain/changes';
 import { isChecklistFull, isExactOrder } from '../../../domain/checklist';
 import type {
   ChecklistDto,
@@ -6,10 +7,10 @@ import type {
   ChecklistItemUpdate,
   ChecklistOrderInput,
 } from '../../../domain/schemas/task-detail';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { requireVisibleTask, type TaskAccess } from '../../db/task-access';
 import { AppError } from '../../lib/errors';
-import type { EventBus } from '../../lib/events';
+import type { ChangeRecorder } from '../../lib/changes';
 import * as repo from './task-checklist.repo';
 
 function toItemDto(row: repo.ChecklistItemRow): ChecklistItemDto {
@@ -34,7 +35,7 @@ const LOCK = 'no key update';
 export class TaskChecklistService {
   constructor(
     private readonly db: Db,
-    private readonly events: EventBus,
+    private readonly changes: ChangeRecorder,
   ) {}
 
   async list(userId: string, taskId: string): Promise<ChecklistDto> {
@@ -43,56 +44,43 @@ export class TaskChecklistService {
     return { items: rows.map(toItemDto) };
   }
 
-  async add(userId: string, taskId: string, input: ChecklistItemInput): Promise<ChecklistItemDto> {
-    const { access, row } = await this.db.transaction(async (tx) => {
-      const access = await requireVisibleTask(tx, taskId, userId, LOCK);
+  async add(actor: PersonActor, taskId: string, input: ChecklistItemInput): Promise<ChecklistItemDto> {
+    return this.change(actor, taskId, async (tx, access) => {
       if (isChecklistFull(access.checklistTotal)) throw new AppError('checklist_full');
-      return { access, row: await repo.createOne(tx, taskId, input.title) };
+      return toItemDto(await repo.createOne(tx, taskId, input.title));
     });
-    this.publish(userId, access);
-    return toItemDto(row);
   }
 
-  async update(userId: string, taskId: string, itemId: string, input: ChecklistItemUpdate): Promise<ChecklistItemDto> {
-    const { access, row } = await this.db.transaction(async (tx) => {
-      const access = await requireVisibleTask(tx, taskId, userId, LOCK);
+  async update(actor: PersonActor, taskId: string, itemId: string, input: ChecklistItemUpdate): Promise<ChecklistItemDto> {
+    return this.change(actor, taskId, async (tx) => {
       const row = await repo.updateOne(tx, taskId, itemId, { title: input.title, done: input.done });
       if (!row) throw new AppError('checklist_item_not_found');
-      return { access, row };
+      return toItemDto(row);
     });
-    this.publish(userId, access);
-    return toItemDto(row);
   }
 
-  async remove(userId: string, taskId: string, itemId: string): Promise<void> {
-    const access = await this.db.transaction(async (tx) => {
-      const access = await requireVisibleTask(tx, taskId, userId, LOCK);
+  async remove(actor: PersonActor, taskId: string, itemId: string): Promise<void> {
+    await this.change(actor, taskId, async (tx) => {
       if (!(await repo.deleteOne(tx, taskId, itemId))) throw new AppError('checklist_item_not_found');
-      return access;
     });
-    this.publish(userId, access);
   }
 
   /** The whole list in a new order: `ids` must be exactly the task's items (else 409, the list changed meanwhile). */
-  async reorder(userId: string, taskId: string, input: ChecklistOrderInput): Promise<ChecklistDto> {
+  async reorder(actor: PersonActor, taskId: string, input: ChecklistOrderInput): Promise<ChecklistDto> {
     const ids = input.ids.map((id) => id.toLowerCase());
-    const { access, rows } = await this.db.transaction(async (tx) => {
-      const access = await requireVisibleTask(tx, taskId, userId, LOCK);
+    return this.change(actor, taskId, async (tx) => {
       if (!isExactOrder(await repo.listIdsByTaskId(tx, taskId), ids)) throw new AppError('checklist_order_mismatch');
-      return { access, rows: await repo.reorder(tx, taskId, ids) };
+      return { items: (await repo.reorder(tx, taskId, ids)).map(toItemDto) };
     });
-    this.publish(userId, access);
-    return { items: rows.map(toItemDto) };
   }
 
-  private publish(actorId: string, access: TaskAccess): void {
-    this.events.publish({
-      type: 'task.detail_changed',
-      teamId: access.teamId,
-      actorId,
-      taskId: access.id,
-      projectId: access.projectId,
-      part: 'checklist',
+  /** A checklist write: the task locked and visible to the caller (else 404), and the change recorded with it. */
+  private change<T>(actor: PersonActor, taskId: string, work: (tx: Tx, access: TaskAccess) => Promise<T>): Promise<T> {
+    return this.changes.run(this.db, actor, async (tx, record) => {
+      const access = await requireVisibleTask(tx, taskId, actor.userId, LOCK);
+      const result = await work(tx, access);
+      await record(detailChanged(access, 'checklist'));
+      return result;
     });
   }
 }

@@ -2,9 +2,7 @@ import { commentAsText } from '../../../domain/comment-text';
 import { NOTIFICATION_TEXT } from '../../../domain/schemas/notification';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
-import { mayMailUnprompted } from '../mail/mail.policy';
-import type { OutgoingMail } from '../mail/mail.repo';
-import { renderMail } from '../mail/mail.render';
+import { mayMailUnprompted, type OutgoingMail, renderMail } from '../mail';
 import { listMailRecipients } from './task-comments.repo';
 
 export type CommentMailSettings = Pick<Config, 'publicUrl' | 'emailVerification'>;

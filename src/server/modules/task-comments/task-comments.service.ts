@@ -1,3 +1,4 @@
+import { detailChanged, type PersonActor } from '../../../domain/changes';
 import { ERROR_MESSAGES } from '../../../domain/errors';
 import { canDeleteComment, canEditComment } from '../../../domain/permissions';
 import {
@@ -10,12 +11,9 @@ import {
   type WatchStateDto,
 } from '../../../domain/schemas/task-detail';
 import type { Db, DbOrTx } from '../../db/client';
-import { requireVisibleTask, type TaskAccess } from '../../db/task-access';
+import { requireVisibleTask } from '../../db/task-access';
 import { AppError } from '../../lib/errors';
-import type { EventBus } from '../../lib/events';
-import { enqueueMails } from '../mail/mail.repo';
-import { enqueueWebhookEvent } from '../webhooks/webhooks.outbox';
-import { type CommentMailSettings, newCommentMails } from './comment-mails';
+import type { ChangeRecorder } from '../../lib/changes';
 import * as repo from './task-comments.repo';
 
 const toPerson = (p: repo.PersonRow): PersonDto => ({ id: p.id, fullName: p.fullName, avatar: p.avatarUrl });
@@ -51,9 +49,7 @@ const LOCK = 'no key update';
 export class TaskCommentsService {
   constructor(
     private readonly db: Db,
-    private readonly events: EventBus,
-    /** PUBLIC_URL for the mails' links, and whether addresses must be proven before Crewboard mails them. */
-    private readonly mail: CommentMailSettings,
+    private readonly changes: ChangeRecorder,
   ) {}
 
   async list(userId: string, taskId: string): Promise<CommentListDto> {
@@ -69,9 +65,10 @@ export class TaskCommentsService {
     return { comments: rows.map((r) => toCommentDto(r.comment, people)) };
   }
 
-  async create(userId: string, taskId: string, input: CommentInput): Promise<CommentDto> {
+  async create(actor: PersonActor, taskId: string, input: CommentInput): Promise<CommentDto> {
+    const { userId } = actor;
     const mentions = mentionedIds(input.body);
-    const { task, comment, people } = await this.db.transaction(async (tx) => {
+    return this.changes.run(this.db, actor, async (tx, record) => {
       const task = await requireVisibleTask(tx, taskId, userId, LOCK);
       await this.requireMentionable(tx, task.teamId, mentions);
       const comment = await repo.createOne(tx, { taskId, authorId: userId, body: input.body, mentions });
@@ -87,40 +84,23 @@ export class TaskCommentsService {
         repo.listPeople(tx, [userId, ...mentions]).then(byId),
         repo.listWatcherIds(tx, taskId),
       ]);
-      const mails = await newCommentMails(tx, this.mail, {
-        actorId: userId,
-        actorName: people.get(userId)?.fullName ?? 'Someone',
-        task,
-        body: input.body,
-        nameOf: (id) => people.get(id)?.fullName,
+      const dto = toCommentDto(comment, people);
+      await record({
+        kind: 'comment.created',
+        teamId: task.teamId,
+        task: { id: task.id, projectId: task.projectId, title: task.title },
+        comment: dto,
         mentionedIds: mentions,
         watcherIds,
       });
-      await enqueueMails(tx, mails);
-      await enqueueWebhookEvent(tx, {
-        teamId: task.teamId,
-        type: 'comment.created',
-        actorId: userId,
-        object: { comment: toCommentDto(comment, people) },
-      });
-      return { task, comment, people };
+      return dto;
     });
-    this.events.publish({
-      type: 'task.comment_added',
-      actorId: userId,
-      teamId: task.teamId,
-      taskId,
-      projectId: task.projectId,
-      title: task.title,
-      commentId: comment.id,
-      mentionedIds: mentions,
-    });
-    return toCommentDto(comment, people);
   }
 
-  async update(userId: string, taskId: string, commentId: string, input: CommentInput): Promise<CommentDto> {
+  async update(actor: PersonActor, taskId: string, commentId: string, input: CommentInput): Promise<CommentDto> {
+    const { userId } = actor;
     const mentions = mentionedIds(input.body);
-    const { task, comment, people } = await this.db.transaction(async (tx) => {
+    return this.changes.run(this.db, actor, async (tx, record) => {
       const task = await requireVisibleTask(tx, taskId, userId, LOCK);
       const before = await this.requireComment(tx, taskId, commentId);
       if (!canEditComment(userId, before)) throw new AppError('comment_edit_denied');
@@ -135,21 +115,20 @@ export class TaskCommentsService {
         { override: false },
       );
       const people = byId(await repo.listPeople(tx, [userId, ...mentions]));
-      return { task, comment, people };
+      await record(detailChanged(task, 'comments'));
+      return toCommentDto(comment, people);
     });
-    this.publishDetail(userId, task, 'comments');
-    return toCommentDto(comment, people);
   }
 
-  async remove(userId: string, taskId: string, commentId: string): Promise<void> {
-    const task = await this.db.transaction(async (tx) => {
+  async remove(actor: PersonActor, taskId: string, commentId: string): Promise<void> {
+    const { userId } = actor;
+    await this.changes.run(this.db, actor, async (tx, record) => {
       const task = await requireVisibleTask(tx, taskId, userId, LOCK);
       const comment = await this.requireComment(tx, taskId, commentId);
       if (!canDeleteComment(task.callerRole, userId, comment)) throw new AppError('comment_delete_denied');
       await repo.deleteOne(tx, commentId);
-      return task;
+      await record(detailChanged(task, 'comments'));
     });
-    this.publishDetail(userId, task, 'comments');
   }
 
   async mentionable(userId: string, taskId: string): Promise<MentionCandidatesDto> {
@@ -162,14 +141,14 @@ export class TaskCommentsService {
     return this.readWatchState(this.db, userId, taskId);
   }
 
-  async setWatching(userId: string, taskId: string, watching: boolean): Promise<WatchStateDto> {
-    const { task, state } = await this.db.transaction(async (tx) => {
+  async setWatching(actor: PersonActor, taskId: string, watching: boolean): Promise<WatchStateDto> {
+    const { userId } = actor;
+    return this.changes.run(this.db, actor, async (tx, record) => {
       const task = await requireVisibleTask(tx, taskId, userId, LOCK);
       await repo.setWatching(tx, taskId, userId, watching);
-      return { task, state: await this.readWatchState(tx, userId, taskId) };
+      await record(detailChanged(task, 'watchers'));
+      return this.readWatchState(tx, userId, taskId);
     });
-    this.publishDetail(userId, task, 'watchers');
-    return state;
   }
 
   private async readWatchState(db: DbOrTx, userId: string, taskId: string): Promise<WatchStateDto> {
@@ -190,16 +169,5 @@ export class TaskCommentsService {
     if (ids.some((id) => !members.has(id))) {
       throw new AppError('mention_not_member', { fields: { body: ERROR_MESSAGES.mention_not_member } });
     }
-  }
-
-  private publishDetail(actorId: string, task: TaskAccess, part: 'comments' | 'watchers'): void {
-    this.events.publish({
-      type: 'task.detail_changed',
-      actorId,
-      teamId: task.teamId,
-      taskId: task.id,
-      projectId: task.projectId,
-      part,
-    });
   }
 }

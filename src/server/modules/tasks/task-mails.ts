@@ -3,11 +3,9 @@ import { formatLongDate } from '../../../domain/dates';
 import { notificationTarget } from '../../../domain/notification-target';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
-import type { OutgoingMail } from '../mail/mail.repo';
-import { mayMailUnprompted } from '../mail/mail.policy';
-import { renderMail } from '../mail/mail.render';
-import { wantsEmail } from '../notifications/preferences.repo';
-import { getOneById } from '../users/users.repo';
+import { mayMailUnprompted, type OutgoingMail, renderMail } from '../mail';
+import { wantsEmail } from '../notifications';
+import { getOneById } from '../users';
 
 export type TaskMailSettings = Pick<Config, 'publicUrl' | 'emailVerification'>;
 

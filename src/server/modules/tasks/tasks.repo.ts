@@ -1,16 +1,15 @@
 import { and, asc, count, desc, eq, gte, isNull, lte, ne, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import { TASK_STATUSES, type TaskPriority, type TaskStatus, type TeamRole } from '../../../domain/constants';
 import type { ListTasksQuery, TaskSort } from '../../../domain/schemas/task';
-import type { TaskFieldChange } from '../../../domain/task-activity';
 import { dueRange } from '../../../domain/task-filters';
 import { QueryBuilder, unionAll } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import { projects, projectTaskCounts, taskActivity, tasks, users } from '../../db/schema';
+import { projects, projectTaskCounts, tasks, users } from '../../db/schema';
 import { rowStatement } from '../../db/row-statements';
 import { containsText } from '../../db/search';
 import { countSums } from '../../db/task-counters';
 import { activeRole, isActiveMember } from '../../db/visibility';
-import { teamHasActiveWebhook } from '../webhooks/webhooks.repo';
+import { teamHasActiveWebhook } from '../webhooks';
 
 export type TaskRow = typeof tasks.$inferSelect;
 
@@ -361,14 +360,4 @@ export async function updateOne(
 
 export async function deleteOne(db: DbOrTx, id: string): Promise<void> {
   await db.delete(tasks).where(eq(tasks.id, id));
-}
-
-/**
- * The activity history of one change: one row per changed field, in one statement. Stamped with clock_timestamp()
- * rather than now() (the transaction's start): the change holds the task's lock by now, so two concurrent changes
- * get times in the order they took effect, which the status history (cycle time) relies on.
- */
-export async function insertActivity(db: DbOrTx, taskId: string, actorId: string, changes: TaskFieldChange[]): Promise<void> {
-  if (changes.length === 0) return;
-  await db.insert(taskActivity).values(changes.map((c) => ({ ...c, taskId, actorId, createdAt: sql`clock_timestamp()` })));
 }

@@ -11,7 +11,7 @@ import {
   taskListDto,
   updateTaskInput,
 } from '../../../domain/schemas/task';
-import { requireUser, typed } from '../../lib/http';
+import { actorOf, requireUser, typed } from '../../lib/http';
 import { builtExactly } from '../../lib/serializer';
 import { TasksService } from './tasks.service';
 
@@ -19,7 +19,7 @@ const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409
 
 export function registerTasks(app: FastifyInstance): void {
   const r = typed(app);
-  const service = new TasksService(app.deps.database.db, app.deps.events, app.deps.database, app.deps.config);
+  const service = new TasksService(app.deps.database.db, app.deps.changes, app.deps.database);
 
   r.get('/api/tasks', {
     config: { auth: 'user' },
@@ -36,7 +36,7 @@ export function registerTasks(app: FastifyInstance): void {
   r.post('/api/tasks', {
     config: { auth: 'user' },
     schema: { tags: ['tasks'], body: createTaskInput, response: { 201: taskDto, ...errors } },
-    handler: async (req, reply) => reply.code(201).send(await service.create(requireUser(req).userId, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await service.create(actorOf(req), req.body)),
   });
 
   r.get('/api/tasks/:id', {
@@ -48,20 +48,20 @@ export function registerTasks(app: FastifyInstance): void {
   r.patch('/api/tasks/:id', {
     config: { auth: 'user' },
     schema: { tags: ['tasks'], params: idParams, body: updateTaskInput, response: { 200: taskDto, ...errors } },
-    handler: async (req) => service.update(requireUser(req).userId, req.params.id, req.body),
+    handler: async (req) => service.update(actorOf(req), req.params.id, req.body),
   });
 
   r.patch('/api/tasks/:id/status', {
     config: { auth: 'user' },
     schema: { tags: ['tasks'], params: idParams, body: moveTaskInput, response: { 200: taskDto, ...errors } },
-    handler: async (req) => service.move(requireUser(req).userId, req.params.id, req.body.status),
+    handler: async (req) => service.move(actorOf(req), req.params.id, req.body.status),
   });
 
   r.delete('/api/tasks/:id', {
     config: { auth: 'user' },
     schema: { tags: ['tasks'], params: idParams, response: { 204: z.null(), ...errors } },
     handler: async (req, reply) => {
-      await service.remove(requireUser(req).userId, req.params.id);
+      await service.remove(actorOf(req), req.params.id);
       return reply.code(204).send(null);
     },
   });

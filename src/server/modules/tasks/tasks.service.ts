@@ -1,3 +1,4 @@
+import type { PersonActor } from '../../../domain/changes';
 import { TASK_STATUSES, type TaskStatus } from '../../../domain/constants';
 import { canDeleteTask, canMoveTaskToTeam } from '../../../domain/permissions';
 import { splitFullName } from '../../../domain/schemas/common';
@@ -10,21 +11,14 @@ import type {
   TaskListDto,
   UpdateTaskInput,
 } from '../../../domain/schemas/task';
-import { type TaskActivityState, taskFieldChanges } from '../../../domain/task-activity';
 import { localDate } from '../../../domain/task-filters';
 import type { Database, Db, DbOrTx } from '../../db/client';
 import { isoFromPg } from '../../db/row-statements';
 import { ERROR_MESSAGES } from '../../../domain/errors';
 import { AppError } from '../../lib/errors';
-import type { DomainEvent, EventBus } from '../../lib/events';
-import { enqueueMail } from '../mail/mail.repo';
-import { enqueueWebhookEvent, taskChangeEvents } from '../webhooks/webhooks.outbox';
-import { requireTeamMember } from '../teams/membership';
-import { getMemberRole } from '../teams/teams.repo';
-import { type TaskMailSettings, taskAssignedMail } from './task-mails';
+import type { ChangeRecorder } from '../../lib/changes';
+import { getMemberRole, requireTeamMember } from '../../db/membership';
 import * as repo from './tasks.repo';
-
-type TaskEventType = Extract<DomainEvent, { type: 'task.created' | 'task.updated' | 'task.deleted' }>['type'];
 
 function toTaskDto(row: repo.TaskListRow): TaskDto {
   return {
@@ -91,23 +85,6 @@ export function taskDtoFromRow(row: unknown[]): TaskDto {
   };
 }
 
-/** What the activity history compares of a task, with the names its ids stood for. */
-const activityState = (
-  task: Omit<TaskActivityState, 'assigneeName' | 'projectName'>,
-  names: { assigneeName: string | null; projectName: string | null },
-): TaskActivityState => ({
-  title: task.title,
-  description: task.description,
-  status: task.status,
-  priority: task.priority,
-  assigneeId: task.assigneeId,
-  assigneeName: names.assigneeName,
-  dueDate: task.dueDate,
-  projectId: task.projectId,
-  projectName: names.projectName,
-  tags: task.tags,
-});
-
 /** Every status's count (0 when absent) and their sum. */
 function countsOf(counted: { status: TaskStatus; n: number }[]): Pick<TaskListDto, 'counts' | 'total'> {
   const counts = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
@@ -121,11 +98,9 @@ const assigneeNotMember = () =>
 export class TasksService {
   constructor(
     private readonly db: Db,
-    private readonly events: EventBus,
+    private readonly changes: ChangeRecorder,
     /** Where the card statements run (db/row-statements.ts). */
     private readonly database: Database,
-    /** What the 'task assigned to you' mail needs: PUBLIC_URL for its link, and whether addresses must be proven. */
-    private readonly mail: TaskMailSettings,
   ) {}
 
   async list(userId: string, query: ListTasksQuery): Promise<TaskListDto> {
@@ -203,59 +178,38 @@ export class TasksService {
     return toTaskDto(row);
   }
 
-  async create(userId: string, input: CreateTaskInput): Promise<TaskDto> {
-    // No explicit transaction: the insert is one statement, so it commits as it ends. Its trigger
-    // adds to the project's counters (migrations 0003, 0004), which locks a counter row until the
-    // commit; inside BEGIN … COMMIT that lock would also span the server's round trips, and the
-    // writers to the project that share the row would queue behind them. The check before it reads what a transaction
-    // would have read (READ COMMITTED takes no lock on a membership either); a project deleted in
-    // between fails the insert's foreign key (400).
-    const access = await this.requireVisibleProject(this.db, input.projectId, userId, input.assigneeId);
-    const values: repo.NewTask = {
-      title: input.title,
-      description: input.description,
-      status: input.status,
-      priority: input.priority,
-      assigneeId: input.assigneeId,
-      projectId: input.projectId,
-      creatorId: userId,
-      dueDate: input.dueDate,
-      tags: input.tags,
-    };
-    const mail = input.assigneeId
-      ? await taskAssignedMail(this.db, this.mail, {
-          actorId: userId,
-          assigneeId: input.assigneeId,
-          task: { title: input.title, priority: input.priority, dueDate: input.dueDate, projectId: input.projectId },
-          projectName: access.projectName,
-        })
-      : null;
-    // With a mail, the task and its mail commit together; the insert goes last, so the counter lock it takes is
-    // held only for the commit (and, when the team has an active webhook, the one statement queuing its deliveries).
-    const row =
-      mail || access.hasWebhooks
-        ? await this.db.transaction(async (tx) => {
-            if (mail) await enqueueMail(tx, mail);
-            const created = await repo.createOne(tx, values);
-            if (access.hasWebhooks) {
-              const task = toTaskDto({ ...created, projectName: access.projectName, assigneeName: access.assigneeName });
-              await enqueueWebhookEvent(tx, { teamId: access.teamId, type: 'task.created', actorId: userId, object: { task } });
-            }
-            return created;
-          })
-        : await repo.createOne(this.db, values);
-    this.publish('task.created', userId, access.teamId, row, null, null);
-    // The answer is built from what the check already read: no second look-up.
-    return toTaskDto({ ...row, projectName: access.projectName, assigneeName: access.assigneeName });
+  async create(actor: PersonActor, input: CreateTaskInput): Promise<TaskDto> {
+    const { userId } = actor;
+    return this.changes.run(this.db, actor, async (tx, record) => {
+      // The check reads what it must before the insert: the insert's trigger adds to the project's counters (migrations
+      // 0003, 0004) and locks a counter row until the commit, so it goes as late as it can; a project deleted in between
+      // fails the insert's foreign key (400).
+      const access = await this.requireVisibleProject(tx, input.projectId, userId, input.assigneeId);
+      const created = await repo.createOne(tx, {
+        title: input.title,
+        description: input.description,
+        status: input.status,
+        priority: input.priority,
+        assigneeId: input.assigneeId,
+        projectId: input.projectId,
+        creatorId: userId,
+        dueDate: input.dueDate,
+        tags: input.tags,
+      });
+      // The answer is built from what the check already read: no second look-up.
+      const task = toTaskDto({ ...created, projectName: access.projectName, assigneeName: access.assigneeName });
+      await record({ kind: 'task.created', teamId: access.teamId, task });
+      return task;
+    });
   }
 
-  async update(userId: string, id: string, input: UpdateTaskInput): Promise<TaskDto> {
+  async update(actor: PersonActor, id: string, input: UpdateTaskInput): Promise<TaskDto> {
+    const { userId } = actor;
     const { version, ...changes } = input;
-    const { before, after, teamId, sourceTeamId, dto } = await this.db.transaction(async (tx) => {
+    return this.changes.run(this.db, actor, async (tx, record) => {
       const found = await this.lockVisible(tx, id, userId);
       const before = found.task;
       let teamId = found.teamId;
-      let projectName = found.projectName;
       const projectChanged = changes.projectId !== undefined && changes.projectId !== before.projectId;
       const assigneeId = changes.assigneeId === undefined ? before.assigneeId : changes.assigneeId;
       if (projectChanged) {
@@ -266,7 +220,6 @@ export class TasksService {
           throw new AppError('task_move_denied');
         }
         teamId = destination.teamId;
-        projectName = destination.projectName;
       } else if (assigneeId && assigneeId !== before.assigneeId) {
         await this.requireAssignee(tx, teamId, assigneeId);
       }
@@ -278,58 +231,37 @@ export class TasksService {
         version,
       );
       if (!after) throw new AppError('stale_edit');
-      if (after.assigneeId && after.assigneeId !== before.assigneeId) {
-        const mail = await taskAssignedMail(tx, this.mail, {
-          actorId: userId,
-          assigneeId: after.assigneeId,
-          task: after,
-          projectName,
-        });
-        if (mail) await enqueueMail(tx, mail);
-      }
       // The names read with the lock still hold unless the project or the assignee changed; then
       // the answer is read again (membership was checked above, in this transaction).
       const current =
         projectChanged || after.assigneeId !== before.assigneeId
           ? (await repo.getOneById(tx, id))!
           : { ...after, projectName: found.projectName, assigneeName: found.assigneeName };
-      // The history commits with the change, or not at all (one insert, only when a field changed).
-      await repo.insertActivity(tx, id, userId, taskFieldChanges(activityState(before, found), activityState(current, current)));
-      // Webhooks: into another team, it left the one it was in (deleted there) and came to the other (created).
-      const sent = { ...before, projectName: found.projectName, assigneeName: found.assigneeName };
-      const hooks =
-        teamId === found.teamId
-          ? taskChangeEvents(before, after, Object.keys(changes)).map((type) => ({ teamId, type, task: toTaskDto(current) }))
-          : [
-              { teamId: found.teamId, type: 'task.deleted' as const, task: toTaskDto(sent) },
-              { teamId, type: 'task.created' as const, task: toTaskDto(current) },
-            ];
-      for (const hook of hooks) {
-        await enqueueWebhookEvent(tx, { teamId: hook.teamId, type: hook.type, actorId: userId, object: { task: hook.task } });
-      }
-      return { before, after, teamId, sourceTeamId: found.teamId, dto: toTaskDto(current) };
+      const dto = toTaskDto(current);
+      await record({
+        kind: 'task.updated',
+        teamId,
+        previousTeamId: found.teamId,
+        before: toTaskDto({ ...before, projectName: found.projectName, assigneeName: found.assigneeName }),
+        after: dto,
+        keys: Object.keys(changes),
+      });
+      return dto;
     });
-    // Moved into another team with a new assignee, the one before may not be a member there: its
-    // members are not told who it was (no notification depends on it: the new assignee differs anyway).
-    const movedAway = teamId !== sourceTeamId && before.assigneeId !== after.assigneeId;
-    this.publish('task.updated', userId, teamId, after, movedAway ? null : before.assigneeId, before.status);
-    return dto;
   }
 
-  async move(userId: string, id: string, status: TaskStatus): Promise<TaskDto> {
-    return this.update(userId, id, { status });
+  async move(actor: PersonActor, id: string, status: TaskStatus): Promise<TaskDto> {
+    return this.update(actor, id, { status });
   }
 
-  async remove(userId: string, id: string): Promise<void> {
-    const { task, teamId } = await this.db.transaction(async (tx) => {
-      const found = await this.lockVisible(tx, id, userId);
-      if (!canDeleteTask(found.callerRole, userId, found.task)) throw new AppError('task_delete_denied');
+  async remove(actor: PersonActor, id: string): Promise<void> {
+    await this.changes.run(this.db, actor, async (tx, record) => {
+      const found = await this.lockVisible(tx, id, actor.userId);
+      if (!canDeleteTask(found.callerRole, actor.userId, found.task)) throw new AppError('task_delete_denied');
       await repo.deleteOne(tx, id);
       const task = toTaskDto({ ...found.task, projectName: found.projectName, assigneeName: found.assigneeName });
-      await enqueueWebhookEvent(tx, { teamId: found.teamId, type: 'task.deleted', actorId: userId, object: { task } });
-      return found;
+      await record({ kind: 'task.deleted', teamId: found.teamId, task });
     });
-    this.publish('task.deleted', userId, teamId, task, task.assigneeId, task.status);
   }
 
   /**
@@ -352,28 +284,5 @@ export class TasksService {
     const found = await repo.lockOneById(db, id, userId);
     if (!found?.callerRole) throw new AppError('task_not_found');
     return { ...found, callerRole: found.callerRole };
-  }
-
-  private publish(
-    type: TaskEventType,
-    actorId: string,
-    teamId: string,
-    task: repo.TaskRow,
-    previousAssigneeId: string | null,
-    previousStatus: string | null,
-  ): void {
-    this.events.publish({
-      type,
-      teamId,
-      actorId,
-      taskId: task.id,
-      projectId: task.projectId,
-      title: task.title,
-      creatorId: task.creatorId,
-      previousAssigneeId: type === 'task.created' ? null : previousAssigneeId,
-      assigneeId: task.assigneeId,
-      previousStatus,
-      status: task.status,
-    });
   }
 }

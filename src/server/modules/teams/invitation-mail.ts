@@ -1,6 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { renderMail, type RenderedMail } from '../mail/mail.render';
-import type { InvitationRow } from './teams.repo';
+import type { Config } from '../../config';
+import type { DbOrTx } from '../../db/client';
+import { type OutgoingMail, type RenderedMail, renderMail } from '../mail';
+import { wantsEmail } from '../notifications';
+import { getOneByEmail } from '../users';
+import { getInvitationById, type InvitationRow } from './teams.repo';
 
 /** The key of invitation proofs, derived from the server's secret for this use alone. */
 const proofKey = (secret: string) => createHmac('sha256', secret).update('invitation-proof').digest();
@@ -39,4 +43,20 @@ export function invitationMail(invitation: InvitationRow, url: string, ttlDays: 
     footer:
       'You received this email because someone invited this address to a team on Crewboard. If you did not expect it, ignore it.',
   });
+}
+
+export type InvitationMailSettings = Pick<Config, 'publicUrl' | 'authSecret' | 'invitationTtlDays'>;
+
+/** The invitation's mail, or null when the invitee has an account and turned invitation mail off. */
+export async function invitationMailFor(
+  db: DbOrTx,
+  settings: InvitationMailSettings,
+  invitationId: string,
+): Promise<OutgoingMail | null> {
+  const invitation = await getInvitationById(db, invitationId, settings.invitationTtlDays);
+  if (!invitation) return null;
+  const invitee = await getOneByEmail(db, invitation.email);
+  if (invitee && !(await wantsEmail(db, invitee.id, 'team_invite'))) return null;
+  const url = invitationUrl(settings.publicUrl, settings.authSecret, invitation.id);
+  return { kind: 'invitation', to: invitation.email, ...invitationMail(invitation, url, settings.invitationTtlDays) };
 }

@@ -1,6 +1,6 @@
 import type { InvitationDto, TeamDto, TeamMemberDto } from '../../../domain/schemas/team';
 import { sortMembers } from '../../../domain/teams';
-import { toUserSummary } from '../users/users.mapper';
+import { toUserSummary } from '../users';
 import type { InvitationRow, MemberWithUser, TeamRow } from './teams.repo';
 
 export function toTeamMemberDto({ member, user }: MemberWithUser): TeamMemberDto {

@@ -6,6 +6,8 @@ import { teamInvitations, teamMembers, teams, users } from '../../db/schema';
 import { containsText } from '../../db/search';
 import { activeMembership, isActiveRow, visibleTeamIds } from '../../db/visibility';
 
+export { getMemberRole } from '../../db/membership';
+
 export type TeamRow = typeof teams.$inferSelect;
 export type TeamMemberRow = typeof teamMembers.$inferSelect;
 export type InvitationRow = typeof teamInvitations.$inferSelect;
@@ -168,12 +170,6 @@ export async function isMemberEmail(db: DbOrTx, teamId: string, email: string): 
     .innerJoin(users, eq(users.id, teamMembers.userId))
     .where(and(activeMembership({ teamId }), eq(users.email, email.toLowerCase())));
   return Boolean(row);
-}
-
-/** The caller's role in a team, or null when they are not an active member. */
-export async function getMemberRole(db: DbOrTx, teamId: string, userId: string): Promise<TeamRole | null> {
-  const [row] = await db.select({ role: teamMembers.role }).from(teamMembers).where(activeMembership({ teamId, userId }));
-  return row?.role ?? null;
 }
 
 // ---- invitations ----

@@ -8,6 +8,7 @@ import {
   inviteInput,
   listTeamsQuery,
   myInvitationsDto,
+  myInvitationsQuery,
   respondInvitationInput,
   teamDto,
   teamMemberDto,
@@ -19,14 +20,17 @@ import { requireUser, typed } from '../../lib/http';
 import { TeamsService } from './teams.service';
 
 /** The signed-in caller and the address they call from (recorded in the audit log). */
-const caller = (req: FastifyRequest) => ({ ...requireUser(req).user, ip: req.ip });
+const caller = (req: FastifyRequest) => {
+  const { user, apiToken } = requireUser(req);
+  return { ...user, ip: req.ip, apiTokenId: apiToken?.id ?? null };
+};
 
 const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
 
 /** /api/teams, /api/teams/:id/members, /api/teams/:id/invitations and /api/invitations. */
 export function registerTeams(app: FastifyInstance): void {
-  const { config, database, events, rateLimiter } = app.deps;
-  const teams = new TeamsService(database.db, events, rateLimiter, config.invitationTtlDays, config);
+  const { config, database, changes, rateLimiter } = app.deps;
+  const teams = new TeamsService(database.db, changes, rateLimiter, config.invitationTtlDays, config);
   const r = typed(app);
   const tags = ['teams'];
 
@@ -108,8 +112,8 @@ export function registerTeams(app: FastifyInstance): void {
 
   r.get('/api/invitations', {
     config: { auth: 'user' },
-    schema: { tags: ['invitations'], response: { 200: myInvitationsDto } },
-    handler: async (req) => teams.myInvitations(requireUser(req).user),
+    schema: { tags: ['invitations'], querystring: myInvitationsQuery, response: { 200: myInvitationsDto, 400: errorResponse } },
+    handler: async (req) => teams.myInvitations(requireUser(req).user, req.query),
   });
 
   r.delete('/api/invitations/:id', {

@@ -1,3 +1,4 @@
+import type { PersonActor } from '../../../domain/changes';
 import type { InvitationRole } from '../../../domain/constants';
 import type { ErrorReason } from '../../../domain/errors';
 import { canActOnMember, canEditTeam, canLeaveTeam, canManageMembers, canTransferOwnership } from '../../../domain/permissions';
@@ -10,32 +11,27 @@ import type {
   UpdateTeamInput,
 } from '../../../domain/schemas/team';
 import type { Config } from '../../config';
-import type { Db, DbOrTx } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { UserRow } from '../../db/schema';
 import { AppError, isUniqueViolation } from '../../lib/errors';
-import type { DomainEvent, EventBus } from '../../lib/events';
+import type { ChangeRecorder, RecordChange } from '../../lib/changes';
 import type { RateLimiter } from '../../lib/rate-limit';
-import { type AuditEntry, recordAudit } from '../audit/audit.record';
-import { enqueueMail } from '../mail/mail.repo';
-import { wantsEmail } from '../notifications/preferences.repo';
-import { memberWebhookEvent } from '../webhooks/webhooks.outbox';
-import { getOneByEmail } from '../users/users.repo';
-import { invitationMail, invitationUrl, verifyInvitationProof } from './invitation-mail';
-import { requireTeamMember, requireTeamRight } from './membership';
+import { verifyInvitationProof } from './invitation-mail';
+import { requireTeamMember, requireTeamRight } from '../../db/membership';
 import { toInvitationDto, toTeamDto, toTeamMemberDto } from './teams.mapper';
 import * as repo from './teams.repo';
 
-/** The signed-in caller, as the services need them; `ip`, where the request came from, for the audit log. */
-export type Actor = Pick<UserRow, 'id' | 'email' | 'fullName'> & { ip?: string | null };
+/**
+ * The signed-in caller, as the services need them; `ip`, where the request came from, and `apiTokenId`, the API token
+ * they came with, for the change's actor (the audit log names the token).
+ */
+export type Actor = Pick<UserRow, 'id' | 'email' | 'fullName'> & { ip?: string | null; apiTokenId?: string | null };
 
-/** An audit row of this team's, done by `actor`. */
-const teamAudit = (actor: Actor, teamId: string, entry: Omit<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'teamId'>) => ({
-  ...entry,
-  actorId: actor.id,
-  actorEmail: actor.email,
-  ip: actor.ip ?? null,
-  teamId,
-});
+/** The caller as the actor of a change. */
+const changeActor = (actor: Actor): PersonActor =>
+  actor.apiTokenId
+    ? { kind: 'token', userId: actor.id, email: actor.email, ip: actor.ip ?? null, tokenId: actor.apiTokenId }
+    : { kind: 'user', userId: actor.id, email: actor.email, ip: actor.ip ?? null };
 
 const notFound = () => new AppError('team_not_found');
 
@@ -47,16 +43,17 @@ const notFound = () => new AppError('team_not_found');
 export class TeamsService {
   constructor(
     private readonly db: Db,
-    private readonly events: EventBus,
+    private readonly changes: ChangeRecorder,
     private readonly rateLimiter: RateLimiter,
     /** Days an invitation stays answerable (INVITATION_TTL_DAYS). */
     private readonly invitationTtlDays: number,
-    /** What the invitation mail's link is built from: PUBLIC_URL, and the secret its proof is signed with. */
-    private readonly links: Pick<Config, 'publicUrl' | 'authSecret' | 'emailVerification'>,
+    /** The secret invitation proofs are signed with, and whether an address must be proven to answer. */
+    private readonly links: Pick<Config, 'authSecret' | 'emailVerification'>,
   ) {}
 
-  private publish(...events: DomainEvent[]) {
-    for (const event of events) this.events.publish(event);
+  /** Runs a change of the caller's in one transaction (lib/changes.ts). */
+  private change<T>(actor: Actor, work: (tx: Tx, record: RecordChange) => Promise<T>): Promise<T> {
+    return this.changes.run(this.db, changeActor(actor), work);
   }
 
   // ---- teams ----
@@ -90,18 +87,18 @@ export class TeamsService {
 
   /** The team and its owner membership, in one transaction. */
   async create(actor: Actor, input: CreateTeamInput): Promise<TeamDto> {
-    const team = await this.db.transaction(async (tx) => {
+    const team = await this.change(actor, async (tx, record) => {
       const created = await repo.createOne(tx, { name: input.name, description: input.description ?? null, ownerId: actor.id });
       await repo.addMember(tx, { teamId: created.id, userId: actor.id, role: 'owner' });
+      await record({ kind: 'team.created', teamId: created.id });
       return created;
     });
-    this.publish({ type: 'team.created', teamId: team.id, actorId: actor.id });
     return this.load(team.id, actor.id);
   }
 
   async update(actor: Actor, teamId: string, input: UpdateTeamInput): Promise<TeamDto> {
     await requireTeamRight(this.db, teamId, actor.id, canEditTeam, 'team_edit_denied');
-    await this.db.transaction(async (tx) => {
+    await this.change(actor, async (tx, record) => {
       const values = { name: input.name, description: input.description ?? null };
       const updated = await repo.updateOne(tx, teamId, values, input.version);
       if (!updated) {
@@ -109,47 +106,34 @@ export class TeamsService {
         throw new AppError('stale_edit');
       }
       await repo.renamePendingInvitations(tx, teamId, updated.name);
+      await record({ kind: 'team.updated', teamId });
     });
-    this.publish({ type: 'team.updated', teamId, actorId: actor.id });
     return this.load(teamId, actor.id);
   }
 
   async remove(actor: Actor, teamId: string): Promise<void> {
     await requireTeamRight(this.db, teamId, actor.id, canEditTeam, 'team_delete_denied');
-    await this.db.transaction(async (tx) => {
+    await this.change(actor, async (tx, record) => {
       const team = await repo.getOneById(tx, teamId);
       if (!team || !(await repo.deleteOne(tx, teamId))) throw notFound();
-      await recordAudit(
-        tx,
-        teamAudit(actor, teamId, { action: 'team.deleted', targetType: 'team', targetId: teamId, targetLabel: team.name }),
-      );
+      await record({ kind: 'team.deleted', teamId, teamName: team.name });
     });
-    this.publish({ type: 'team.deleted', teamId, actorId: actor.id });
   }
 
   /** A non-owner member leaves; their invitations to the team go too. */
   async leave(actor: Actor, teamId: string): Promise<void> {
     await requireTeamRight(this.db, teamId, actor.id, canLeaveTeam, 'owner_cannot_leave');
-    const memberId = await this.db.transaction(async (tx) => {
+    await this.change(actor, async (tx, record) => {
       const mine = await repo.getMemberByUserId(tx, teamId, actor.id);
       // Made the owner since the check (a transfer of ownership): the owner stays.
       if (mine?.role === 'owner') throw new AppError('owner_cannot_leave');
-      if (mine) await memberWebhookEvent(tx, { teamId, type: 'member.left', actorId: actor.id, memberId: mine.id });
-      if (!mine || !(await repo.deleteMember(tx, teamId, mine.id))) throw notFound();
+      if (!mine) throw notFound();
+      // Recorded while the row is there: the webhook carries the member as they were.
+      const member = { memberId: mine.id, userId: actor.id, email: actor.email };
+      await record({ kind: 'member.removed', teamId, member, role: mine.role, left: true });
+      if (!(await repo.deleteMember(tx, teamId, mine.id))) throw notFound();
       await repo.deleteInvitationsByTeamAndEmail(tx, teamId, actor.email);
-      await recordAudit(
-        tx,
-        teamAudit(actor, teamId, {
-          action: 'team.member_removed',
-          targetType: 'user',
-          targetId: actor.id,
-          targetLabel: actor.email,
-          details: { memberId: mine.id, role: mine.role, left: true },
-        }),
-      );
-      return mine.id;
     });
-    this.publish({ type: 'team.member_removed', teamId, actorId: actor.id, userId: actor.id, memberId });
   }
 
   /**
@@ -159,7 +143,7 @@ export class TeamsService {
    * deletion meanwhile (which refuses an owner, and would otherwise leave the team without one).
    */
   async transferOwnership(actor: Actor, teamId: string, memberId: string): Promise<TeamDto> {
-    const moved = await this.db.transaction(async (tx) => {
+    await this.change(actor, async (tx, record) => {
       if (!(await repo.lockOneById(tx, teamId))) throw notFound();
       await requireTeamRight(tx, teamId, actor.id, canTransferOwnership, 'team_transfer_denied');
       const target = await repo.getMemberInTeam(tx, teamId, memberId);
@@ -172,31 +156,13 @@ export class TeamsService {
       if (!(await repo.updateMemberRole(tx, teamId, target.member.id, 'owner'))) throw new AppError('member_not_found');
       await repo.updateMemberRole(tx, teamId, mine.id, 'admin', true);
       await repo.setOwner(tx, teamId, target.member.userId);
-      // One action, one row: the new owner's change; the old owner's (to admin) is in its details.
-      await recordAudit(
-        tx,
-        teamAudit(actor, teamId, {
-          action: 'team.role_changed',
-          targetType: 'user',
-          targetId: target.user.id,
-          targetLabel: target.user.email,
-          details: {
-            memberId: target.member.id,
-            from: target.member.role,
-            to: 'owner',
-            ownershipTransfer: true,
-            previousOwnerTo: 'admin',
-          },
-        }),
-      );
-      return { oldOwner: mine, newOwner: target.member };
+      await record({
+        kind: 'team.ownership_transferred',
+        teamId,
+        newOwner: { memberId: target.member.id, userId: target.user.id, email: target.user.email, from: target.member.role },
+        oldOwner: { memberId: mine.id, userId: mine.userId, email: actor.email },
+      });
     });
-    const base = { teamId, actorId: actor.id };
-    this.publish(
-      { type: 'team.member_updated', ...base, userId: moved.newOwner.userId, memberId: moved.newOwner.id },
-      { type: 'team.member_updated', ...base, userId: moved.oldOwner.userId, memberId: moved.oldOwner.id },
-      { type: 'team.updated', ...base },
-    );
     return this.load(teamId, actor.id);
   }
 
@@ -214,47 +180,28 @@ export class TeamsService {
 
   async changeRole(actor: Actor, teamId: string, memberId: string, newRole: InvitationRole): Promise<TeamMemberDto> {
     const target = await this.requireTargetMember(actor, teamId, memberId, 'cannot_change_own_role');
-    const updated = await this.db.transaction(async (tx) => {
+    const updated = await this.change(actor, async (tx, record) => {
       const row = await repo.updateMemberRole(tx, teamId, memberId, newRole);
-      // A role set to what it was is no change: no audit row.
-      if (row && target.member.role !== newRole) {
-        await recordAudit(
-          tx,
-          teamAudit(actor, teamId, {
-            action: 'team.role_changed',
-            targetType: 'user',
-            targetId: target.user.id,
-            targetLabel: target.user.email,
-            details: { memberId, from: target.member.role, to: newRole },
-          }),
-        );
-      }
+      if (!row) throw new AppError('member_not_found');
+      // A role set to what it was is no change: nothing is recorded (no audit row), but open views refresh as before.
+      const member = { memberId, userId: row.userId, email: target.user.email };
+      if (target.member.role !== newRole)
+        await record({ kind: 'member.role_changed', teamId, member, from: target.member.role, to: newRole });
       return row;
     });
-    if (!updated) throw new AppError('member_not_found');
-    this.publish({ type: 'team.member_updated', teamId, actorId: actor.id, userId: updated.userId, memberId });
     return toTeamMemberDto({ member: updated, user: target.user });
   }
 
   /** Removes a member and that user's invitations to the team, in one transaction. */
   async removeMember(actor: Actor, teamId: string, memberId: string): Promise<void> {
     const target = await this.requireTargetMember(actor, teamId, memberId, 'cannot_remove_self');
-    await this.db.transaction(async (tx) => {
-      await memberWebhookEvent(tx, { teamId, type: 'member.left', actorId: actor.id, memberId });
+    await this.change(actor, async (tx, record) => {
+      // Recorded while the row is there: the webhook carries the member as they were.
+      const member = { memberId, userId: target.user.id, email: target.user.email };
+      await record({ kind: 'member.removed', teamId, member, role: target.member.role, left: false });
       if (!(await repo.deleteMember(tx, teamId, memberId))) throw new AppError('member_not_found');
       await repo.deleteInvitationsByTeamAndEmail(tx, teamId, target.user.email);
-      await recordAudit(
-        tx,
-        teamAudit(actor, teamId, {
-          action: 'team.member_removed',
-          targetType: 'user',
-          targetId: target.user.id,
-          targetLabel: target.user.email,
-          details: { memberId, role: target.member.role, left: false },
-        }),
-      );
     });
-    this.publish({ type: 'team.member_removed', teamId, actorId: actor.id, userId: target.user.id, memberId });
   }
 
   // ---- invitations ----
@@ -280,7 +227,7 @@ export class TeamsService {
     if (await repo.getLiveInvitation(this.db, teamId, email, this.invitationTtlDays)) throw new AppError('invitation_exists');
     let row: repo.InvitationRow;
     try {
-      row = await this.db.transaction(async (tx) => {
+      row = await this.change(actor, async (tx, record) => {
         await repo.deleteDeadInvitations(tx, teamId, email, this.invitationTtlDays);
         const created = await repo.createInvitation(tx, {
           teamId,
@@ -291,45 +238,27 @@ export class TeamsService {
           inviterName: actor.fullName,
           inviterEmail: actor.email,
         });
-        await this.mailInvitation(tx, created);
-        await recordAudit(
-          tx,
-          teamAudit(actor, teamId, {
-            action: 'invitation.sent',
-            targetType: 'invitation',
-            targetId: created.id,
-            targetLabel: email,
-            details: { role: input.role },
-          }),
-        );
+        await record({ kind: 'invitation.sent', teamId, invitationId: created.id, email, role: input.role });
         return created;
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('invitation_exists');
       throw error;
     }
-    this.publish({ type: 'invitation.created', teamId, actorId: actor.id, invitationId: row.id, email });
     return toInvitationDto(row);
   }
 
-  /** The invitation's mail, queued with it; not when the invitee has an account and turned invitation mail off. */
-  private async mailInvitation(tx: DbOrTx, invitation: repo.InvitationRow): Promise<void> {
-    const invitee = await getOneByEmail(tx, invitation.email);
-    if (invitee && !(await wantsEmail(tx, invitee.id, 'team_invite'))) return;
-    const url = invitationUrl(this.links.publicUrl, this.links.authSecret, invitation.id);
-    await enqueueMail(tx, {
-      kind: 'invitation',
-      to: invitation.email,
-      ...invitationMail(invitation, url, this.invitationTtlDays),
-    });
-  }
-
-  async myInvitations(actor: Actor): Promise<MyInvitationsDto> {
+  async myInvitations(
+    actor: Actor & Pick<UserRow, 'emailVerified'>,
+    link: { invitation?: string; proof?: string } = {},
+  ): Promise<MyInvitationsDto> {
     const [received, sent] = await Promise.all([
       repo.listLiveByEmail(this.db, actor.email, this.invitationTtlDays),
       repo.listLiveSentBy(this.db, actor.id, this.invitationTtlDays),
     ]);
-    return { received: received.map(toInvitationDto), sent: sent.map(toInvitationDto) };
+    const proofOf = (id: string) => (id === link.invitation ? link.proof : undefined);
+    const proven = received.filter((inv) => this.isProvenAddress(actor, inv.id, proofOf(inv.id)));
+    return { received: proven.map(toInvitationDto), sent: sent.map(toInvitationDto) };
   }
 
   /** An invitation is visible to its invitee and to the members of its team; others get 404. */
@@ -347,37 +276,26 @@ export class TeamsService {
     const { invitation, role } = await this.requireVisibleInvitation(actor, invitationId);
     if (!canManageMembers(role)) throw new AppError('team_manage_denied');
     if (invitation.status !== 'pending') throw new AppError('invitation_answered');
-    await this.db.transaction(async (tx) => {
+    await this.change(actor, async (tx, record) => {
       if (!(await repo.deletePendingInvitation(tx, invitationId))) throw new AppError('invitation_answered');
-      await recordAudit(
-        tx,
-        teamAudit(actor, invitation.teamId, {
-          action: 'invitation.cancelled',
-          targetType: 'invitation',
-          targetId: invitationId,
-          targetLabel: invitation.email,
-          details: { role: invitation.role },
-        }),
-      );
-    });
-    this.publish({
-      type: 'invitation.cancelled',
-      teamId: invitation.teamId,
-      actorId: actor.id,
-      invitationId,
-      email: invitation.email,
+      const { teamId, email, role } = invitation;
+      await record({ kind: 'invitation.cancelled', teamId, invitationId, email, role });
     });
   }
 
   /**
-   * With EMAIL_VERIFICATION=required, accepting needs the invited address proven: verified on the account, or this
+   * With EMAIL_VERIFICATION=required, accepting (and declining, and reading it) needs the invited address proven: verified on the account, or this
    * invitation's own emailed link followed (its proof), else whoever registered the address first could join (as
    * admin, if that was the role). With `off`, addresses are unproven by choice and accepting asks for neither.
    */
   private requireProvenAddress(actor: Pick<UserRow, 'emailVerified'>, invitationId: string, proof: string | undefined) {
-    if (this.links.emailVerification !== 'required' || actor.emailVerified) return;
-    if (proof && verifyInvitationProof(this.links.authSecret, invitationId, proof)) return;
-    throw new AppError('email_unverified');
+    if (!this.isProvenAddress(actor, invitationId, proof)) throw new AppError('email_unverified');
+  }
+
+  /** The rule of requireProvenAddress, for listing (issue 35, item 2: an unproven address reads no invitation either). */
+  private isProvenAddress(actor: Pick<UserRow, 'emailVerified'>, invitationId: string, proof: string | undefined): boolean {
+    if (this.links.emailVerification !== 'required' || actor.emailVerified) return true;
+    return Boolean(proof && verifyInvitationProof(this.links.authSecret, invitationId, proof));
   }
 
   /**
@@ -395,55 +313,28 @@ export class TeamsService {
     if (!isInvitee) throw new AppError('invitation_not_for_you');
     if (invitation.status !== 'pending') throw new AppError('invitation_answered');
     if (!invitation.isLive) throw new AppError('invitation_expired');
-    if (accept) this.requireProvenAddress(actor, invitationId, proof);
-    const result = await this.db.transaction(async (tx) => {
+    // Declining too (issue 35, item 2): else whoever registered the address first could kill the invitation.
+    this.requireProvenAddress(actor, invitationId, proof);
+    const answered = await this.change(actor, async (tx, record) => {
       // Checked again as it is written: answered, cancelled or dead since the read, it is refused.
       const answered = await repo.answerInvitation(tx, invitationId, accept ? 'accepted' : 'declined', this.invitationTtlDays);
       if (!answered) throw new AppError('invitation_answered');
-      const member = accept
-        ? await repo.addMember(tx, { teamId: answered.teamId, userId: actor.id, role: answered.role })
-        : undefined;
-      if (member) {
-        await memberWebhookEvent(tx, { teamId: answered.teamId, type: 'member.joined', actorId: actor.id, memberId: member.id });
+      const { teamId, email } = answered;
+      if (!accept) {
+        await record({ kind: 'invitation.declined', teamId, invitationId, email });
+        return answered;
       }
-      if (member) {
-        // Two facts, one row each: the invitation was accepted, and the team gained a member (docs: audit).
-        const audit = (entry: Omit<AuditEntry, 'actorId' | 'actorEmail' | 'ip' | 'teamId'>) =>
-          recordAudit(tx, teamAudit(actor, answered.teamId, entry));
-        const invited = { invitationId, role: answered.role, invitedBy: answered.invitedBy };
-        await audit({
-          action: 'invitation.accepted',
-          targetType: 'invitation',
-          targetId: invitationId,
-          targetLabel: answered.email,
-          details: invited,
-        });
-        await audit({
-          action: 'team.member_added',
-          targetType: 'user',
-          targetId: actor.id,
-          targetLabel: actor.email,
-          details: { memberId: member.id, ...invited },
-        });
-      }
-      return { answered, member };
+      const member = await repo.addMember(tx, { teamId, userId: actor.id, role: answered.role });
+      // Already a member (the unique key): the invitation is answered and nothing else changed.
+      if (!member) return answered;
+      await record({
+        kind: 'member.joined',
+        teamId,
+        member: { memberId: member.id, userId: actor.id, email: actor.email },
+        invitation: { id: invitationId, email, role: answered.role, invitedBy: answered.invitedBy },
+      });
+      return answered;
     });
-    const { answered, member } = result;
-    const base = { teamId: answered.teamId, actorId: actor.id, invitationId, email: answered.email };
-    if (accept) {
-      this.publish({ type: 'invitation.accepted', ...base });
-      if (member) {
-        this.publish({
-          type: 'team.member_added',
-          teamId: answered.teamId,
-          actorId: actor.id,
-          userId: actor.id,
-          memberId: member.id,
-        });
-      }
-    } else {
-      this.publish({ type: 'invitation.declined', ...base });
-    }
     return toInvitationDto(answered);
   }
 }

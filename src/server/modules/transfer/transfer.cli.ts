@@ -1,7 +1,7 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import type { Database } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import { EventBus } from '../../lib/events';
+import { ChangeRecorder } from '../../lib/changes';
 import { TransferService } from './transfer.service';
 
 export const EXPORT_USAGE = `  npm run cli -- export <team-id> [--csv] [file]
@@ -22,7 +22,7 @@ export async function exportTeamCommand(args: string[], open: () => Promise<Data
   const database = await open();
   if (!database) return 1;
   try {
-    const service = new TransferService(database.db, new EventBus());
+    const service = new TransferService(database.db, new ChangeRecorder([])) // an export changes nothing;
     const text = csv
       ? (await service.exportAnyTasksCsv(teamId)).csv
       : `${JSON.stringify((await service.exportAny(teamId)).file, null, 2)}\n`;

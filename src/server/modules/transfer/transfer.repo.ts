@@ -14,7 +14,7 @@ import {
   teams,
   users,
 } from '../../db/schema';
-import { activeMembership, visibleTeamIds } from '../../db/visibility';
+import { activeMembership } from '../../db/visibility';
 
 /** Rows per insert statement: well under PostgreSQL's 65,535 parameters for the widest row here. */
 const CHUNK = 500;
@@ -137,22 +137,6 @@ export async function emailsByIds(db: DbOrTx, ids: string[]): Promise<Map<string
 }
 
 // ---- import ----
-
-/**
- * The people with these emails that `userId` may link an import to: themselves, and whoever already shares an active
- * team with them (nobody else's account is revealed or touched by an import).
- */
-export async function knownPeopleByEmail(db: DbOrTx, userId: string, emails: string[]) {
-  if (emails.length === 0) return [];
-  const sharing = db
-    .select({ userId: teamMembers.userId })
-    .from(teamMembers)
-    .where(and(activeMembership({}), inArray(teamMembers.teamId, visibleTeamIds(userId))));
-  return db
-    .select({ id: users.id, email: users.email, fullName: users.fullName })
-    .from(users)
-    .where(and(inArray(users.email, emails), sql`(${users.id} = ${userId} or ${users.id} in (${sharing}))`));
-}
 
 export async function getUserEmail(db: DbOrTx, userId: string): Promise<string | undefined> {
   const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));

@@ -12,7 +12,7 @@ import {
   trelloImportInput,
   trelloPreviewDto,
 } from '../../../domain/schemas/transfer';
-import { requireUser, typed } from '../../lib/http';
+import { actorOf, requireUser, typed } from '../../lib/http';
 import { TransferService } from './transfer.service';
 
 const security = [{ bearer: [] }];
@@ -20,15 +20,12 @@ const tags = ['transfer'];
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 413: errorResponse };
 
 const attachment = (reply: FastifyReply, fileName: string, type: string) =>
-  reply
-    .header('content-type', type)
-    .header('content-disposition', `attachment; filename="${fileName}"`)
-    .header('cache-control', 'private, no-store');
+  reply.header('content-type', type).header('content-disposition', `attachment; filename="${fileName}"`);
 
 /** Export a team (JSON, tasks as CSV) and import into it (Trello, CSV) or as a new team (a Crewboard export): issue 26. */
 export function registerTransfer(app: FastifyInstance): void {
   const r = typed(app);
-  const service = new TransferService(app.deps.database.db, app.deps.events);
+  const service = new TransferService(app.deps.database.db, app.deps.changes);
 
   r.get('/api/teams/:id/export', {
     config: { auth: 'user' },
@@ -75,13 +72,15 @@ export function registerTransfer(app: FastifyInstance): void {
       security,
       summary: 'Import a Trello board into a new project',
       description:
-        'A dry run (`dryRun: true`, or no `mapping`) answers 200 with the lists, their suggested statuses and what would be created; with a mapping (list id → status or "skip") it creates one project with the cards as tasks, in one transaction, and answers 201. Any active member of the team; others get 404.',
+        'A dry run (`dryRun: true`, or no `mapping`) answers 200 with the lists, their suggested statuses and what would be created; with a mapping (list id → status or "skip") it creates one project with the cards as tasks, in one transaction, and answers 201. Card members matching a member of the team (by address or name) become assignees, others are named in the description; link attachments become links in the description; due times become days in the time zone of the caller. A real run writes one audit row `project.imported` and sends one `import.completed` webhook event. Any active member of the team; others get 404.',
       params: idParams,
       body: trelloImportInput,
       response: { 200: trelloPreviewDto, 201: importResultDto, ...errors },
     },
     handler: async (req, reply) => {
-      const result = await service.importTrello(requireUser(req).userId, req.params.id, req.body);
+      const { userId, user } = requireUser(req);
+      // Due times become days in the caller's time zone (Settings → Profile), UTC without one.
+      const result = await service.importTrello(userId, req.params.id, req.body, actorOf(req), user.timeZone);
       return reply.code('dryRun' in result ? 200 : 201).send(result);
     },
   });
@@ -94,13 +93,13 @@ export function registerTransfer(app: FastifyInstance): void {
       security,
       summary: 'Import tasks from CSV',
       description:
-        'A dry run (`dryRun: true`, or no `mapping`) answers 200 with the headers, a suggested mapping, the first rows as they would be created and the row errors by line; otherwise the tasks are created in one transaction (in `projectId`, or a new project) and the answer is 201. Any active member of the team; others get 404.',
+        'A dry run (`dryRun: true`, or no `mapping`) answers 200 with the headers, a suggested mapping, the first rows as they would be created and the row errors by line; otherwise the tasks are created in one transaction (in `projectId`, or a new project) and the answer is 201, with one audit row `project.imported` and one `import.completed` webhook event. Any active member of the team; others get 404.',
       params: idParams,
       body: csvImportInput,
       response: { 200: csvPreviewDto, 201: importResultDto, ...errors },
     },
     handler: async (req, reply) => {
-      const result = await service.importCsv(requireUser(req).userId, req.params.id, req.body);
+      const result = await service.importCsv(requireUser(req).userId, req.params.id, req.body, actorOf(req));
       return reply.code('dryRun' in result ? 200 : 201).send(result);
     },
   });
@@ -113,10 +112,11 @@ export function registerTransfer(app: FastifyInstance): void {
       security,
       summary: 'Import a Crewboard export as a new team',
       description:
-        'A file made by `GET /api/teams/{id}/export` becomes a new team owned by the caller, in one transaction. Members are not added; people are linked by email only to the caller and to users who already share a team with the caller.',
+        'A file made by `GET /api/teams/{id}/export` becomes a new team owned by the caller, in one transaction. Members are not added; only the caller is linked as an author, creator or actor: every other person in the file is named in the text ("Originally by Ada Lovelace on 2019-06-03:"). One audit row `team.imported`.',
       body: z.unknown(),
       response: { 201: teamImportResultDto, ...errors },
     },
-    handler: async (req, reply) => reply.code(201).send(await service.importTeam(requireUser(req).userId, req.body)),
+    handler: async (req, reply) =>
+      reply.code(201).send(await service.importTeam(requireUser(req).userId, req.body, actorOf(req))),
   });
 }

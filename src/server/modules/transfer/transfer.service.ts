@@ -1,5 +1,6 @@
+import { type PersonActor, userActor } from '../../../domain/changes';
 import * as Y from 'yjs';
-import { TASK_DETAIL_LIMITS, type TaskStatus } from '../../../domain/constants';
+import type { TaskStatus } from '../../../domain/constants';
 import { fileSlug } from '../../../domain/csv';
 import {
   type CrewboardExport,
@@ -14,20 +15,21 @@ import {
   type TrelloImportInput,
   type TrelloPreviewDto,
 } from '../../../domain/schemas/transfer';
-import { planCsvImport, suggestCsvMapping } from '../../../domain/transfer/csv-import';
+import { isTimeZone } from '../../../domain/schemas/time-zone';
+import { csvImportPlan, planCsvImport, suggestCsvMapping } from '../../../domain/transfer/csv-import';
+import { type ImportPlan, planCounts, planProblems } from '../../../domain/transfer/import-plan';
 import { tasksCsv } from '../../../domain/transfer/task-csv';
-import { parseTrelloBoard, planTrelloImport, trelloCommentBody } from '../../../domain/transfer/trello';
+import { planTeamImport } from '../../../domain/transfer/team-import';
+import { parseTrelloBoard, planTrelloImport, type TeamMemberRef, trelloImportPlan } from '../../../domain/transfer/trello';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import type { EventBus } from '../../lib/events';
-import * as projectsRepo from '../projects/projects.repo';
-import { requireTeamMember } from '../teams/membership';
-import * as teamsRepo from '../teams/teams.repo';
+import type { ChangeRecorder, RecordChange } from '../../lib/changes';
+import { requireTeamMember } from '../../db/membership';
 import { CsvReadError, readCsv } from './csv-read';
 import * as repo from './transfer.repo';
+import { writeImportPlan } from './transfer.writer';
 
 const USER_MENTION = /<@([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})>/gi;
-const EMAIL_MENTION = /<@mailto:([^>\s]{1,254})>/g;
 
 /** An import that cannot be read: 400 `import_invalid`, with what is wrong under `fields`. */
 const invalid = (fields: Record<string, string>) => new AppError('import_invalid', { fields });
@@ -40,14 +42,15 @@ export function exportFileStem(teamName: string, now = new Date()): string {
 }
 
 /**
- * Export and import (issue 26). Exports read a team as any active member sees it; imports write everything of one
- * import in one transaction, straight into the tables (the triggers keep task counters, card counts and search), and
- * publish one event for the new project or team: no per-task events, notifications, mails or webhooks.
+ * Export and import (issue 26). Exports read a team as any active member sees it. An import is an adapter (domain/
+ * transfer: Trello, CSV, a Crewboard export) that makes an ImportPlan, written by the one writer (transfer.writer.ts) in
+ * one transaction and recorded as one `import.completed` change (lib/changes.ts): one audit row, one webhook event and
+ * one realtime event per import, no per-task events, notifications or mails.
  */
 export class TransferService {
   constructor(
     private readonly db: Db,
-    private readonly events: EventBus,
+    private readonly changes: ChangeRecorder,
   ) {}
 
   // ---------------------------------------------------------------- export
@@ -96,76 +99,54 @@ export class TransferService {
 
   // ---------------------------------------------------------------- Trello
 
-  async importTrello(userId: string, teamId: string, input: TrelloImportInput): Promise<TrelloPreviewDto | ImportResultDto> {
+  async importTrello(
+    userId: string,
+    teamId: string,
+    input: TrelloImportInput,
+    actor: PersonActor = userActor(userId),
+    timeZone: string | null = null,
+  ): Promise<TrelloPreviewDto | ImportResultDto> {
     await requireTeamMember(this.db, teamId, userId);
     const parsed = parseTrelloBoard(input.board);
     if (!parsed.ok) throw invalid({ board: `Not a Trello board export: ${parsed.issues.join('; ')}` });
-    const plan = planTrelloImport(parsed.board, input.mapping);
+    const zone = timeZone && isTimeZone(timeZone) ? timeZone : 'UTC';
+    const plan = (members: TeamMemberRef[]) => planTrelloImport(parsed.board, input.mapping, { members, timeZone: zone });
     const projectName = input.projectName ?? (parsed.board.name.trim().slice(0, 120).trim() || 'Trello import');
     if (input.dryRun || !input.mapping) {
+      const preview = plan(await repo.listActiveMembers(this.db, teamId));
       return {
         dryRun: true,
-        boardName: plan.boardName,
+        boardName: preview.boardName,
         projectName,
-        lists: plan.lists,
-        labels: plan.labels,
-        counts: plan.counts,
-        warnings: plan.warnings,
+        lists: preview.lists,
+        labels: preview.labels,
+        counts: preview.counts,
+        warnings: preview.warnings,
       };
     }
-    if (plan.counts.tasks > TRANSFER_LIMITS.tasksMax) {
-      throw invalid({
-        board: `An import creates at most ${TRANSFER_LIMITS.tasksMax} tasks; this board has ${plan.counts.tasks}`,
-      });
-    }
-    const projectId = await this.db.transaction(async (tx) => {
-      // The caller is checked again inside the transaction that writes.
+    const done = await this.changes.run(this.db, actor, async (tx, record) => {
+      // The caller is checked again inside the transaction that writes; assignees are members at that moment.
       await requireTeamMember(tx, teamId, userId);
-      const project = await projectsRepo.createOne(tx, {
-        name: projectName,
-        description: `Imported from the Trello board "${plan.boardName.slice(0, 200)}"`,
-        status: 'active',
-        ownerId: userId,
-        teamId,
-        startDate: null,
-        endDate: null,
-      });
-      const ids = await repo.insertTasks(
-        tx,
-        plan.tasks.map((t, i) => ({
-          title: t.title,
-          description: t.description,
-          status: t.status,
-          priority: 'medium' as const,
-          projectId: project.id,
-          creatorId: userId,
-          dueDate: t.dueDate,
-          tags: t.tags,
-          createdAt: repo.newestFirst(i),
-          updatedAt: repo.newestFirst(i),
-        })),
-      );
-      await repo.insertComments(
-        tx,
-        plan.tasks.flatMap((t, i) =>
-          t.comments.map((body, j) => ({ taskId: ids[i]!, authorId: userId, body, createdAt: repo.newestFirst(-j) })),
-        ),
-      );
-      await repo.insertChecklistItems(
-        tx,
-        plan.tasks.flatMap((t, i) =>
-          t.checklist.map((item, j) => ({ taskId: ids[i]!, title: item.title, done: item.done, position: j + 1 })),
-        ),
-      );
-      return project.id;
+      const trello = plan(await repo.listActiveMembers(tx, teamId));
+      if (trello.counts.tasks > TRANSFER_LIMITS.tasksMax) {
+        throw invalid({
+          board: `An import creates at most ${TRANSFER_LIMITS.tasksMax} tasks; this board has ${trello.counts.tasks}`,
+        });
+      }
+      const written = await this.write(tx, trelloImportPlan(trello, teamId, projectName, userId), userId, record);
+      return { ...written, summary: { counts: trello.counts, warnings: trello.warnings } };
     });
-    this.events.publish({ type: 'project.created', teamId, actorId: userId, projectId });
-    return { projectId, projectName, teamId, counts: plan.counts, warnings: plan.warnings };
+    return { projectId: done.project.id, projectName, teamId, ...done.summary };
   }
 
   // ---------------------------------------------------------------- CSV
 
-  async importCsv(userId: string, teamId: string, input: CsvImportInput): Promise<CsvPreviewDto | ImportResultDto> {
+  async importCsv(
+    userId: string,
+    teamId: string,
+    input: CsvImportInput,
+    actor: PersonActor = userActor(userId),
+  ): Promise<CsvPreviewDto | ImportResultDto> {
     await requireTeamMember(this.db, teamId, userId);
     let file: ReturnType<typeof readCsv>;
     try {
@@ -195,7 +176,7 @@ export class TransferService {
       };
     }
 
-    const result = await this.db.transaction(async (tx) => {
+    const done = await this.changes.run(this.db, actor, async (tx, record) => {
       await requireTeamMember(tx, teamId, userId);
       // Assignees are looked up in the transaction that writes them.
       const plan = planCsvImport(file.headers, file.records, mapping, await repo.listActiveMembers(tx, teamId));
@@ -207,53 +188,25 @@ export class TransferService {
       if (plan.tasks.length > TRANSFER_LIMITS.tasksMax) {
         throw invalid({ csv: `An import creates at most ${TRANSFER_LIMITS.tasksMax} tasks; this file has ${plan.tasks.length}` });
       }
-      const project =
-        target ??
-        (await projectsRepo.createOne(tx, {
-          name: input.projectName ?? 'Imported tasks',
-          description: null,
-          status: 'active',
-          ownerId: userId,
-          teamId,
-          startDate: null,
-          endDate: null,
-        }));
-      await repo.insertTasks(
-        tx,
-        plan.tasks.map((t, i) => ({
-          title: t.title,
-          description: t.description,
-          status: t.status,
-          priority: t.priority,
-          assigneeId: t.assigneeId,
-          projectId: project.id,
-          creatorId: userId,
-          dueDate: t.dueDate,
-          tags: t.tags,
-          createdAt: repo.newestFirst(i),
-          updatedAt: repo.newestFirst(i),
-        })),
-      );
-      return { projectId: project.id, projectName: project.name, tasks: plan.tasks.length, warnings: plan.warnings };
-    });
-    this.events.publish({
-      type: target ? 'project.updated' : 'project.created',
-      teamId,
-      actorId: userId,
-      projectId: result.projectId,
+      const into = target ? { existingId: target.id, name: target.name } : { newName: input.projectName ?? 'Imported tasks' };
+      const written = await this.write(tx, csvImportPlan(plan, teamId, into), userId, record);
+      return {
+        ...written,
+        summary: { counts: { tasks: plan.tasks.length, comments: 0, checklistItems: 0 }, warnings: plan.warnings },
+      };
     });
     return {
-      projectId: result.projectId,
-      projectName: result.projectName,
+      projectId: done.project.id,
+      projectName: done.project.name,
       teamId,
-      counts: { tasks: result.tasks, comments: 0, checklistItems: 0 },
-      warnings: capped(result.warnings),
+      counts: done.summary.counts,
+      warnings: capped(done.summary.warnings),
     };
   }
 
   // ---------------------------------------------------------------- a Crewboard export, as a new team
 
-  async importTeam(userId: string, body: unknown): Promise<TeamImportResultDto> {
+  async importTeam(userId: string, body: unknown, actor: PersonActor = userActor(userId)): Promise<TeamImportResultDto> {
     const parsed = crewboardExport.safeParse(body);
     if (!parsed.success) {
       throw invalid(
@@ -265,158 +218,42 @@ export class TransferService {
       );
     }
     const file = parsed.data;
-    const projectKeys = new Set<string>();
-    for (const p of file.projects) {
-      if (projectKeys.has(p.key)) throw invalid({ projects: `Project key ${p.key} is used twice` });
-      projectKeys.add(p.key);
-    }
-    const unknownKey = [...file.tasks.map((t) => t.project), ...file.notes.flatMap((n) => n.project ?? [])].find(
-      (k) => !projectKeys.has(k),
-    );
-    if (unknownKey) throw invalid({ projects: `No project has the key ${unknownKey}` });
-    const states = file.notes.map((n) => (n.state === null ? null : Buffer.from(n.state, 'base64')));
-    states.forEach((state, i) => {
-      if (state && !isYjsUpdate(state)) throw invalid({ [`notes.${i}.state`]: 'Not a note document' });
-    });
-
-    const result = await this.db.transaction(async (tx) => {
-      const people = await knownPeople(tx, userId, file);
-      const me = people.self;
-      const person = (email: string | null) => (email ? (people.byEmail.get(email.toLowerCase()) ?? null) : null);
-
-      const team = await teamsRepo.createOne(tx, {
-        name: file.team.name.trim(),
-        description: file.team.description,
-        ownerId: userId,
-      });
-      await teamsRepo.addMember(tx, { teamId: team.id, userId, role: 'owner' });
-      const projectIds = await repo.insertProjects(
-        tx,
-        file.projects.map((p, i) => ({
-          name: p.name,
-          description: p.description,
-          status: p.status,
-          ownerId: userId,
-          teamId: team.id,
-          startDate: p.startDate,
-          endDate: p.endDate && p.startDate && p.endDate <= p.startDate ? null : p.endDate,
-          createdAt: repo.fileTime(p.createdAt, i),
-        })),
-      );
-      const projectIdOf = new Map(file.projects.map((p, i) => [p.key, projectIds[i]!]));
-      const taskIds = await repo.insertTasks(
-        tx,
-        file.tasks.map((t, i) => ({
-          title: t.title,
-          description: t.description,
-          status: t.status,
-          priority: t.priority,
-          // Only the team's members can be assigned, and the new team has one: the importer.
-          assigneeId: t.assignee && t.assignee.toLowerCase() === me.email ? userId : null,
-          projectId: projectIdOf.get(t.project)!,
-          creatorId: person(t.creator) ?? userId,
-          dueDate: t.dueDate,
-          tags: t.tags,
-          createdAt: repo.fileTime(t.createdAt, i),
-          updatedAt: new Date(t.updatedAt),
-        })),
-      );
-      const mentionsIn = (body: string) => {
-        const ids: string[] = [];
-        const text = body.replace(EMAIL_MENTION, (_m, email: string) => {
-          const id = person(email);
-          if (!id) return `@${email}`;
-          if (!ids.includes(id)) ids.push(id);
-          return `<@${id}>`;
-        });
-        return { text, ids };
-      };
-      await repo.insertComments(
-        tx,
-        file.tasks.flatMap((t, i) =>
-          t.comments.map((c, j) => {
-            const authorId = person(c.author);
-            const { text, ids } = mentionsIn(c.body);
-            const named = c.authorName ?? c.author;
-            // Somebody the importer cannot link to: named in the text, as a Trello import names its authors.
-            const body =
-              authorId || !named
-                ? text
-                : trelloCommentBody(named, c.createdAt.slice(0, 10), text).slice(0, TASK_DETAIL_LIMITS.commentMax);
-            return {
-              taskId: taskIds[i]!,
-              authorId,
-              body,
-              mentions: ids,
-              createdAt: repo.fileTime(c.createdAt, j),
-              updatedAt: new Date(c.editedAt ?? c.createdAt),
-              editedAt: c.editedAt ? new Date(c.editedAt) : null,
-            };
-          }),
-        ),
-      );
-      await repo.insertChecklistItems(
-        tx,
-        file.tasks.flatMap((t, i) =>
-          t.checklist.map((item, j) => ({ taskId: taskIds[i]!, title: item.title, done: item.done, position: j + 1 })),
-        ),
-      );
-      const value = (field: string, v: string | null) => {
-        if (v === null) return null;
-        if (field === 'assignee') return person(v);
-        if (field === 'project') return projectIdOf.get(v) ?? null;
-        return v;
-      };
-      const history = file.tasks.flatMap((t, i) =>
-        t.history.map((h) => ({
-          taskId: taskIds[i]!,
-          actorId: person(h.actor),
-          field: h.field,
-          oldValue: value(h.field, h.oldValue),
-          newValue: value(h.field, h.newValue),
-          oldLabel: h.oldLabel,
-          newLabel: h.newLabel,
-          createdAt: new Date(h.createdAt),
-        })),
-      );
-      await repo.insertActivity(tx, history);
-      for (const [i, n] of file.notes.entries()) {
-        await repo.insertNote(
-          tx,
-          {
-            teamId: team.id,
-            projectId: n.project ? projectIdOf.get(n.project)! : null,
-            title: n.title,
-            authorId: person(n.author),
-            pinned: n.pinned,
-            plainText: n.plainText,
-            createdAt: repo.fileTime(n.createdAt, i),
-            updatedAt: new Date(n.updatedAt),
-          },
-          states[i]!,
-        );
+    // Checked before the transaction with a placeholder importer: the plan's shape does not depend on who imports.
+    const problems = planProblems(planTeamImport(file, { id: '', email: '' }));
+    if (problems.length) throw invalid({ projects: problems[0]! });
+    file.notes.forEach((n, i) => {
+      if (n.state !== null && !isYjsUpdate(Buffer.from(n.state, 'base64'))) {
+        throw invalid({ [`notes.${i}.state`]: 'Not a note document' });
       }
-      return { team, history: history.length, selfEmail: me.email };
     });
-    this.events.publish({ type: 'team.created', teamId: result.team.id, actorId: userId });
-    const others = file.members.filter((m) => m.email.toLowerCase() !== result.selfEmail).length;
+
+    const done = await this.changes.run(this.db, actor, async (tx, record) => {
+      const email = (await repo.getUserEmail(tx, userId)) ?? '';
+      const plan = planTeamImport(file, { id: userId, email });
+      const written = await this.write(tx, plan, userId, record);
+      return { ...written, summary: { counts: planCounts(plan), warnings: plan.warnings } };
+    });
     return {
-      teamId: result.team.id,
-      teamName: result.team.name,
-      counts: {
-        projects: file.projects.length,
-        tasks: file.tasks.length,
-        comments: file.tasks.reduce((n, t) => n + t.comments.length, 0),
-        checklistItems: file.tasks.reduce((n, t) => n + t.checklist.length, 0),
-        history: result.history,
-        notes: file.notes.length,
-      },
-      warnings: others
-        ? [
-            `${others} member${others === 1 ? ' is' : 's are'} not added to the new team: invite them. Their tasks are left unassigned.`,
-          ]
-        : [],
+      teamId: done.team.id,
+      teamName: done.team.name,
+      counts: done.summary.counts,
+      warnings: done.summary.warnings,
     };
+  }
+
+  /** Writes a plan and records the import as one change (one audit row, one webhook event, one realtime event). */
+  private async write(tx: Tx, plan: ImportPlan, userId: string, record: RecordChange) {
+    const written = await writeImportPlan(tx, plan, userId);
+    const project = plan.target.kind === 'team' ? written.projects.get(plan.projects[0]!.ref)! : null;
+    await record({
+      kind: 'import.completed',
+      source: plan.source,
+      team: written.team,
+      project,
+      counts: planCounts(plan),
+      warnings: plan.warnings.length,
+    });
+    return { team: written.team, project: project! };
   }
 }
 
@@ -433,30 +270,6 @@ function isYjsUpdate(bytes: Buffer): boolean {
   } catch {
     return false;
   }
-}
-
-/** Every email the file names, and which of them the importer may link to (themselves, people sharing a team). */
-async function knownPeople(tx: Tx, userId: string, file: CrewboardExport) {
-  const emails = new Set<string>();
-  const add = (e: string | null) => e && emails.add(e.toLowerCase());
-  for (const m of file.members) add(m.email);
-  for (const t of file.tasks) {
-    add(t.assignee);
-    add(t.creator);
-    for (const c of t.comments) {
-      add(c.author);
-      for (const m of c.body.matchAll(EMAIL_MENTION)) add(m[1]!);
-    }
-    for (const h of t.history) {
-      add(h.actor);
-      if (h.field === 'assignee') [h.oldValue, h.newValue].forEach(add);
-    }
-  }
-  for (const n of file.notes) add(n.author);
-  const rows = await repo.knownPeopleByEmail(tx, userId, [...emails]);
-  // The importer's own address, known whether or not the file names it.
-  const self = await repo.getUserEmail(tx, userId);
-  return { self: { email: self ?? '' }, byEmail: new Map(rows.map((r) => [r.email, r.id])) };
 }
 
 /** The whole team as the export file describes it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { embeddedIpv4, isRefusedAddress, resolveWebhookHost } from './webhook-address';
+import { embeddedIpv4, isRefusedAddress, resolveWebhookHost, unwrapIpv6 } from './webhook-address';
 
 describe('isRefusedAddress', () => {
   it.each([
@@ -28,6 +28,24 @@ describe('isRefusedAddress', () => {
     '::ffff:10.0.0.1',
     '64:ff9b::a9fe:a9fe',
     '2002:c0a8:0101::1',
+    // Issue 35, item 5: IPv4-translated, local-use NAT64, Teredo, and anything outside global unicast.
+    '::ffff:0:808:808',
+    '::ffff:0:8.8.8.8',
+    '64:ff9b:1::808:808',
+    '64:ff9b:1:abcd::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '2001::1',
+    '2001:2::1',
+    '2001:10::1',
+    '3fff::1',
+    '5f00::1',
+    '100::1',
+    '4000::1',
+    'e000::1',
+    '::127.0.0.1',
+    '::ffff:192.88.99.1',
+    '2002:c0a8:1::',
+    '64:ff9b::7f00:1',
     'not-an-address',
     '',
   ])('refuses %s', (address) => {
@@ -43,6 +61,8 @@ describe('isRefusedAddress', () => {
     '2606:4700::1111',
     '::ffff:8.8.8.8',
     '2002:0808:0808::1',
+    '64:ff9b::808:808',
+    '2a00:1450:4001:80b::200e',
   ])('allows %s', (address) => {
     expect(isRefusedAddress(address)).toBe(false);
   });
@@ -55,7 +75,21 @@ describe('embeddedIpv4', () => {
     expect(embeddedIpv4('64:ff9b::808:808')).toBe('8.8.8.8');
     expect(embeddedIpv4('2002:0a00:0001::')).toBe('10.0.0.1');
     expect(embeddedIpv4('::1')).toBeNull();
+    expect(embeddedIpv4('::ffff:0:a00:1')).toBe('10.0.0.1');
+    expect(embeddedIpv4('64:ff9b:1::a00:1')).toBe('10.0.0.1');
     expect(embeddedIpv4('2606:4700::1111')).toBeNull();
+  });
+});
+
+describe('unwrapIpv6', () => {
+  it('reads both IPv4 addresses of a Teredo address (the server, and the client with its bits inverted)', () => {
+    // RFC 4380's example: server 65.54.227.120, client 192.0.2.45.
+    expect(unwrapIpv6('2001:0:4136:e378:8000:63bf:3fff:fdd2')).toEqual({
+      form: 'teredo',
+      ipv4: ['65.54.227.120', '192.0.2.45'],
+    });
+    expect(unwrapIpv6('::ffff:0:7f00:1')).toEqual({ form: 'translated', ipv4: ['127.0.0.1'] });
+    expect(unwrapIpv6('2606:4700::1111')).toBeNull();
   });
 });
 

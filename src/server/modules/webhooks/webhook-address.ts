@@ -3,8 +3,10 @@ import { BlockList, isIP } from 'node:net';
 
 /**
  * Where a webhook may not go (SSRF): addresses of this machine, of private networks, link-local ones (the cloud metadata
- * service at 169.254.169.254 among them), and addresses that are not one host. IPv6 addresses that carry an IPv4 address
- * (mapped, NAT64, 6to4) are judged by the IPv4 address they carry.
+ * service at 169.254.169.254 among them), and addresses that are not one host. An IPv6 address must be global unicast
+ * (2000::/3, outside the special-purpose blocks); one that carries an IPv4 address (mapped, compatible, NAT64, 6to4) is
+ * judged by the IPv4 address it carries; other tunnels and translations (Teredo, local-use NAT64, IPv4-translated) are
+ * refused whatever they carry.
  */
 const blocked = new BlockList();
 for (const [net, bits] of [
@@ -16,6 +18,7 @@ for (const [net, bits] of [
   ['172.16.0.0', 12],
   ['192.0.0.0', 24], // IETF protocol assignments
   ['192.0.2.0', 24], // documentation
+  ['192.88.99.0', 24], // 6to4 relay anycast (deprecated)
   ['192.168.0.0', 16],
   ['198.18.0.0', 15], // benchmarking
   ['198.51.100.0', 24],
@@ -25,33 +28,50 @@ for (const [net, bits] of [
 ] as const) {
   blocked.addSubnet(net, bits, 'ipv4');
 }
+
+/** Global unicast: the only IPv6 range a webhook may reach (everything else is refused, embedded forms aside). */
+const globalUnicast = new BlockList();
+globalUnicast.addSubnet('2000::', 3, 'ipv6');
+
+/** Special-purpose blocks inside 2000::/3 (IANA's IPv6 special-purpose registry), refused whatever follows. */
+const blockedIpv6 = new BlockList();
 for (const [net, bits] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-  ['100::', 64], // discard
+  ['2001::', 23], // IETF protocol assignments: Teredo 2001::/32, benchmarking 2001:2::/48, ORCHID…
   ['2001:db8::', 32], // documentation
+  ['3fff::', 20], // documentation (RFC 9637)
+  ['5f00::', 16], // SRv6 SIDs
 ] as const) {
-  blocked.addSubnet(net, bits, 'ipv6');
+  blockedIpv6.addSubnet(net, bits, 'ipv6');
 }
 
-/** The IPv4 address an IPv6 address carries (::ffff:a.b.c.d, ::a.b.c.d, 64:ff9b::/96, 2002::/16), else null. */
-export function embeddedIpv4(address: string): string | null {
+export type Ipv6Embedding = 'mapped' | 'compatible' | 'translated' | 'nat64' | 'nat64-local' | '6to4' | 'teredo';
+
+/**
+ * The IPv4 address(es) an IPv6 address carries and how: IPv4-mapped ::ffff:0:0/96, IPv4-compatible ::/96 (but not ::
+ * and ::1), IPv4-translated ::ffff:0:0:0/96, NAT64 64:ff9b::/96 and local-use 64:ff9b:1::/48 (the last 32 bits),
+ * 6to4 2002:AABB:CCDD::/48, Teredo 2001:0:SSSS:SSSS:…:CCCC:CCCC (the server, and the client's bits inverted). Null for
+ * an address that carries none.
+ */
+export function unwrapIpv6(address: string): { form: Ipv6Embedding; ipv4: string[] } | null {
   const groups = expandIpv6(address);
   if (!groups) return null;
+  const g = (i: number) => groups[i] as number;
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
-  const zeros = (n: number) => groups.slice(0, n).every((g) => g === 0);
-  // IPv4-mapped ::ffff:0:0/96 and the old IPv4-compatible ::/96 (but not :: and ::1 themselves).
-  if (zeros(5) && groups[5] === 0xffff) return v4(groups[6]!, groups[7]!);
-  if (zeros(6) && (groups[6] !== 0 || groups[7]! > 1)) return v4(groups[6]!, groups[7]!);
-  // NAT64 well-known prefix 64:ff9b::/96.
-  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0)) return v4(groups[6]!, groups[7]!);
-  // 6to4 2002:AABB:CCDD::/48.
-  if (groups[0] === 0x2002) return v4(groups[1]!, groups[2]!);
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((x) => x === 0);
+  const last = v4(g(6), g(7));
+  if (zeros(0, 5) && g(5) === 0xffff) return { form: 'mapped', ipv4: [last] };
+  if (zeros(0, 4) && g(4) === 0xffff && g(5) === 0) return { form: 'translated', ipv4: [last] };
+  if (zeros(0, 6) && (g(6) !== 0 || g(7) > 1)) return { form: 'compatible', ipv4: [last] };
+  if (g(0) === 0x64 && g(1) === 0xff9b && zeros(2, 6)) return { form: 'nat64', ipv4: [last] };
+  if (g(0) === 0x64 && g(1) === 0xff9b && g(2) === 1) return { form: 'nat64-local', ipv4: [last] };
+  if (g(0) === 0x2002) return { form: '6to4', ipv4: [v4(g(1), g(2))] };
+  if (g(0) === 0x2001 && g(1) === 0) return { form: 'teredo', ipv4: [v4(g(2), g(3)), v4(g(6) ^ 0xffff, g(7) ^ 0xffff)] };
   return null;
+}
+
+/** The IPv4 address an IPv6 address carries (the first one, for Teredo its server), else null. */
+export function embeddedIpv4(address: string): string | null {
+  return unwrapIpv6(address)?.ipv4[0] ?? null;
 }
 
 /** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part allowed), or null. */
@@ -71,15 +91,22 @@ function expandIpv6(address: string): number[] | null {
   return all.length === 8 ? all.map((g) => Number.parseInt(g, 16)) : null;
 }
 
+/** The forms judged by the IPv4 address they carry; any other embedding is refused outright. */
+const JUDGED_BY_IPV4 = new Set<Ipv6Embedding>(['mapped', 'compatible', 'nat64', '6to4']);
+
 /** True when webhooks may not reach `address` (an IP literal; anything that is not one is refused too). */
 export function isRefusedAddress(address: string): boolean {
   const version = isIP(address);
   if (version === 4) return blocked.check(address, 'ipv4');
   if (version !== 6) return true;
   const bare = address.split('%')[0]!;
-  const v4 = embeddedIpv4(bare);
-  if (v4 !== null) return blocked.check(v4, 'ipv4');
-  return blocked.check(bare, 'ipv6');
+  const embedded = unwrapIpv6(bare);
+  if (embedded) {
+    // Every IPv4 address it carries is checked, even for the forms refused anyway.
+    const carriesBlocked = embedded.ipv4.some((v4) => blocked.check(v4, 'ipv4'));
+    return carriesBlocked || !JUDGED_BY_IPV4.has(embedded.form);
+  }
+  return !globalUnicast.check(bare, 'ipv6') || blockedIpv6.check(bare, 'ipv6');
 }
 
 /** A URL's host as DNS or an IP literal takes it (`[::1]` -> `::1`). */

@@ -2,11 +2,8 @@ import { notificationTarget } from '../../../domain/notification-target';
 import { NOTIFICATION_TEXT } from '../../../domain/schemas/notification';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
-import { enqueueMails } from '../mail/mail.repo';
-import { mayMailUnprompted } from '../mail/mail.policy';
-import { renderMail } from '../mail/mail.render';
-import { createMany } from '../notifications/notifications.repo';
-import { listInAppMuted, wantsEmail } from '../notifications/preferences.repo';
+import { enqueueMails, mayMailUnprompted, renderMail } from '../mail';
+import { createMany, listInAppMuted, wantsEmail } from '../notifications';
 import { listTeamManagers } from './webhooks.repo';
 
 export type FailingNoticeSettings = Pick<Config, 'publicUrl' | 'emailVerification'>;

@@ -1,12 +1,11 @@
 import type { WebhookEventType } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
-import { getVisibleById as getVisibleProject } from '../projects/projects.repo';
-import { toTeamMemberDto } from '../teams/teams.mapper';
-import { getMemberInTeam } from '../teams/teams.repo';
+import { getVisibleById as getVisibleProject } from '../projects';
+import { getMemberInTeam, toTeamMemberDto } from '../teams';
 import * as repo from './webhooks.repo';
 
 /** The object each event carries in `data`, under its name (as the API returns it). */
-type EventObject = { task: unknown } | { comment: unknown } | { project: unknown } | { member: unknown };
+type EventObject = { task: unknown } | { comment: unknown } | { project: unknown } | { member: unknown } | { import: unknown };
 
 export interface WebhookEvent {
   teamId: string;

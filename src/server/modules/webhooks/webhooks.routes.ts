@@ -14,7 +14,7 @@ import {
   webhookParams,
 } from '../../../domain/schemas/webhook';
 import { requireUser, typed } from '../../lib/http';
-import { Sealer } from '../oidc/oidc.seal';
+import { Sealer } from '../oidc';
 import { wake } from './webhooks.outbox';
 import { type WebhookActor, WebhooksService } from './webhooks.service';
 import { WebhookWorker, WEBHOOK_RETRY_DELAYS_MS } from './webhooks.worker';

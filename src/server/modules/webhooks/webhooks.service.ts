@@ -15,10 +15,10 @@ import {
 } from '../../../domain/schemas/webhook';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import { recordAudit } from '../audit/audit.record';
-import type { Sealer } from '../oidc/oidc.seal';
-import { requireTeamRight } from '../teams/membership';
-import { getOneById as getTeam } from '../teams/teams.repo';
+import { recordAudit } from '../audit';
+import type { Sealer } from '../oidc';
+import { requireTeamRight } from '../../db/membership';
+import { getOneById as getTeam } from '../teams';
 import { resolveWebhookHost } from './webhook-address';
 import * as repo from './webhooks.repo';
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client';
 import type { EventBus } from '../../lib/events';
 import { OutboxLoop } from '../../lib/outbox-worker';
-import type { Sealer } from '../oidc/oidc.seal';
+import type { Sealer } from '../oidc';
 import { type FailingNoticeSettings, noticeWebhookFailing } from './webhook-failing';
 import * as repo from './webhooks.repo';
 import { type SendResult, sendWebhook } from './webhooks.sender';

@@ -1,5 +1,5 @@
 import { RefreshCw } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { toast } from 'sonner';
 import { MSG } from '../../../../domain/messages';
 import type { AdminUserDto } from '../../../../domain/schemas/admin';
@@ -16,13 +16,15 @@ import { useAuthStore } from '../../../stores/auth-store';
 import { useAdminOverview, useAdminUserSearch } from '../api/get-admin-overview';
 import { useSetUserActive } from '../api/set-user-active';
 import { AdminStats, AdminStatsSkeleton } from './admin-stats';
-import { AuditLogPanel } from './audit-log-panel';
 import { EmailCard } from './email-card';
 import { SystemAlerts } from './system-alerts';
 import { UsersTable } from './users-table';
 
-/** The admin dashboard (/admin, super_admin only): real figures, users, and system checks. */
-export function AdminPage() {
+/**
+ * The admin dashboard (/admin, super_admin only): real figures, users, and system checks. `auditLog` is the audit
+ * feature's log, placed here by the route (app/routes/admin-route.tsx): a feature does not import another.
+ */
+export function AdminPage({ auditLog }: { auditLog: ReactNode }) {
   useDocumentTitle('Admin Panel');
   const overview = useAdminOverview();
   const currentUserId = useAuthStore((s) => s.user?.id);
@@ -110,7 +112,7 @@ export function AdminPage() {
         )}
       </div>
 
-      <AuditLogPanel />
+      {auditLog}
 
       <ConfirmDialog
         open={pending !== null}

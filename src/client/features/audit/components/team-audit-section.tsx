@@ -1,8 +1,8 @@
 import { TEAM_AUDIT_ACTIONS } from '../../../../domain/audit';
 import type { TeamDto } from '../../../../domain/schemas/team';
-import { type AuditFilters, auditQueryOf } from '../../../components/audit/audit-api';
-import { AuditLog } from '../../../components/audit/audit-log';
 import { teamKeys } from '../../../lib/queries/teams';
+import { type AuditFilters, auditQueryOf } from '../api/audit-api';
+import { AuditLog } from './audit-log';
 
 /** Under the team's key: a change to the team (realtime) refreshes its log too. */
 const teamAuditKey = (teamId: string) => (filters: AuditFilters) =>

@@ -2,10 +2,13 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { MSG } from '../../../../domain/messages';
 import { SETTINGS_MSG } from '../../../../domain/settings-messages';
+import { ACCOUNT_MSG } from '../../../../domain/account-messages';
 import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
 import { errorText, isError, logError } from '../../../lib/errors';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useAuthStore } from '../../../stores/auth-store';
+import { useLinkCheck } from '../api/account-links-api';
 import { confirmEmailChange } from '../api/confirm-email-change';
 import { AuthCard } from './auth-card';
 import { AuthLink } from './auth-link';
@@ -15,19 +18,22 @@ type State = { is: 'ready' | 'confirming' | 'confirmed' | 'invalid' } | { is: 'f
 
 /**
  * /confirm-email?token=…: moves the account to the new address the link was sent to. A button does it, not the
- * page's load: a mail scanner that opens links spends nothing.
+ * page's load: a mail scanner that opens links spends nothing. The page does check, without spending it, that the link
+ * still works, so that a used or expired one says so at once instead of offering the button.
  */
 export function ConfirmEmailPage() {
   useDocumentTitle('Confirm email');
   const token = useSearchParams()[0].get('token');
   const [state, setState] = useState<State>({ is: token ? 'ready' : 'invalid' });
+  const check = useLinkCheck('change_email', token);
+  const view: State = state.is === 'ready' && check === 'invalid' ? { is: 'invalid' } : state;
   const isAuthenticated = useAuthStore((s) => s.isAuthenticated);
   const user = useAuthStore((s) => s.user);
   const outcome = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
-    if (state.is !== 'ready' && state.is !== 'confirming') outcome.current?.focus();
-  }, [state.is]);
+    if (view.is !== 'ready' && view.is !== 'confirming') outcome.current?.focus();
+  }, [view.is]);
 
   const confirm = async () => {
     if (!token) return;
@@ -44,21 +50,23 @@ export function ConfirmEmailPage() {
   };
 
   const text =
-    state.is === 'confirmed'
+    view.is === 'confirmed'
       ? isAuthenticated && user
         ? SETTINGS_MSG.emailChanged(user.email)
         : SETTINGS_MSG.emailChangedSignIn
-      : state.is === 'invalid'
+      : view.is === 'invalid'
         ? MSG.linkInvalid
-        : state.is === 'failed'
-          ? state.message
+        : view.is === 'failed'
+          ? view.message
           : '';
   return (
     <AuthCard
       title="Confirm email"
-      subtitle={state.is === 'ready' || state.is === 'confirming' ? 'Use this address for your account' : undefined}
+      subtitle={view.is === 'ready' || view.is === 'confirming' ? 'Use this address for your account' : undefined}
     >
-      {state.is === 'ready' || state.is === 'confirming' ? (
+      {view.is === 'ready' && check === 'checking' ? (
+        <Spinner label={ACCOUNT_MSG.checkingLink} />
+      ) : view.is === 'ready' || view.is === 'confirming' ? (
         <div className="space-y-4">
           <Button
             className="w-full justify-center"
@@ -75,12 +83,12 @@ export function ConfirmEmailPage() {
           <p
             ref={outcome}
             tabIndex={-1}
-            role={state.is === 'confirmed' ? 'status' : 'alert'}
+            role={view.is === 'confirmed' ? 'status' : 'alert'}
             className="text-center text-sm focus:outline-none"
           >
             {text}
           </p>
-          {state.is === 'invalid' && (
+          {view.is === 'invalid' && (
             <p className="text-center text-sm text-slate-600 dark:text-slate-300">Ask for a new link in Settings → Account.</p>
           )}
           {isAuthenticated ? (

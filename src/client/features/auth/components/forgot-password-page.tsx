@@ -3,8 +3,7 @@ import { useLocation } from 'react-router';
 import { ACCOUNT_MSG } from '../../../../domain/account-messages';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/field';
-import { ApiError } from '../../../lib/api-client';
-import { toastError } from '../../../lib/errors';
+import { saveForm } from '../../../lib/save-form';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useFormState } from '../../../lib/use-form-state';
 import { requestPasswordReset } from '../api/account-links-api';
@@ -37,15 +36,9 @@ export function ForgotPasswordPage() {
     const body = form.validate((await loadAuthForms()).forgotPasswordForm);
     if (!body) return;
     setSubmitting(true);
-    try {
-      await requestPasswordReset(body.email);
-      setSent(true);
-    } catch (error) {
-      if (error instanceof ApiError) form.showFieldErrors(error.fields);
-      toastError(error, ACCOUNT_MSG.forgotPasswordFailed);
-    } finally {
-      setSubmitting(false);
-    }
+    const done = await saveForm(form, () => requestPasswordReset(body.email), { failed: ACCOUNT_MSG.forgotPasswordFailed });
+    setSubmitting(false);
+    if (done) setSent(true);
   };
 
   return (

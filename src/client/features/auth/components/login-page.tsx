@@ -6,7 +6,8 @@ import type { SessionDto } from '../../../../domain/schemas/auth';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/field';
-import { toast, toastError } from '../../../lib/toast';
+import { saveForm } from '../../../lib/save-form';
+import { toast } from '../../../lib/toast';
 import { useFormState } from '../../../lib/use-form-state';
 import { setRememberMe, useAuthStore } from '../../../stores/auth-store';
 import { resolveDark, useThemeStore } from '../../../stores/theme-store';
@@ -104,16 +105,17 @@ export function LoginPage() {
     const body = form.validate((await loadAuthForms()).signInForm);
     if (!body) return;
     setSubmitting(true);
-    try {
-      setRememberMe(values.rememberMe);
-      const result = await signInWithPassword(body.email, body.password);
-      if ('mfaToken' in result) setMfaToken(result.mfaToken);
-      else finishSignIn(result.session);
-    } catch (error) {
-      toastError(error, MSG.invalidCredentials);
-    } finally {
-      setSubmitting(false);
-    }
+    await saveForm(
+      form,
+      async () => {
+        setRememberMe(values.rememberMe);
+        const result = await signInWithPassword(body.email, body.password);
+        if ('mfaToken' in result) setMfaToken(result.mfaToken);
+        else finishSignIn(result.session);
+      },
+      { failed: MSG.invalidCredentials },
+    );
+    setSubmitting(false);
   };
 
   return (

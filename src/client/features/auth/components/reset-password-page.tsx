@@ -6,12 +6,13 @@ import { MSG } from '../../../../domain/messages';
 import { ACCOUNT_MSG } from '../../../../domain/account-messages';
 import { passwordRequirements } from '../../../../domain/password-requirements';
 import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
 import { isError, toastError } from '../../../lib/errors';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useFormState } from '../../../lib/use-form-state';
 import { useAuthStore } from '../../../stores/auth-store';
-import { resetPassword } from '../api/account-links-api';
+import { resetPassword, useLinkCheck } from '../api/account-links-api';
 import { AuthCard } from './auth-card';
 import { loadAuthForms } from './auth-forms';
 import { AuthLink } from './auth-link';
@@ -26,7 +27,8 @@ function forgetLocalSession() {
 
 /**
  * /reset-password?token=…: a new password by the /signup page's rules, then /login. A used, expired or missing link
- * says so, with the way to ask for a new one.
+ * says so, with the way to ask for a new one: checked when the page opens (without spending the link), and again by
+ * the reset itself.
  */
 export function ResetPasswordPage() {
   useDocumentTitle('Reset password');
@@ -35,7 +37,9 @@ export function ResetPasswordPage() {
   const initial = useMemo(() => ({ password: '', confirmPassword: '' }), []);
   const form = useFormState(initial);
   const [submitting, setSubmitting] = useState(false);
-  const [invalid, setInvalid] = useState(!token);
+  const check = useLinkCheck('reset_password', token || null);
+  const [spent, setSpent] = useState(false);
+  const invalid = check === 'invalid' || spent;
   const notice = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
@@ -57,7 +61,7 @@ export function ResetPasswordPage() {
       navigate('/login', { replace: true });
     } catch (error) {
       if (isError(error, 'link_invalid')) {
-        setInvalid(true);
+        setSpent(true);
         return;
       }
       if (error instanceof ApiError) form.showFieldErrors(error.fields);
@@ -69,7 +73,9 @@ export function ResetPasswordPage() {
 
   return (
     <AuthCard title="Reset password" subtitle={invalid ? undefined : 'Choose a new password for your account'}>
-      {invalid ? (
+      {check === 'checking' ? (
+        <Spinner label={ACCOUNT_MSG.checkingLink} />
+      ) : invalid ? (
         <div className="space-y-4">
           <p ref={notice} tabIndex={-1} role="alert" className="text-center text-sm focus:outline-none">
             {MSG.linkInvalid}

@@ -4,8 +4,8 @@ import type { SessionDto } from '../../../../domain/schemas/auth';
 import { authCodeForm, SECURITY_MSG } from '../../../../domain/schemas/security';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/field';
-import { ApiError } from '../../../lib/api-client';
-import { isError, toastError } from '../../../lib/errors';
+import { isError } from '../../../lib/errors';
+import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
 import { signInWithCode } from '../api/sign-in-with-code';
 
@@ -31,16 +31,14 @@ export function TwoFactorStep({ mfaToken, onSignedIn, onBack }: TwoFactorStepPro
     const body = form.validate(authCodeForm);
     if (!body) return;
     setSubmitting(true);
-    try {
-      onSignedIn(await signInWithCode(mfaToken, body.code));
-    } catch (error) {
-      // A wrong code is told beside the field (the server names it); anything else in a toast.
-      if (error instanceof ApiError && error.fields.code) form.showFieldErrors(error.fields);
-      else toastError(error, MSG.invalidCredentials);
-      if (isError(error, 'mfa_token_invalid')) onBack();
-    } finally {
-      setSubmitting(false);
-    }
+    // A wrong code is told beside the field (the server names it); anything else in a toast.
+    await saveForm(
+      form,
+      async () => onSignedIn(await signInWithCode(mfaToken, body.code)),
+      { failed: MSG.invalidCredentials },
+      { fieldErrorsOnly: true, onFailed: (error) => isError(error, 'mfa_token_invalid') && onBack() },
+    );
+    setSubmitting(false);
   };
 
   return (

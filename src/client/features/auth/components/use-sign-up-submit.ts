@@ -1,11 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import type { z } from 'zod';
 import { MSG } from '../../../../domain/messages';
 import type { SignUpValues } from '../../../../domain/password-requirements';
-import { ApiError } from '../../../lib/api-client';
-import { toastError } from '../../../lib/errors';
+import { saveForm } from '../../../lib/save-form';
 import type { FormState } from '../../../lib/use-form-state';
 import { signUp } from '../api/auth-api';
 import { type AuthForms, loadAuthForms } from './auth-forms';
@@ -27,17 +25,14 @@ export function useSignUpSubmit<V extends SignUpValues>(
     const body = form.validate(schemaOf(await loadAuthForms()));
     if (!body) return;
     setSubmitting(true);
-    try {
-      await signUp({ email: body.email, password: body.password, fullName: body.fullName });
-      toast.success(MSG.accountCreated);
-      onCreated?.();
-      navigate('/login', { replace: true });
-    } catch (error) {
-      if (error instanceof ApiError) form.showFieldErrors(error.fields);
-      toastError(error, MSG.signupFailed);
-    } finally {
-      setSubmitting(false);
-    }
+    const created = await saveForm(form, () => signUp({ email: body.email, password: body.password, fullName: body.fullName }), {
+      saved: MSG.accountCreated,
+      failed: MSG.signupFailed,
+    });
+    setSubmitting(false);
+    if (!created) return;
+    onCreated?.();
+    navigate('/login', { replace: true });
   };
   return { submitting, onSubmit };
 }

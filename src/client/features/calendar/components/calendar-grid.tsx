@@ -16,7 +16,7 @@ import {
 import { addDays } from '../../../../domain/dates';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { cn } from '../../../lib/cn';
-import { type DropTargets, taskDragAnnouncements, taskOf, useTaskDrag } from '../../../lib/task-drag';
+import { type DropTargets, taskDragAnnouncements, taskOf, useTaskDrag } from '../../../components/task-drag';
 import { useMoveTaskDate } from '../api/move-task-date';
 import { DayTasksDialog } from './day-tasks-dialog';
 import { type ChipSize, DraggableTaskChip, TaskChipView } from './task-chip';

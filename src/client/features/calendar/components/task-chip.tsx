@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { PriorityIcon, priorityText, StatusIcon, statusText, statusTint } from '../../../components/task-visuals';
 import { cn } from '../../../lib/cn';
-import { useDraggableTask } from '../../../lib/task-drag';
+import { useDraggableTask } from '../../../components/task-drag';
 
 export type ChipSize = 'compact' | 'full';
 

@@ -11,6 +11,7 @@ import type {
   UpdateNoteInput,
 } from '../../../../domain/schemas/note';
 import { api } from '../../../lib/api-client';
+import { isError } from '../../../lib/errors';
 import { noteKeys } from './note-keys';
 
 /** GET /api/notes: the caller's teams' notes, pinned first, then by last edit (ordered and filtered on the server). */
@@ -29,7 +30,7 @@ export const useNote = (id: string) =>
     queryKey: noteKeys.detail(id),
     queryFn: ({ signal }) => getNote(id, signal),
     // A 404 is an answer (the "Note not found" state), not a hiccup to retry.
-    retry: (count, error) => count < 2 && (error as { status?: number }).status !== 404,
+    retry: (count, error) => count < 2 && !isError(error, 'not_found'),
   });
 
 export const createNote = (input: CreateNoteInput) => api.post<NoteDto>('/api/notes', input);

@@ -1,4 +1,4 @@
-import { ApiError, accessToken, parseError, refreshSession } from '../../../lib/api-client';
+import { ApiError, networkError, parseError, withFreshToken } from '../../../lib/api-client';
 
 async function post(url: string, file: File, token: string | undefined): Promise<Response> {
   const form = new FormData();
@@ -8,7 +8,7 @@ async function post(url: string, file: File, token: string | undefined): Promise
   try {
     return await fetch(url, { method: 'POST', headers, body: form });
   } catch {
-    throw new ApiError(0, 'network_error', 'network_error', 'Network error: the server could not be reached');
+    throw networkError();
   }
 }
 
@@ -18,12 +18,7 @@ async function post(url: string, file: File, token: string | undefined): Promise
  */
 export async function uploadNoteImage(noteId: string, file: File): Promise<string> {
   const url = `/api/notes/${noteId}/images`;
-  const token = accessToken();
-  let res = await post(url, file, token);
-  if (res.status === 401 && token) {
-    const session = await refreshSession().catch(() => null);
-    if (session) res = await post(url, file, session.access_token);
-  }
+  const res = await withFreshToken((token) => post(url, file, token));
   if (!res.ok) throw await parseError(res);
   const body = (await res.json()) as { url?: unknown };
   if (typeof body.url !== 'string') throw new ApiError(res.status, 'internal', 'internal', 'No image URL in the answer');

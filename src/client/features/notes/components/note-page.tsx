@@ -8,8 +8,7 @@ import type { NoteDto } from '../../../../domain/schemas/note';
 import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
-import { ApiError } from '../../../lib/api-client';
-import { toastError } from '../../../lib/errors';
+import { isError, toastError } from '../../../lib/errors';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useNote, useUpdateNote } from '../api/notes';
@@ -31,7 +30,7 @@ export function NotePage() {
 
   if (note.isPending) return <Spinner label="Loading note..." />;
   if (note.isError) {
-    const notFound = note.error instanceof ApiError && note.error.status === 404;
+    const notFound = isError(note.error, 'not_found');
     return (
       <div>
         <BackLink />

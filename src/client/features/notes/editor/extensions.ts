@@ -5,15 +5,47 @@ import { TableKit } from '@tiptap/extension-table';
 import type { AnyExtension } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import type { SuggestionOptions } from '@tiptap/suggestion';
+import { onNoteImageQuery, signedImageSrc } from './image-links';
 import { isAllowedHref, isAllowedImageSrc } from './link-policy';
 import type { SuggestionItem } from './suggestion-menu';
 import { TaskLink } from './task-link';
 
-/** Images only from this app (uploaded to the note); a remote or script URL renders nothing. */
+/** The src to show: only from this app (a note's image signed with its note's current link, image-links.ts), else ''. */
+const shownSrc = (src: unknown) =>
+  typeof src === 'string' && isAllowedImageSrc(src, window.location.origin) ? signedImageSrc(src) : '';
+
+/**
+ * Images only from this app (uploaded to the note); a remote or script URL renders nothing. Shown through a node view
+ * that signs the image again when the note's link is renewed (the stored src is a stable path; links expire).
+ */
 const SafeImage = Image.extend({
   renderHTML({ HTMLAttributes }) {
-    const ok = typeof HTMLAttributes.src === 'string' && isAllowedImageSrc(HTMLAttributes.src, window.location.origin);
-    return ['img', { ...HTMLAttributes, src: ok ? HTMLAttributes.src : '', alt: HTMLAttributes.alt ?? '' }];
+    return ['img', { ...HTMLAttributes, src: shownSrc(HTMLAttributes.src), alt: HTMLAttributes.alt ?? '' }];
+  },
+  addNodeView() {
+    return ({ node: initial }) => {
+      const img = document.createElement('img');
+      let node = initial;
+      const paint = () => {
+        const src = shownSrc(node.attrs.src);
+        if (img.getAttribute('src') !== src) img.setAttribute('src', src);
+        img.setAttribute('alt', typeof node.attrs.alt === 'string' ? node.attrs.alt : '');
+        if (typeof node.attrs.title === 'string') img.setAttribute('title', node.attrs.title);
+        else img.removeAttribute('title');
+      };
+      paint();
+      const stop = onNoteImageQuery(paint);
+      return {
+        dom: img,
+        update: (next) => {
+          if (next.type !== node.type) return false;
+          node = next;
+          paint();
+          return true;
+        },
+        destroy: stop,
+      };
+    };
   },
 });
 

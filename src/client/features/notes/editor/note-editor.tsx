@@ -14,9 +14,11 @@ import { toastError } from '../../../lib/errors';
 import { teamQueryOptions } from '../../../lib/queries/teams';
 import { uploadNoteImage } from '../api/upload-image';
 import type { NoteConnection } from '../collab';
+import { noteImageReference } from './image-links';
 import { LinkDialog } from './link-dialog';
 import { noteExtensions } from './extensions';
 import { looksLikeMarkdown, markdownToHtml } from './markdown-paste';
+import { SameSpotTyping } from './same-spot';
 import { sanitizePastedHtml } from './sanitize';
 import { type SuggestionItem, suggestionRender } from './suggestion-menu';
 import { Toolbar } from './toolbar';
@@ -81,7 +83,9 @@ export function NoteEditor({ noteId, teamId, doc, connection, user, editable, on
         const src = await uploadNoteImage(noteId, file);
         const e = editorRef.current;
         if (!e || e.isDestroyed) return;
-        const node = { type: 'image', attrs: { src, alt: file.name.replace(/\.[a-z0-9]+$/i, '') || 'Image' } };
+        // The document keeps the image's stable path; its expiring signature is added when shown (image-links.ts).
+        const alt = file.name.replace(/\.[a-z0-9]+$/i, '') || 'Image';
+        const node = { type: 'image', attrs: { src: noteImageReference(src), alt } };
         if (at === undefined) e.chain().focus().insertContent(node).run();
         else e.chain().focus().insertContentAt(at, node).run();
       } catch (error) {
@@ -128,6 +132,8 @@ export function NoteEditor({ noteId, teamId, doc, connection, user, editable, on
         }),
         Placeholder.configure({ placeholder: 'Write something… Type @ to mention a teammate, # to link a task.' }),
         Collaboration.configure({ document: doc, field: NOTE_FRAGMENT }),
+        // Two people typing at the same spot keep their runs whole (same-spot.ts: a work-around for the binding).
+        SameSpotTyping.configure({ fragment: doc.getXmlFragment(NOTE_FRAGMENT) }),
         CollaborationCaret.configure({ provider: connection.provider, user }),
       ],
       editorProps: {

@@ -5,6 +5,7 @@ import { CheckSquare, FileText, FolderKanban, type LucideIcon, MessageSquare, Se
 import { type ComponentType, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { TASK_STATUS_LABELS } from '../../../../domain/constants';
+import { canUseAdminArea } from '../../../../domain/permissions';
 import type { SearchHit, SearchKind } from '../../../../domain/schemas/search';
 import { cn } from '../../../lib/cn';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
@@ -256,7 +257,7 @@ function CommandPalette({ deps }: { deps: PaletteDeps }) {
         });
       }
     }
-    for (const command of matchCommands(typed, user?.role === 'super_admin')) {
+    for (const command of matchCommands(typed, canUseAdminArea(user?.role))) {
       const group = out.find((g) => g.heading === command.group) ?? out[out.push({ heading: command.group, rows: [] }) - 1]!;
       const isCurrentTheme = 'theme' in command.action && command.action.theme === theme;
       group.rows.push({

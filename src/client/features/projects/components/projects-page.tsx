@@ -12,6 +12,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { SearchField } from '../../../components/ui/search-field';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
+import { errorText } from '../../../lib/errors';
 import { useUrlSearchBox } from '../../../lib/use-debounced-value';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useOpenOnNewFlag, useUrlParams } from '../../../lib/use-url-params';
@@ -139,7 +140,7 @@ export function ProjectsPage() {
       {error ? (
         <EmptyState
           title={MSG.loadFailed}
-          message={error.message}
+          message={errorText(error, '')}
           action={
             <Button variant="secondary" onClick={() => void Promise.all([all.refetch(), filtered.refetch()])}>
               Try again

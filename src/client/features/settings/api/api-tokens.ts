@@ -5,8 +5,8 @@ import { settingsKeys } from './settings-keys';
 
 const apiTokensKey = () => [...settingsKeys.all, 'api-tokens'] as const;
 
-export const getApiTokens = (signal?: AbortSignal) =>
-  api.get<ApiTokenListDto>('/api/me/api-tokens', { signal }).then((r) => r.tokens);
+/** The tokens, and `verifyEmailFirst`: whether the address must be verified before one is made. */
+export const getApiTokens = (signal?: AbortSignal) => api.get<ApiTokenListDto>('/api/me/api-tokens', { signal });
 
 export const apiTokensQueryOptions = () =>
   queryOptions({ queryKey: apiTokensKey(), queryFn: ({ signal }) => getApiTokens(signal) });

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserDto } from '../../../../domain/schemas/auth';
 import type { ProfileDto } from '../../../../domain/schemas/me';
-import { ApiError, accessToken, api, parseError, refreshSession } from '../../../lib/api-client';
+import { api, networkError, parseError, withFreshToken } from '../../../lib/api-client';
 import { teamKeys } from '../../../lib/queries/teams';
 import { useAuthStore } from '../../../stores/auth-store';
 import { settingsKeys } from './settings-keys';
@@ -16,7 +16,7 @@ async function postImage(image: Blob, fileName: string, token: string | undefine
       body,
     });
   } catch {
-    throw new ApiError(0, 'network_error', 'network_error', 'Network error: the server could not be reached');
+    throw networkError();
   }
 }
 
@@ -25,12 +25,7 @@ async function postImage(image: Blob, fileName: string, token: string | undefine
  * token is refreshed once (the shared refresh of every call) and the image sent again. Failures are ApiErrors.
  */
 export async function uploadAvatar(image: Blob, fileName: string): Promise<UserDto> {
-  const token = accessToken();
-  let res = await postImage(image, fileName, token);
-  if (res.status === 401 && token) {
-    const session = await refreshSession().catch(() => null);
-    if (session) res = await postImage(image, fileName, session.access_token);
-  }
+  const res = await withFreshToken((token) => postImage(image, fileName, token));
   if (!res.ok) throw await parseError(res);
   return (await res.json()) as UserDto;
 }

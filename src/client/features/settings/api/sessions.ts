@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SessionListDto } from '../../../../domain/schemas/security';
+import type { RevokeOthersInput, SessionListDto } from '../../../../domain/schemas/security';
 import { api } from '../../../lib/api-client';
 import { settingsKeys } from './settings-keys';
 
@@ -13,15 +13,21 @@ export const useSessions = () => useQuery(sessionsQueryOptions());
 
 export const revokeSession = (id: string) => api.delete(`/api/me/sessions/${id}`);
 
-export const revokeOtherSessions = () => api.post<{ revoked: number }>('/api/me/sessions/revoke-others');
+/** `revokeTokens`: every API token and the calendar link go too ('Also revoke API tokens and calendar links'). */
+export const revokeOtherSessions = (input: RevokeOthersInput = {}) =>
+  api.post<{ revoked: number }>('/api/me/sessions/revoke-others', input);
 
-/** 'Sign out' one session (an id), or every other one (null); the list is fetched again either way. */
+/**
+ * 'Sign out' one session (an id), or every other one (null, with API tokens and the calendar link too when
+ * `revokeTokens`); the list is fetched again either way, and the tokens and the link when they may have gone.
+ */
 export function useRevokeSessions() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (id: string | null) => {
-      await (id ? revokeSession(id) : revokeOtherSessions());
+    mutationFn: async ({ id, revokeTokens = false }: { id: string | null; revokeTokens?: boolean }) => {
+      await (id ? revokeSession(id) : revokeOtherSessions({ revokeTokens }));
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.sessions() }),
+    onSettled: (_data, _error, { revokeTokens }) =>
+      queryClient.invalidateQueries({ queryKey: revokeTokens ? settingsKeys.all : settingsKeys.sessions() }),
   });
 }

@@ -3,6 +3,7 @@ import { type FormEvent, useId, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { API_TOKEN_EXPIRY_DAYS, type ApiTokenScope } from '../../../../domain/constants';
 import { formatLongDate, localIsoDate, relativeTime } from '../../../../domain/dates';
+import { MSG } from '../../../../domain/messages';
 import {
   API_TOKEN_LIMITS,
   type ApiTokenCreatedDto,
@@ -63,9 +64,24 @@ export function ApiTokensSection() {
   const tokens = useApiTokens();
   return (
     <SettingsSection id="api-tokens" title={TEXT.section} description={TEXT.sectionDescription}>
-      <CreateTokenPanel />
-      <Loaded query={tokens}>{(list) => <TokenListPanel tokens={list} />}</Loaded>
+      <Loaded query={tokens}>
+        {(list) => (
+          <>
+            {list.verifyEmailFirst ? <VerifyEmailFirstPanel /> : <CreateTokenPanel />}
+            <TokenListPanel tokens={list.tokens} />
+          </>
+        )}
+      </Loaded>
     </SettingsSection>
+  );
+}
+
+/** EMAIL_VERIFICATION=required and the address not verified: why there is no form (the server refuses one, 403). */
+function VerifyEmailFirstPanel() {
+  return (
+    <SettingsPanel title={TEXT.createPanel}>
+      <p className="text-sm text-slate-700 dark:text-slate-200">{MSG.credentialsEmailUnverified}</p>
+    </SettingsPanel>
   );
 }
 

@@ -2,6 +2,7 @@ import { CalendarPlus } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { localIsoDate, formatLongDate, relativeTime } from '../../../../domain/dates';
+import { MSG } from '../../../../domain/messages';
 import type { CalendarFeedStatusDto } from '../../../../domain/schemas/calendar';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -16,7 +17,7 @@ const TEXT = {
   sectionDescription: 'See the due dates of your teams’ tasks in Google Calendar, Outlook or Apple Calendar.',
   panel: 'Your personal calendar link',
   explain:
-    'A private address that lists the tasks with a due date in all your teams as all-day events. It gives read access to this feed only, nothing else in your account, and it is shown only once: keep it to yourself.',
+    'A private address that lists every task with a due date in all your teams as all-day events, past and future (if there are more than 5,000, the 5,000 due latest). It gives read access to this feed only, nothing else in your account, and it is shown only once: keep it to yourself.',
   howTo: 'Paste this address into your calendar app (Google Calendar: Other calendars → From URL)',
   subscribe: 'Subscribe',
   reset: 'Reset link',
@@ -85,7 +86,10 @@ function CalendarFeedPanel({ status }: { status: CalendarFeedStatusDto }) {
   const now = new Date();
   return (
     <SettingsPanel title={TEXT.panel} description={TEXT.explain}>
-      {!status.active ? (
+      {!status.active && status.verifyEmailFirst ? (
+        // EMAIL_VERIFICATION=required and the address not verified: why there is no button (the server says 403).
+        <p className="text-sm text-slate-700 dark:text-slate-200">{MSG.credentialsEmailUnverified}</p>
+      ) : !status.active ? (
         <Button onClick={() => void makeLink()} isLoading={create.isPending}>
           <CalendarPlus className="h-4 w-4" aria-hidden />
           {TEXT.subscribe}

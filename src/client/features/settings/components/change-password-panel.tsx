@@ -2,6 +2,7 @@ import { type FormEvent, useMemo } from 'react';
 import { Link } from 'react-router';
 import { changePasswordForm } from '../../../../domain/auth-forms';
 import { LIMITS } from '../../../../domain/constants';
+import { SECURITY_MSG } from '../../../../domain/schemas/security';
 import { SETTINGS_MSG } from '../../../../domain/settings-messages';
 import { passwordRequirements } from '../../../../domain/password-requirements';
 import { Button } from '../../../components/ui/button';
@@ -13,7 +14,8 @@ import { SettingsPanel } from './settings-section';
 
 /** The current password, then a new one by the /signup rules; other sessions are signed out, this one stays. */
 export function ChangePasswordPanel({ hasPassword }: { hasPassword: boolean }) {
-  const initial = useMemo(() => ({ currentPassword: '', password: '', confirmPassword: '' }), []);
+  // The box 'Also revoke API tokens and calendar links' starts ticked (issue 35).
+  const initial = useMemo(() => ({ currentPassword: '', password: '', confirmPassword: '', revokeTokens: true }), []);
   const form = useFormState(initial);
   const change = useChangePassword();
 
@@ -41,6 +43,14 @@ export function ChangePasswordPanel({ hasPassword }: { hasPassword: boolean }) {
             hint={<PasswordRequirements items={passwordRequirements(form.values.password, LIMITS.signupPasswordMin)} />}
           />
           <PasswordField label={SETTINGS_MSG.confirmPassword} autoComplete="new-password" {...form.bind('confirmPassword')} />
+          <label className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-200">
+            <input
+              type="checkbox"
+              {...form.bindChecked('revokeTokens')}
+              className="h-4 w-4 rounded border-slate-500 accent-brand-600 dark:accent-indigo-400"
+            />
+            {SECURITY_MSG.alsoRevokeTokens}
+          </label>
           <Button type="submit" isLoading={change.isPending}>
             {SETTINGS_MSG.changePassword}
           </Button>

@@ -1,16 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle } from 'lucide-react';
 import { type FormEvent, useMemo, useState } from 'react';
-import { toast } from 'sonner';
 import { SETTINGS_MSG } from '../../../../domain/settings-messages';
 import { canLeaveTeam } from '../../../../domain/permissions';
 import { confirmsEmail, deleteAccountInput, type ProfileDto } from '../../../../domain/schemas/me';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/field';
 import { Modal, ModalActions } from '../../../components/ui/modal';
-import { ApiError } from '../../../lib/api-client';
-import { toastError } from '../../../lib/errors';
 import { teamsQueryOptions } from '../../../lib/queries/teams';
+import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
 import { useDeleteAccount } from '../api/delete-account';
 import { CurrentPasswordField, withCurrentPassword } from './current-password-field';
@@ -69,14 +67,11 @@ function DeleteAccountDialog({ profile, onClose }: { profile: ProfileDto; onClos
     e.preventDefault();
     const body = form.validate(deleteAccountInput, withCurrentPassword(form.values, profile.hasPassword));
     if (!body) return;
-    try {
-      await remove.mutateAsync(body);
-      // The hook signed this browser out: the app goes to /login.
-      toast.success(SETTINGS_MSG.accountDeleted);
-    } catch (error) {
-      if (error instanceof ApiError) form.showFieldErrors(error.fields);
-      toastError(error, SETTINGS_MSG.accountDeleteFailed);
-    }
+    // Once deleted, the hook signed this browser out: the app goes to /login.
+    await saveForm(form, () => remove.mutateAsync(body), {
+      saved: SETTINGS_MSG.accountDeleted,
+      failed: SETTINGS_MSG.accountDeleteFailed,
+    });
   };
 
   return (

@@ -13,6 +13,8 @@ import { SettingsPanel } from './settings-section';
 export function SessionsPanel({ sessions }: { sessions: SessionItemDto[] }) {
   const revoke = useRevokeSessions();
   const [pending, setPending] = useState<string | null>(null);
+  // 'Also revoke API tokens and calendar links' beside 'Sign out all other sessions': unticked at first (issue 35).
+  const [revokeTokens, setRevokeTokens] = useState(false);
   const listRef = useRef<HTMLUListElement>(null);
   const hasOthers = sessions.some((s) => !s.current);
 
@@ -20,7 +22,7 @@ export function SessionsPanel({ sessions }: { sessions: SessionItemDto[] }) {
   const signOut = async (id: string | null) => {
     setPending(id ?? 'others');
     try {
-      await revoke.mutateAsync(id);
+      await revoke.mutateAsync({ id, revokeTokens: id === null && revokeTokens });
       toast.success(id ? SECURITY_MSG.sessionSignedOut : SECURITY_MSG.otherSessionsSignedOut);
       // The row (and its button) is gone: the list keeps the focus.
       listRef.current?.focus();
@@ -70,14 +72,27 @@ export function SessionsPanel({ sessions }: { sessions: SessionItemDto[] }) {
             </li>
           ))}
         </ul>
-        <Button
-          variant="secondary"
-          isLoading={pending === 'others'}
-          disabled={!hasOthers || pending !== null}
-          onClick={() => void signOut(null)}
-        >
-          {SECURITY_MSG.signOutOtherSessions}
-        </Button>
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+          <Button
+            variant="secondary"
+            isLoading={pending === 'others'}
+            disabled={!hasOthers || pending !== null}
+            onClick={() => void signOut(null)}
+          >
+            {SECURITY_MSG.signOutOtherSessions}
+          </Button>
+          <label className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-200">
+            <input
+              type="checkbox"
+              name="revokeTokens"
+              checked={revokeTokens}
+              disabled={!hasOthers || pending !== null}
+              onChange={(e) => setRevokeTokens(e.target.checked)}
+              className="h-4 w-4 rounded border-slate-500 accent-brand-600 dark:accent-indigo-400"
+            />
+            {SECURITY_MSG.alsoRevokeTokens}
+          </label>
+        </div>
       </div>
     </SettingsPanel>
   );

@@ -14,8 +14,6 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/field';
 import { PasswordField } from '../../../components/ui/password-field';
-import { ApiError } from '../../../lib/api-client';
-import { toastError } from '../../../lib/errors';
 import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
 import { useDisableTwoFactor, useEnableTwoFactor, useRegenerateRecoveryCodes, useSetupTwoFactor } from '../api/two-factor';
@@ -44,16 +42,10 @@ export function TwoFactorPanel({ status, hasPassword }: { status: TwoFactorStatu
   const back = () => setStage({ step: 'summary', returning: true });
 
   /** True when the setup started (a failure is shown: on the password field, and as a toast). */
-  const begin = async (input: TwoFactorReauthInput, form?: { showFieldErrors: (f: Record<string, string>) => void }) => {
-    try {
-      setStage({ step: 'setup', setup: await setup.mutateAsync(input) });
-      return true;
-    } catch (error) {
-      if (error instanceof ApiError) form?.showFieldErrors(error.fields);
-      toastError(error, SECURITY_MSG.twoFactorSetupFailed);
-      return false;
-    }
-  };
+  const begin = (input: TwoFactorReauthInput, form: FieldErrorsSink = NO_FORM) =>
+    saveForm(form, async () => setStage({ step: 'setup', setup: await setup.mutateAsync(input) }), {
+      failed: SECURITY_MSG.twoFactorSetupFailed,
+    });
 
   return (
     <SettingsPanel
@@ -139,7 +131,9 @@ export function TwoFactorPanel({ status, hasPassword }: { status: TwoFactorStatu
   );
 }
 
-type FieldErrorsSink = { showFieldErrors: (fields: Record<string, string>) => void };
+type FieldErrorsSink = { showFieldErrors: (fields: Record<string, string>) => unknown };
+/** No form (setup started without a password to confirm): no field to tell a failure on. */
+const NO_FORM: FieldErrorsSink = { showFieldErrors: () => false };
 
 /** 'Current password' (when the account has one) before a change of the second factor; true when it went through. */
 function ReauthForm({

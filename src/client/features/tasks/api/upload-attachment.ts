@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { ERROR_MESSAGES } from '../../../../domain/errors';
 import type { AttachmentDto, AttachmentListDto } from '../../../../domain/schemas/task-detail';
-import { ApiError, accessToken, parseError, refreshSession } from '../../../lib/api-client';
+import { ApiError, networkError, parseError, withFreshToken } from '../../../lib/api-client';
 import { errorText, logError } from '../../../lib/errors';
 import { taskPartKeys } from './get-attachments';
 import { invalidateTasks } from './prefetch-board';
@@ -31,8 +31,7 @@ function postFile(
     if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
     xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
     xhr.onload = () => resolve({ status: xhr.status, statusText: xhr.statusText, body: xhr.responseText });
-    xhr.onerror = () =>
-      reject(new ApiError(0, 'network_error', 'network_error', 'Network error: the server could not be reached'));
+    xhr.onerror = () => reject(networkError());
     xhr.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     const form = new FormData();
@@ -53,12 +52,7 @@ export interface UploadOptions {
 export async function uploadAttachment(taskId: string, file: File, options: UploadOptions = {}): Promise<AttachmentDto> {
   const url = `/api/tasks/${taskId}/attachments`;
   const progress = options.onProgress ?? (() => {});
-  const token = accessToken();
-  let answer = await postFile(url, file, token, progress, options.signal);
-  if (answer.status === 401 && token) {
-    const session = await refreshSession().catch(() => null);
-    if (session) answer = await postFile(url, file, session.access_token, progress, options.signal);
-  }
+  const answer = await withFreshToken((token) => postFile(url, file, token, progress, options.signal));
   if (answer.status >= 200 && answer.status < 300) return JSON.parse(answer.body) as AttachmentDto;
   throw await parseError(
     new Response(answer.body || null, {

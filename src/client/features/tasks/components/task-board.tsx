@@ -8,7 +8,7 @@ import { localDate, matchesDueFilter } from '../../../../domain/task-filters';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
 import { logError } from '../../../lib/errors';
-import { type DropTargets, taskDragAnnouncements, taskOf, useTaskDrag } from '../../../lib/task-drag';
+import { type DropTargets, taskDragAnnouncements, taskOf, useTaskDrag } from '../../../components/task-drag';
 import { flattenPages, useTaskColumn } from '../api/get-tasks';
 import { useMoveTask } from '../api/move-task';
 import type { TaskQueryFilters } from '../api/task-keys';

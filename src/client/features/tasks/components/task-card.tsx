@@ -4,7 +4,7 @@ import { LIMITS } from '../../../../domain/constants';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { PriorityBadge, StatusChip } from '../../../components/task-visuals';
 import { cn } from '../../../lib/cn';
-import { useDraggableTask } from '../../../lib/task-drag';
+import { useDraggableTask } from '../../../components/task-drag';
 import { formatCardDate } from './task-meta';
 import { markdownPreview } from '../../../../domain/markdown-text';
 

@@ -1,19 +1,30 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { InvitationDto, MyInvitationsDto } from '../../../../domain/schemas/team';
+import type { InvitationDto, MyInvitationsDto, MyInvitationsQuery } from '../../../../domain/schemas/team';
 import { api } from '../../../lib/api-client';
 import { invitationKeys } from './invitation-keys';
 
-export const getMyInvitations = (signal?: AbortSignal) => api.get<MyInvitationsDto>('/api/invitations', { signal });
+/**
+ * `link`: the invitation and proof of the emailed link the page was opened from. With EMAIL_VERIFICATION=required an
+ * unverified address is shown only the invitation its link proves.
+ */
+export const getMyInvitations = (signal?: AbortSignal, link?: MyInvitationsQuery) => {
+  const query =
+    link?.invitation && link.proof ? `?${new URLSearchParams({ invitation: link.invitation, proof: link.proof })}` : '';
+  return api.get<MyInvitationsDto>(`/api/invitations${query}`, { signal });
+};
 /** `proof`: the one the invitation's emailed link carried (it proves the invited address). */
 export const respondToInvitation = (invitationId: string, accept: boolean, proof?: string) =>
   api.post<InvitationDto>(`/api/invitations/${invitationId}/respond`, { accept, ...(proof && { proof }) });
 
-export const myInvitationsQueryOptions = () =>
-  queryOptions({ queryKey: invitationKeys.mine(), queryFn: ({ signal }) => getMyInvitations(signal) });
+export const myInvitationsQueryOptions = (link?: MyInvitationsQuery) =>
+  queryOptions({
+    queryKey: link?.invitation ? [...invitationKeys.mine(), link.invitation] : invitationKeys.mine(),
+    queryFn: ({ signal }) => getMyInvitations(signal, link),
+  });
 
-/** Invitations addressed to me, and the ones I sent that are still pending. */
-export function useMyInvitations() {
-  return useQuery(myInvitationsQueryOptions());
+/** Invitations addressed to me (`link`: the emailed link's, see getMyInvitations), and the ones I sent still pending. */
+export function useMyInvitations(link?: MyInvitationsQuery) {
+  return useQuery(myInvitationsQueryOptions(link));
 }
 
 export function useRespondToInvitation() {

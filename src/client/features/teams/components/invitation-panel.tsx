@@ -43,12 +43,15 @@ function Section({ title, icon, className, listClassName, children }: SectionPro
 
 /** Pending invitations for the signed-in user, shown at the top of the dashboard. */
 export function InvitationPanel() {
-  const { data } = useMyInvitations();
+  // Opened from the invitation's mail (/dashboard?invitation=…&proof=…): its proof shows it and goes with the answer.
+  const [params] = useSearchParams();
+  const { data } = useMyInvitations({
+    invitation: params.get('invitation') ?? undefined,
+    proof: params.get('proof') ?? undefined,
+  });
   const respond = useRespondToInvitation();
   const { ask, dialog } = useCancelInvitationFlow();
   const [busyId, setBusyId] = useState<string | null>(null);
-  // Opened from the invitation's mail (/dashboard?invitation=…&proof=…): its proof goes with the answer.
-  const [params] = useSearchParams();
   const proofFor = (id: string) => (params.get('invitation') === id ? (params.get('proof') ?? undefined) : undefined);
 
   const received = data?.received ?? [];

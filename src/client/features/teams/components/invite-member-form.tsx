@@ -1,13 +1,12 @@
 import { Send } from 'lucide-react';
 import type { FormEvent } from 'react';
-import { toast } from 'sonner';
 import type { InvitationRole } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import { inviteInput } from '../../../../domain/schemas/team';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/field';
 import { OptionsSelect } from '../../../components/ui/options-select';
-import { toastError } from '../../../lib/errors';
+import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
 import { useInviteMember } from '../api/team-invitations';
 import { INVITATION_ROLE_OPTIONS } from './role-badge';
@@ -23,13 +22,11 @@ export function InviteMemberForm({ teamId }: { teamId: string }) {
     e.stopPropagation();
     const body = form.validate(inviteInput);
     if (!body) return;
-    try {
-      await invite.mutateAsync({ teamId, input: body });
-      toast.success(MSG.inviteSent);
-      form.reset();
-    } catch (err) {
-      toastError(err, MSG.inviteFailed);
-    }
+    const sent = await saveForm(form, () => invite.mutateAsync({ teamId, input: body }), {
+      saved: MSG.inviteSent,
+      failed: MSG.inviteFailed,
+    });
+    if (sent) form.reset();
   };
 
   return (

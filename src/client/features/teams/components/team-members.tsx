@@ -78,7 +78,7 @@ export function TeamMembers({ team }: { team: TeamDto }) {
                 </p>
                 <p className="truncate text-xs text-slate-600 dark:text-slate-400">{member.user.email}</p>
               </div>
-              {manageable && member.role !== 'owner' ? (
+              {manageable ? (
                 <div className="flex basis-full items-center justify-end gap-2 sm:basis-auto">
                   <OptionsSelect
                     label={`Role for ${member.user.fullName}`}

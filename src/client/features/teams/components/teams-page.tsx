@@ -9,6 +9,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { SearchField } from '../../../components/ui/search-field';
 import { Spinner } from '../../../components/ui/spinner';
 import { StatCard } from '../../../components/ui/stat-card';
+import { errorText } from '../../../lib/errors';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useOpenOnNewFlag } from '../../../lib/use-url-params';
@@ -72,7 +73,7 @@ export function TeamsPage() {
       ) : all.isError ? (
         <EmptyState
           title="Failed to load data"
-          message={all.error.message}
+          message={errorText(all.error, '')}
           action={
             <Button variant="secondary" onClick={() => void all.refetch()}>
               Try again

@@ -1,13 +1,11 @@
 import { type FormEvent, useId, useState } from 'react';
-import { toast } from 'sonner';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../../domain/constants';
 import { createWebhookInput, type WebhookDto } from '../../../../domain/schemas/webhook';
 import { Button } from '../../../components/ui/button';
 import { CopyField } from '../../../components/ui/copy-field';
 import { TextField } from '../../../components/ui/field';
 import { Modal, ModalActions } from '../../../components/ui/modal';
-import { ApiError } from '../../../lib/api-client';
-import { toastError } from '../../../lib/errors';
+import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
 import { useCreateWebhook, useUpdateWebhook } from '../api/save-webhook';
 import { WEBHOOK_EVENT_LABELS, WEBHOOK_TEXT as T } from './webhook-texts';
@@ -80,20 +78,23 @@ function WebhookForm({ teamId, webhook, onCancel, onCreated, onSaved }: WebhookF
     e.preventDefault();
     const input = form.validate(createWebhookInput, { ...form.values, description: form.values.description || null });
     if (!input) return;
-    try {
-      if (webhook) {
-        await update.mutateAsync({ webhookId: webhook.id, input });
-        toast.success(T.saved);
-        onSaved();
-      } else {
-        const created = await create.mutateAsync(input);
-        toast.success(T.created);
-        onCreated(created.secret);
-      }
-    } catch (error) {
-      if (error instanceof ApiError && error.fields) form.showFieldErrors(error.fields);
-      toastError(error, webhook ? T.saveFailed : T.createFailed);
+    if (webhook) {
+      const saved = await saveForm(form, () => update.mutateAsync({ webhookId: webhook.id, input }), {
+        saved: T.saved,
+        failed: T.saveFailed,
+      });
+      if (saved) onSaved();
+      return;
     }
+    let secret = '';
+    const created = await saveForm(
+      form,
+      async () => {
+        secret = (await create.mutateAsync(input)).secret;
+      },
+      { saved: T.created, failed: T.createFailed },
+    );
+    if (created) onCreated(secret);
   };
 
   return (

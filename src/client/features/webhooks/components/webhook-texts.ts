@@ -68,6 +68,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'project.deleted': 'Project deleted',
   'member.joined': 'Member joined',
   'member.left': 'Member left',
+  'import.completed': 'Import completed',
 };
 
 export const WEBHOOK_STATUS_LABELS: Record<WebhookStatus, string> = { active: 'Active', paused: 'Paused', failing: 'Failing' };

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { DigestScheduler } from '../digest/digest.service';
-import { createMailTransport, type MailTransport } from './mail.transport';
-import { OutboxWorker } from './mail.worker';
+import { DigestScheduler } from './modules/digest';
+import { createMailTransport, type MailTransport, OutboxWorker } from './modules/mail';
 
 export interface MailRuntime {
   transport: MailTransport['kind'];

@@ -2,17 +2,17 @@ import type { QueryKey } from '@tanstack/react-query';
 import { format } from 'date-fns';
 import { Download, ScrollText } from 'lucide-react';
 import { useId, useState } from 'react';
-import type { AuditAction } from '../../../domain/constants';
-import { AUDIT_ACTION_LABELS } from '../../../domain/audit';
-import type { AuditEntryDto } from '../../../domain/schemas/audit';
-import { errorText, toastError } from '../../lib/errors';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
-import { Button } from '../ui/button';
-import { Card } from '../ui/card';
-import { EmptyState } from '../ui/empty-state';
-import { TextField } from '../ui/field';
-import { labelled, OptionsSelect } from '../ui/options-select';
-import { type AuditFilters, downloadAuditCsv, emptyAuditFilters, useAuditLog } from './audit-api';
+import type { AuditAction } from '../../../../domain/constants';
+import { AUDIT_ACTION_LABELS } from '../../../../domain/audit';
+import type { AuditEntryDto } from '../../../../domain/schemas/audit';
+import { errorText, toastError } from '../../../lib/errors';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { TextField } from '../../../components/ui/field';
+import { labelled, OptionsSelect } from '../../../components/ui/options-select';
+import { type AuditFilters, downloadAuditCsv, emptyAuditFilters, useAuditLog } from '../api/audit-api';
 
 export interface AuditLogProps {
   title: string;

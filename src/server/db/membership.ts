@@ -1,8 +1,17 @@
-import type { TeamRole } from '../../../domain/constants';
-import type { ErrorReason } from '../../../domain/errors';
-import type { DbOrTx } from '../../db/client';
-import { AppError } from '../../lib/errors';
-import { getMemberRole } from './teams.repo';
+import type { TeamRole } from '../../domain/constants';
+import type { ErrorReason } from '../../domain/errors';
+import { AppError } from '../lib/errors';
+import type { DbOrTx } from './client';
+import { teamMembers } from './schema';
+import { activeMembership } from './visibility';
+
+// The membership guards: below the modules (every module that serves a team's data asks them), above the schema.
+
+/** The caller's role in a team, or null when they are not an active member. */
+export async function getMemberRole(db: DbOrTx, teamId: string, userId: string): Promise<TeamRole | null> {
+  const [row] = await db.select({ role: teamMembers.role }).from(teamMembers).where(activeMembership({ teamId, userId }));
+  return row?.role ?? null;
+}
 
 /**
  * Requires an active membership. A team the caller cannot see answers 404, never 403,

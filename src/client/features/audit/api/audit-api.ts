@@ -1,8 +1,8 @@
 import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query';
-import { AUDIT_PAGE } from '../../../domain/audit';
-import type { AuditPageDto } from '../../../domain/schemas/audit';
-import { api } from '../../lib/api-client';
-import { downloadFile } from '../../lib/download';
+import { AUDIT_PAGE } from '../../../../domain/audit';
+import type { AuditPageDto } from '../../../../domain/schemas/audit';
+import { api } from '../../../lib/api-client';
+import { downloadFile } from '../../../lib/download';
 
 /** The filters as the form holds them: an actor's email text, an action, and local calendar dates. */
 export interface AuditFilters {

@@ -1,0 +1,116 @@
+/**
+ * A Crewboard export (GET /api/teams/:id/export) read into an ImportPlan for a new team owned by the importer.
+ *
+ * Authorship (issue 35, item 3): only the importer is linked as an author, creator, actor or mentioned person; every
+ * other person the file names is named in the text instead ('Originally by Ada Lovelace on 2019-06-03:'), as the Trello
+ * import does. A file can name anyone at any date, so nothing in it may put words under another account.
+ */
+import { LIMITS, TASK_DETAIL_LIMITS } from '../constants';
+import type { CrewboardExport } from '../schemas/transfer';
+import type { ImportPlan, PlanValue } from './import-plan';
+import { trelloCommentBody } from './trello';
+
+const EMAIL_MENTION = /<@mailto:([^>\s]{1,254})>/g;
+
+export interface Importer {
+  id: string;
+  email: string;
+}
+
+/** "Originally created by Ada Lovelace on 2024-01-02", the line a task's description gets when someone else made it. */
+export const createdByLine = (name: string, day: string) => `Originally created by ${name} on ${day}`;
+
+/** The plan of a new team from the export `file`, imported by `importer`. */
+export function planTeamImport(file: CrewboardExport, importer: Importer): ImportPlan {
+  const me = importer.email.toLowerCase();
+  const isMe = (email: string | null) => email !== null && email.toLowerCase() === me;
+  const person = (email: string | null) => (isMe(email) ? importer.id : null);
+  const nameByEmail = new Map(file.members.map((m) => [m.email.toLowerCase(), m.fullName.trim()]));
+  const nameOf = (email: string) => nameByEmail.get(email.toLowerCase()) || email;
+
+  const mentionsIn = (body: string) => {
+    let mentioned = false;
+    const text = body.replace(EMAIL_MENTION, (_m, email: string) => {
+      if (!isMe(email)) return `@${email}`;
+      mentioned = true;
+      return `<@${importer.id}>`;
+    });
+    return { text, ids: mentioned ? [importer.id] : [] };
+  };
+  const historyValue = (field: string, v: string | null): PlanValue => {
+    if (v === null) return null;
+    if (field === 'assignee') return person(v);
+    if (field === 'project') return { projectRef: v };
+    return v;
+  };
+
+  const others = file.members.filter((m) => !isMe(m.email)).length;
+  return {
+    source: 'crewboard',
+    target: { kind: 'new_team', name: file.team.name.trim(), description: file.team.description },
+    projects: file.projects.map((p) => ({
+      ref: p.key,
+      name: p.name,
+      description: p.description,
+      status: p.status,
+      startDate: p.startDate,
+      endDate: p.endDate && p.startDate && p.endDate <= p.startDate ? null : p.endDate,
+      createdAt: p.createdAt,
+    })),
+    tasks: file.tasks.map((t) => {
+      let description = t.description;
+      if (t.creator && !isMe(t.creator)) {
+        const line = createdByLine(nameOf(t.creator), t.createdAt.slice(0, 10));
+        description = (description ? `${description}\n\n${line}` : line).slice(0, LIMITS.descriptionMax);
+      }
+      return {
+        project: t.project,
+        title: t.title,
+        description,
+        status: t.status,
+        priority: t.priority,
+        // Only the team's members can be assigned, and the new team has one: the importer.
+        assigneeId: person(t.assignee),
+        dueDate: t.dueDate,
+        tags: t.tags,
+        createdAt: t.createdAt,
+        updatedAt: t.updatedAt,
+        comments: t.comments.map((c) => {
+          const authorId = person(c.author);
+          const { text, ids } = mentionsIn(c.body);
+          const named = c.authorName?.trim() || (c.author ? nameOf(c.author) : null);
+          const body =
+            authorId || !named
+              ? text
+              : trelloCommentBody(named, c.createdAt.slice(0, 10), text).slice(0, TASK_DETAIL_LIMITS.commentMax);
+          return { authorId, body, mentions: ids, createdAt: c.createdAt, editedAt: c.editedAt };
+        }),
+        checklist: t.checklist.map((item) => ({ title: item.title, done: item.done })),
+        history: t.history.map((h) => ({
+          actorId: person(h.actor),
+          field: h.field,
+          oldValue: historyValue(h.field, h.oldValue),
+          newValue: historyValue(h.field, h.newValue),
+          oldLabel: h.oldLabel,
+          newLabel: h.newLabel,
+          createdAt: h.createdAt,
+        })),
+      };
+    }),
+    notes: file.notes.map((n) => ({
+      project: n.project,
+      title: n.title,
+      authorId: person(n.author),
+      pinned: n.pinned,
+      plainText: n.plainText,
+      state: n.state,
+      createdAt: n.createdAt,
+      updatedAt: n.updatedAt,
+    })),
+    warnings: others
+      ? [
+          `${others} member${others === 1 ? ' is' : 's are'} not added to the new team: invite them. Their tasks are left unassigned.`,
+        ]
+      : [],
+  };
+}

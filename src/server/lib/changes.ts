@@ -1,0 +1,73 @@
+import type { Change, ChangeActor, ChangeKind, ChangeOf } from '../../domain/changes';
+import type { Db, Tx } from '../db/client';
+
+/** One subscriber's reaction to one kind of change. */
+export type ChangeHandler<K extends ChangeKind, Context> = (change: ChangeOf<K>, actor: ChangeActor, context: Context) => unknown;
+
+/**
+ * A subscriber's decision for every kind of change: a handler, or `null` for "nothing to do". Exhaustive on purpose:
+ * a new kind in src/domain/changes.ts fails the typecheck here until every subscriber has decided about it.
+ */
+export type ChangeHandlers<Context> = { [K in ChangeKind]: ChangeHandler<K, Context> | null };
+
+/**
+ * A reaction to changes. `inTransaction` handlers write in the change's own transaction (audit rows, webhook and mail
+ * outboxes, the activity history), so they exist exactly when the change does; `afterCommit` handlers run once it has
+ * committed (realtime fan-out, whose listeners write notifications), and never for a change that rolled back.
+ */
+export type Subscriber =
+  | { name: string; phase: 'inTransaction'; handlers: ChangeHandlers<Tx> }
+  | { name: string; phase: 'afterCommit'; handlers: ChangeHandlers<void> };
+
+/** Records a change inside a transaction that ChangeRecorder.run opened. */
+export type RecordChange = (change: Change) => Promise<void>;
+
+/**
+ * The one path for every change (issue 34). A service opens its write with `run`, makes its change in the transaction
+ * it is given, and states what happened with `record(change)`; the subscribers do the rest.
+ */
+export class ChangeRecorder {
+  private readonly inTransaction: ChangeHandlers<Tx>[];
+  private readonly afterCommit: ChangeHandlers<void>[];
+
+  constructor(subscribers: readonly Subscriber[]) {
+    this.inTransaction = subscribers.flatMap((s) => (s.phase === 'inTransaction' ? [s.handlers] : []));
+    this.afterCommit = subscribers.flatMap((s) => (s.phase === 'afterCommit' ? [s.handlers] : []));
+  }
+
+  /**
+   * Runs `work` in one transaction. Every change it records is written with it (or not at all, when it throws); once it
+   * has committed, the after-commit reactions run, in the order the changes were recorded.
+   */
+  async run<T>(db: Db, actor: ChangeActor, work: (tx: Tx, record: RecordChange) => Promise<T>): Promise<T> {
+    const recorded: Change[] = [];
+    const result = await db.transaction((tx) =>
+      work(tx, async (change) => {
+        await this.write(tx, actor, change);
+        recorded.push(change);
+      }),
+    );
+    for (const change of recorded) this.react(actor, change);
+    return result;
+  }
+
+  private async write(tx: Tx, actor: ChangeActor, change: Change): Promise<void> {
+    for (const handlers of this.inTransaction) {
+      const handler = handlers[change.kind] as ChangeHandler<ChangeKind, Tx> | null;
+      if (handler) await handler(change as never, actor, tx);
+    }
+  }
+
+  /** After commit: a failing reaction is the subscriber's to log; it never undoes or fails the committed change. */
+  private react(actor: ChangeActor, change: Change): void {
+    for (const handlers of this.afterCommit) {
+      const handler = handlers[change.kind] as ChangeHandler<ChangeKind, void> | null;
+      if (!handler) continue;
+      try {
+        handler(change as never, actor, undefined);
+      } catch {
+        // The realtime bus already isolates its listeners; nothing here may fail the request.
+      }
+    }
+  }
+}

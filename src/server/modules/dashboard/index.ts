@@ -1,0 +1,2 @@
+// The dashboard module's public surface.
+export { DashboardService } from './dashboard.service';

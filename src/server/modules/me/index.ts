@@ -1,0 +1,2 @@
+// The me module's public surface.
+export { MeService } from './me.service';

@@ -1,0 +1,2 @@
+// The notes module's public surface.
+export { NotesService } from './notes.service';

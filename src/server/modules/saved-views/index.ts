@@ -1,0 +1,2 @@
+// The saved views module's public surface.
+export { SavedViewsService } from './saved-views.service';

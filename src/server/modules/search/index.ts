@@ -1,0 +1,2 @@
+// The search module's public surface.
+export { SearchService } from './search.service';

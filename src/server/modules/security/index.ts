@@ -1,0 +1,3 @@
+// The security module's public surface: sessions and two-factor sign-in.
+export { SessionsService } from './sessions.service';
+export { TwoFactorService } from './two-factor.service';

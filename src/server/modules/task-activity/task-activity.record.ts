@@ -1,0 +1,23 @@
+import type { TaskDto } from '../../../domain/schemas/task';
+import { type TaskActivityState, taskFieldChanges } from '../../../domain/task-activity';
+import type { DbOrTx } from '../../db/client';
+import { insertActivity } from './task-activity.repo';
+
+/** What the activity history compares of a task, with the names its ids stood for. */
+const activityState = (task: TaskDto): TaskActivityState => ({
+  title: task.title,
+  description: task.description,
+  status: task.status,
+  priority: task.priority,
+  assigneeId: task.assigneeId,
+  assigneeName: task.assignee?.fullName ?? null,
+  dueDate: task.dueDate,
+  projectId: task.projectId,
+  projectName: task.projectName,
+  tags: task.tags,
+});
+
+/** The history of an edit, written with it: one entry per field that changed from `before` to `after`. */
+export function recordTaskEdit(db: DbOrTx, actorId: string, before: TaskDto, after: TaskDto): Promise<void> {
+  return insertActivity(db, after.id, actorId, taskFieldChanges(activityState(before), activityState(after)));
+}

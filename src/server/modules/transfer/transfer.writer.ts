@@ -1,0 +1,122 @@
+import type { ImportPlan, PlanValue } from '../../../domain/transfer/import-plan';
+import type { Tx } from '../../db/client';
+import * as teamsRepo from '../teams';
+import * as repo from './transfer.repo';
+
+/** What writing a plan made: the team it went into, and the plan's projects by ref. */
+export interface WrittenImport {
+  team: { id: string; name: string; created: boolean };
+  projects: Map<string, { id: string; name: string; created: boolean }>;
+}
+
+/**
+ * The one writer of imports (issue 34): everything `plan` says, in the caller's transaction `tx`, straight into the
+ * tables (their triggers keep task counters, card counts and search). `importerId` owns what is created. The plan is
+ * trusted: the adapters built it, and link people only to the importer and the team's members.
+ */
+export async function writeImportPlan(tx: Tx, plan: ImportPlan, importerId: string): Promise<WrittenImport> {
+  let team: WrittenImport['team'];
+  if (plan.target.kind === 'new_team') {
+    const row = await teamsRepo.createOne(tx, {
+      name: plan.target.name,
+      description: plan.target.description,
+      ownerId: importerId,
+    });
+    await teamsRepo.addMember(tx, { teamId: row.id, userId: importerId, role: 'owner' });
+    team = { id: row.id, name: row.name, created: true };
+  } else {
+    const row = await repo.getTeam(tx, plan.target.teamId);
+    team = { id: plan.target.teamId, name: row?.name ?? '', created: false };
+  }
+
+  const fresh = plan.projects.filter((p) => !p.existingId);
+  const ids = await repo.insertProjects(
+    tx,
+    fresh.map((p, i) => ({
+      name: p.name,
+      description: p.description,
+      status: p.status,
+      ownerId: importerId,
+      teamId: team.id,
+      startDate: p.startDate,
+      endDate: p.endDate,
+      ...(p.createdAt ? { createdAt: repo.fileTime(p.createdAt, i) } : {}),
+    })),
+  );
+  const projects: WrittenImport['projects'] = new Map();
+  for (const [i, p] of fresh.entries()) projects.set(p.ref, { id: ids[i]!, name: p.name, created: true });
+  for (const p of plan.projects) {
+    if (p.existingId) projects.set(p.ref, { id: p.existingId, name: p.name, created: false });
+  }
+  const projectId = (ref: string) => projects.get(ref)!.id;
+
+  const taskIds = await repo.insertTasks(
+    tx,
+    plan.tasks.map((t, i) => ({
+      title: t.title,
+      description: t.description,
+      status: t.status,
+      priority: t.priority,
+      assigneeId: t.assigneeId,
+      projectId: projectId(t.project),
+      creatorId: importerId,
+      dueDate: t.dueDate,
+      tags: t.tags,
+      createdAt: t.createdAt ? repo.fileTime(t.createdAt, i) : repo.newestFirst(i),
+      updatedAt: t.updatedAt ? new Date(t.updatedAt) : repo.newestFirst(i),
+    })),
+  );
+  await repo.insertComments(
+    tx,
+    plan.tasks.flatMap((t, i) =>
+      t.comments.map((c, j) => ({
+        taskId: taskIds[i]!,
+        authorId: c.authorId,
+        body: c.body,
+        mentions: c.mentions,
+        createdAt: c.createdAt ? repo.fileTime(c.createdAt, j) : repo.newestFirst(-j),
+        ...(c.createdAt ? { updatedAt: new Date(c.editedAt ?? c.createdAt) } : {}),
+        editedAt: c.editedAt ? new Date(c.editedAt) : null,
+      })),
+    ),
+  );
+  await repo.insertChecklistItems(
+    tx,
+    plan.tasks.flatMap((t, i) =>
+      t.checklist.map((item, j) => ({ taskId: taskIds[i]!, title: item.title, done: item.done, position: j + 1 })),
+    ),
+  );
+  const value = (v: PlanValue) => (v !== null && typeof v === 'object' ? projectId(v.projectRef) : v);
+  await repo.insertActivity(
+    tx,
+    plan.tasks.flatMap((t, i) =>
+      t.history.map((h) => ({
+        taskId: taskIds[i]!,
+        actorId: h.actorId,
+        field: h.field,
+        oldValue: value(h.oldValue),
+        newValue: value(h.newValue),
+        oldLabel: h.oldLabel,
+        newLabel: h.newLabel,
+        createdAt: new Date(h.createdAt),
+      })),
+    ),
+  );
+  for (const [i, n] of plan.notes.entries()) {
+    await repo.insertNote(
+      tx,
+      {
+        teamId: team.id,
+        projectId: n.project ? projectId(n.project) : null,
+        title: n.title,
+        authorId: n.authorId,
+        pinned: n.pinned,
+        plainText: n.plainText,
+        createdAt: repo.fileTime(n.createdAt, i),
+        updatedAt: new Date(n.updatedAt),
+      },
+      n.state === null ? null : Buffer.from(n.state, 'base64'),
+    );
+  }
+  return { team, projects };
+}
