@@ -111,7 +111,19 @@ export type Change =
   // ---- notes ----
   | Of<'note.created', { teamId: string; noteId: string }>
   | Of<'note.updated', { teamId: string; noteId: string }>
-  | Of<'note.deleted', { teamId: string; noteId: string }>;
+  | Of<'note.deleted', { teamId: string; noteId: string }>
+  /**
+   * People newly mentioned in a note, found when its edits are compacted: each by whoever's edit first carried the
+   * mention, with the in-app notification written for them (null: they muted it).
+   */
+  | Of<
+      'note.mentioned',
+      {
+        teamId: string;
+        note: { id: string; title: string };
+        mentions: { userId: string; byName: string; byId: string | null; notificationId: string | null }[];
+      }
+    >;
 
 export type ChangeKind = Change['kind'];
 export type ChangeOf<K extends ChangeKind> = Extract<Change, { kind: K }>;
@@ -145,6 +157,7 @@ export const CHANGE_KINDS = [
   'note.created',
   'note.updated',
   'note.deleted',
+  'note.mentioned',
 ] as const satisfies readonly ChangeKind[];
 
 type Missing = Exclude<ChangeKind, (typeof CHANGE_KINDS)[number]>;

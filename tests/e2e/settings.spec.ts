@@ -318,10 +318,11 @@ test.describe("settings: 'Also revoke API tokens and calendar links' (issue 35, 
     // A full load: the session list then holds the session just opened.
     await page.reload();
     await expect(page.locator('main .animate-pulse')).toHaveCount(0);
-    const sessionsBox = page.getByRole('checkbox', { name: SECURITY_MSG.alsoRevokeTokens });
+    const security = page.getByRole('region', { name: 'Security' });
+    const sessionsBox = security.getByRole('checkbox', { name: SECURITY_MSG.alsoRevokeTokens });
     await expect(sessionsBox).not.toBeChecked();
     await sessionsBox.check();
-    await page.getByRole('button', { name: SECURITY_MSG.signOutOtherSessions }).click();
+    await security.getByRole('button', { name: SECURITY_MSG.signOutOtherSessions }).click();
     await expect(page.getByText(SECURITY_MSG.otherSessionsSignedOut)).toBeVisible();
     expect(await answers(held)).toEqual([401, 404]);
     await expect(page.locator('#api-tokens').getByText('Deploy script')).toHaveCount(0);

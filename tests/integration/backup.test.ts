@@ -102,7 +102,7 @@ async function populate(db: Database) {
     const text = new Y.XmlText('Zoë’s runbook: ünïcode \u0000 and bytes');
     paragraph.insert(0, [text]);
     await notesRepo.appendUpdates(db.db, note.id, [{ update: Y.encodeStateAsUpdate(doc), userId: member.id }]);
-    await new NoteCompactor(db.db, app.deps.events, testConfig()).compact(note.id);
+    await new NoteCompactor(db.db, app.deps.changes).compact(note.id);
     await post(member, `/api/notes/${note.id}/versions`, {});
     const before = Y.encodeStateVector(doc);
     text.insert(text.length, ' — appended later');

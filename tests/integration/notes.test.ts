@@ -290,7 +290,7 @@ describe('notes: versions', () => {
       (await ok<{ versions: { kind: string }[] }>(mia, 'GET', `/api/notes/${note.id}/versions`)).versions.map((v) => v.kind);
     expect(await kinds()).toEqual([]);
     // A compactor whose clock is five minutes ahead takes one at its next compaction.
-    const later = new NoteCompactor(ctx.database.db, ctx.app.deps.events, ctx.config, () => Date.now() + AUTO_VERSION_EVERY_MS);
+    const later = new NoteCompactor(ctx.database.db, ctx.app.deps.changes, () => Date.now() + AUTO_VERSION_EVERY_MS);
     const d = await connect(mia, note.id);
     d.type(' more');
     // Once the server stored it (flushing what it holds), the compactor finds it.

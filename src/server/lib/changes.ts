@@ -19,8 +19,11 @@ export type Subscriber =
   | { name: string; phase: 'inTransaction'; handlers: ChangeHandlers<Tx> }
   | { name: string; phase: 'afterCommit'; handlers: ChangeHandlers<void> };
 
-/** Records a change inside a transaction that ChangeRecorder.run opened. */
-export type RecordChange = (change: Change) => Promise<void>;
+/**
+ * Records a change inside a transaction that ChangeRecorder.run opened; by the run's actor unless another is named (a
+ * deferred change whose author is known only inside the transaction, such as a note's compacted edits).
+ */
+export type RecordChange = (change: Change, actor?: ChangeActor) => Promise<void>;
 
 /**
  * The one path for every change (issue 34). A service opens its write with `run`, makes its change in the transaction
@@ -40,14 +43,14 @@ export class ChangeRecorder {
    * has committed, the after-commit reactions run, in the order the changes were recorded.
    */
   async run<T>(db: Db, actor: ChangeActor, work: (tx: Tx, record: RecordChange) => Promise<T>): Promise<T> {
-    const recorded: Change[] = [];
+    const recorded: { change: Change; by: ChangeActor }[] = [];
     const result = await db.transaction((tx) =>
-      work(tx, async (change) => {
-        await this.write(tx, actor, change);
-        recorded.push(change);
+      work(tx, async (change, by = actor) => {
+        await this.write(tx, by, change);
+        recorded.push({ change, by });
       }),
     );
-    for (const change of recorded) this.react(actor, change);
+    for (const { change, by } of recorded) this.react(by, change);
     return result;
   }
 

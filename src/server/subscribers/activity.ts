@@ -36,6 +36,7 @@ const handlers: ChangeHandlers<Tx> = {
   'note.created': null,
   'note.updated': null,
   'note.deleted': null,
+  'note.mentioned': null,
 };
 
 export const activitySubscriber: Subscriber = { name: 'activity', phase: 'inTransaction', handlers };

@@ -140,6 +140,7 @@ const handlers: ChangeHandlers<Tx> = {
   'note.created': null,
   'note.updated': null,
   'note.deleted': null,
+  'note.mentioned': null,
 };
 
 export const auditSubscriber: Subscriber = { name: 'audit', phase: 'inTransaction', handlers };

@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import type { Tx } from '../db/client';
 import type { ChangeHandlers, Subscriber } from '../lib/changes';
 import { enqueueMail, enqueueMails } from '../modules/mail';
+import { noteMentionMails } from '../modules/notes';
 import { newCommentMails } from '../modules/task-comments';
 import { taskAssignedMail } from '../modules/tasks';
 import { invitationMailFor } from '../modules/teams';
@@ -73,6 +74,7 @@ export function mailSubscriber(settings: MailSettings): Subscriber {
     'note.created': null,
     'note.updated': null,
     'note.deleted': null,
+    'note.mentioned': async (c, _actor, tx) => enqueueMails(tx, await noteMentionMails(tx, settings, c)),
   };
   return { name: 'mail', phase: 'inTransaction', handlers };
 }

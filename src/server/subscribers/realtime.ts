@@ -174,6 +174,13 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
       publish({ type: 'note.updated', teamId: c.teamId, actorId: actorUserId(actor) ?? '', noteId: c.noteId }),
     'note.deleted': (c, actor) =>
       publish({ type: 'note.deleted', teamId: c.teamId, actorId: actorUserId(actor) ?? '', noteId: c.noteId }),
+    // The notifications written for the mentioned reach their streams.
+    'note.mentioned': (c) => {
+      for (const m of c.mentions) {
+        if (!m.notificationId) continue;
+        publish({ type: 'notification.created', teamId: c.teamId, actorId: m.byId ?? '', userId: m.userId, notificationId: m.notificationId });
+      }
+    },
   };
   return { name: 'realtime', phase: 'afterCommit', handlers };
 }

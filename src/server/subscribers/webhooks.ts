@@ -87,6 +87,7 @@ const handlers: ChangeHandlers<Tx> = {
   'note.created': null,
   'note.updated': null,
   'note.deleted': null,
+  'note.mentioned': null,
 };
 
 export const webhookSubscriber: Subscriber = { name: 'webhooks', phase: 'inTransaction', handlers };

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { ApiTokenScope } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
+import { lockFor } from '../../db/locks';
 import { apiTokens, type UserRow, users } from '../../db/schema';
 
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
@@ -22,7 +23,7 @@ export async function listByUserId(db: DbOrTx, userId: string): Promise<ApiToken
  * concurrent creations cannot both pass the limit.
  */
 export async function countLiveLocked(db: DbOrTx, userId: string): Promise<number> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtext('crewboard.api_tokens'), hashtext(${userId}))`);
+  await lockFor(db, 'api_tokens', userId);
   const [row] = await db
     .select({ n: count() })
     .from(apiTokens)

@@ -1,6 +1,7 @@
 import { type SQL, and, eq, sql } from 'drizzle-orm';
 import type { TaskPriority } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
+import { lockFor } from '../../db/locks';
 import { mailOutbox, projects, tasks, users } from '../../db/schema';
 import { isActiveMember } from '../../db/visibility';
 
@@ -15,7 +16,7 @@ export async function listDigestZones(db: DbOrTx): Promise<string[]> {
 
 /** Serializes the digest's check-and-queue across instances, until the transaction ends. */
 export async function lockDigestQueue(tx: DbOrTx): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('crewboard.digest'))`);
+  await lockFor(tx, 'digest');
 }
 
 export interface DigestTaskRow {

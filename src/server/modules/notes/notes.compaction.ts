@@ -1,11 +1,12 @@
+import { type ChangeActor, type ChangeOf, userActor } from '../../../domain/changes';
 import * as Y from 'yjs';
 import { NOTE_LIMITS } from '../../../domain/schemas/note';
 import { NOTIFICATION_TEXT } from '../../../domain/schemas/notification';
 import type { Config } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
-import type { EventBus } from '../../lib/events';
-import { enqueueMails, mayMailUnprompted, type OutgoingMail, renderMail } from '../mail';
-import { createMany, listInAppMuted, type NotificationRow } from '../notifications';
+import type { ChangeRecorder } from '../../lib/changes';
+import { mayMailUnprompted, type OutgoingMail, renderMail } from '../mail';
+import { createMany, listInAppMuted } from '../notifications';
 import { listMailRecipients } from '../task-comments';
 import { docFrom, noteMentions, noteText } from './note-document';
 import * as repo from './notes.repo';
@@ -13,8 +14,8 @@ import * as repo from './notes.repo';
 /** An automatic version is taken when the newest one (or the note's creation) is older than this, at a compaction. */
 export const AUTO_VERSION_EVERY_MS = 5 * 60_000;
 
-/** Who caused a compaction's changes when nobody is known (an account since deleted). */
-const NOBODY = '00000000-0000-0000-0000-000000000000';
+/** The compaction itself, when nobody is known to have made the edits. */
+const SYSTEM: ChangeActor = { kind: 'system', via: 'compaction' };
 
 export type NoteMailSettings = Pick<Config, 'publicUrl' | 'emailVerification'>;
 
@@ -28,19 +29,18 @@ export type NoteMailSettings = Pick<Config, 'publicUrl' | 'emailVerification'>;
 export class NoteCompactor {
   constructor(
     private readonly db: Db,
-    private readonly events: EventBus,
-    private readonly mail: NoteMailSettings,
+    private readonly changes: ChangeRecorder,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Compacts the note; nothing to do when no update came since the last time (or it was deleted). */
   async compact(noteId: string): Promise<void> {
-    const result = await this.db.transaction(async (tx) => {
+    await this.changes.run(this.db, SYSTEM, async (tx, record) => {
       await repo.lockDocument(tx, noteId);
       const note = await repo.getOneById(tx, noteId);
-      if (!note) return null;
+      if (!note) return;
       const stored = await repo.readDocument(tx, noteId);
-      if (stored.updates.length === 0) return null;
+      if (stored.updates.length === 0) return;
       const base = stored.state ? [stored.state] : [];
       const before = docFrom(base);
       const after = docFrom([...base, ...stored.updates.map((u) => u.update)]);
@@ -49,9 +49,15 @@ export class NoteCompactor {
       await repo.saveCompacted(tx, noteId, state, through);
       const lastEditor = [...stored.updates].reverse().find((u) => u.userId)?.userId ?? null;
       await repo.saveText(tx, noteId, noteText(after), lastEditor);
+      // The edits are the last editor's (the author's when nobody is known: an account since deleted).
+      const editor = lastEditor ?? note.authorId;
+      await record({ kind: 'note.updated', teamId: note.teamId, noteId }, editor ? userActor(editor) : SYSTEM);
 
       const added = [...noteMentions(after)].filter((id) => !noteMentions(before).has(id));
-      const notified = added.length > 0 ? await this.notifyMentions(tx, note, base, stored.updates, added) : [];
+      const mentions = added.length > 0 ? await this.notifyMentions(tx, note, base, stored.updates, added) : [];
+      if (mentions.length > 0) {
+        await record({ kind: 'note.mentioned', teamId: note.teamId, note: { id: note.id, title: note.title }, mentions });
+      }
 
       const newest = (await repo.latestVersionAt(tx, noteId)) ?? note.createdAt;
       if (this.now() - newest.getTime() >= AUTO_VERSION_EVERY_MS) {
@@ -60,24 +66,12 @@ export class NoteCompactor {
       }
       before.destroy();
       after.destroy();
-      return { teamId: note.teamId, actorId: lastEditor ?? note.authorId ?? NOBODY, notified };
     });
-    if (!result) return;
-    this.events.publish({ type: 'note.updated', actorId: result.actorId, teamId: result.teamId, noteId });
-    for (const n of result.notified) {
-      this.events.publish({
-        type: 'notification.created',
-        actorId: n.actorId,
-        teamId: result.teamId,
-        userId: n.row.userId,
-        notificationId: n.row.id,
-      });
-    }
   }
 
   /**
-   * 'mentioned' notifications and mails for the team members newly mentioned; each from whoever's update first
-   * carried the mention (never to themselves).
+   * The team members newly mentioned, each with who first carried the mention (never themselves), and the in-app
+   * 'mentioned' notification written for them unless they muted it. Their mails are the mail subscriber's.
    */
   private async notifyMentions(
     tx: DbOrTx,
@@ -85,7 +79,7 @@ export class NoteCompactor {
     base: Uint8Array[],
     updates: repo.StoredDocument['updates'],
     added: string[],
-  ): Promise<{ row: NotificationRow; actorId: string }[]> {
+  ): Promise<ChangeOf<'note.mentioned'>['mentions']> {
     const members = await repo.activeMemberIds(tx, note.teamId, added);
     const candidates = added.filter((id) => members.has(id));
     if (candidates.length === 0) return [];
@@ -119,25 +113,44 @@ export class NoteCompactor {
           data: { noteId: note.id, teamId: note.teamId },
         })),
     );
-
-    const url = `${this.mail.publicUrl}/notes/${encodeURIComponent(note.id)}`;
-    const mails: OutgoingMail[] = [];
-    for (const r of await listMailRecipients(tx, recipients, 'mentioned')) {
-      if (!r.isActive || !r.wantsEmail || !mayMailUnprompted(r, this.mail.emailVerification)) continue;
-      const actor = nameOf(byWhom.get(r.id));
-      mails.push({
-        kind: 'mentioned',
-        to: r.email,
-        ...renderMail({
-          subject: text.message(actor, note.title),
-          heading: text.title,
-          paragraphs: [`${actor} mentioned you in the note “${note.title}”.`],
-          action: { label: 'Open the note', url },
-          footer: 'You can turn these emails off in Settings → Notifications.',
-        }),
-      });
-    }
-    await enqueueMails(tx, mails);
-    return rows.map((row) => ({ row, actorId: byWhom.get(row.userId) ?? note.authorId ?? NOBODY }));
+    const notified = new Map(rows.map((row) => [row.userId, row.id]));
+    return recipients.map((userId) => ({
+      userId,
+      byId: byWhom.get(userId) ?? null,
+      byName: nameOf(byWhom.get(userId)),
+      notificationId: notified.get(userId) ?? null,
+    }));
   }
+}
+
+/**
+ * The 'mentioned' mails of a note's new mentions: to each person mentioned who wants them, is active and (EMAIL_VERIFICATION
+ * required) has proven their address.
+ */
+export async function noteMentionMails(
+  db: DbOrTx,
+  settings: NoteMailSettings,
+  change: ChangeOf<'note.mentioned'>,
+): Promise<OutgoingMail[]> {
+  const text = NOTIFICATION_TEXT.mentioned;
+  const { note } = change;
+  const url = `${settings.publicUrl}/notes/${encodeURIComponent(note.id)}`;
+  const byName = new Map(change.mentions.map((m) => [m.userId, m.byName]));
+  const mails: OutgoingMail[] = [];
+  for (const r of await listMailRecipients(db, [...byName.keys()], 'mentioned')) {
+    if (!r.isActive || !r.wantsEmail || !mayMailUnprompted(r, settings.emailVerification)) continue;
+    const actor = byName.get(r.id) ?? 'Someone';
+    mails.push({
+      kind: 'mentioned',
+      to: r.email,
+      ...renderMail({
+        subject: text.message(actor, note.title),
+        heading: text.title,
+        paragraphs: [`${actor} mentioned you in the note “${note.title}”.`],
+        action: { label: 'Open the note', url },
+        footer: 'You can turn these emails off in Settings → Notifications.',
+      }),
+    });
+  }
+  return mails;
 }

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gt, inArray, lte, type SQL, sql } from 'driz
 import { alias } from 'drizzle-orm/pg-core';
 import type { NoteVersionKind } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
+import { lockFor } from '../../db/locks';
 import { noteDocuments, notes, noteUpdates, noteVersions, projects, sessions, teamMembers, teams, users } from '../../db/schema';
 import { activeMembership, activeRole, visibleTeamIds } from '../../db/visibility';
 
@@ -208,7 +209,7 @@ export async function getUpdate(db: DbOrTx, id: number): Promise<{ noteId: strin
 
 /** Serialises compactions (and restores) of one note across instances, to the end of the transaction. */
 export async function lockDocument(db: DbOrTx, noteId: string): Promise<void> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtext('crewboard.notes'), hashtext(${noteId}))`);
+  await lockFor(db, 'notes', noteId);
 }
 
 export async function saveCompacted(db: DbOrTx, noteId: string, state: Uint8Array, through: number): Promise<void> {

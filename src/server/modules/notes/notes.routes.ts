@@ -57,7 +57,7 @@ export function registerNotes(app: FastifyInstance): void {
   const { database, events, changes, config, storage } = app.deps;
   const db = database.db;
   const tickets = new NoteTickets(config.authSecret);
-  const compactor = new NoteCompactor(db, events, config);
+  const compactor = new NoteCompactor(db, changes);
   const collab = new NotesCollab({ db, channel: app.eventChannel, compactor, log: app.log });
   const images = new NoteImages(db, storage, config.authSecret, config.maxUploadMb * 1024 * 1024, app.log);
   const service = new NotesService({

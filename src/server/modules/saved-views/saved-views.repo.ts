@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { SavedViewConfig } from '../../../domain/schemas/saved-view';
 import type { DbOrTx } from '../../db/client';
+import { lockFor } from '../../db/locks';
 import { savedViews, teams, users } from '../../db/schema';
 import { activeRole, visibleTeamIds } from '../../db/visibility';
 
@@ -49,7 +50,7 @@ export async function getVisibleById(db: DbOrTx, userId: string, id: string, loc
  * concurrent creations cannot both pass the limit.
  */
 export async function countOwnedLocked(db: DbOrTx, userId: string): Promise<number> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtext('crewboard.saved_views'), hashtext(${userId}))`);
+  await lockFor(db, 'saved_views', userId);
   const [row] = await db.select({ n: count() }).from(savedViews).where(eq(savedViews.ownerId, userId));
   return Number(row?.n ?? 0);
 }

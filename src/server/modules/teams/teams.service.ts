@@ -126,7 +126,7 @@ export class TeamsService {
     await this.change(actor, async (tx, record) => {
       const mine = await repo.getMemberByUserId(tx, teamId, actor.id);
       // Made the owner since the check (a transfer of ownership): the owner stays.
-      if (mine?.role === 'owner') throw new AppError('owner_cannot_leave');
+      if (mine && !canLeaveTeam(mine.role)) throw new AppError('owner_cannot_leave');
       if (!mine) throw notFound();
       // Recorded while the row is there: the webhook carries the member as they were.
       const member = { memberId: mine.id, userId: actor.id, email: actor.email };

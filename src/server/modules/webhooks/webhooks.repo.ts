@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, getTableName, inArray, isNull, lt, or, sql }
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { WebhookEventType } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
+import { lockFor } from '../../db/locks';
 import { MANAGER_ROLES } from '../../../domain/permissions';
 import { teamMembers, teams, users, webhookDeliveries, webhookDeliveryAttempts, webhooks } from '../../db/schema';
 import { isActiveRow } from '../../db/visibility';
@@ -40,7 +41,7 @@ export async function getOneInTeam(db: DbOrTx, teamId: string, id: string, lock 
 
 /** How many hooks the team has, counted under a lock of the team's held to the end of the transaction (the limit holds). */
 export async function countByTeamLocked(db: DbOrTx, teamId: string): Promise<number> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtext('crewboard.webhooks'), hashtext(${teamId}))`);
+  await lockFor(db, 'webhooks', teamId);
   const [row] = await db.select({ n: count() }).from(webhooks).where(eq(webhooks.teamId, teamId));
   return Number(row?.n ?? 0);
 }
