@@ -1,5 +1,5 @@
 // Bundles the server and the CLI with esbuild (npm packages stay external), with the migrations
-// beside them. `npm run build` writes dist/server; the bench imports buildServer() to bundle the
+// and the common-password list beside them. `npm run build` writes dist/server; the bench imports buildServer() to bundle the
 // same way into a folder of its own.
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +22,8 @@ export async function buildServer(outdir = 'dist/server') {
     logLevel: 'warning',
   });
   cpSync('src/server/db/migrations', join(outdir, 'migrations'), { recursive: true });
+  // Read at run time beside the bundle (modules/auth/password-policy.ts): data, not code.
+  cpSync('src/server/modules/auth/common-passwords.txt', join(outdir, 'common-passwords.txt'));
   return join(outdir, 'main.js');
 }
 

@@ -6,6 +6,7 @@
 import type { TaskStatus } from './constants';
 import { addDays, daysBetween, parseIsoDate } from './dates';
 import { ANALYTICS_LIMITS, type AnalyticsQuery } from './schemas/analytics';
+import { wallClock } from './schemas/time-zone';
 
 /** The statuses of an open task (Work in progress, ageing, workload, overdue). */
 export const OPEN_TASK_STATUSES = ['todo', 'in_progress', 'review'] as const satisfies readonly TaskStatus[];
@@ -63,47 +64,18 @@ export function mondayOf(date: string): string {
   return addDays(date, 1 - isoWeekday(date));
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-function formatIn(timeZone: string): Intl.DateTimeFormat {
-  let f = formats.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formats.set(timeZone, f);
-  }
-  return f;
-}
-
 /** The wall-clock reading of an instant in a zone, as if it were UTC (milliseconds since the epoch). */
-function wallClock(instant: number, timeZone: string): number {
-  if (timeZone === 'UTC') return instant - (((instant % 1000) + 1000) % 1000);
-  const parts: Record<string, number> = {};
-  for (const p of formatIn(timeZone).formatToParts(new Date(instant))) {
-    if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  }
-  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
-}
+const wallMs = (instant: number, timeZone: string): number => wallClock(instant, timeZone).asUtcMs;
 
 /** The zone's offset from UTC at an instant, in milliseconds (Paris in winter: +3,600,000). */
 export function zoneOffsetMs(instant: Date | number, timeZone: string): number {
-  if (timeZone === 'UTC') return 0;
   const t = typeof instant === 'number' ? instant : instant.getTime();
-  const whole = t - (((t % 1000) + 1000) % 1000);
-  return wallClock(whole, timeZone) - whole;
+  return wallMs(t, timeZone) - (t - (((t % 1000) + 1000) % 1000));
 }
 
 /** The calendar date of an instant in a zone. */
 export function localDateIn(instant: Date | number, timeZone: string): string {
-  const t = typeof instant === 'number' ? instant : instant.getTime();
-  return new Date(t + zoneOffsetMs(t, timeZone)).toISOString().slice(0, 10);
+  return wallClock(instant, timeZone).date;
 }
 
 /**
@@ -119,7 +91,7 @@ export function startOfLocalDay(date: string, timeZone: string): Date {
     wall - zoneOffsetMs(wall - 12 * HOUR_MS, timeZone),
     wall - zoneOffsetMs(wall + 12 * HOUR_MS, timeZone),
     wall - zoneOffsetMs(guess, timeZone),
-  ].filter((t) => wallClock(t, timeZone) === wall);
+  ].filter((t) => wallMs(t, timeZone) === wall);
   if (candidates.length > 0) return new Date(Math.min(...candidates));
   // Midnight does not exist that day (the clocks skip it): the date begins when they jump.
   let lo = wall - 15 * HOUR_MS;

@@ -36,6 +36,82 @@ export function isTimeZone(value: string): boolean {
   }
 }
 
+/**
+ * The zone to read a person's clock in: theirs when this engine knows it (isTimeZone), else UTC (none set, or one an
+ * engine stored that this one does not know). The one rule for every server reading of a profile's zone.
+ */
+export const zoneOrUtc = (zone: string | null | undefined): string => (zone && isTimeZone(zone) ? zone : 'UTC');
+
+/** What a clock on the wall in some zone reads at an instant (to the second). */
+export interface WallClock {
+  /** The local calendar date, YYYY-MM-DD. */
+  date: string;
+  year: number;
+  /** 1 January … 12 December. */
+  month: number;
+  day: number;
+  /** 0–23. */
+  hour: number;
+  minute: number;
+  second: number;
+  /** ISO weekday: 1 Monday … 7 Sunday. */
+  weekday: number;
+  /** The reading as if it were UTC, in milliseconds since the epoch: minus the (whole-second) instant, the zone's offset. */
+  asUtcMs: number;
+}
+
+/**
+ * One formatter per zone name as given, or null where it reads as UTC: building one (and checking the name) costs far
+ * more than using it, and the analytics read thousands of instants.
+ */
+const wallFormats = new Map<string, Intl.DateTimeFormat | null>();
+function wallFormat(zone: string | null | undefined): Intl.DateTimeFormat | null {
+  const key = zone ?? '';
+  let format = wallFormats.get(key);
+  if (format === undefined) {
+    const name = zoneOrUtc(zone);
+    format =
+      name === 'UTC'
+        ? null
+        : new Intl.DateTimeFormat('en-US', {
+            timeZone: name,
+            hourCycle: 'h23',
+            year: 'numeric',
+            month: '2-digit',
+            day: '2-digit',
+            hour: '2-digit',
+            minute: '2-digit',
+            second: '2-digit',
+          });
+    wallFormats.set(key, format);
+  }
+  return format;
+}
+
+/** The wall clock in `zone` at `instant`; no zone, or one this engine does not know, reads as UTC (zoneOrUtc). */
+export function wallClock(instant: Date | number, zone: string | null | undefined): WallClock {
+  const t = typeof instant === 'number' ? instant : instant.getTime();
+  const format = wallFormat(zone);
+  let asUtcMs = t - (((t % 1000) + 1000) % 1000);
+  if (format) {
+    const parts: Record<string, number> = {};
+    for (const p of format.formatToParts(t)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+    asUtcMs = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  }
+  const d = new Date(asUtcMs);
+  return {
+    date: d.toISOString().slice(0, 10),
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    weekday: ((d.getUTCDay() + 6) % 7) + 1,
+    asUtcMs,
+  };
+}
+
 /** The browser's (or server's) own zone, UTC when it has none. */
 export function localTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

@@ -8,7 +8,7 @@ import {
   wholeDaysSince,
 } from '../../../domain/analytics';
 import type { AnalyticsDto, AnalyticsQuery } from '../../../domain/schemas/analytics';
-import { isTimeZone } from '../../../domain/schemas/time-zone';
+import { zoneOrUtc } from '../../../domain/schemas/time-zone';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import * as repo from './analytics.repo';
@@ -32,7 +32,7 @@ export class AnalyticsService {
   ) {}
 
   async get(caller: AnalyticsCaller, query: AnalyticsQuery, now: Date = new Date()): Promise<AnalyticsDto> {
-    const timeZone = caller.timeZone && isTimeZone(caller.timeZone) ? caller.timeZone : 'UTC';
+    const timeZone = zoneOrUtc(caller.timeZone);
     const today = localDateIn(now, timeZone);
     const period = resolvePeriod(query, today);
     const scope = await repo.resolveScope(this.db, caller.userId, query.teamId, query.projectId);

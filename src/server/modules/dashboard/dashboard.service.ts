@@ -1,7 +1,7 @@
 import { localDateIn, monthStarts, startOfLocalDay } from '../../../domain/analytics';
 import { completionRate, firstProjects, recentActivity, upcomingDeadlines } from '../../../domain/dashboard';
 import type { DashboardDto } from '../../../domain/schemas/dashboard';
-import { isTimeZone } from '../../../domain/schemas/time-zone';
+import { zoneOrUtc } from '../../../domain/schemas/time-zone';
 import type { Db } from '../../db/client';
 import * as repo from './dashboard.repo';
 
@@ -15,7 +15,7 @@ export class DashboardService {
    */
   async get(userId: string, today: string, timeZone: string | null = null, now: Date = new Date()): Promise<DashboardDto> {
     // The trends' months are the caller's calendar months, in their profile's zone (UTC when unset).
-    const zone = timeZone && isTimeZone(timeZone) ? timeZone : 'UTC';
+    const zone = zoneOrUtc(timeZone);
     const month = monthStarts(localDateIn(now, zone));
     const months = {
       current: startOfLocalDay(month.current, zone),

@@ -1,5 +1,6 @@
 import { TASK_PRIORITY_LABELS } from '../../../domain/constants';
 import { formatLongDate, formatShortDate } from '../../../domain/dates';
+import { zoneOrUtc } from '../../../domain/schemas/time-zone';
 import { type RenderedMail, renderMail } from '../mail';
 import type { DigestTaskRow } from './digest.repo';
 
@@ -20,6 +21,6 @@ export function digestMail(rows: readonly DigestTaskRow[], tasksUrl: string): Re
       ...(more > 0 ? [`…and ${more} more.`] : []),
     ],
     action: { label: 'Open your tasks', url: tasksUrl },
-    footer: `This digest comes at 08:00 (${first.timeZone ?? 'UTC'}) on days you have tasks due. Turn it off in Settings → Notifications.`,
+    footer: `This digest comes at 08:00 (${zoneOrUtc(first.timeZone)}) on days you have tasks due. Turn it off in Settings → Notifications.`,
   });
 }

@@ -15,7 +15,7 @@ import {
   type TrelloImportInput,
   type TrelloPreviewDto,
 } from '../../../domain/schemas/transfer';
-import { isTimeZone } from '../../../domain/schemas/time-zone';
+import { zoneOrUtc } from '../../../domain/schemas/time-zone';
 import { csvImportPlan, planCsvImport, suggestCsvMapping } from '../../../domain/transfer/csv-import';
 import { type ImportPlan, planCounts, planProblems } from '../../../domain/transfer/import-plan';
 import { tasksCsv } from '../../../domain/transfer/task-csv';
@@ -109,7 +109,7 @@ export class TransferService {
     await requireTeamMember(this.db, teamId, userId);
     const parsed = parseTrelloBoard(input.board);
     if (!parsed.ok) throw invalid({ board: `Not a Trello board export: ${parsed.issues.join('; ')}` });
-    const zone = timeZone && isTimeZone(timeZone) ? timeZone : 'UTC';
+    const zone = zoneOrUtc(timeZone);
     const plan = (members: TeamMemberRef[]) => planTrelloImport(parsed.board, input.mapping, { members, timeZone: zone });
     const projectName = input.projectName ?? (parsed.board.name.trim().slice(0, 120).trim() || 'Trello import');
     if (input.dryRun || !input.mapping) {

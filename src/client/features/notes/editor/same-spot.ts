@@ -6,21 +6,26 @@ import * as Y from 'yjs';
 
 /**
  * Issue 35, item 12: two people typing at the same spot of a note garbled each other's text ('Oember wrote …wner
- * wrote …M'). Two faults of the binding (@tiptap/y-tiptap 3.0.9, the newest; yjs/y-prosemirror #161, #271) add up:
+ * wrote …M'). Three faults of the binding (@tiptap/y-tiptap 3.0.9, the newest; yjs/y-prosemirror #161, #271) add up:
  *
  * 1. An empty paragraph has no Y.XmlText in the shared document. Two people typing into it each create one, so the
  *    paragraph holds two texts; when rendering, the binding then moves the content of the text "created by us" into the
  *    other one and deletes ours (its fix for y-prosemirror #160). The moved letters are new items: the caret, held as
  *    a relative position on the deleted text, no longer resolves, and the next letter lands before the moved ones.
- * 2. After every remote change the binding second-guesses the caret's Yjs position whenever the paragraph's text
+ * 2. The binding stores typing by comparing the block's old and new text (simpleDiff), which cannot tell which of two
+ *    equal letters was typed: one's own 'O' typed in front of the other person's 'O' is stored behind it, and one's
+ *    next letters between the two.
+ * 3. After every remote change the binding second-guesses the caret's Yjs position whenever the paragraph's text
  *    differs from before (any remote typing in it does), with a content heuristic made for block moves: "the old
  *    text is a prefix of the new one, keep the old offset". With a shared first letter ('O…' and 'O…') it puts the
  *    caret after the other person's letter, in front of one's own.
  *
- * The work-around, on top of the binding: (1) an empty text block this browser creates gets its empty Y.XmlText at
- * once, so both people type into the same Y.Text and Yjs keeps each run contiguous; (2) after a remote change the
- * caret is put where its Yjs relative positions say, captured before the change, whenever those point into a text
- * that still exists (a block moved by drag and drop is a new one: the binding's own recovery then stands).
+ * The work-around, on top of the binding (headless reproduction and proof: same-spot.test.ts; e2e: notes.spec.ts):
+ * (1) an empty text block this browser creates gets its empty Y.XmlText at once (one stored that way gets it when a
+ * caret enters it), so both people type into the same Y.Text, where Yjs keeps each run contiguous; (2) plain typing is
+ * written to that Y.Text at the caret before the binding compares texts; (3) after a remote change the caret is put
+ * where its Yjs relative positions say, captured before the change, whenever those point into a text that still
+ * exists (a block moved by drag and drop is a new one: the binding's own recovery then stands).
  */
 
 type Binding = { mapping: Map<unknown, unknown> } | undefined;
