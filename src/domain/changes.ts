@@ -100,6 +100,18 @@ export type Change =
         warnings: number;
       }
     >
+  // ---- a team's webhooks (their configuration; deliveries are the webhook subscriber's) ----
+  | Of<'webhook.created', { teamId: string; webhookId: string; url: string; events: readonly string[] }>
+  /** `changes`: each changed field, from and to. */
+  | Of<
+      'webhook.updated',
+      { teamId: string; webhookId: string; url: string; changes: Record<string, { from: unknown; to: unknown }> }
+    >
+  | Of<'webhook.deleted', { teamId: string; webhookId: string; url: string; events: readonly string[] }>
+  // ---- personal API tokens ----
+  | Of<'api_token.created', { userId: string; tokenId: string; name: string; scope: string; expiresAt: string | null }>
+  /** Revoked by hand, or with the account's other credentials (`reason`); its event streams close. */
+  | Of<'api_token.revoked', { userId: string; tokenId: string; name: string; reason: string | null }>
   // ---- accounts ----
   | Of<'account.two_factor_enabled', { userId: string; email: string }>
   | Of<'account.two_factor_disabled', { userId: string; email: string; proof: 'password' | 'code' }>
@@ -149,6 +161,11 @@ export const CHANGE_KINDS = [
   'comment.created',
   'task.detail_changed',
   'import.completed',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'api_token.created',
+  'api_token.revoked',
   'account.two_factor_enabled',
   'account.two_factor_disabled',
   'account.deactivated',

@@ -239,7 +239,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const rateLimiter = new RateLimiter(buckets, config.rateLimitEnabled, config.rateLimits);
   const twoFactor = new TwoFactorService(database.db, changes, auth, rateLimiter, buckets, config.authSecret);
   const storage = options.storage ?? createStorage(config.storage);
-  const apiTokens = new ApiTokenService(database.db, events, config.authSecret);
+  const apiTokens = new ApiTokenService(database.db, changes, config.authSecret);
   app.decorate('deps', { config, database, tokens, auth, rateLimiter, events, twoFactor, storage, apiTokens, changes });
   app.decorateRequest('auth', null);
 

@@ -360,12 +360,16 @@ describe('audit log: recording (exactly one row per action)', () => {
     );
     expect(on).toMatchObject({ actorId: admin.id, targetId: target.id });
 
-    const direct = await onlyRow('admin.role_set', () => setSystemRole(ctx.app.deps.changes, ctx.database.db, target.email, 'super_admin', 'cli'));
+    const direct = await onlyRow('admin.role_set', () =>
+      setSystemRole(ctx.app.deps.changes, ctx.database.db, target.email, 'super_admin', 'cli'),
+    );
     expect(direct).toMatchObject({ actorId: null, targetId: target.id, targetLabel: target.email });
     expect(direct.details).toEqual({ role: 'super_admin', via: 'cli' });
 
     const unknown = await mark();
-    expect(await setSystemRole(ctx.app.deps.changes, ctx.database.db, uniqueEmail('ghost'), 'super_admin', 'cli')).toBeUndefined();
+    expect(
+      await setSystemRole(ctx.app.deps.changes, ctx.database.db, uniqueEmail('ghost'), 'super_admin', 'cli'),
+    ).toBeUndefined();
     expect(await rowsSince(unknown)).toEqual([]);
 
     const dir = mkdtempSync(join(tmpdir(), 'crewboard-audit-sock-'));

@@ -754,7 +754,10 @@ describe('npm run cli -- export', () => {
       const { subscribers } = await import('../../src/server/subscribers');
       const { users } = await import('../../src/server/db/schema');
       const [owner] = await database.db.insert(users).values({ email: olive.email, fullName: 'Olive Owner' }).returning();
-      const imported = await new TransferService(database.db, new ChangeRecorder(subscribers(ctx.config, new EventBus()))).importTeam(owner!.id, file);
+      const imported = await new TransferService(
+        database.db,
+        new ChangeRecorder(subscribers(ctx.config, new EventBus())),
+      ).importTeam(owner!.id, file);
       await database.close();
 
       const env = { ...process.env, DATABASE_URL: target.databaseUrl, DATA_DIR: target.dataDir, AUTH_SECRET: 'x'.repeat(40) };

@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userActor } from '../../src/domain/changes';
 import { WEBHOOK_EVENT_TYPES } from '../../src/domain/constants';
 import {
   WEBHOOK_PING_EVENT,
@@ -594,11 +595,12 @@ describe('SSRF protection with the default configuration', () => {
     // Created while allowed (the same service, told private addresses are fine), then the server runs without that.
     const lenient = new WebhooksService(
       strict.database.db,
+      strict.app.deps.changes,
       new Sealer(strict.config.authSecret, 'webhook-secret'),
       true,
       () => {},
     );
-    const actor = { userId: boss.id, email: boss.email, fullName: boss.fullName, ip: null };
+    const actor = { ...userActor(boss.id, boss.email), fullName: boss.fullName };
     const hooks = await Promise.all(
       [`${receiver.origin}/ssrf-a`, `http://localhost:${receiver.port}/ssrf-b`].map((u) =>
         lenient.create(actor, team.id, { url: u, events: ['project.created'], description: null }),

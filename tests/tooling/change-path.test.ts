@@ -14,7 +14,10 @@ const MODULES = join(ROOT, 'src', 'server', 'modules');
  */
 const DIRECT: { what: string; pattern: RegExp }[] = [
   { what: 'writes an audit row', pattern: /(?<!function\s)\brecordAudit\s*\(/ },
-  { what: 'queues a webhook event', pattern: /(?<!function\s)\b(?:enqueueWebhookEvent|memberWebhookEvent|projectWebhookEvent)\s*\(/ },
+  {
+    what: 'queues a webhook event',
+    pattern: /(?<!function\s)\b(?:enqueueWebhookEvent|memberWebhookEvent|projectWebhookEvent)\s*\(/,
+  },
   { what: 'queues a mail', pattern: /(?<!function\s)\benqueueMails?\s*\(/ },
   { what: 'publishes a realtime event', pattern: /\bevents\.publish\s*\(/ },
 ];
@@ -35,6 +38,19 @@ const MACHINERY = [
   'webhooks/webhook-failing.ts',
 ];
 
+/**
+ * Account-level changes not yet moved onto the recorder (issue 34 stays open for them): sign-in and its failures, the
+ * emailed links, a password reset or change, an email change, and deleting an account. Each must still make a direct
+ * call (the list only shrinks: a file that no longer does fails the second test until it is taken off).
+ */
+const PENDING = [
+  'auth/auth.service.ts',
+  'auth/credentials.ts',
+  'auth/mail-link.ts',
+  'auth/password-reset.service.ts',
+  'me/me.service.ts',
+];
+
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
@@ -44,7 +60,7 @@ function files(dir: string): string[] {
 }
 
 /** Each direct call in `text`, as `what` and its line. */
-export function directCalls(text: string): { what: string; line: number }[] {
+function directCalls(text: string): { what: string; line: number }[] {
   const found: { what: string; line: number }[] = [];
   text.split('\n').forEach((line, i) => {
     if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
@@ -58,8 +74,14 @@ describe('the one path for every change', () => {
     const offenders = files(MODULES)
       .map((path) => relative(MODULES, path).split('\\').join('/'))
       .filter((rel) => !MACHINERY.some((m) => (m.endsWith('/') ? rel.startsWith(m) : rel === m)))
+      .filter((rel) => !PENDING.includes(rel))
       .flatMap((rel) => directCalls(readFileSync(join(MODULES, rel), 'utf8')).map((c) => `${rel}:${c.line} ${c.what}`));
     expect(offenders).toEqual([]);
+  });
+
+  it('every file still pending makes a direct call (the list is kept true)', () => {
+    const done = PENDING.filter((rel) => directCalls(readFileSync(join(MODULES, rel), 'utf8')).length === 0);
+    expect(done).toEqual([]);
   });
 
   it('the check finds each kind of direct call (it can fail)', () => {

@@ -15,6 +15,14 @@ const via = (actor: ChangeActor): Record<string, unknown> =>
 
 type Row = Omit<AuditEntry, 'actorId' | 'actorEmail' | 'ip'>;
 
+/** A row about a team's webhook: the hook, named by its address. */
+const webhook = (c: { teamId: string; webhookId: string; url: string }) => ({
+  teamId: c.teamId,
+  targetType: 'webhook',
+  targetId: c.webhookId,
+  targetLabel: c.url,
+});
+
 /** A row about an account: the account is its target. */
 const ownAccount = (c: { userId: string; email: string }) => ({ targetType: 'user', targetId: c.userId, targetLabel: c.email });
 const write = (tx: Tx, actor: ChangeActor, row: Row) =>
@@ -131,12 +139,34 @@ const handlers: ChangeHandlers<Tx> = {
       details: { source: c.source, counts: c.counts, projectCreated: c.project?.created ?? null },
     });
   },
+  'webhook.created': (c, actor, tx) =>
+    write(tx, actor, { action: 'webhook.created', ...webhook(c), details: { events: c.events } }),
+  'webhook.updated': (c, actor, tx) => write(tx, actor, { action: 'webhook.updated', ...webhook(c), details: c.changes }),
+  'webhook.deleted': (c, actor, tx) =>
+    write(tx, actor, { action: 'webhook.deleted', ...webhook(c), details: { events: c.events } }),
+  'api_token.created': (c, actor, tx) =>
+    write(tx, actor, {
+      action: 'api_token.created',
+      targetType: 'api_token',
+      targetId: c.tokenId,
+      targetLabel: c.name,
+      details: { scope: c.scope, expiresAt: c.expiresAt },
+    }),
+  'api_token.revoked': (c, actor, tx) =>
+    write(tx, actor, {
+      action: 'api_token.revoked',
+      targetType: 'api_token',
+      targetId: c.tokenId,
+      targetLabel: c.name,
+      ...(c.reason ? { details: { reason: c.reason } } : {}),
+    }),
   'account.two_factor_enabled': (c, actor, tx) => write(tx, actor, { action: 'auth.two_factor_enabled', ...ownAccount(c) }),
   'account.two_factor_disabled': (c, actor, tx) =>
     write(tx, actor, { action: 'auth.two_factor_disabled', ...ownAccount(c), details: { proof: c.proof } }),
   'account.deactivated': (c, actor, tx) => write(tx, actor, { action: 'admin.user_deactivated', ...ownAccount(c) }),
   'account.activated': (c, actor, tx) => write(tx, actor, { action: 'admin.user_activated', ...ownAccount(c) }),
-  'account.role_set': (c, actor, tx) => write(tx, actor, { action: 'admin.role_set', ...ownAccount(c), details: { role: c.role } }),
+  'account.role_set': (c, actor, tx) =>
+    write(tx, actor, { action: 'admin.role_set', ...ownAccount(c), details: { role: c.role } }),
   'note.created': null,
   'note.updated': null,
   'note.deleted': null,

@@ -161,6 +161,13 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
         publish({ type, teamId: c.team.id, actorId, projectId: c.project.id });
       }
     },
+    'webhook.created': null,
+    'webhook.updated': null,
+    'webhook.deleted': null,
+    'api_token.created': null,
+    // Event streams opened with the token close at once (on every instance), as a revoked session's do.
+    'api_token.revoked': (c, actor) =>
+      publish({ type: 'session.revoked', actorId: actorUserId(actor) ?? c.userId, userId: c.userId, sessionId: c.tokenId }),
     'account.two_factor_enabled': null,
     'account.two_factor_disabled': null,
     // Its event streams close (every session ended with the deactivation).
@@ -178,7 +185,13 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
     'note.mentioned': (c) => {
       for (const m of c.mentions) {
         if (!m.notificationId) continue;
-        publish({ type: 'notification.created', teamId: c.teamId, actorId: m.byId ?? '', userId: m.userId, notificationId: m.notificationId });
+        publish({
+          type: 'notification.created',
+          teamId: c.teamId,
+          actorId: m.byId ?? '',
+          userId: m.userId,
+          notificationId: m.notificationId,
+        });
       }
     },
   };

@@ -9,7 +9,7 @@ import { activeMembership } from '../../db/visibility';
 
 /**
  * The tasks' status history as spans of time (migration 0008, kept by triggers from tasks and task_activity; not in
- * schema.ts yet): task_id, seq, project_id, status, from_at, to_at (null: the status it is in now), due_date,
+ * db/schema yet): task_id, seq, project_id, status, from_at, to_at (null: the status it is in now), due_date,
  * started_at (its first move into In Progress at or before the span began).
  */
 export const taskStatusSpans = sql.raw('task_status_spans');

@@ -8,8 +8,7 @@ import {
 } from '../../../domain/schemas/api-token';
 import { errorResponse, idParams } from '../../../domain/schemas/common';
 import { AppError } from '../../lib/errors';
-import { requireUser, typed } from '../../lib/http';
-import { auditByOf } from '../audit';
+import { actorOf, requireUser, typed } from '../../lib/http';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
 
@@ -40,10 +39,10 @@ export function registerApiTokens(app: FastifyInstance): void {
       response: { 201: apiTokenCreatedDto, ...errors },
     },
     handler: async (req, reply) => {
-      const { userId, user } = requireUser(req);
+      const { user } = requireUser(req);
       // Unverified under EMAIL_VERIFICATION=required: no credential that would outlive the owner's reset (issue 35).
       if (mustVerifyEmailFirst(app.deps.config.emailVerification, user)) throw new AppError('credentials_email_unverified');
-      const created = await service.create(userId, auditByOf(req), req.body);
+      const created = await service.create(actorOf(req), req.body);
       // The secret is in this answer: never kept by a browser's or a proxy's cache.
       return reply.code(201).send(created);
     },
@@ -53,7 +52,7 @@ export function registerApiTokens(app: FastifyInstance): void {
     config: { auth: 'user' },
     schema: { tags, summary: 'Revoke an API token', params: idParams, response: { 204: z.null(), ...errors } },
     handler: async (req, reply) => {
-      await service.revoke(requireUser(req).userId, auditByOf(req), req.params.id);
+      await service.revoke(actorOf(req), req.params.id);
       return reply.code(204).send(null);
     },
   });

@@ -1,3 +1,4 @@
+import type { PersonActor } from '../../../domain/changes';
 import { createHmac, randomBytes } from 'node:crypto';
 import { API_TOKEN_PREFIX, type ApiTokenScope } from '../../../domain/constants';
 import {
@@ -10,10 +11,9 @@ import {
 import type { Db } from '../../db/client';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import type { EventBus } from '../../lib/events';
+import type { ChangeRecorder } from '../../lib/changes';
 import type { SignInGuard } from '../../lib/rate-limit';
 import { Throttle } from '../../lib/throttle';
-import { type AuditBy, recordAudit } from '../audit';
 import * as repo from './api-tokens.repo';
 
 /** `cb_` and 32 random bytes in base64url: anything else is unknown without asking the database. */
@@ -54,7 +54,7 @@ export class ApiTokenService {
 
   constructor(
     private readonly db: Db,
-    private readonly events: EventBus,
+    private readonly changes: ChangeRecorder,
     secret: string,
   ) {
     this.key = createHmac('sha256', secret).update('api-token').digest();
@@ -68,9 +68,10 @@ export class ApiTokenService {
     return { tokens: (await repo.listByUserId(this.db, userId)).map(toDto) };
   }
 
-  async create(userId: string, by: AuditBy, input: CreateApiTokenInput): Promise<ApiTokenCreatedDto> {
+  async create(actor: PersonActor, input: CreateApiTokenInput): Promise<ApiTokenCreatedDto> {
+    const { userId } = actor;
     const token = API_TOKEN_PREFIX + randomBytes(32).toString('base64url');
-    const row = await this.db.transaction(async (tx) => {
+    const row = await this.changes.run(this.db, actor, async (tx, record) => {
       if ((await repo.countLiveLocked(tx, userId)) >= API_TOKEN_LIMITS.perUserMax) {
         throw new AppError('too_many_api_tokens');
       }
@@ -82,13 +83,13 @@ export class ApiTokenService {
         scope: input.scope,
         expiresInDays: input.expiresInDays,
       });
-      await recordAudit(tx, {
-        action: 'api_token.created',
-        ...by,
-        targetType: 'api_token',
-        targetId: created.id,
-        targetLabel: created.name,
-        details: { scope: created.scope, expiresAt: created.expiresAt?.toISOString() ?? null },
+      await record({
+        kind: 'api_token.created',
+        userId,
+        tokenId: created.id,
+        name: created.name,
+        scope: created.scope,
+        expiresAt: created.expiresAt?.toISOString() ?? null,
       });
       return created;
     });
@@ -96,21 +97,13 @@ export class ApiTokenService {
   }
 
   /** Revokes one of the caller's tokens: refused from its next request on; someone else's answers 404. */
-  async revoke(userId: string, by: AuditBy, id: string): Promise<void> {
-    const row = await this.db.transaction(async (tx) => {
+  async revoke(actor: PersonActor, id: string): Promise<void> {
+    const { userId } = actor;
+    await this.changes.run(this.db, actor, async (tx, record) => {
       const revoked = await repo.revokeOneOfUser(tx, userId, id);
       if (!revoked) throw new AppError('api_token_not_found');
-      await recordAudit(tx, {
-        action: 'api_token.revoked',
-        ...by,
-        targetType: 'api_token',
-        targetId: revoked.id,
-        targetLabel: revoked.name,
-      });
-      return revoked;
+      await record({ kind: 'api_token.revoked', userId, tokenId: revoked.id, name: revoked.name, reason: null });
     });
-    // Event streams opened with the token close at once (on every instance), as a revoked session's do.
-    this.events.publish({ type: 'session.revoked', actorId: userId, userId, sessionId: row.id });
   }
 
   /**

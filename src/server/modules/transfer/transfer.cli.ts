@@ -22,7 +22,7 @@ export async function exportTeamCommand(args: string[], open: () => Promise<Data
   const database = await open();
   if (!database) return 1;
   try {
-    const service = new TransferService(database.db, new ChangeRecorder([])) // an export changes nothing;
+    const service = new TransferService(database.db, new ChangeRecorder([])); // an export changes nothing;
     const text = csv
       ? (await service.exportAnyTasksCsv(teamId)).csv
       : `${JSON.stringify((await service.exportAny(teamId)).file, null, 2)}\n`;

@@ -13,7 +13,7 @@ import {
   webhookListDto,
   webhookParams,
 } from '../../../domain/schemas/webhook';
-import { requireUser, typed } from '../../lib/http';
+import { actorOf, requireUser, typed } from '../../lib/http';
 import { Sealer } from '../oidc';
 import { wake } from './webhooks.outbox';
 import { type WebhookActor, WebhooksService } from './webhooks.service';
@@ -29,9 +29,8 @@ const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409
 const POLL_INTERVAL_MS = 2_000;
 const TIMEOUT_MS = 10_000;
 
-function actorOf(req: FastifyRequest): WebhookActor {
-  const { userId, user } = requireUser(req);
-  return { userId, email: user.email, fullName: user.fullName, ip: req.ip ?? null };
+function webhookActor(req: FastifyRequest): WebhookActor {
+  return { ...actorOf(req), fullName: requireUser(req).user.fullName };
 }
 
 /**
@@ -50,7 +49,7 @@ export function registerWebhooks(app: FastifyInstance): void {
     notice: { publicUrl: config.publicUrl, emailVerification: config.emailVerification },
   });
   app.decorate('webhooks', { worker });
-  const service = new WebhooksService(database.db, sealer, allowPrivate, () => worker.nudge());
+  const service = new WebhooksService(database.db, app.deps.changes, sealer, allowPrivate, () => worker.nudge());
   let unsubscribe: (() => void) | undefined;
   app.addHook('onReady', async () => {
     worker.start();
@@ -79,20 +78,20 @@ export function registerWebhooks(app: FastifyInstance): void {
   r.post(base, {
     config: { auth: 'user' },
     schema: { tags, params: idParams, body: createWebhookInput, response: { 201: webhookCreatedDto, ...errors } },
-    handler: async (req, reply) => reply.code(201).send(await service.create(actorOf(req), req.params.id, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await service.create(webhookActor(req), req.params.id, req.body)),
   });
 
   r.patch(`${base}/:webhookId`, {
     config: { auth: 'user' },
     schema: { tags, params: webhookParams, body: updateWebhookInput, response: { 200: webhookDto, ...errors } },
-    handler: async (req) => service.update(actorOf(req), req.params.id, req.params.webhookId, req.body),
+    handler: async (req) => service.update(webhookActor(req), req.params.id, req.params.webhookId, req.body),
   });
 
   r.delete(`${base}/:webhookId`, {
     config: { auth: 'user' },
     schema: { tags, params: webhookParams, response: { 204: z.null(), ...errors } },
     handler: async (req, reply) => {
-      await service.remove(actorOf(req), req.params.id, req.params.webhookId);
+      await service.remove(webhookActor(req), req.params.id, req.params.webhookId);
       return reply.code(204).send(null);
     },
   });
@@ -121,6 +120,6 @@ export function registerWebhooks(app: FastifyInstance): void {
     config: { auth: 'user' },
     schema: { tags, params: webhookParams, response: { 202: webhookDeliveryDto, ...errors } },
     handler: async (req, reply) =>
-      reply.code(202).send(await service.sendTest(actorOf(req), req.params.id, req.params.webhookId)),
+      reply.code(202).send(await service.sendTest(webhookActor(req), req.params.id, req.params.webhookId)),
   });
 }

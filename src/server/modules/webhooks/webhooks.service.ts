@@ -1,3 +1,4 @@
+import type { PersonActor } from '../../../domain/changes';
 import { randomBytes } from 'node:crypto';
 import { ERROR_MESSAGES } from '../../../domain/errors';
 import { canManageWebhooks } from '../../../domain/permissions';
@@ -15,20 +16,15 @@ import {
 } from '../../../domain/schemas/webhook';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import { recordAudit } from '../audit';
+import type { ChangeRecorder } from '../../lib/changes';
 import type { Sealer } from '../oidc';
 import { requireTeamRight } from '../../db/membership';
 import { getOneById as getTeam } from '../teams';
 import { resolveWebhookHost } from './webhook-address';
 import * as repo from './webhooks.repo';
 
-/** Who acts, as the audit log records them. */
-export interface WebhookActor {
-  userId: string;
-  email: string;
-  fullName: string;
-  ip: string | null;
-}
+/** Who acts: the change's actor, and their name for a test event's body. */
+export type WebhookActor = PersonActor & { fullName: string };
 
 export function toWebhookDto(row: repo.WebhookRow): WebhookDto {
   return {
@@ -75,6 +71,7 @@ const notFound = () => new AppError('webhook_not_found');
 export class WebhooksService {
   constructor(
     private readonly db: Db,
+    private readonly changes: ChangeRecorder,
     /** Seals the signing secret at rest (AES-256-GCM under a key derived from AUTH_SECRET). */
     private readonly sealer: Sealer,
     private readonly allowPrivate: boolean,
@@ -92,7 +89,7 @@ export class WebhooksService {
     await this.requireReachableUrl(input.url);
     const secret = newWebhookSecret();
     const sealed = await this.sealer.seal({ s: secret });
-    const row = await this.db.transaction(async (tx) => {
+    const row = await this.changes.run(this.db, actor, async (tx, record) => {
       await this.requireManager(tx, teamId, actor.userId);
       if ((await repo.countByTeamLocked(tx, teamId)) >= WEBHOOK_LIMITS.perTeamMax) throw new AppError('too_many_webhooks');
       const created = await repo.createOne(tx, {
@@ -103,7 +100,7 @@ export class WebhooksService {
         secret: sealed,
         createdById: actor.userId,
       });
-      await this.audit(tx, actor, 'webhook.created', created, { events: created.events });
+      await record({ kind: 'webhook.created', teamId, webhookId: created.id, url: created.url, events: created.events });
       return created;
     });
     return { ...toWebhookDto(row), secret };
@@ -112,7 +109,7 @@ export class WebhooksService {
   async update(actor: WebhookActor, teamId: string, webhookId: string, input: UpdateWebhookInput): Promise<WebhookDto> {
     await this.requireManager(this.db, teamId, actor.userId);
     if (input.url !== undefined) await this.requireReachableUrl(input.url);
-    const row = await this.db.transaction(async (tx) => {
+    const row = await this.changes.run(this.db, actor, async (tx, record) => {
       await this.requireManager(tx, teamId, actor.userId);
       const before = await repo.getOneInTeam(tx, teamId, webhookId, true);
       if (!before) throw notFound();
@@ -126,8 +123,8 @@ export class WebhooksService {
         (key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]),
       );
       if (changed.length > 0) {
-        const details = Object.fromEntries(changed.map((key) => [key, { from: before[key], to: after[key] }]));
-        await this.audit(tx, actor, 'webhook.updated', after, details);
+        const changes = Object.fromEntries(changed.map((key) => [key, { from: before[key], to: after[key] }]));
+        await record({ kind: 'webhook.updated', teamId, webhookId, url: after.url, changes });
       }
       return after;
     });
@@ -135,12 +132,12 @@ export class WebhooksService {
   }
 
   async remove(actor: WebhookActor, teamId: string, webhookId: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    await this.changes.run(this.db, actor, async (tx, record) => {
       await this.requireManager(tx, teamId, actor.userId);
       const hook = await repo.getOneInTeam(tx, teamId, webhookId, true);
       if (!hook) throw notFound();
       await repo.deleteOne(tx, webhookId);
-      await this.audit(tx, actor, 'webhook.deleted', hook, { events: hook.events });
+      await record({ kind: 'webhook.deleted', teamId, webhookId, url: hook.url, events: hook.events });
     });
   }
 
@@ -216,25 +213,5 @@ export class WebhooksService {
     if (!resolved.ok && resolved.reason === 'refused') {
       throw new AppError('webhook_url_refused', { fields: { url: ERROR_MESSAGES.webhook_url_refused } });
     }
-  }
-
-  private audit(
-    tx: DbOrTx,
-    actor: WebhookActor,
-    action: 'webhook.created' | 'webhook.updated' | 'webhook.deleted',
-    hook: repo.WebhookRow,
-    details: Record<string, unknown>,
-  ) {
-    return recordAudit(tx, {
-      action,
-      actorId: actor.userId,
-      actorEmail: actor.email,
-      ip: actor.ip,
-      teamId: hook.teamId,
-      targetType: 'webhook',
-      targetId: hook.id,
-      targetLabel: hook.url,
-      details,
-    });
   }
 }

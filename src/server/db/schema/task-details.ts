@@ -1,0 +1,122 @@
+/** What the task page shows beyond the task's own row: comments, attachments, checklist, activity, watchers. */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { TASK_ACTIVITY_FIELDS, type TaskActivityField } from '../../../domain/constants';
+import { createdAt, id, oneOf, updatedAt } from './columns';
+import { tasks } from './projects';
+import { users } from './users';
+
+/** Comments on a task. Mentions are `<@user-id>` tokens in the body, and their ids also in `mentions`. */
+export const taskComments = pgTable(
+  'task_comments',
+  {
+    id: id(),
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    body: text('body').notNull(),
+    mentions: uuid('mentions').array().notNull().default(sql`'{}'::uuid[]`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    /** Set when the author changed the body. */
+    editedAt: timestamp('edited_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('task_comments_task_idx').on(t.taskId, t.createdAt)],
+);
+
+/** Files attached to a task; the bytes live in the file storage (local folder or S3) under `storageKey`. */
+export const taskAttachments = pgTable(
+  'task_attachments',
+  {
+    id: id(),
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    uploaderId: uuid('uploader_id').references(() => users.id, { onDelete: 'set null' }),
+    fileName: text('file_name').notNull(),
+    /** Taken from the bytes, not from the name or the browser's claim. */
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    storageKey: text('storage_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('task_attachments_task_idx').on(t.taskId, t.createdAt), uniqueIndex('task_attachments_key').on(t.storageKey)],
+);
+
+/** A task's checklist, in `position` order (fractional, so a move rewrites one row). */
+export const taskChecklistItems = pgTable(
+  'task_checklist_items',
+  {
+    id: id(),
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    done: boolean('done').notNull().default(false),
+    position: doublePrecision('position').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('task_checklist_task_idx').on(t.taskId, t.position)],
+);
+
+/**
+ * Every change to a task's fields: one row per field changed, written in the transaction of the change. Values are
+ * the stored ones (a status key, a user id, a date); labels are what a person read at the time (a name).
+ */
+export const taskActivity = pgTable(
+  'task_activity',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    field: text('field').$type<TaskActivityField>().notNull(),
+    oldValue: text('old_value'),
+    newValue: text('new_value'),
+    oldLabel: text('old_label'),
+    newLabel: text('new_label'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('task_activity_task_idx').on(t.taskId, t.createdAt),
+    // Status history across tasks, by time (cycle-time analytics).
+    index('task_activity_status_idx')
+      .on(t.createdAt)
+      .where(sql`field = 'status'`),
+    check('task_activity_field_check', oneOf(t.field, TASK_ACTIVITY_FIELDS)),
+  ],
+);
+
+/**
+ * Who watches a task beyond those who do by default (its creator and assignee): commenters and mentioned people get a
+ * row with watching = true; an explicit unwatch is a row with watching = false, which also overrides the default.
+ */
+export const taskWatchers = pgTable(
+  'task_watchers',
+  {
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    watching: boolean('watching').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.userId] }), index('task_watchers_user_idx').on(t.userId)],
+);
