@@ -15,9 +15,9 @@ describe('lockFor', () => {
   const locksTakenBy = (take: (tx: DbOrTx) => Promise<unknown>) =>
     database.db.transaction(async (tx) => {
       await take(tx);
-      const result = await tx.execute(
+      const result = (await tx.execute(
         sql`select classid::text, objid::text, objsubid::text from pg_locks where locktype = 'advisory' and pid = pg_backend_pid()`,
-      );
+      )) as unknown as { rows: { classid: string; objid: string; objsubid: string }[] };
       return result.rows;
     });
 
