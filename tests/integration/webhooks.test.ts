@@ -352,6 +352,8 @@ describe('delivery', () => {
     await ok(joiner, 'POST', `/api/invitations/${invitation.id}/respond`, { accept: true });
     await ok(joiner, 'POST', `/api/teams/${team.id}/leave`, undefined, 204);
     await ok(owner, 'DELETE', `/api/projects/${project.id}`, undefined, 204);
+    // An import is one event, whatever it creates (its project and tasks send none of their own).
+    await ok(owner, 'POST', `/api/teams/${team.id}/import/csv`, { csv: 'Title\nA\nB\n', mapping: { Title: 'title' } }, 201);
     const expected = [
       'project.created',
       'project.updated',
@@ -365,6 +367,7 @@ describe('delivery', () => {
       'member.joined',
       'member.left',
       'project.deleted',
+      'import.completed',
     ];
     await waitFor('every event', () => new Set(receiver.at(path).map((r) => r.headers['webhook-id'])).size >= expected.length);
     // Delivery is at least once: a receiver dedupes on webhook-id (a loaded machine may time an answer out and retry).
