@@ -65,7 +65,8 @@ export type Change =
   /** Recorded before the row goes (the webhook reads the project). */
   | Of<'project.deleted', { teamId: string; projectId: string; name: string }>
   // ---- tasks ----
-  | Of<'task.created', { teamId: string; task: TaskDto }>
+  /** `teamHasWebhooks`: false when the service read that the team has no active webhook (saves the webhook statement). */
+  | Of<'task.created', { teamId: string; task: TaskDto; teamHasWebhooks?: boolean }>
   /**
    * `keys`: the fields the edit named. `teamId` differs from `previousTeamId` when the task moved into a project of
    * another team.

@@ -94,6 +94,8 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
   'POST /api/auth/confirm-email-change': () => ({ token: 'abcdefghijklmnop' }),
   // The same password again: a valid change that leaves the caller able to sign in (this session is kept).
   'POST /api/me/password': (w) => ({ currentPassword: w.caller.password, password: w.caller.password }),
+  // The caller's own session stays; its other sessions (none in this world) and, when asked, its tokens go.
+  'POST /api/me/sessions/revoke-others': () => ({ revokeTokens: false }),
   // The caller owns the fuzz team: a valid deletion is refused (409), so the caller survives the run.
   'POST /api/me/delete': (w) => ({ email: w.caller.email, currentPassword: w.caller.password }),
   'PUT /api/me/notification-preferences': () => ({

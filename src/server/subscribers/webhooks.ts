@@ -41,7 +41,9 @@ const handlers: ChangeHandlers<Tx> = {
   'project.deleted': (c, actor, tx) =>
     projectWebhookEvent(tx, { teamId: c.teamId, type: 'project.deleted', actorId: actorId(actor), projectId: c.projectId }),
   'task.created': (c, actor, tx) =>
-    enqueueWebhookEvent(tx, { teamId: c.teamId, type: 'task.created', actorId: actorId(actor), object: { task: c.task } }),
+    c.teamHasWebhooks === false
+      ? undefined
+      : enqueueWebhookEvent(tx, { teamId: c.teamId, type: 'task.created', actorId: actorId(actor), object: { task: c.task } }),
   'task.updated': async (c, actor, tx) => {
     const hooks =
       c.teamId === c.previousTeamId

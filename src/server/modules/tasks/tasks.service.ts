@@ -198,7 +198,7 @@ export class TasksService {
       });
       // The answer is built from what the check already read: no second look-up.
       const task = toTaskDto({ ...created, projectName: access.projectName, assigneeName: access.assigneeName });
-      await record({ kind: 'task.created', teamId: access.teamId, task });
+      await record({ kind: 'task.created', teamId: access.teamId, task, teamHasWebhooks: access.hasWebhooks });
       return task;
     });
   }
