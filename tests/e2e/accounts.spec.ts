@@ -153,7 +153,7 @@ test('sign up → verify by the link → the banner goes', async ({ page }) => {
   await expect(page.getByText(ACCOUNT_MSG.verifyEmailBanner)).toHaveCount(0);
 });
 
-test('an unverified invitee is refused; verified, or through the invitation’s own link, accepted', async ({ page, request }) => {
+test('an unverified invitee is not shown the invitation; verified, or through the invitation’s own link, accepted', async ({ page, request }) => {
   const owner = await createUser(request, { fullName: 'Olga Owner' });
   const invitee = await createUser(request, { fullName: 'Ivan Invitee' });
   const team = await apiAs<TeamDto>(request, owner, 'post', '/api/teams', { name: 'Proof Crew' });
@@ -162,10 +162,13 @@ test('an unverified invitee is refused; verified, or through the invitation’s 
     role: 'admin',
   });
 
+  // Unproven, the address is not even shown the invitation (issue 35, item 2: whoever registered it first could be
+  // anyone): the dashboard's list comes back without it.
+  const listed = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/invitations' && r.ok());
   await signIn(page, invitee);
+  await listed;
   const accept = page.getByRole('button', { name: 'Accept invitation to Proof Crew' });
-  await accept.click();
-  await expect(page.getByText(MSG.emailUnverified)).toBeVisible();
+  await expect(accept).toHaveCount(0);
 
   await page.goto(await mailedLink(invitee.email, '/verify-email'));
   await expect(page.getByText(ACCOUNT_MSG.emailVerified)).toBeVisible();
