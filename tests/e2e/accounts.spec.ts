@@ -153,7 +153,10 @@ test('sign up → verify by the link → the banner goes', async ({ page }) => {
   await expect(page.getByText(ACCOUNT_MSG.verifyEmailBanner)).toHaveCount(0);
 });
 
-test('an unverified invitee is not shown the invitation; verified, or through the invitation’s own link, accepted', async ({ page, request }) => {
+test('an unverified invitee is not shown the invitation; verified, or through the invitation’s own link, accepted', async ({
+  page,
+  request,
+}) => {
   const owner = await createUser(request, { fullName: 'Olga Owner' });
   const invitee = await createUser(request, { fullName: 'Ivan Invitee' });
   const team = await apiAs<TeamDto>(request, owner, 'post', '/api/teams', { name: 'Proof Crew' });
