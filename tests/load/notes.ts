@@ -61,6 +61,8 @@ async function bundleServer(): Promise<{ entry: string; remove: () => void }> {
     logLevel: 'warning',
   });
   cpSync('src/server/db/migrations', join(outdir, 'migrations'), { recursive: true });
+  // The password policy reads its list from beside the module, which is this bundle now (as scripts/build-server.mjs).
+  cpSync('src/server/modules/auth/common-passwords.txt', join(outdir, 'common-passwords.txt'));
   return { entry: join(outdir, 'server.mjs'), remove: () => rmSync(outdir, { recursive: true, force: true }) };
 }
 
