@@ -1,7 +1,11 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Vitest's default leaves one core idle (all but one): on CI's two cores, one worker, and the integration files
+    // (each mostly its own PGlite, on the CPU) ran one after another. Every core, and never fewer than two.
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         test: {
