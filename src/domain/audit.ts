@@ -40,19 +40,4 @@ export const AUDIT_ACTION_LABELS = {
   'admin.role_set': 'System role set',
 } as const satisfies Record<AuditAction, string>;
 
-/** The actions a team's log can hold (rows with its teamId): what the team page's action filter offers. */
-export const TEAM_AUDIT_ACTIONS = [
-  'team.role_changed',
-  'team.member_added',
-  'team.member_removed',
-  'team.deleted',
-  'invitation.sent',
-  'invitation.accepted',
-  'invitation.cancelled',
-  'project.deleted',
-  'team.imported',
-  'project.imported',
-  'webhook.created',
-  'webhook.updated',
-  'webhook.deleted',
-] as const satisfies readonly AuditAction[];
+export { TEAM_AUDIT_ACTIONS } from './constants';

@@ -233,17 +233,8 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-/** Security-relevant actions the audit log records (append-only; issue 26). */
-export const AUDIT_ACTIONS = [
-  'auth.sign_in',
-  'auth.sign_in_failed',
-  'auth.password_changed',
-  'auth.password_reset',
-  'auth.email_changed',
-  'auth.two_factor_enabled',
-  'auth.two_factor_disabled',
-  'api_token.created',
-  'api_token.revoked',
+/** The audit actions a team's log can hold (rows with its teamId): what the team page's action filter offers. */
+export const TEAM_AUDIT_ACTIONS = [
   'team.role_changed',
   'team.member_added',
   'team.member_removed',
@@ -257,6 +248,20 @@ export const AUDIT_ACTIONS = [
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',
+] as const;
+
+/** Security-relevant actions the audit log records (append-only; issue 26). */
+export const AUDIT_ACTIONS = [
+  'auth.sign_in',
+  'auth.sign_in_failed',
+  'auth.password_changed',
+  'auth.password_reset',
+  'auth.email_changed',
+  'auth.two_factor_enabled',
+  'auth.two_factor_disabled',
+  'api_token.created',
+  'api_token.revoked',
+  ...TEAM_AUDIT_ACTIONS,
   'admin.user_deactivated',
   'admin.user_activated',
   'admin.role_set',

@@ -254,17 +254,20 @@ export const csvPreviewDto = z.object({
 });
 export type CsvPreviewDto = z.infer<typeof csvPreviewDto>;
 
+/** Everything an import created, counted (a team import's answer, the `import.completed` webhook's). */
+export const importCountsAll = z.object({
+  projects: z.number().int(),
+  tasks: z.number().int(),
+  comments: z.number().int(),
+  checklistItems: z.number().int(),
+  history: z.number().int(),
+  notes: z.number().int(),
+});
+
 export const teamImportResultDto = z.object({
   teamId: uuid,
   teamName: z.string(),
-  counts: z.object({
-    projects: z.number().int(),
-    tasks: z.number().int(),
-    comments: z.number().int(),
-    checklistItems: z.number().int(),
-    history: z.number().int(),
-    notes: z.number().int(),
-  }),
+  counts: importCountsAll,
   warnings: z.array(z.string()),
 });
 export type TeamImportResultDto = z.infer<typeof teamImportResultDto>;

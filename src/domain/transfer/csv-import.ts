@@ -14,7 +14,7 @@ import {
 } from '../constants';
 import { unguardCsvField } from '../csv';
 import { type CsvImportField, type CsvPreviewTask, type CsvRowError, TRANSFER_LIMITS } from '../schemas/transfer';
-import type { ImportPlan } from './import-plan';
+import { type ImportPlan, oneProjectPlan } from './import-plan';
 
 /** One record of the file: its cells, and the line of the file it starts on (1 is the header). */
 export interface CsvRecord {
@@ -252,36 +252,6 @@ export function csvImportPlan(
   teamId: string,
   project: { existingId: string; name: string } | { newName: string },
 ): ImportPlan {
-  return {
-    source: 'csv',
-    target: { kind: 'team', teamId },
-    projects: [
-      {
-        ref: 'p1',
-        ...('existingId' in project ? { existingId: project.existingId, name: project.name } : { name: project.newName }),
-        description: null,
-        status: 'active',
-        startDate: null,
-        endDate: null,
-        createdAt: null,
-      },
-    ],
-    tasks: plan.tasks.map((t) => ({
-      project: 'p1',
-      title: t.title,
-      description: t.description,
-      status: t.status,
-      priority: t.priority,
-      assigneeId: t.assigneeId,
-      dueDate: t.dueDate,
-      tags: t.tags,
-      createdAt: null,
-      updatedAt: null,
-      comments: [],
-      checklist: [],
-      history: [],
-    })),
-    notes: [],
-    warnings: plan.warnings,
-  };
+  const into = 'existingId' in project ? { existingId: project.existingId, name: project.name } : { name: project.newName };
+  return oneProjectPlan('csv', teamId, { ...into, description: null }, plan.tasks, plan.warnings);
 }

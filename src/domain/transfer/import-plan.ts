@@ -99,6 +99,55 @@ export interface ImportPlan {
   warnings: string[];
 }
 
+/** A task as a file without history makes it (a Trello card, a CSV row): no times of its own, no history. */
+export interface FileTask {
+  title: string;
+  description: string | null;
+  status: TaskStatus;
+  /** Left out: medium. */
+  priority?: TaskPriority;
+  assigneeId: string | null;
+  dueDate: string | null;
+  tags: string[];
+  comments?: PlanComment[];
+  checklist?: { title: string; done: boolean }[];
+}
+
+/**
+ * The plan of an import that puts a file's tasks into one project ('p1') of team `teamId` (Trello, CSV): a new active
+ * project, or one of the team's that exists (`existingId`). Everything it creates is created now.
+ */
+export function oneProjectPlan(
+  source: ImportSource,
+  teamId: string,
+  project: Pick<PlanProject, 'existingId' | 'name' | 'description'>,
+  tasks: FileTask[],
+  warnings: string[],
+): ImportPlan {
+  return {
+    source,
+    target: { kind: 'team', teamId },
+    projects: [{ ref: 'p1', ...project, status: 'active', startDate: null, endDate: null, createdAt: null }],
+    tasks: tasks.map((t) => ({
+      project: 'p1',
+      title: t.title,
+      description: t.description,
+      status: t.status,
+      priority: t.priority ?? 'medium',
+      assigneeId: t.assigneeId,
+      dueDate: t.dueDate,
+      tags: t.tags,
+      createdAt: null,
+      updatedAt: null,
+      comments: t.comments ?? [],
+      checklist: t.checklist ?? [],
+      history: [],
+    })),
+    notes: [],
+    warnings,
+  };
+}
+
 /** What a plan creates, counted (an existing project is not counted). */
 export function planCounts(plan: Pick<ImportPlan, 'projects' | 'tasks' | 'notes'>): ImportCountsAll {
   return {

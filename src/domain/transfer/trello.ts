@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { localDateIn } from '../analytics';
 import { LIMITS, TASK_DETAIL_LIMITS, type TaskStatus } from '../constants';
 import { TRANSFER_LIMITS, type TrelloListTarget } from '../schemas/transfer';
-import type { ImportPlan } from './import-plan';
+import { type ImportPlan, oneProjectPlan } from './import-plan';
 
 const text = z.string().max(100_000);
 const id = z.string().min(1).max(100);
@@ -454,36 +454,10 @@ function planCard(card: TrelloCard, status: TaskStatus, context: CardContext): P
  * whose texts name who wrote them on Trello.
  */
 export function trelloImportPlan(plan: TrelloPlan, teamId: string, projectName: string, importerId: string): ImportPlan {
-  return {
-    source: 'trello',
-    target: { kind: 'team', teamId },
-    projects: [
-      {
-        ref: 'p1',
-        name: projectName,
-        description: `Imported from the Trello board "${plan.boardName.slice(0, 200)}"`,
-        status: 'active',
-        startDate: null,
-        endDate: null,
-        createdAt: null,
-      },
-    ],
-    tasks: plan.tasks.map((t) => ({
-      project: 'p1',
-      title: t.title,
-      description: t.description,
-      status: t.status,
-      priority: 'medium',
-      assigneeId: t.assigneeId,
-      dueDate: t.dueDate,
-      tags: t.tags,
-      createdAt: null,
-      updatedAt: null,
-      comments: t.comments.map((body) => ({ authorId: importerId, body, mentions: [], createdAt: null, editedAt: null })),
-      checklist: t.checklist,
-      history: [],
-    })),
-    notes: [],
-    warnings: plan.warnings,
-  };
+  const project = { name: projectName, description: `Imported from the Trello board "${plan.boardName.slice(0, 200)}"` };
+  const tasks = plan.tasks.map((t) => ({
+    ...t,
+    comments: t.comments.map((body) => ({ authorId: importerId, body, mentions: [], createdAt: null, editedAt: null })),
+  }));
+  return oneProjectPlan('trello', teamId, project, tasks, plan.warnings);
 }

@@ -106,3 +106,55 @@ export class OutboxLoop {
     await this.options.prune();
   }
 }
+
+/**
+ * A worker of one outbox (mail, webhooks) on an OutboxLoop: the subclass says what one pass does and what is pruned;
+ * starting, nudging, draining and stopping are the loop's.
+ */
+export abstract class OutboxWorkerBase {
+  protected readonly loop: OutboxLoop;
+
+  constructor(
+    name: string,
+    log: Logger,
+    timing: Pick<OutboxLoopOptions, 'pollIntervalMs' | 'batchSize' | 'stopGraceMs'>,
+    errorText?: (err: unknown) => string,
+  ) {
+    const { pollIntervalMs, batchSize, stopGraceMs } = timing;
+    this.loop = new OutboxLoop({
+      name,
+      log,
+      pollIntervalMs,
+      batchSize,
+      stopGraceMs,
+      errorText,
+      pass: () => this.pass(),
+      prune: () => this.prune(),
+    });
+  }
+
+  /** One batch: claims due rows, handles them, and returns how many were claimed. */
+  protected abstract pass(): Promise<number>;
+
+  /** Deletes old finished rows. */
+  protected abstract prune(): Promise<void>;
+
+  start(): void {
+    this.loop.start();
+  }
+
+  /** Look for due work now (a pass under way runs once more when it ends). */
+  nudge(): void {
+    this.loop.nudge();
+  }
+
+  /** Delivers everything due; resolves when the outbox holds nothing due (or the worker stops). */
+  drain(): Promise<void> {
+    return this.loop.drain();
+  }
+
+  /** Lets a delivery under way finish (within stopGraceMs), abandons it after, and hands unsent claims back. */
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+}

@@ -175,13 +175,7 @@ export class RateLimiter {
     return {
       begin: async () => {
         const underAttack = (await this.store.read(accountKey, perAccount.windowSeconds)) >= perAccount.capacity;
-        const wait = await this.store.claim(clientKey, {
-          allowance: underAttack ? 0 : perClient.capacity,
-          baseSeconds: SIGN_IN_DELAY.baseSeconds,
-          maxSeconds: Math.min(SIGN_IN_DELAY.maxSeconds, perClient.windowSeconds),
-          forgetSeconds: perClient.windowSeconds,
-        });
-        if (wait > 0) throw rateLimited(wait);
+        await this.claimAttempt(clientKey, underAttack ? 0 : perClient.capacity, perClient.windowSeconds);
       },
       failed: async () => {
         await this.store.count(accountKey, perAccount.windowSeconds);
@@ -204,13 +198,7 @@ export class RateLimiter {
     const key = `mfa:${userId}`;
     return {
       begin: async () => {
-        const wait = await this.store.claim(key, {
-          allowance: capacity,
-          baseSeconds: SIGN_IN_DELAY.baseSeconds,
-          maxSeconds: Math.min(SIGN_IN_DELAY.maxSeconds, windowSeconds),
-          forgetSeconds: windowSeconds,
-        });
-        if (wait > 0) throw rateLimited(wait);
+        await this.claimAttempt(key, capacity, windowSeconds);
       },
       // The attempt was counted when it began.
       failed: async () => {},
@@ -233,13 +221,7 @@ export class RateLimiter {
     return {
       begin: async () => {
         if ((await this.store.read(key, windowSeconds)) < capacity) return;
-        const wait = await this.store.claim(key, {
-          allowance: capacity,
-          baseSeconds: SIGN_IN_DELAY.baseSeconds,
-          maxSeconds: Math.min(SIGN_IN_DELAY.maxSeconds, windowSeconds),
-          forgetSeconds: windowSeconds,
-        });
-        if (wait > 0) throw rateLimited(wait);
+        await this.claimAttempt(key, capacity, windowSeconds);
         // Past the free failures, the attempt was counted as it was let through.
         counted = true;
       },
@@ -261,6 +243,21 @@ export class RateLimiter {
       return { prefix: `${name}:`, seconds: Math.ceil((windowSeconds * (capacity + 1)) / capacity) };
     });
     return this.store.prune(rules, Math.max(...rules.map((r) => r.seconds)));
+  }
+
+  /**
+   * Claims an attempt on the failure counter `key`: `allowance` attempts are free, then each next one waits 1, 2, 4 …
+   * seconds after the last (SIGN_IN_DELAY, at most the window); the count is forgotten after a window without one.
+   * Throws 429 with Retry-After while the attempt must wait.
+   */
+  private async claimAttempt(key: string, allowance: number, windowSeconds: number): Promise<void> {
+    const wait = await this.store.claim(key, {
+      allowance,
+      baseSeconds: SIGN_IN_DELAY.baseSeconds,
+      maxSeconds: Math.min(SIGN_IN_DELAY.maxSeconds, windowSeconds),
+      forgetSeconds: windowSeconds,
+    });
+    if (wait > 0) throw rateLimited(wait);
   }
 
   private limit(name: RateLimitName): RateLimit {

@@ -1,7 +1,7 @@
 /** The append-only audit log. */
 import { bigserial, check, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { AUDIT_ACTIONS, type AuditAction } from '../../../domain/constants';
-import { createdAt, oneOf } from './columns';
+import { AUDIT_ACTIONS } from '../../../domain/constants';
+import { createdAt, oneOf, textOf } from './columns';
 
 /**
  * The audit log (issue 26): append-only (a trigger refuses updates, and deletes except the retention purge, which sets
@@ -13,7 +13,7 @@ export const auditLog = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     createdAt: createdAt(),
-    action: text('action').$type<AuditAction>().notNull(),
+    action: textOf('action', AUDIT_ACTIONS).notNull(),
     /** null: no signed-in actor (a failed sign-in, the CLI). */
     actorId: uuid('actor_id'),
     actorEmail: text('actor_email'),

@@ -1,6 +1,6 @@
 /** The personal calendar feeds (iCalendar). */
-import { pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns';
+import { pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, timestamptz } from './columns';
 import { users } from './users';
 
 /**
@@ -15,7 +15,7 @@ export const calendarFeeds = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
     createdAt: createdAt(),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAt: timestamptz('last_used_at'),
   },
   (t) => [uniqueIndex('calendar_feeds_hash_key').on(t.tokenHash)],
 );

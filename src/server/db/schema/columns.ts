@@ -1,6 +1,6 @@
 /** The column helpers the tables share (not tables: schema/index.ts does not export them). */
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, customType, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, customType, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** Binary data (Yjs updates and snapshots), as Buffers in and out. */
 export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -8,9 +8,22 @@ export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array 
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
 });
 
+/** Every timestamp of the schema: with time zone, read as a Date. */
+export const timestamptz = <TName extends string>(name: TName) => timestamp(name, { withTimezone: true, mode: 'date' });
+
 export const id = () => uuid('id').primaryKey().defaultRandom();
-export const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
-export const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+export const createdAt = () => timestamptz('created_at').notNull().defaultNow();
+export const updatedAt = () => timestamptz('updated_at').notNull().defaultNow();
+
+/** A reference that every row has: `name uuid not null references <target> on delete <onDelete>`. */
+export const requiredRef = <TName extends string>(
+  name: TName,
+  target: () => AnyPgColumn,
+  onDelete: 'cascade' | 'restrict' | 'set null',
+) => uuid(name).notNull().references(target, { onDelete });
+
+/** A text column that holds one of a domain list's values, typed by that list (its check: oneOf with the same list). */
+export const textOf = <const T extends readonly string[]>(name: string, _values: T) => text(name).$type<T[number]>();
 
 /**
  * `column in ('a', 'b', …)` from one of the domain's constant lists, so the check and the type

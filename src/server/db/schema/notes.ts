@@ -1,7 +1,7 @@
 /** Collaborative notes and their Yjs documents, updates and versions. */
 import { bigint, bigserial, boolean, check, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { NOTE_VERSION_KINDS, type NoteVersionKind } from '../../../domain/constants';
-import { bytea, createdAt, id, oneOf, updatedAt } from './columns';
+import { NOTE_VERSION_KINDS } from '../../../domain/constants';
+import { bytea, createdAt, id, oneOf, requiredRef, textOf, updatedAt } from './columns';
 import { projects } from './projects';
 import { teams } from './teams';
 import { users } from './users';
@@ -15,9 +15,7 @@ export const notes = pgTable(
   'notes',
   {
     id: id(),
-    teamId: uuid('team_id')
-      .notNull()
-      .references(() => teams.id, { onDelete: 'cascade' }),
+    teamId: requiredRef('team_id', () => teams.id, 'cascade'),
     projectId: uuid('project_id').references(() => projects.id, { onDelete: 'set null' }),
     title: text('title').notNull(),
     authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
@@ -48,9 +46,7 @@ export const noteUpdates = pgTable(
   'note_updates',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    noteId: uuid('note_id')
-      .notNull()
-      .references(() => notes.id, { onDelete: 'cascade' }),
+    noteId: requiredRef('note_id', () => notes.id, 'cascade'),
     update: bytea('update').notNull(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
@@ -63,10 +59,8 @@ export const noteVersions = pgTable(
   'note_versions',
   {
     id: id(),
-    noteId: uuid('note_id')
-      .notNull()
-      .references(() => notes.id, { onDelete: 'cascade' }),
-    kind: text('kind').$type<NoteVersionKind>().notNull(),
+    noteId: requiredRef('note_id', () => notes.id, 'cascade'),
+    kind: textOf('kind', NOTE_VERSION_KINDS).notNull(),
     state: bytea('state').notNull(),
     title: text('title').notNull(),
     createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),

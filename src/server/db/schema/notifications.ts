@@ -1,37 +1,16 @@
 /** What people are told: in-app notifications, their preferences per kind and channel, and the mail outbox. */
 import { sql } from 'drizzle-orm';
-import {
-  bigserial,
-  boolean,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uuid,
-} from 'drizzle-orm/pg-core';
-import {
-  MAIL_KINDS,
-  type MailKind,
-  NOTIFICATION_PREFERENCE_KINDS,
-  NOTIFICATION_TYPES,
-  type NotificationPreferenceKind,
-  type NotificationType,
-} from '../../../domain/constants';
-import { createdAt, id, oneOf } from './columns';
+import { bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { MAIL_KINDS, NOTIFICATION_PREFERENCE_KINDS, NOTIFICATION_TYPES } from '../../../domain/constants';
+import { createdAt, id, oneOf, requiredRef, textOf, timestamptz } from './columns';
 import { users } from './users';
 
 export const notifications = pgTable(
   'notifications',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    type: text('type').$type<NotificationType>().notNull(),
+    userId: requiredRef('user_id', () => users.id, 'cascade'),
+    type: textOf('type', NOTIFICATION_TYPES).notNull(),
     title: text('title').notNull(),
     message: text('message').notNull(),
     isRead: boolean('is_read').notNull().default(false),
@@ -48,10 +27,8 @@ export const notifications = pgTable(
 export const notificationPreferences = pgTable(
   'notification_preferences',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind').$type<NotificationPreferenceKind>().notNull(),
+    userId: requiredRef('user_id', () => users.id, 'cascade'),
+    kind: textOf('kind', NOTIFICATION_PREFERENCE_KINDS).notNull(),
     inApp: boolean('in_app').notNull().default(true),
     email: boolean('email').notNull().default(true),
   },
@@ -69,17 +46,17 @@ export const mailOutbox = pgTable(
   'mail_outbox',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    kind: text('kind').$type<MailKind>().notNull(),
+    kind: textOf('kind', MAIL_KINDS).notNull(),
     toEmail: text('to_email').notNull(),
     subject: text('subject').notNull(),
     textBody: text('text_body').notNull(),
     htmlBody: text('html_body').notNull(),
     createdAt: createdAt(),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
+    sentAt: timestamptz('sent_at'),
     /** Set when delivery was given up after the last retry. */
-    failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }),
+    failedAt: timestamptz('failed_at'),
     lastError: text('last_error'),
   },
   (t) => [

@@ -1,15 +1,8 @@
 /** Projects, their tasks, and the per-project task counters the triggers keep. */
 import { sql } from 'drizzle-orm';
 import { check, date, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import {
-  PROJECT_STATUSES,
-  type ProjectStatus,
-  TASK_PRIORITIES,
-  TASK_STATUSES,
-  type TaskPriority,
-  type TaskStatus,
-} from '../../../domain/constants';
-import { createdAt, id, oneOf, updatedAt } from './columns';
+import { PROJECT_STATUSES, TASK_PRIORITIES, TASK_STATUSES } from '../../../domain/constants';
+import { createdAt, id, oneOf, requiredRef, textOf, updatedAt } from './columns';
 import { teams } from './teams';
 import { users } from './users';
 
@@ -19,13 +12,9 @@ export const projects = pgTable(
     id: id(),
     name: text('name').notNull(),
     description: text('description'),
-    status: text('status').$type<ProjectStatus>().notNull().default('planning'),
-    ownerId: uuid('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'restrict' }),
-    teamId: uuid('team_id')
-      .notNull()
-      .references(() => teams.id, { onDelete: 'cascade' }),
+    status: textOf('status', PROJECT_STATUSES).notNull().default('planning'),
+    ownerId: requiredRef('owner_id', () => users.id, 'restrict'),
+    teamId: requiredRef('team_id', () => teams.id, 'cascade'),
     startDate: date('start_date', { mode: 'string' }),
     endDate: date('end_date', { mode: 'string' }),
     version: integer('version').notNull().default(0),
@@ -50,9 +39,7 @@ export const projects = pgTable(
 export const projectTaskCounts = pgTable(
   'project_task_counts',
   {
-    projectId: uuid('project_id')
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
+    projectId: requiredRef('project_id', () => projects.id, 'cascade'),
     slot: integer('slot').notNull(),
     todoCount: integer('todo_count').notNull().default(0),
     inProgressCount: integer('in_progress_count').notNull().default(0),
@@ -68,15 +55,11 @@ export const tasks = pgTable(
     id: id(),
     title: text('title').notNull(),
     description: text('description'),
-    status: text('status').$type<TaskStatus>().notNull().default('todo'),
-    priority: text('priority').$type<TaskPriority>().notNull().default('medium'),
+    status: textOf('status', TASK_STATUSES).notNull().default('todo'),
+    priority: textOf('priority', TASK_PRIORITIES).notNull().default('medium'),
     assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
-    projectId: uuid('project_id')
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
-    creatorId: uuid('creator_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    projectId: requiredRef('project_id', () => projects.id, 'cascade'),
+    creatorId: requiredRef('creator_id', () => users.id, 'cascade'),
     dueDate: date('due_date', { mode: 'string' }),
     tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
     version: integer('version').notNull().default(0),

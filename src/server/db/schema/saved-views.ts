@@ -1,6 +1,6 @@
 /** The Tasks page's saved views. */
 import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, id, updatedAt } from './columns';
+import { createdAt, id, requiredRef, updatedAt } from './columns';
 import { teams } from './teams';
 import { users } from './users';
 
@@ -12,9 +12,7 @@ export const savedViews = pgTable(
   'saved_views',
   {
     id: id(),
-    ownerId: uuid('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: requiredRef('owner_id', () => users.id, 'cascade'),
     teamId: uuid('team_id').references(() => teams.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     /** The Tasks page's URL state (SavedViewConfig in domain/schemas/saved-view.ts). */

@@ -10,12 +10,11 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { TASK_ACTIVITY_FIELDS, type TaskActivityField } from '../../../domain/constants';
-import { createdAt, id, oneOf, updatedAt } from './columns';
+import { TASK_ACTIVITY_FIELDS } from '../../../domain/constants';
+import { createdAt, id, oneOf, requiredRef, textOf, timestamptz, updatedAt } from './columns';
 import { tasks } from './projects';
 import { users } from './users';
 
@@ -24,16 +23,14 @@ export const taskComments = pgTable(
   'task_comments',
   {
     id: id(),
-    taskId: uuid('task_id')
-      .notNull()
-      .references(() => tasks.id, { onDelete: 'cascade' }),
+    taskId: requiredRef('task_id', () => tasks.id, 'cascade'),
     authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
     body: text('body').notNull(),
     mentions: uuid('mentions').array().notNull().default(sql`'{}'::uuid[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     /** Set when the author changed the body. */
-    editedAt: timestamp('edited_at', { withTimezone: true, mode: 'date' }),
+    editedAt: timestamptz('edited_at'),
   },
   (t) => [index('task_comments_task_idx').on(t.taskId, t.createdAt)],
 );
@@ -43,9 +40,7 @@ export const taskAttachments = pgTable(
   'task_attachments',
   {
     id: id(),
-    taskId: uuid('task_id')
-      .notNull()
-      .references(() => tasks.id, { onDelete: 'cascade' }),
+    taskId: requiredRef('task_id', () => tasks.id, 'cascade'),
     uploaderId: uuid('uploader_id').references(() => users.id, { onDelete: 'set null' }),
     fileName: text('file_name').notNull(),
     /** Taken from the bytes, not from the name or the browser's claim. */
@@ -62,9 +57,7 @@ export const taskChecklistItems = pgTable(
   'task_checklist_items',
   {
     id: id(),
-    taskId: uuid('task_id')
-      .notNull()
-      .references(() => tasks.id, { onDelete: 'cascade' }),
+    taskId: requiredRef('task_id', () => tasks.id, 'cascade'),
     title: text('title').notNull(),
     done: boolean('done').notNull().default(false),
     position: doublePrecision('position').notNull(),
@@ -82,11 +75,9 @@ export const taskActivity = pgTable(
   'task_activity',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    taskId: uuid('task_id')
-      .notNull()
-      .references(() => tasks.id, { onDelete: 'cascade' }),
+    taskId: requiredRef('task_id', () => tasks.id, 'cascade'),
     actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
-    field: text('field').$type<TaskActivityField>().notNull(),
+    field: textOf('field', TASK_ACTIVITY_FIELDS).notNull(),
     oldValue: text('old_value'),
     newValue: text('new_value'),
     oldLabel: text('old_label'),
@@ -110,12 +101,8 @@ export const taskActivity = pgTable(
 export const taskWatchers = pgTable(
   'task_watchers',
   {
-    taskId: uuid('task_id')
-      .notNull()
-      .references(() => tasks.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    taskId: requiredRef('task_id', () => tasks.id, 'cascade'),
+    userId: requiredRef('user_id', () => users.id, 'cascade'),
     watching: boolean('watching').notNull(),
   },
   (t) => [primaryKey({ columns: [t.taskId, t.userId] }), index('task_watchers_user_idx').on(t.userId)],

@@ -1,15 +1,8 @@
 /** Teams, their members and the invitations to join them. */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import {
-  INVITATION_ROLES,
-  INVITATION_STATUSES,
-  type InvitationRole,
-  type InvitationStatus,
-  TEAM_ROLES,
-  type TeamRole,
-} from '../../../domain/constants';
-import { createdAt, id, oneOf, updatedAt } from './columns';
+import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { INVITATION_ROLES, INVITATION_STATUSES, TEAM_ROLES } from '../../../domain/constants';
+import { createdAt, id, oneOf, requiredRef, textOf, timestamptz, updatedAt } from './columns';
 import { users } from './users';
 
 /** The only membership status so far; a row with any other would not count as a member (db/visibility.ts). */
@@ -23,9 +16,7 @@ export const teams = pgTable(
     id: id(),
     name: text('name').notNull(),
     description: text('description'),
-    ownerId: uuid('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'restrict' }),
+    ownerId: requiredRef('owner_id', () => users.id, 'restrict'),
     version: integer('version').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -37,15 +28,11 @@ export const teamMembers = pgTable(
   'team_members',
   {
     id: id(),
-    teamId: uuid('team_id')
-      .notNull()
-      .references(() => teams.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    role: text('role').$type<TeamRole>().notNull(),
-    status: text('status').$type<MemberStatus>().notNull().default('active'),
-    joinedAt: timestamp('joined_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    teamId: requiredRef('team_id', () => teams.id, 'cascade'),
+    userId: requiredRef('user_id', () => users.id, 'cascade'),
+    role: textOf('role', TEAM_ROLES).notNull(),
+    status: textOf('status', MEMBER_STATUSES).notNull().default('active'),
+    joinedAt: timestamptz('joined_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('team_members_team_user_key').on(t.teamId, t.userId),
@@ -59,20 +46,16 @@ export const teamInvitations = pgTable(
   'team_invitations',
   {
     id: id(),
-    teamId: uuid('team_id')
-      .notNull()
-      .references(() => teams.id, { onDelete: 'cascade' }),
+    teamId: requiredRef('team_id', () => teams.id, 'cascade'),
     teamName: text('team_name').notNull(),
     email: text('email').notNull(),
-    role: text('role').$type<InvitationRole>().notNull().default('member'),
-    status: text('status').$type<InvitationStatus>().notNull().default('pending'),
-    invitedBy: uuid('invited_by')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    role: textOf('role', INVITATION_ROLES).notNull().default('member'),
+    status: textOf('status', INVITATION_STATUSES).notNull().default('pending'),
+    invitedBy: requiredRef('invited_by', () => users.id, 'cascade'),
     inviterName: text('inviter_name').notNull(),
     inviterEmail: text('inviter_email').notNull(),
-    invitedAt: timestamp('invited_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    respondedAt: timestamp('responded_at', { withTimezone: true, mode: 'date' }),
+    invitedAt: timestamptz('invited_at').notNull().defaultNow(),
+    respondedAt: timestamptz('responded_at'),
   },
   (t) => [
     uniqueIndex('team_invitations_one_pending_key').on(t.teamId, t.email).where(sql`${t.status} = 'pending'`),

@@ -1,28 +1,9 @@
 /** A person and every way they sign in: the profile, password, external identities, sessions and their refresh
  * tokens, emailed one-time links, two-factor recovery codes, personal API tokens. */
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  bigserial,
-  boolean,
-  check,
-  index,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
-import {
-  API_TOKEN_SCOPES,
-  type ApiTokenScope,
-  SYSTEM_ROLES,
-  type SystemRole,
-  USER_TOKEN_PURPOSES,
-  type UserTokenPurpose,
-} from '../../../domain/constants';
-import { createdAt, id, oneOf, updatedAt } from './columns';
+import { bigint, bigserial, boolean, check, index, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { API_TOKEN_SCOPES, SYSTEM_ROLES, USER_TOKEN_PURPOSES } from '../../../domain/constants';
+import { createdAt, id, oneOf, requiredRef, textOf, timestamptz, updatedAt } from './columns';
 
 /** Profiles (spec §3 "users table"). Emails are stored lower-cased. */
 export const users = pgTable(
@@ -32,7 +13,7 @@ export const users = pgTable(
     email: text('email').notNull(),
     fullName: text('full_name').notNull(),
     avatarUrl: text('avatar_url'),
-    role: text('role').$type<SystemRole>().notNull().default('team_member'),
+    role: textOf('role', SYSTEM_ROLES).notNull().default('team_member'),
     isActive: boolean('is_active').notNull().default(true),
     emailVerified: boolean('email_verified').notNull().default(false),
     /** IANA time zone (the daily digest goes out at 08:00 there); null: UTC. */
@@ -40,9 +21,9 @@ export const users = pgTable(
     /** The TOTP secret (base32), sealed with the server's key; set while two-factor sign-in is being set up or on. */
     totpSecret: text('totp_secret'),
     /** When two-factor sign-in was turned on; null while off. */
-    totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true, mode: 'date' }),
+    totpEnabledAt: timestamptz('totp_enabled_at'),
     digestEnabled: boolean('digest_enabled').notNull().default(true),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }),
+    lastSeenAt: timestamptz('last_seen_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -69,9 +50,7 @@ export const oauthIdentities = pgTable(
   {
     issuer: text('issuer').notNull(),
     subject: text('subject').notNull(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: requiredRef('user_id', () => users.id, 'cascade'),
     email: text('email'),
     createdAt: createdAt(),
   },
@@ -82,12 +61,10 @@ export const sessions = pgTable(
   'sessions',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: requiredRef('user_id', () => users.id, 'cascade'),
     createdAt: createdAt(),
-    refreshedAt: timestamp('refreshed_at', { withTimezone: true, mode: 'date' }),
-    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    refreshedAt: timestamptz('refreshed_at'),
+    revokedAt: timestamptz('revoked_at'),
     userAgent: text('user_agent'),
     /** The client's address when the session started (Settings → Security). */
     ip: text('ip'),
@@ -100,12 +77,10 @@ export const refreshTokens = pgTable(
   'refresh_tokens',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    sessionId: uuid('session_id')
-      .notNull()
-      .references(() => sessions.id, { onDelete: 'cascade' }),
+    sessionId: requiredRef('session_id', () => sessions.id, 'cascade'),
     tokenHash: text('token_hash').notNull(),
     parentId: bigint('parent_id', { mode: 'number' }),
-    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    usedAt: timestamptz('used_at'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash), index('refresh_tokens_session_idx').on(t.sessionId)],
@@ -116,16 +91,14 @@ export const userTokens = pgTable(
   'user_tokens',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose').$type<UserTokenPurpose>().notNull(),
+    userId: requiredRef('user_id', () => users.id, 'cascade'),
+    purpose: textOf('purpose', USER_TOKEN_PURPOSES).notNull(),
     tokenHash: text('token_hash').notNull(),
     /** The address the link was sent to (for an email change, the new address). */
     email: text('email').notNull(),
     createdAt: createdAt(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: timestamptz('expires_at').notNull(),
+    usedAt: timestamptz('used_at'),
   },
   (t) => [
     uniqueIndex('user_tokens_hash_key').on(t.tokenHash),
@@ -139,11 +112,9 @@ export const recoveryCodes = pgTable(
   'recovery_codes',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: requiredRef('user_id', () => users.id, 'cascade'),
     codeHash: text('code_hash').notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    usedAt: timestamptz('used_at'),
     createdAt: createdAt(),
   },
   (t) => [index('recovery_codes_user_idx').on(t.userId)],
@@ -158,18 +129,16 @@ export const apiTokens = pgTable(
   'api_tokens',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: requiredRef('user_id', () => users.id, 'cascade'),
     name: text('name').notNull(),
     tokenHash: text('token_hash').notNull(),
     prefix: text('prefix').notNull(),
-    scope: text('scope').$type<ApiTokenScope>().notNull(),
+    scope: textOf('scope', API_TOKEN_SCOPES).notNull(),
     createdAt: createdAt(),
     /** null: never expires. */
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
-    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: timestamptz('expires_at'),
+    lastUsedAt: timestamptz('last_used_at'),
+    revokedAt: timestamptz('revoked_at'),
   },
   (t) => [
     uniqueIndex('api_tokens_hash_key').on(t.tokenHash),

@@ -1,8 +1,8 @@
 /** Team webhooks, their outbox of deliveries and each attempt. */
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import type { WebhookEventType } from '../../../domain/constants';
-import { createdAt, id, updatedAt } from './columns';
+import { createdAt, id, requiredRef, timestamptz, updatedAt } from './columns';
 import { teams } from './teams';
 import { users } from './users';
 
@@ -14,9 +14,7 @@ export const webhooks = pgTable(
   'webhooks',
   {
     id: id(),
-    teamId: uuid('team_id')
-      .notNull()
-      .references(() => teams.id, { onDelete: 'cascade' }),
+    teamId: requiredRef('team_id', () => teams.id, 'cascade'),
     url: text('url').notNull(),
     events: jsonb('events').$type<WebhookEventType[]>().notNull(),
     /** The signing secret, sealed (never returned after creation). */
@@ -26,7 +24,7 @@ export const webhooks = pgTable(
     createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    failingSince: timestamp('failing_since', { withTimezone: true, mode: 'date' }),
+    failingSince: timestamptz('failing_since'),
   },
   (t) => [index('webhooks_team_idx').on(t.teamId)],
 );
@@ -40,18 +38,16 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    webhookId: uuid('webhook_id')
-      .notNull()
-      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    webhookId: requiredRef('webhook_id', () => webhooks.id, 'cascade'),
     messageId: text('message_id').notNull(),
     eventType: text('event_type').notNull(),
     body: text('body').notNull(),
     createdAt: createdAt(),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
+    deliveredAt: timestamptz('delivered_at'),
     /** Set when retries ran out (24 hours after the first attempt). */
-    failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }),
+    failedAt: timestamptz('failed_at'),
     lastStatusCode: integer('last_status_code'),
     lastDurationMs: integer('last_duration_ms'),
     lastError: text('last_error'),
@@ -70,7 +66,7 @@ export const webhookDeliveryAttempts = pgTable(
     deliveryId: bigint('delivery_id', { mode: 'number' })
       .notNull()
       .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
-    attemptedAt: timestamp('attempted_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    attemptedAt: timestamptz('attempted_at').notNull().defaultNow(),
     statusCode: integer('status_code'),
     durationMs: integer('duration_ms').notNull(),
     error: text('error'),

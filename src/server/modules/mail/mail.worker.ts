@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { OutboxLoop } from '../../lib/outbox-worker';
+import { OutboxWorkerBase } from '../../lib/outbox-worker';
 import { MAIL_RETRY, type RetryPolicy, retryDelayMs } from './mail.policy';
 import * as repo from './mail.repo';
 import type { MailTransport } from './mail.transport';
@@ -41,9 +41,8 @@ export const OUTBOX_KEEP_DAYS = 30;
  * A crash before the server's acceptance loses nothing: the message goes when its lease ends. A clean stop lets
  * the delivery under way finish (stopGraceMs), then abandons it and hands unsent claims back at once.
  */
-export class OutboxWorker {
+export class OutboxWorker extends OutboxWorkerBase {
   private readonly options: Required<OutboxWorkerOptions>;
-  private readonly loop: OutboxLoop;
 
   constructor(
     private readonly db: Db,
@@ -52,41 +51,23 @@ export class OutboxWorker {
     options: OutboxWorkerOptions,
   ) {
     const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-    this.options = { ...DEFAULTS, ...given } as Required<OutboxWorkerOptions>;
-    this.loop = new OutboxLoop({
-      name: 'mail',
-      log,
-      pollIntervalMs: this.options.pollIntervalMs,
-      batchSize: this.options.batchSize,
-      stopGraceMs: this.options.stopGraceMs,
-      pass: () => this.pass(),
-      prune: () => repo.deleteFinishedBefore(this.db, OUTBOX_KEEP_DAYS),
-      errorText,
-    });
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  /** Look for due mail now (a pass under way runs once more when it ends). */
-  nudge(): void {
-    this.loop.nudge();
-  }
-
-  /** Delivers everything due; resolves when the outbox holds nothing due (or the worker stops). */
-  drain(): Promise<void> {
-    return this.loop.drain();
+    const resolved = { ...DEFAULTS, ...given } as Required<OutboxWorkerOptions>;
+    super('mail', log, resolved, errorText);
+    this.options = resolved;
   }
 
   /** Lets a delivery under way finish (within stopGraceMs), abandons it after, and returns unsent claims. */
-  async stop(): Promise<void> {
-    await this.loop.stop();
+  override async stop(): Promise<void> {
+    await super.stop();
     this.transport.close();
   }
 
+  protected override prune(): Promise<void> {
+    return repo.deleteFinishedBefore(this.db, OUTBOX_KEEP_DAYS);
+  }
+
   /** One batch: how many messages were claimed. */
-  private async pass(): Promise<number> {
+  protected override async pass(): Promise<number> {
     const claimed = await repo.claimDue(this.db, this.options.batchSize, this.options.leaseMs);
     for (const [i, message] of claimed.entries()) {
       if (this.loop.stopping) {

@@ -5,6 +5,7 @@ import { projectDto } from '../../../domain/schemas/project';
 import { taskDto } from '../../../domain/schemas/task';
 import { commentDto } from '../../../domain/schemas/task-detail';
 import { teamMemberDto } from '../../../domain/schemas/team';
+import { importCountsAll } from '../../../domain/schemas/transfer';
 import { WEBHOOK_PING_EVENT } from '../../../domain/schemas/webhook';
 
 /**
@@ -24,14 +25,7 @@ const importObject = z.object({
   source: z.enum(['trello', 'csv', 'crewboard']),
   teamCreated: z.boolean(),
   project: z.object({ id: uuid, name: z.string(), created: z.boolean() }).nullable(),
-  counts: z.object({
-    projects: z.number().int(),
-    tasks: z.number().int(),
-    comments: z.number().int(),
-    checklistItems: z.number().int(),
-    history: z.number().int(),
-    notes: z.number().int(),
-  }),
+  counts: importCountsAll,
   warnings: z.number().int(),
 });
 

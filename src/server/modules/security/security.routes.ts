@@ -59,17 +59,17 @@ export function registerSecurity(app: FastifyInstance): void {
     handler: async (req) => twoFactor.status(requireUser(req).user),
   });
 
-  // The password again first (when the account has one); its failures count like a sign-in's.
+  /** A step that asks for the password again first (when the account has one); its failures count like a sign-in's. */
+  const reauthenticated = <T extends z.ZodType>(answer: T) => ({
+    tags,
+    body: twoFactorReauthInput,
+    response: { 200: answer, 400: errorResponse, 409: errorResponse, 429: errorResponse },
+  });
+
   r.post('/api/me/2fa/setup', {
     config: { auth: 'user' },
-    schema: {
-      tags,
-      body: twoFactorReauthInput,
-      response: { 200: twoFactorSetupDto, 400: errorResponse, 409: errorResponse, 429: errorResponse },
-    },
-    handler: async (req) => {
-      return twoFactor.setup(requireUser(req).user, req.body, req.ip);
-    },
+    schema: reauthenticated(twoFactorSetupDto),
+    handler: async (req) => twoFactor.setup(requireUser(req).user, req.body, req.ip),
   });
 
   r.post('/api/me/2fa/enable', {
@@ -80,17 +80,11 @@ export function registerSecurity(app: FastifyInstance): void {
     },
   });
 
-  // Ten new recovery codes after the password (when the account has one); the old ones stop working.
+  // Ten new recovery codes; the old ones stop working.
   r.post('/api/me/2fa/recovery-codes', {
     config: { auth: 'user' },
-    schema: {
-      tags,
-      body: twoFactorReauthInput,
-      response: { 200: recoveryCodesDto, 400: errorResponse, 409: errorResponse, 429: errorResponse },
-    },
-    handler: async (req) => {
-      return twoFactor.regenerateRecoveryCodes(requireUser(req).user, req.body, req.ip);
-    },
+    schema: reauthenticated(recoveryCodesDto),
+    handler: async (req) => twoFactor.regenerateRecoveryCodes(requireUser(req).user, req.body, req.ip),
   });
 
   r.post('/api/me/2fa/disable', {

@@ -19,6 +19,12 @@ const security = [{ bearer: [] }];
 const tags = ['transfer'];
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 413: errorResponse };
 
+/** Every import: a member's upload, rate-limited, of at most the transfer body limit. */
+const importRoute = { config: { auth: 'user', rateLimit: 'import' }, bodyLimit: TRANSFER_LIMITS.bodyBytes } as const;
+
+/** A dry run answers 200 with what would be created; a real run 201 with what was. */
+const importStatus = (result: object) => ('dryRun' in result ? 200 : 201);
+
 const attachment = (reply: FastifyReply, fileName: string, type: string) =>
   reply.header('content-type', type).header('content-disposition', `attachment; filename="${fileName}"`);
 
@@ -65,8 +71,7 @@ export function registerTransfer(app: FastifyInstance): void {
   });
 
   r.post('/api/teams/:id/import/trello', {
-    config: { auth: 'user', rateLimit: 'import' },
-    bodyLimit: TRANSFER_LIMITS.bodyBytes,
+    ...importRoute,
     schema: {
       tags,
       security,
@@ -81,13 +86,12 @@ export function registerTransfer(app: FastifyInstance): void {
       const { userId, user } = requireUser(req);
       // Due times become days in the caller's time zone (Settings → Profile), UTC without one.
       const result = await service.importTrello(userId, req.params.id, req.body, actorOf(req), user.timeZone);
-      return reply.code('dryRun' in result ? 200 : 201).send(result);
+      return reply.code(importStatus(result)).send(result);
     },
   });
 
   r.post('/api/teams/:id/import/csv', {
-    config: { auth: 'user', rateLimit: 'import' },
-    bodyLimit: TRANSFER_LIMITS.bodyBytes,
+    ...importRoute,
     schema: {
       tags,
       security,
@@ -100,13 +104,12 @@ export function registerTransfer(app: FastifyInstance): void {
     },
     handler: async (req, reply) => {
       const result = await service.importCsv(requireUser(req).userId, req.params.id, req.body, actorOf(req));
-      return reply.code('dryRun' in result ? 200 : 201).send(result);
+      return reply.code(importStatus(result)).send(result);
     },
   });
 
   r.post('/api/teams/import', {
-    config: { auth: 'user', rateLimit: 'import' },
-    bodyLimit: TRANSFER_LIMITS.bodyBytes,
+    ...importRoute,
     schema: {
       tags,
       security,

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import type { EventBus } from '../../lib/events';
-import { OutboxLoop } from '../../lib/outbox-worker';
+import { OutboxWorkerBase } from '../../lib/outbox-worker';
 import type { Sealer } from '../oidc';
 import { type FailingNoticeSettings, noticeWebhookFailing } from './webhook-failing';
 import * as repo from './webhooks.repo';
@@ -39,9 +39,8 @@ export interface WebhookWorkerOptions {
  * Delivery is at least once: a crash between a receiver's 2xx and the write that records it sends the message again
  * when its lease ends, with the same `webhook-id` (receivers dedupe on it).
  */
-export class WebhookWorker {
+export class WebhookWorker extends OutboxWorkerBase {
   private readonly options: Required<WebhookWorkerOptions>;
-  private readonly loop: OutboxLoop;
 
   constructor(
     private readonly db: Db,
@@ -50,36 +49,16 @@ export class WebhookWorker {
     private readonly log: Logger,
     options: WebhookWorkerOptions,
   ) {
-    this.options = { batchSize: 10, leaseMs: Math.max(60_000, options.timeoutMs * 6), stopGraceMs: 5_000, ...options };
-    this.loop = new OutboxLoop({
-      name: 'webhooks',
-      log,
-      pollIntervalMs: this.options.pollIntervalMs,
-      batchSize: this.options.batchSize,
-      stopGraceMs: this.options.stopGraceMs,
-      pass: () => this.pass(),
-      prune: () => repo.deleteFinishedBefore(this.db, WEBHOOK_DELIVERIES_KEEP_DAYS),
-    });
+    const resolved = { batchSize: 10, leaseMs: Math.max(60_000, options.timeoutMs * 6), stopGraceMs: 5_000, ...options };
+    super('webhooks', log, resolved);
+    this.options = resolved;
   }
 
-  start(): void {
-    this.loop.start();
+  protected override prune(): Promise<void> {
+    return repo.deleteFinishedBefore(this.db, WEBHOOK_DELIVERIES_KEEP_DAYS);
   }
 
-  nudge(): void {
-    this.loop.nudge();
-  }
-
-  /** Delivers everything due now; resolves when nothing due is left (or the worker stops). */
-  drain(): Promise<void> {
-    return this.loop.drain();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  private async pass(): Promise<number> {
+  protected override async pass(): Promise<number> {
     const claimed = await repo.claimDue(this.db, this.options.batchSize, this.options.leaseMs);
     await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
     return claimed.length;
