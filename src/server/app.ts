@@ -226,12 +226,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const auth = new AuthService(
     database.db,
     tokens,
+    changes,
     {
-      onUserCreated: async (tx, user) => {
+      onUserCreated: async (tx, record, user) => {
         await notifyPendingInvitations(tx, user, config.invitationTtlDays, config.emailVerification);
-        await sendLinkOnSignUp(tx, user, config);
+        await sendLinkOnSignUp(tx, record, user, config);
       },
-      onSessionRevoked: (userId, sessionId) => events.publish({ type: 'session.revoked', actorId: userId, userId, sessionId }),
     },
     config.sessions,
   );

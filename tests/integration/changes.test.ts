@@ -8,7 +8,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../src/domain/constants';
 import type { ApiTokenCreatedDto } from '../../src/domain/schemas/api-token';
 import { auditLog, mailOutbox, taskActivity, webhookDeliveries } from '../../src/server/db/schema';
 import type { DomainEvent } from '../../src/server/lib/events';
-import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
+import { createUser, insertMember, insertTeam, signIn, type TestUser } from '../factories';
 import { apiRequests } from '../helpers/api';
 import { setupTestApp } from '../helpers/app';
 
@@ -62,6 +62,13 @@ const auditRows = (teamId: string) => ctx.database.db.select().from(auditLog).wh
 const activity = (taskId: string) => ctx.database.db.select().from(taskActivity).where(eq(taskActivity.taskId, taskId));
 const mailsTo = (email: string) => ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.toEmail, email));
 const eventsOf = (type: string) => published.filter((e) => e.type === type);
+
+/** The session behind a signed-in test user's access token (its `sid` claim). */
+const sessionIdOf = async (user: TestUser) => (await ctx.app.deps.tokens.verifyAccess(user.token))!.sid;
+
+/** A personal API token of `user`'s, for 30 days. */
+const newToken = (user: TestUser, name: string, scope: 'read' | 'write') =>
+  ok<ApiTokenCreatedDto>(user, 'POST', '/api/me/api-tokens', { name, expiresInDays: 30, scope }, 201);
 
 /** A request with `Authorization: Bearer <token>`. */
 const withToken = (token: string, method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
@@ -123,13 +130,7 @@ describe('a change made through the API', () => {
 describe('a change made with an API token', () => {
   it('names the token in the audit row, beside its owner', async () => {
     const { team, project, hookId } = await newTeam();
-    const created = await ok<ApiTokenCreatedDto>(
-      owner,
-      'POST',
-      '/api/me/api-tokens',
-      { name: 'Deploy bot', expiresInDays: 30, scope: 'write' },
-      201,
-    );
+    const created = await newToken(owner, 'Deploy bot', 'write');
     const res = await withToken(created.token, 'DELETE', `/api/projects/${project.id}`);
     expect(res.statusCode, res.body).toBe(204);
     const audit = (await auditRows(team.id)).filter((r) => r.action === 'project.deleted');
@@ -149,6 +150,81 @@ describe('a change made with an API token', () => {
     await ok(owner, 'DELETE', `/api/projects/${project.id}`, undefined, 204);
     const [row] = (await auditRows(team.id)).filter((r) => r.action === 'project.deleted');
     expect(row!.details).toEqual({});
+  });
+});
+
+describe('an account-level change', () => {
+  const accountRows = (userId: string) => ctx.database.db.select().from(auditLog).where(eq(auditLog.targetId, userId));
+
+  it('a password change: the revoked token and the change audited, the notice mailed, the other session and the token closed', async () => {
+    const user = await createUser(ctx.app, { fullName: 'Pat Password' });
+    const other = await signIn(ctx.app, user.email, user.password);
+    const token = await newToken(user, 'CI', 'read');
+    published = [];
+    await ok(user, 'POST', '/api/me/password', { currentPassword: user.password, password: 'a whole new phrase 42' }, 204);
+
+    const [changed] = (await accountRows(user.id)).filter((r) => r.action === 'auth.password_changed');
+    expect(changed).toMatchObject({
+      actorId: user.id,
+      actorEmail: user.email,
+      targetLabel: user.email,
+      details: { otherSessionsSignedOut: 1, apiTokensRevoked: 1, calendarFeedRevoked: false },
+    });
+    const revoked = (await accountRows(token.id)).filter((r) => r.action === 'api_token.revoked');
+    expect(revoked).toHaveLength(1);
+    expect(revoked[0]).toMatchObject({ actorId: user.id, details: { reason: 'password_changed' } });
+    expect((await mailsTo(user.email)).map((m) => m.kind)).toEqual(['password_changed']);
+    expect(
+      eventsOf('session.revoked')
+        .map((e) => ('sessionId' in e ? e.sessionId : undefined))
+        .sort(),
+    ).toEqual([await sessionIdOf(other), token.id].sort());
+  });
+
+  it('a failed sign-in: one audit row by nobody, with the address tried; no mail, no event', async () => {
+    const email = `nobody-${Date.now()}@example.com`;
+    published = [];
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/token?grant_type=password',
+      payload: { email, password: 'not the password' },
+    });
+    expect(res.statusCode).toBe(400);
+    const rows = (await ctx.database.db.select().from(auditLog).where(eq(auditLog.targetLabel, email))).map((r) => ({
+      action: r.action,
+      actorId: r.actorId,
+      actorEmail: r.actorEmail,
+      targetId: r.targetId,
+      details: r.details,
+    }));
+    expect(rows).toEqual([
+      {
+        action: 'auth.sign_in_failed',
+        actorId: null,
+        actorEmail: email,
+        targetId: null,
+        details: { method: 'password', reason: 'invalid_credentials' },
+      },
+    ]);
+    expect(await mailsTo(email)).toEqual([]);
+    expect(published).toEqual([]);
+  });
+
+  it('deleting an account: its sessions and memberships end (realtime), and nothing is audited or mailed', async () => {
+    const { team } = await newTeam();
+    const leaving = await createUser(ctx.app, { fullName: 'Lee Leaving' });
+    const membership = await insertMember(ctx.database.db, team.id, leaving, 'member');
+    published = [];
+    await ok(leaving, 'POST', '/api/me/delete', { email: leaving.email, currentPassword: leaving.password }, 204);
+    expect(eventsOf('session.revoked')).toEqual([
+      { type: 'session.revoked', actorId: leaving.id, userId: leaving.id, sessionId: null },
+    ]);
+    expect(eventsOf('team.member_removed')).toEqual([
+      { type: 'team.member_removed', actorId: leaving.id, teamId: team.id, userId: leaving.id, memberId: membership.id },
+    ]);
+    // Its sign-in is all the log holds of it.
+    expect((await accountRows(leaving.id)).map((r) => r.action)).toEqual(['auth.sign_in']);
+    expect(await mailsTo(leaving.email)).toEqual([]);
   });
 });
 

@@ -5,8 +5,9 @@ import type { Db, Tx } from '../db/client';
 export type ChangeHandler<K extends ChangeKind, Context> = (change: ChangeOf<K>, actor: ChangeActor, context: Context) => unknown;
 
 /**
- * A subscriber's decision for every kind of change: a handler, or `null` for "nothing to do". Exhaustive on purpose:
- * a new kind in src/domain/changes.ts fails the typecheck here until every subscriber has decided about it.
+ * A subscriber's decision for every kind of change: a handler, or `null` for "nothing to do". Exhaustive on purpose;
+ * the subscribers build it from the one table of who reacts to what (subscribers/reactions.ts), so a new kind in
+ * src/domain/changes.ts fails the typecheck until it has its row there.
  */
 export type ChangeHandlers<Context> = { [K in ChangeKind]: ChangeHandler<K, Context> | null };
 

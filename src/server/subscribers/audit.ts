@@ -1,12 +1,15 @@
-import type { ChangeActor } from '../../domain/changes';
+import { type ChangeActor, actorUserId } from '../../domain/changes';
 import type { Tx } from '../db/client';
-import type { ChangeHandlers, Subscriber } from '../lib/changes';
 import { type AuditEntry, recordAudit } from '../modules/audit';
+import { inTransaction } from './reactions';
 
-/** The audit row's actor: the person (and, through an API token, which token), or nobody for the system. */
+/**
+ * The audit row's actor: the person (and, through an API token, which token); nobody for the system; for someone not
+ * signed in, no id but the address they gave.
+ */
 function by(actor: ChangeActor): Pick<AuditEntry, 'actorId' | 'actorEmail' | 'ip'> {
   if (actor.kind === 'system') return { actorId: null, actorEmail: null, ip: null };
-  return { actorId: actor.userId, actorEmail: actor.email, ip: actor.ip };
+  return { actorId: actorUserId(actor), actorEmail: actor.email, ip: actor.ip };
 }
 
 /** What an API token adds to a row's details: the token, so the log names it and not only its owner. */
@@ -23,15 +26,16 @@ const webhook = (c: { teamId: string; webhookId: string; url: string }) => ({
   targetLabel: c.url,
 });
 
+/** The row's target: what it is about, named again by the label it keeps when that is gone. */
+const target = (targetType: string, targetId: string | null, targetLabel: string) => ({ targetType, targetId, targetLabel });
+
 /** A row about an account: the account is its target. */
 const ownAccount = (c: { userId: string; email: string }) => ({ targetType: 'user', targetId: c.userId, targetLabel: c.email });
 const write = (tx: Tx, actor: ChangeActor, row: Row) =>
   recordAudit(tx, { ...row, ...by(actor), details: { ...row.details, ...via(actor) } });
 
 /** The security-relevant changes, one audit row each (two for a joined member: the invitation and the membership). */
-const handlers: ChangeHandlers<Tx> = {
-  'team.created': null,
-  'team.updated': null,
+export const auditSubscriber = inTransaction('audit', {
   'team.deleted': (c, actor, tx) =>
     write(tx, actor, {
       action: 'team.deleted',
@@ -112,9 +116,6 @@ const handlers: ChangeHandlers<Tx> = {
       targetLabel: c.email,
       details: { role: c.role },
     }),
-  'invitation.declined': null,
-  'project.created': null,
-  'project.updated': null,
   'project.deleted': (c, actor, tx) =>
     write(tx, actor, {
       action: 'project.deleted',
@@ -123,11 +124,6 @@ const handlers: ChangeHandlers<Tx> = {
       targetId: c.projectId,
       targetLabel: c.name,
     }),
-  'task.created': null,
-  'task.updated': null,
-  'task.deleted': null,
-  'comment.created': null,
-  'task.detail_changed': null,
   'import.completed': (c, actor, tx) => {
     const target = c.project ?? c.team;
     return write(tx, actor, {
@@ -147,17 +143,13 @@ const handlers: ChangeHandlers<Tx> = {
   'api_token.created': (c, actor, tx) =>
     write(tx, actor, {
       action: 'api_token.created',
-      targetType: 'api_token',
-      targetId: c.tokenId,
-      targetLabel: c.name,
+      ...target('api_token', c.tokenId, c.name),
       details: { scope: c.scope, expiresAt: c.expiresAt },
     }),
   'api_token.revoked': (c, actor, tx) =>
     write(tx, actor, {
       action: 'api_token.revoked',
-      targetType: 'api_token',
-      targetId: c.tokenId,
-      targetLabel: c.name,
+      ...target('api_token', c.tokenId, c.name),
       ...(c.reason ? { details: { reason: c.reason } } : {}),
     }),
   'account.two_factor_enabled': (c, actor, tx) => write(tx, actor, { action: 'auth.two_factor_enabled', ...ownAccount(c) }),
@@ -167,10 +159,26 @@ const handlers: ChangeHandlers<Tx> = {
   'account.activated': (c, actor, tx) => write(tx, actor, { action: 'admin.user_activated', ...ownAccount(c) }),
   'account.role_set': (c, actor, tx) =>
     write(tx, actor, { action: 'admin.role_set', ...ownAccount(c), details: { role: c.role } }),
-  'note.created': null,
-  'note.updated': null,
-  'note.deleted': null,
-  'note.mentioned': null,
-};
-
-export const auditSubscriber: Subscriber = { name: 'audit', phase: 'inTransaction', handlers };
+  'account.signed_in': (c, actor, tx) =>
+    write(tx, actor, { action: 'auth.sign_in', ...ownAccount(c), details: { method: c.method, sessionId: c.sessionId } }),
+  // By nobody signed in: the address tried (never the password) is the row's actorEmail and target.
+  'account.sign_in_failed': (c, actor, tx) => {
+    const details = { method: c.method, reason: c.reason };
+    return write(tx, actor, { action: 'auth.sign_in_failed', ...target('user', c.userId, c.email), details });
+  },
+  'account.password_changed': (c, actor, tx) =>
+    write(tx, actor, {
+      action: 'auth.password_changed',
+      ...ownAccount(c),
+      details: { otherSessionsSignedOut: c.otherSessionsSignedOut, ...c.revoked },
+    }),
+  'account.password_reset': (c, actor, tx) =>
+    write(tx, actor, { action: 'auth.password_reset', ...ownAccount(c), details: { ...c.revoked } }),
+  // Labelled with the address the account moved to; the actor is named by the one it left.
+  'account.email_changed': (c, actor, tx) =>
+    write(tx, actor, {
+      action: 'auth.email_changed',
+      ...ownAccount({ userId: c.userId, email: c.newEmail }),
+      details: { oldEmail: c.oldEmail, newEmail: c.newEmail },
+    }),
+});

@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import type { Tx } from '../db/client';
-import type { ChangeHandlers, Subscriber } from '../lib/changes';
+import type { Subscriber } from '../lib/changes';
+import { accountLinkMail, emailChangedMail, passwordChangedMail } from '../modules/auth';
 import { enqueueMail, enqueueMails } from '../modules/mail';
 import { noteMentionMails } from '../modules/notes';
 import { newCommentMails } from '../modules/task-comments';
@@ -8,12 +9,14 @@ import { taskAssignedMail } from '../modules/tasks';
 import { invitationMailFor } from '../modules/teams';
 import { actorUserId } from '../../domain/changes';
 import type { TaskDto } from '../../domain/schemas/task';
+import { inTransaction } from './reactions';
 
 export type MailSettings = Pick<Config, 'publicUrl' | 'emailVerification' | 'authSecret' | 'invitationTtlDays'>;
 
 /**
  * Mail the changes cause, queued in the mail outbox in the change's transaction (decision 0012): the invitation,
- * 'assigned to you' for a new assignee, and 'mentioned' / 'new comment' for a comment.
+ * 'assigned to you' for a new assignee, 'mentioned' / 'new comment' for a comment, the account's emailed links, and
+ * the notices that its password or address changed.
  */
 export function mailSubscriber(settings: MailSettings): Subscriber {
   const assigned = async (tx: Tx, actorId: string | null, task: TaskDto) => {
@@ -26,27 +29,20 @@ export function mailSubscriber(settings: MailSettings): Subscriber {
     });
     if (mail) await enqueueMail(tx, mail);
   };
-  const handlers: ChangeHandlers<Tx> = {
-    'team.created': null,
-    'team.updated': null,
-    'team.deleted': null,
-    'team.ownership_transferred': null,
-    'member.role_changed': null,
-    'member.removed': null,
-    'member.joined': null,
+  const passwordChanged = (tx: Tx, email: string, signedOut: boolean) =>
+    enqueueMail(tx, {
+      kind: 'password_changed',
+      to: email,
+      ...passwordChangedMail({ email, forgotUrl: `${settings.publicUrl}/forgot-password`, signedOut }),
+    });
+  return inTransaction('mail', {
     'invitation.sent': async (c, _actor, tx) => {
       const mail = await invitationMailFor(tx, settings, c.invitationId);
       if (mail) await enqueueMail(tx, mail);
     },
-    'invitation.cancelled': null,
-    'invitation.declined': null,
-    'project.created': null,
-    'project.updated': null,
-    'project.deleted': null,
     'task.created': (c, actor, tx) => assigned(tx, actorUserId(actor), c.task),
     'task.updated': (c, actor, tx) =>
       c.after.assigneeId && c.after.assigneeId !== c.before.assigneeId ? assigned(tx, actorUserId(actor), c.after) : undefined,
-    'task.deleted': null,
     'comment.created': async (c, actor, tx) => {
       const actorId = actorUserId(actor);
       if (!actorId) return;
@@ -64,22 +60,12 @@ export function mailSubscriber(settings: MailSettings): Subscriber {
       });
       await enqueueMails(tx, mails);
     },
-    'task.detail_changed': null,
-    'import.completed': null,
-    'webhook.created': null,
-    'webhook.updated': null,
-    'webhook.deleted': null,
-    'api_token.created': null,
-    'api_token.revoked': null,
-    'account.two_factor_enabled': null,
-    'account.two_factor_disabled': null,
-    'account.deactivated': null,
-    'account.activated': null,
-    'account.role_set': null,
-    'note.created': null,
-    'note.updated': null,
-    'note.deleted': null,
+    'account.link_issued': (c, _actor, tx) => enqueueMail(tx, accountLinkMail(settings.publicUrl, c)),
+    'account.password_changed': (c, _actor, tx) => passwordChanged(tx, c.email, false),
+    'account.password_reset': (c, _actor, tx) => passwordChanged(tx, c.email, true),
+    // To the address the account left, so that its owner learns of a change they did not make.
+    'account.email_changed': (c, _actor, tx) =>
+      enqueueMail(tx, { kind: 'email_changed', to: c.oldEmail, ...emailChangedMail(c) }),
     'note.mentioned': async (c, _actor, tx) => enqueueMails(tx, await noteMentionMails(tx, settings, c)),
-  };
-  return { name: 'mail', phase: 'inTransaction', handlers };
+  });
 }

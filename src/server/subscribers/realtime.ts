@@ -1,6 +1,19 @@
-import { actorUserId } from '../../domain/changes';
-import type { ChangeHandlers, Subscriber } from '../lib/changes';
+import { type ChangeActor, actorUserId } from '../../domain/changes';
+import type { DomainEventType } from '../../domain/events';
+import type { TaskDto } from '../../domain/schemas/task';
+import type { Subscriber } from '../lib/changes';
 import type { DomainEvent, EventBus } from '../lib/events';
+import { afterCommit } from './reactions';
+
+/** The fields every team-level event carries: the team, and who changed it ('' for the system). */
+const of = (c: { teamId: string }, actor: ChangeActor) => ({ teamId: c.teamId, actorId: actorUserId(actor) ?? '' });
+
+/** What an event of type `T` carries besides its type, team and actor. */
+type FieldsOf<T extends DomainEventType, E = DomainEvent> = E extends { type: infer U }
+  ? T extends U
+    ? Omit<E, 'type' | 'teamId' | 'actorId'>
+    : never
+  : never;
 
 /**
  * After commit, the event bus (lib/events.ts): open event streams refresh, notifications are written by their
@@ -10,177 +23,117 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
   const publish = (...list: DomainEvent[]) => {
     for (const event of list) events.publish(event);
   };
-  const handlers: ChangeHandlers<void> = {
-    'team.created': (c, actor) => publish({ type: 'team.created', teamId: c.teamId, actorId: actorUserId(actor) ?? '' }),
-    'team.updated': (c, actor) => publish({ type: 'team.updated', teamId: c.teamId, actorId: actorUserId(actor) ?? '' }),
-    'team.deleted': (c, actor) => publish({ type: 'team.deleted', teamId: c.teamId, actorId: actorUserId(actor) ?? '' }),
+  /** A team-level event of the change's team by its actor: `type` and the fields that event adds. */
+  const team =
+    <T extends DomainEventType, C>(type: T, fields: (c: C) => FieldsOf<T>) =>
+    (c: C & { teamId: string }, actor: ChangeActor) =>
+      publish({ type, ...of(c, actor), ...fields(c) } as DomainEvent);
+  const member = (c: { member: { userId: string; memberId: string } }) => ({
+    userId: c.member.userId,
+    memberId: c.member.memberId,
+  });
+  const invitation = (c: { invitationId: string; email: string }) => ({ invitationId: c.invitationId, email: c.email });
+  const note = (c: { noteId: string }) => ({ noteId: c.noteId });
+  /** A task event: the task as it is now, and its assignee and status before (null: it is new). */
+  const task = (
+    type: 'task.created' | 'task.updated' | 'task.deleted',
+    teamId: string,
+    actor: ChangeActor,
+    now: TaskDto,
+    before: { assigneeId: string | null; status: string | null },
+  ) =>
+    publish({
+      type,
+      ...of({ teamId }, actor),
+      taskId: now.id,
+      projectId: now.projectId,
+      title: now.title,
+      creatorId: now.creatorId,
+      previousAssigneeId: before.assigneeId,
+      assigneeId: now.assigneeId,
+      previousStatus: before.status,
+      status: now.status,
+    });
+  /** Sessions of `userId` ended (null: every one; an API token's id stands for its session): their streams close. */
+  const sessionsEnded = (actor: ChangeActor, userId: string, sessionIds: readonly (string | null)[]) => {
+    for (const sessionId of sessionIds) {
+      publish({ type: 'session.revoked', actorId: actorUserId(actor) ?? userId, userId, sessionId });
+    }
+  };
+
+  return afterCommit('realtime', {
+    'team.created': team('team.created', () => ({})),
+    'team.updated': team('team.updated', () => ({})),
+    'team.deleted': team('team.deleted', () => ({})),
     'team.ownership_transferred': (c, actor) => {
-      const base = { teamId: c.teamId, actorId: actorUserId(actor) ?? '' };
+      const base = of(c, actor);
       publish(
         { type: 'team.member_updated', ...base, userId: c.newOwner.userId, memberId: c.newOwner.memberId },
         { type: 'team.member_updated', ...base, userId: c.oldOwner.userId, memberId: c.oldOwner.memberId },
         { type: 'team.updated', ...base },
       );
     },
-    'member.role_changed': (c, actor) =>
-      publish({
-        type: 'team.member_updated',
-        teamId: c.teamId,
-        actorId: actorUserId(actor) ?? '',
-        userId: c.member.userId,
-        memberId: c.member.memberId,
-      }),
-    'member.removed': (c, actor) =>
-      publish({
-        type: 'team.member_removed',
-        teamId: c.teamId,
-        actorId: actorUserId(actor) ?? '',
-        userId: c.member.userId,
-        memberId: c.member.memberId,
-      }),
+    'member.role_changed': team('team.member_updated', member),
+    'member.removed': team('team.member_removed', member),
     'member.joined': (c, actor) => {
-      const actorId = actorUserId(actor) ?? '';
+      const base = of(c, actor);
       publish(
-        { type: 'invitation.accepted', teamId: c.teamId, actorId, invitationId: c.invitation.id, email: c.invitation.email },
-        { type: 'team.member_added', teamId: c.teamId, actorId, userId: c.member.userId, memberId: c.member.memberId },
+        { type: 'invitation.accepted', ...base, invitationId: c.invitation.id, email: c.invitation.email },
+        { type: 'team.member_added', ...base, ...member(c) },
       );
     },
-    'invitation.sent': (c, actor) =>
-      publish({
-        type: 'invitation.created',
-        teamId: c.teamId,
-        actorId: actorUserId(actor) ?? '',
-        invitationId: c.invitationId,
-        email: c.email,
-      }),
-    'invitation.cancelled': (c, actor) =>
-      publish({
-        type: 'invitation.cancelled',
-        teamId: c.teamId,
-        actorId: actorUserId(actor) ?? '',
-        invitationId: c.invitationId,
-        email: c.email,
-      }),
-    'invitation.declined': (c, actor) =>
-      publish({
-        type: 'invitation.declined',
-        teamId: c.teamId,
-        actorId: actorUserId(actor) ?? '',
-        invitationId: c.invitationId,
-        email: c.email,
-      }),
-    'project.created': (c, actor) =>
-      publish({
-        type: 'project.created',
-        teamId: c.teamId,
-        actorId: actorUserId(actor) ?? '',
-        projectId: c.projectId,
-        progress: 0,
-      }),
+    'invitation.sent': team('invitation.created', invitation),
+    'invitation.cancelled': team('invitation.cancelled', invitation),
+    'invitation.declined': team('invitation.declined', invitation),
+    'project.created': team('project.created', (c) => ({ projectId: c.projectId, progress: 0 })),
     'project.updated': (c, actor) => {
-      const actorId = actorUserId(actor) ?? '';
       // Moved to another team: it is gone from the old team's views.
-      if (c.previousTeamId !== c.teamId)
-        publish({ type: 'project.deleted', teamId: c.previousTeamId, actorId, projectId: c.projectId });
-      publish({ type: 'project.updated', teamId: c.teamId, actorId, projectId: c.projectId });
+      if (c.previousTeamId !== c.teamId) {
+        publish({ type: 'project.deleted', ...of({ teamId: c.previousTeamId }, actor), projectId: c.projectId });
+      }
+      publish({ type: 'project.updated', ...of(c, actor), projectId: c.projectId });
     },
-    'project.deleted': (c, actor) =>
-      publish({ type: 'project.deleted', teamId: c.teamId, actorId: actorUserId(actor) ?? '', projectId: c.projectId }),
-    'task.created': (c, actor) =>
-      publish({
-        type: 'task.created',
-        teamId: c.teamId,
-        actorId: actorUserId(actor) ?? '',
-        taskId: c.task.id,
-        projectId: c.task.projectId,
-        title: c.task.title,
-        creatorId: c.task.creatorId,
-        previousAssigneeId: null,
-        assigneeId: c.task.assigneeId,
-        previousStatus: null,
-        status: c.task.status,
-      }),
+    'project.deleted': team('project.deleted', (c) => ({ projectId: c.projectId })),
+    'task.created': (c, actor) => task('task.created', c.teamId, actor, c.task, { assigneeId: null, status: null }),
+    // Moved into another team with a new assignee, the one before may not be a member there: its members are not told
+    // who it was (no notification depends on it: the new assignee differs anyway).
     'task.updated': (c, actor) => {
-      // Moved into another team with a new assignee, the one before may not be a member there: its members are not
-      // told who it was (no notification depends on it: the new assignee differs anyway).
       const movedAway = c.teamId !== c.previousTeamId && c.before.assigneeId !== c.after.assigneeId;
-      publish({
-        type: 'task.updated',
-        teamId: c.teamId,
-        actorId: actorUserId(actor) ?? '',
-        taskId: c.after.id,
-        projectId: c.after.projectId,
-        title: c.after.title,
-        creatorId: c.after.creatorId,
-        previousAssigneeId: movedAway ? null : c.before.assigneeId,
-        assigneeId: c.after.assigneeId,
-        previousStatus: c.before.status,
-        status: c.after.status,
+      task('task.updated', c.teamId, actor, c.after, {
+        assigneeId: movedAway ? null : c.before.assigneeId,
+        status: c.before.status,
       });
     },
-    'task.deleted': (c, actor) =>
-      publish({
-        type: 'task.deleted',
-        teamId: c.teamId,
-        actorId: actorUserId(actor) ?? '',
-        taskId: c.task.id,
-        projectId: c.task.projectId,
-        title: c.task.title,
-        creatorId: c.task.creatorId,
-        previousAssigneeId: c.task.assigneeId,
-        assigneeId: c.task.assigneeId,
-        previousStatus: c.task.status,
-        status: c.task.status,
-      }),
-    'comment.created': (c, actor) =>
-      publish({
-        type: 'task.comment_added',
-        teamId: c.teamId,
-        actorId: actorUserId(actor) ?? '',
-        taskId: c.task.id,
-        projectId: c.task.projectId,
-        title: c.task.title,
-        commentId: c.comment.id,
-        mentionedIds: c.mentionedIds,
-      }),
-    'task.detail_changed': (c, actor) =>
-      publish({
-        type: 'task.detail_changed',
-        teamId: c.teamId,
-        actorId: actorUserId(actor) ?? '',
-        taskId: c.taskId,
-        projectId: c.projectId,
-        part: c.part,
-      }),
+    'task.deleted': (c, actor) => task('task.deleted', c.teamId, actor, c.task, c.task),
+    'comment.created': team('task.comment_added', (c) => ({
+      taskId: c.task.id,
+      projectId: c.task.projectId,
+      title: c.task.title,
+      commentId: c.comment.id,
+      mentionedIds: c.mentionedIds,
+    })),
+    'task.detail_changed': team('task.detail_changed', (c) => ({ taskId: c.taskId, projectId: c.projectId, part: c.part })),
     // Open boards refresh: the new team, or the project the tasks went into.
     'import.completed': (c, actor) => {
-      const actorId = actorUserId(actor) ?? '';
-      if (!c.project) publish({ type: 'team.created', teamId: c.team.id, actorId });
-      else {
-        const type = c.project.created ? 'project.created' : 'project.updated';
-        publish({ type, teamId: c.team.id, actorId, projectId: c.project.id });
+      const base = of({ teamId: c.team.id }, actor);
+      if (!c.project) publish({ type: 'team.created', ...base });
+      else publish({ type: c.project.created ? 'project.created' : 'project.updated', ...base, projectId: c.project.id });
+    },
+    // Event streams opened with the token close at once (on every instance), as a revoked session's do.
+    'api_token.revoked': (c, actor) => sessionsEnded(actor, c.userId, [c.tokenId]),
+    // Its event streams close (every session ended with the deactivation).
+    'account.deactivated': (c, actor) => sessionsEnded(actor, c.userId, [null]),
+    'account.sessions_revoked': (c, actor) => sessionsEnded(actor, c.userId, c.sessionIds ?? [null]),
+    // Its memberships ended with it (its sessions: account.sessions_revoked, recorded with it).
+    'account.deleted': (c, actor) => {
+      const actorId = actorUserId(actor) ?? c.userId;
+      for (const m of c.memberships) {
+        publish({ type: 'team.member_removed', actorId, teamId: m.teamId, userId: c.userId, memberId: m.memberId });
       }
     },
-    'webhook.created': null,
-    'webhook.updated': null,
-    'webhook.deleted': null,
-    'api_token.created': null,
-    // Event streams opened with the token close at once (on every instance), as a revoked session's do.
-    'api_token.revoked': (c, actor) =>
-      publish({ type: 'session.revoked', actorId: actorUserId(actor) ?? c.userId, userId: c.userId, sessionId: c.tokenId }),
-    'account.two_factor_enabled': null,
-    'account.two_factor_disabled': null,
-    // Its event streams close (every session ended with the deactivation).
-    'account.deactivated': (c, actor) =>
-      publish({ type: 'session.revoked', actorId: actorUserId(actor) ?? c.userId, userId: c.userId, sessionId: null }),
-    'account.activated': null,
-    'account.role_set': null,
-    'note.created': (c, actor) =>
-      publish({ type: 'note.created', teamId: c.teamId, actorId: actorUserId(actor) ?? '', noteId: c.noteId }),
-    'note.updated': (c, actor) =>
-      publish({ type: 'note.updated', teamId: c.teamId, actorId: actorUserId(actor) ?? '', noteId: c.noteId }),
-    'note.deleted': (c, actor) =>
-      publish({ type: 'note.deleted', teamId: c.teamId, actorId: actorUserId(actor) ?? '', noteId: c.noteId }),
+    'note.created': team('note.created', note),
+    'note.updated': team('note.updated', note),
+    'note.deleted': team('note.deleted', note),
     // The notifications written for the mentioned reach their streams.
     'note.mentioned': (c) => {
       for (const m of c.mentions) {
@@ -194,6 +147,5 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
         });
       }
     },
-  };
-  return { name: 'realtime', phase: 'afterCommit', handlers };
+  });
 }

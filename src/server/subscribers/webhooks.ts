@@ -1,7 +1,6 @@
 import { type ChangeActor, actorUserId } from '../../domain/changes';
-import type { Tx } from '../db/client';
-import type { ChangeHandlers, Subscriber } from '../lib/changes';
 import { enqueueWebhookEvent, memberWebhookEvent, projectWebhookEvent, taskChangeEvents } from '../modules/webhooks';
+import { inTransaction } from './reactions';
 
 /** Webhook bodies name a person as their actor; the system makes none of the kinds that send one. */
 function actorId(actor: ChangeActor): string {
@@ -14,19 +13,11 @@ function actorId(actor: ChangeActor): string {
  * The team's webhooks (DESIGN.md "outboxes"): deliveries are queued in the change's transaction. A task or project that
  * moves to another team leaves the old one (`*.deleted` there) and arrives in the new one (`*.created`).
  */
-const handlers: ChangeHandlers<Tx> = {
-  'team.created': null,
-  'team.updated': null,
-  'team.deleted': null,
-  'team.ownership_transferred': null,
-  'member.role_changed': null,
+export const webhookSubscriber = inTransaction('webhooks', {
   'member.removed': (c, actor, tx) =>
     memberWebhookEvent(tx, { teamId: c.teamId, type: 'member.left', actorId: actorId(actor), memberId: c.member.memberId }),
   'member.joined': (c, actor, tx) =>
     memberWebhookEvent(tx, { teamId: c.teamId, type: 'member.joined', actorId: actorId(actor), memberId: c.member.memberId }),
-  'invitation.sent': null,
-  'invitation.cancelled': null,
-  'invitation.declined': null,
   'project.created': (c, actor, tx) =>
     projectWebhookEvent(tx, { teamId: c.teamId, type: 'project.created', actorId: actorId(actor), projectId: c.projectId }),
   'project.updated': async (c, actor, tx) => {
@@ -70,7 +61,6 @@ const handlers: ChangeHandlers<Tx> = {
       actorId: actorId(actor),
       object: { comment: c.comment },
     }),
-  'task.detail_changed': null,
   // `data.import` (`data.team` names the team).
   'import.completed': (c, actor, tx) =>
     enqueueWebhookEvent(tx, {
@@ -81,20 +71,4 @@ const handlers: ChangeHandlers<Tx> = {
         import: { source: c.source, teamCreated: c.team.created, project: c.project, counts: c.counts, warnings: c.warnings },
       },
     }),
-  'webhook.created': null,
-  'webhook.updated': null,
-  'webhook.deleted': null,
-  'api_token.created': null,
-  'api_token.revoked': null,
-  'account.two_factor_enabled': null,
-  'account.two_factor_disabled': null,
-  'account.deactivated': null,
-  'account.activated': null,
-  'account.role_set': null,
-  'note.created': null,
-  'note.updated': null,
-  'note.deleted': null,
-  'note.mentioned': null,
-};
-
-export const webhookSubscriber: Subscriber = { name: 'webhooks', phase: 'inTransaction', handlers };
+});

@@ -4,7 +4,7 @@ import { ACCOUNT_MSG } from '../../../domain/account-messages';
 import { forgotPasswordInput, mailAcceptedResponse, resetPasswordInput, verifyEmailInput } from '../../../domain/schemas/auth';
 import { linkStatusDto, linkStatusQuery } from '../../../domain/schemas/account-links';
 import { errorResponse } from '../../../domain/schemas/common';
-import { requireUser, typed } from '../../lib/http';
+import { actorOf, requireUser, typed } from '../../lib/http';
 import { EmailVerificationService } from './email-verification.service';
 import { isLinkUsable } from './link-status.service';
 import { PasswordResetService } from './password-reset.service';
@@ -14,9 +14,9 @@ import { PasswordResetService } from './password-reset.service';
  * link still works.
  */
 export function registerAccountLinks(app: FastifyInstance): void {
-  const { config, database, events, rateLimiter } = app.deps;
-  const verification = new EmailVerificationService(database.db, rateLimiter, config.publicUrl, config);
-  const reset = new PasswordResetService(database.db, rateLimiter, events, config.publicUrl);
+  const { config, database, changes, rateLimiter } = app.deps;
+  const verification = new EmailVerificationService(database.db, changes, rateLimiter, config);
+  const reset = new PasswordResetService(database.db, changes, rateLimiter);
   const r = typed(app);
   const tags = ['auth'];
 
@@ -24,7 +24,7 @@ export function registerAccountLinks(app: FastifyInstance): void {
     config: { auth: 'public', rateLimit: 'mailLinkIp' },
     schema: { tags, body: forgotPasswordInput, response: { 202: mailAcceptedResponse, 400: errorResponse, 429: errorResponse } },
     handler: async (req, reply) => {
-      await reset.request(req.body.email);
+      await reset.request(req.body.email, req.ip);
       return reply.code(202).send({ message: ACCOUNT_MSG.forgotPasswordSent });
     },
   });
@@ -59,7 +59,7 @@ export function registerAccountLinks(app: FastifyInstance): void {
     schema: { tags, response: { 202: mailAcceptedResponse, 409: errorResponse, 429: errorResponse } },
     handler: async (req, reply) => {
       const { user } = requireUser(req);
-      await verification.resend(user);
+      await verification.resend(actorOf(req), user);
       return reply.code(202).send({ message: ACCOUNT_MSG.verificationSent(user.email) });
     },
   });

@@ -1,4 +1,6 @@
-import { type RenderedMail, renderMail } from '../mail';
+import type { UserTokenPurpose } from '../../../domain/constants';
+import type { ChangeOf } from '../../../domain/changes';
+import { type OutgoingMail, type RenderedMail, renderMail } from '../mail';
 
 /** The mails of the account's own links: verification, password reset, and the notice that the password changed. */
 
@@ -70,4 +72,18 @@ export function emailChangedMail(input: { oldEmail: string; newEmail: string }):
     ],
     footer: 'You received this email because this address was the email address of a Crewboard account.',
   });
+}
+
+/** Where each emailed link goes (under PUBLIC_URL; its token in the query), and the mail that carries it. */
+const LINKS: Record<UserTokenPurpose, { page: string; render: (to: string, fullName: string, url: string) => RenderedMail }> = {
+  verify_email: { page: '/verify-email', render: (email, fullName, url) => verifyEmailMail({ fullName, email, url }) },
+  reset_password: { page: '/reset-password', render: (_email, _fullName, url) => resetPasswordMail({ url }) },
+  change_email: { page: '/confirm-email', render: (email, fullName, url) => changeEmailMail({ fullName, email, url }) },
+};
+
+/** The mail of a one-time link made for the account (its kind is the link's purpose). */
+export function accountLinkMail(publicUrl: string, link: ChangeOf<'account.link_issued'>): OutgoingMail {
+  const { page, render } = LINKS[link.purpose];
+  const url = `${publicUrl}${page}?token=${encodeURIComponent(link.token)}`;
+  return { kind: link.purpose, to: link.to, ...render(link.to, link.fullName, url) };
 }

@@ -26,7 +26,7 @@ export function authRoutes(app: FastifyInstance, auth: AuthService) {
     config: { auth: 'public', rateLimit: 'auth' },
     schema: { tags: ['auth'], body: signupInput, response: { 201: signupResponse, 409: errorResponse } },
     handler: async (req, reply) => {
-      const user = await auth.signup(req.body);
+      const user = await auth.signup(req.body, req.ip);
       return reply.code(201).send({ user });
     },
   });

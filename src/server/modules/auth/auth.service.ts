@@ -1,5 +1,7 @@
+import { anonymousActor, type PersonActor, type SignInMethod, userActor } from '../../../domain/changes';
 import type { SessionDto, SignupInput, UserDto } from '../../../domain/schemas/auth';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
+import type { ChangeRecorder, RecordChange } from '../../lib/changes';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import type { SignInGuard } from '../../lib/rate-limit';
@@ -7,20 +9,20 @@ import { hashToken, type TokenService } from '../../lib/tokens';
 import { toUserDto } from '../users';
 import * as usersRepo from '../users';
 import type { UserRow } from '../../db/schema';
-import { ownAccountAudit, recordAudit } from '../audit';
 import * as repo from './auth.repo';
+import { signOutOtherSessions } from './credentials';
 import { requireUncommonPassword } from './password-policy';
 import { DEFAULT_SESSION_POLICY, isWithinReuseGrace, type SessionPolicy, sessionExpiry } from './session-policy';
 
 export interface AuthHooks {
-  /** Runs inside the sign-up transaction, e.g. to notify about pending invitations. */
-  onUserCreated?: (tx: Parameters<Parameters<Db['transaction']>[0]>[0], user: UserRow) => Promise<void>;
-  /** After a session was revoked (sign-out, reuse of a spent refresh token), e.g. to close its event streams. */
-  onSessionRevoked?: (userId: string, sessionId: string) => void;
+  /**
+   * Runs inside the sign-up transaction, e.g. to notify about pending invitations or to mail a verification link
+   * (`record`: changes by the new account).
+   */
+  onUserCreated?: (tx: Tx, record: RecordChange, user: UserRow) => Promise<void>;
 }
 
-/** How a sign-in proved who it is (the audit row's `details.method`). */
-export type SignInMethod = 'password' | 'two_factor' | 'oidc';
+export type { SignInMethod };
 
 /** A right password: the session, or, with two-factor sign-in on, the user who must give a code next. */
 export type PasswordSignIn = { session: SessionDto } | { secondFactor: UserRow };
@@ -34,20 +36,21 @@ export class AuthService {
   constructor(
     private readonly db: Db,
     private readonly tokens: TokenService,
+    private readonly changes: ChangeRecorder,
     private readonly hooks: AuthHooks = {},
     private readonly sessionPolicy: SessionPolicy = DEFAULT_SESSION_POLICY,
   ) {
     this.sessionWithUser = repo.prepareSessionWithUser(db);
   }
 
-  async signup(input: SignupInput): Promise<UserDto> {
+  async signup(input: SignupInput, ip: string | null = null): Promise<UserDto> {
     requireUncommonPassword(input.password);
     const passwordHash = await hashPassword(input.password);
     try {
-      const user = await this.db.transaction(async (tx) => {
+      const user = await this.changes.run(this.db, anonymousActor(input.email, ip), async (tx, record) => {
         const created = await usersRepo.createOne(tx, { email: input.email, fullName: input.fullName });
         await usersRepo.setPassword(tx, created.id, passwordHash);
-        await this.hooks.onUserCreated?.(tx, created);
+        await this.afterUserCreated(tx, record, created, 'password', ip);
         return created;
       });
       return toUserDto(user);
@@ -57,9 +60,21 @@ export class AuthService {
     }
   }
 
-  /** Runs the sign-up hooks for an account created another way (e.g. a first Google sign-in). */
-  async afterUserCreated(tx: Parameters<Parameters<Db['transaction']>[0]>[0], user: UserRow): Promise<void> {
-    await this.hooks.onUserCreated?.(tx, user);
+  /**
+   * Records a new account (a sign-up, or a first Google sign-in: `via`) and runs the sign-up hooks, in the transaction
+   * that created it; what follows is the new account's doing.
+   */
+  async afterUserCreated(
+    tx: Tx,
+    record: RecordChange,
+    user: UserRow,
+    via: 'password' | 'oidc',
+    ip: string | null = null,
+  ): Promise<void> {
+    const newcomer = userActor(user.id, user.email, ip);
+    const recordByNewcomer: RecordChange = (change) => record(change, newcomer);
+    await recordByNewcomer({ kind: 'account.created', userId: user.id, email: user.email, via });
+    await this.hooks.onUserCreated?.(tx, recordByNewcomer, user);
   }
 
   /**
@@ -92,8 +107,8 @@ export class AuthService {
   }
 
   /**
-   * A failed sign-in in the audit log: nobody signed in, so no actor id; the attempted address (never the password)
-   * as actorEmail and target, the account's id when the address has one.
+   * A failed sign-in (its audit row): by nobody signed in, from `ip`, with the attempted address (never the password);
+   * the account's id when the address has one.
    */
   async signInFailed(
     email: string,
@@ -102,21 +117,14 @@ export class AuthService {
     method: SignInMethod,
     reason: string,
   ): Promise<void> {
-    await recordAudit(this.db, {
-      action: 'auth.sign_in_failed',
-      actorId: null,
-      actorEmail: email,
-      ip,
-      targetType: 'user',
-      targetId: userId,
-      targetLabel: email,
-      details: { method, reason },
-    });
+    await this.changes.run(this.db, anonymousActor(email, ip), (_tx, record) =>
+      record({ kind: 'account.sign_in_failed', userId, email, method, reason }),
+    );
   }
 
   /**
    * Opens a session for a user who has proven who they are (password, password and second factor, or OpenID
-   * Connect), with its `auth.sign_in` audit row in the same transaction.
+   * Connect), and records the sign-in (its audit row) in the same transaction.
    */
   async startSession(
     user: UserRow,
@@ -125,14 +133,10 @@ export class AuthService {
     method: SignInMethod = 'password',
   ): Promise<SessionDto> {
     const refresh = this.tokens.newRefreshToken();
-    const session = await this.db.transaction(async (tx) => {
+    const session = await this.changes.run(this.db, userActor(user.id, user.email, ip), async (tx, record) => {
       const s = await repo.createSession(tx, user.id, userAgent?.slice(0, 300) ?? null, ip);
       await repo.insertRefreshToken(tx, s.id, hashToken(refresh), null);
-      await recordAudit(tx, {
-        action: 'auth.sign_in',
-        ...ownAccountAudit(user, ip),
-        details: { method, sessionId: s.id },
-      });
+      await record({ kind: 'account.signed_in', userId: user.id, email: user.email, method, sessionId: s.id });
       return s;
     });
     return this.sessionDto(user, session.id, refresh);
@@ -144,14 +148,17 @@ export class AuthService {
    * a lost response). A session past its idle timeout or its absolute lifetime is revoked.
    */
   async refresh(refreshToken: string): Promise<SessionDto> {
-    const result = await this.db.transaction(async (tx) => {
+    const result = await this.changes.run(this.db, anonymousActor(), async (tx, record) => {
       const token = await repo.getRefreshTokenByHash(tx, hashToken(refreshToken));
       if (!token) throw invalidGrant();
       const found = await repo.getSessionWithUser(tx, token.sessionId);
       if (!found || found.session.revokedAt || !found.user.isActive) throw invalidGrant();
+      // Revoked and committed; the caller is refused after (its event streams close).
       const revoke = async () => {
         await repo.revokeSession(tx, token.sessionId);
-        return { ok: false as const, userId: found.user.id, sessionId: token.sessionId };
+        const { id: userId, email } = found.user;
+        await record({ kind: 'account.sessions_revoked', userId, sessionIds: [token.sessionId] }, userActor(userId, email));
+        return { ok: false as const };
       };
       if (sessionExpiry(found.session, found.now, this.sessionPolicy)) return revoke();
       const child = this.tokens.childRefreshToken(refreshToken);
@@ -167,10 +174,7 @@ export class AuthService {
       }
       return revoke();
     });
-    if (!result.ok) {
-      this.hooks.onSessionRevoked?.(result.userId, result.sessionId);
-      throw invalidGrant();
-    }
+    if (!result.ok) throw invalidGrant();
     return this.sessionDto(result.user, result.sessionId, result.refresh);
   }
 
@@ -198,13 +202,28 @@ export class AuthService {
   }
 
   async logout(userId: string, sessionId: string): Promise<void> {
-    await repo.revokeSession(this.db, sessionId);
-    this.hooks.onSessionRevoked?.(userId, sessionId);
+    await this.changes.run(this.db, userActor(userId), async (tx, record) => {
+      await repo.revokeSession(tx, sessionId);
+      await record({ kind: 'account.sessions_revoked', userId, sessionIds: [sessionId] });
+    });
   }
 
-  /** After a commit that revoked these sessions another way (a password change): their event streams close. */
-  sessionsRevoked(userId: string, sessionIds: readonly string[]): void {
-    for (const sessionId of sessionIds) this.hooks.onSessionRevoked?.(userId, sessionId);
+  /** Records sessions that were revoked another way (Settings → Security): their event streams close. */
+  async sessionsRevoked(userId: string, sessionIds: readonly string[]): Promise<void> {
+    await this.changes.run(this.db, userActor(userId), (_tx, record) =>
+      record({ kind: 'account.sessions_revoked', userId, sessionIds }),
+    );
+  }
+
+  /**
+   * Signs out every session of the actor but the current one, and with `revokeTokens` every API token and the
+   * calendar feed (each token with its audit row): how many sessions.
+   */
+  async signOutOthers(actor: PersonActor, currentSessionId: string, revokeTokens: boolean): Promise<number> {
+    const done = await this.changes.run(this.db, actor, (tx, record) =>
+      signOutOtherSessions(tx, record, actor.userId, currentSessionId, revokeTokens ? 'other_sessions_signed_out' : null),
+    );
+    return done.sessions;
   }
 
   private async sessionDto(user: UserRow, sessionId: string, refresh: string): Promise<SessionDto> {

@@ -1,47 +1,49 @@
+import type { CredentialsRevoked } from '../../../domain/changes';
 import type { DbOrTx } from '../../db/client';
+import type { RecordChange } from '../../lib/changes';
 import * as apiTokensRepo from '../api-tokens';
-import { type AuditBy, recordAudit } from '../audit';
 import * as calendarRepo from '../calendar';
+import { revokeOtherSessionsOfUser } from './auth.repo';
 
 /** Why an account's standing credentials were revoked (each token's `api_token.revoked` audit row says it). */
 export type CredentialsRevokedBecause = 'password_reset' | 'password_changed' | 'other_sessions_signed_out';
 
-/** What revokeCredentialsOfUser revoked. */
-export interface RevokedCredentials {
-  /** The API tokens revoked: their event streams close when these ids are published as revoked sessions. */
-  apiTokenIds: string[];
-  /** Whether there was a calendar feed (its secret link now answers 404). */
-  calendarFeed: boolean;
-}
-
 /**
  * Revokes every personal API token and the calendar feed of `userId`, in the caller's transaction (issue 35, item 1):
  * credentials that outlive a session would otherwise outlive taking the account back (a password reset) too. Each
- * token gets its `api_token.revoked` audit row, as when it is revoked by hand, with the reason.
+ * token's revocation is recorded as when it is revoked by hand, with the reason (its audit row; its event streams
+ * close). Returns what it took, for the audit row of the change that caused it.
  */
 export async function revokeCredentialsOfUser(
   tx: DbOrTx,
+  record: RecordChange,
   userId: string,
-  by: AuditBy,
   reason: CredentialsRevokedBecause,
-): Promise<RevokedCredentials> {
+): Promise<CredentialsRevoked> {
   const tokens = await apiTokensRepo.revokeAllOfUser(tx, userId);
   for (const token of tokens) {
-    await recordAudit(tx, {
-      action: 'api_token.revoked',
-      ...by,
-      targetType: 'api_token',
-      targetId: token.id,
-      targetLabel: token.name,
-      details: { reason },
-    });
+    await record({ kind: 'api_token.revoked', userId, tokenId: token.id, name: token.name, reason });
   }
-  const calendarFeed = await calendarRepo.deleteOne(tx, userId);
-  return { apiTokenIds: tokens.map((t) => t.id), calendarFeed };
+  const calendarFeedRevoked = await calendarRepo.deleteOne(tx, userId);
+  return { apiTokensRevoked: tokens.length, calendarFeedRevoked };
 }
 
-/** The audit details of a revocation (on the row of the action that caused it). */
-export const revokedDetails = (revoked: RevokedCredentials) => ({
-  apiTokensRevoked: revoked.apiTokenIds.length,
-  calendarFeedRevoked: revoked.calendarFeed,
-});
+/** Nothing revoked (the caller kept its tokens). */
+export const NOTHING_REVOKED: CredentialsRevoked = { apiTokensRevoked: 0, calendarFeedRevoked: false };
+
+/**
+ * Signs out every session of `userId` but `currentSessionId` (their event streams close), and with `revokeTokens` (a
+ * reason) revokes its API tokens and calendar feed too: how many sessions, and what else it took.
+ */
+export async function signOutOtherSessions(
+  tx: DbOrTx,
+  record: RecordChange,
+  userId: string,
+  currentSessionId: string,
+  revokeTokens: CredentialsRevokedBecause | null,
+): Promise<{ sessions: number; revoked: CredentialsRevoked }> {
+  const sessionIds = await revokeOtherSessionsOfUser(tx, userId, currentSessionId);
+  if (sessionIds.length > 0) await record({ kind: 'account.sessions_revoked', userId, sessionIds });
+  const revoked = revokeTokens ? await revokeCredentialsOfUser(tx, record, userId, revokeTokens) : NOTHING_REVOKED;
+  return { sessions: sessionIds.length, revoked };
+}

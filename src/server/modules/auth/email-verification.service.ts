@@ -1,11 +1,12 @@
 import type { EmailVerificationMode } from '../../../domain/constants';
+import type { PersonActor } from '../../../domain/changes';
 import type { Db, DbOrTx } from '../../db/client';
 import type { UserRow } from '../../db/schema';
+import type { ChangeRecorder, RecordChange } from '../../lib/changes';
 import { AppError } from '../../lib/errors';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { notifyPendingInvitations } from '../notifications';
 import * as usersRepo from '../users';
-import { verifyEmailMail } from './account-mails';
 import { mailNewLink } from './mail-link';
 import { consumeUserToken, revokeUserTokens } from './user-tokens.repo';
 
@@ -15,18 +16,17 @@ export const VERIFY_EMAIL_TTL_SECONDS = 24 * 60 * 60;
 type Recipient = Pick<UserRow, 'id' | 'email' | 'fullName'>;
 
 /**
- * Queues a fresh verification link for the user's address with `tx`, the transaction of the change that causes it
- * (a sign-up, a resend); the links sent before it stop working.
+ * Makes a fresh verification link for the user's address with `tx`, the transaction of the change that causes it
+ * (a sign-up, a resend), to be mailed; the links sent before it stop working.
  */
-export async function sendVerificationLink(tx: DbOrTx, user: Recipient, publicUrl: string): Promise<void> {
-  await mailNewLink(tx, {
+export async function sendVerificationLink(tx: DbOrTx, record: RecordChange, user: Recipient): Promise<void> {
+  await mailNewLink(tx, record, {
     userId: user.id,
     purpose: 'verify_email',
     email: user.email,
+    fullName: user.fullName,
     ttlSeconds: VERIFY_EMAIL_TTL_SECONDS,
-    page: `${publicUrl}/verify-email`,
-    kind: 'verify_email',
-    render: (url) => verifyEmailMail({ ...user, url }),
+    replacePrevious: true,
   });
 }
 
@@ -36,18 +36,19 @@ export async function sendVerificationLink(tx: DbOrTx, user: Recipient, publicUr
  */
 export async function sendLinkOnSignUp(
   tx: DbOrTx,
+  record: RecordChange,
   user: Recipient & Pick<UserRow, 'emailVerified'>,
-  config: { emailVerification: EmailVerificationMode; publicUrl: string },
+  config: { emailVerification: EmailVerificationMode },
 ): Promise<void> {
-  if (config.emailVerification === 'required' && !user.emailVerified) await sendVerificationLink(tx, user, config.publicUrl);
+  if (config.emailVerification === 'required' && !user.emailVerified) await sendVerificationLink(tx, record, user);
 }
 
 /** Proving an address: following the emailed link, and asking for a new one. */
 export class EmailVerificationService {
   constructor(
     private readonly db: Db,
+    private readonly changes: ChangeRecorder,
     private readonly rateLimiter: RateLimiter,
-    private readonly publicUrl: string,
     /** With EMAIL_VERIFICATION=required, a newly verified address is told of its pending invitations (issue 35). */
     private readonly invitations?: { emailVerification: EmailVerificationMode; invitationTtlDays: number },
   ) {}
@@ -71,9 +72,9 @@ export class EmailVerificationService {
   }
 
   /** A new link for the signed-in user (rate-limited per account here, per IP by the route). */
-  async resend(user: Recipient & Pick<UserRow, 'emailVerified'>): Promise<void> {
+  async resend(actor: PersonActor, user: Recipient & Pick<UserRow, 'emailVerified'>): Promise<void> {
     if (user.emailVerified) throw new AppError('email_already_verified');
     await this.rateLimiter.take('mailLinkTarget', `user:${user.id}`);
-    await this.db.transaction((tx) => sendVerificationLink(tx, user, this.publicUrl));
+    await this.changes.run(this.db, actor, (tx, record) => sendVerificationLink(tx, record, user));
   }
 }

@@ -1,9 +1,8 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { UserTokenPurpose } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
 import { userTokens } from '../../db/schema';
-import { hashToken } from '../../lib/tokens';
 import * as usersRepo from '../users';
+import { isOpenToken } from './user-tokens.repo';
 
 /**
  * Whether the link with this token would still work, read without spending it (the page of a link asks when it opens,
@@ -17,14 +16,7 @@ export async function isLinkUsable(db: DbOrTx, purpose: UserTokenPurpose, token:
   const [open] = await db
     .select({ userId: userTokens.userId, email: userTokens.email })
     .from(userTokens)
-    .where(
-      and(
-        eq(userTokens.tokenHash, hashToken(token)),
-        eq(userTokens.purpose, purpose),
-        isNull(userTokens.usedAt),
-        gt(userTokens.expiresAt, sql`now()`),
-      ),
-    )
+    .where(isOpenToken(purpose, token))
     .limit(1);
   if (!open) return false;
   const user = await usersRepo.getOneById(db, open.userId);

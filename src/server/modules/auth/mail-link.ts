@@ -1,6 +1,6 @@
-import type { MailKind, UserTokenPurpose } from '../../../domain/constants';
+import type { UserTokenPurpose } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
-import { enqueueMail, type RenderedMail } from '../mail';
+import type { RecordChange } from '../../lib/changes';
 import { createUserToken, revokeUserTokens } from './user-tokens.repo';
 
 export interface NewLink {
@@ -8,25 +8,31 @@ export interface NewLink {
   purpose: UserTokenPurpose;
   /** Where the link goes (for an email change, the new address). */
   email: string;
+  /** The name the mail greets. */
+  fullName: string;
   ttlSeconds: number;
-  /** The page that opens it, from PUBLIC_URL (`${publicUrl}/verify-email`); the token goes in its query. */
-  page: string;
-  kind: MailKind;
-  render: (url: string) => RenderedMail;
+  /** Whether the user's open links of this purpose are spent first, so that only the newest works. */
+  replacePrevious: boolean;
 }
 
 /**
- * Mails a one-time link with `tx`, the transaction of the change that causes it: the user's open links of this
- * purpose are spent first (only the newest works), then a new token is made and its mail queued.
+ * Makes a one-time link with `tx`, the transaction of the change that causes it, and records it: the mail subscriber
+ * mails it (subscribers/mail.ts, account-mails.ts accountLinkMail).
  */
-export async function mailNewLink(tx: DbOrTx, link: NewLink): Promise<void> {
-  await revokeUserTokens(tx, link.userId, link.purpose);
+export async function mailNewLink(tx: DbOrTx, record: RecordChange, link: NewLink): Promise<void> {
+  if (link.replacePrevious) await revokeUserTokens(tx, link.userId, link.purpose);
   const token = await createUserToken(tx, {
     userId: link.userId,
     purpose: link.purpose,
     email: link.email,
     ttlSeconds: link.ttlSeconds,
   });
-  const url = `${link.page}?token=${encodeURIComponent(token)}`;
-  await enqueueMail(tx, { kind: link.kind, to: link.email, ...link.render(url) });
+  await record({
+    kind: 'account.link_issued',
+    userId: link.userId,
+    purpose: link.purpose,
+    to: link.email,
+    fullName: link.fullName,
+    token,
+  });
 }

@@ -24,6 +24,15 @@ export async function createUserToken(
   return token;
 }
 
+/** The row of this token and purpose while its link works: not spent, not expired. */
+export const isOpenToken = (purpose: UserTokenPurpose, token: string) =>
+  and(
+    eq(userTokens.tokenHash, hashToken(token)),
+    eq(userTokens.purpose, purpose),
+    isNull(userTokens.usedAt),
+    gt(userTokens.expiresAt, sql`now()`),
+  );
+
 /**
  * Spends a token of this purpose: marks it used and returns its user and address, or null when it is unknown, spent
  * or expired. One statement, so two concurrent uses of one link cannot both succeed.
@@ -36,14 +45,7 @@ export async function consumeUserToken(
   const [row] = await db
     .update(userTokens)
     .set({ usedAt: sql`now()` })
-    .where(
-      and(
-        eq(userTokens.tokenHash, hashToken(token)),
-        eq(userTokens.purpose, purpose),
-        isNull(userTokens.usedAt),
-        gt(userTokens.expiresAt, sql`now()`),
-      ),
-    )
+    .where(isOpenToken(purpose, token))
     .returning({ userId: userTokens.userId, email: userTokens.email });
   return row ?? null;
 }

@@ -11,7 +11,7 @@ import {
   profileDto,
   updateProfileInput,
 } from '../../../domain/schemas/me';
-import { requireUser, typed } from '../../lib/http';
+import { actorOf, requireUser, typed } from '../../lib/http';
 import { MeService } from './me.service';
 
 /**
@@ -19,8 +19,8 @@ import { MeService } from './me.service';
  * again goes through the sign-in guard (RateLimiter.signIn): its failures count like a sign-in's.
  */
 export function registerMe(app: FastifyInstance): void {
-  const { database, auth, events, rateLimiter, config } = app.deps;
-  const service = new MeService({ db: database.db, auth, events, rateLimiter, publicUrl: config.publicUrl });
+  const { database, changes, rateLimiter } = app.deps;
+  const service = new MeService({ db: database.db, changes, rateLimiter });
   const r = typed(app);
   const security = [{ bearer: [] }];
   const tags = ['me'];
@@ -47,7 +47,7 @@ export function registerMe(app: FastifyInstance): void {
     },
     handler: async (req, reply) => {
       const { user } = requireUser(req);
-      await service.requestEmailChange(user, req.body, rateLimiter.signIn(user.email, req.ip));
+      await service.requestEmailChange(actorOf(req), user, req.body, rateLimiter.signIn(user.email, req.ip));
       return reply.code(202).send({ message: SETTINGS_MSG.emailChangeSent(req.body.email) });
     },
   });

@@ -11,29 +11,22 @@ import {
   type UpdateProfileInput,
 } from '../../../domain/schemas/me';
 import type { ChangePasswordInput } from '../../../domain/schemas/auth';
+import { anonymousActor, type PersonActor, userActor } from '../../../domain/changes';
 import type { Db } from '../../db/client';
 import type { UserRow } from '../../db/schema';
+import type { ChangeRecorder } from '../../lib/changes';
 import { AppError, isUniqueViolation } from '../../lib/errors';
-import type { EventBus } from '../../lib/events';
 import type { AuthContext } from '../../lib/http';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import type { RateLimiter, SignInGuard } from '../../lib/rate-limit';
-import { recordAudit } from '../audit';
 import {
-  type AuthService,
-  changeEmailMail,
   consumeUserToken,
-  emailChangedMail,
   mailNewLink,
-  passwordChangedMail,
   requireUncommonPassword,
   revokeAllSessionsOfUser,
-  revokeCredentialsOfUser,
-  revokedDetails,
-  revokeOtherSessionsOfUser,
   revokeUserTokens,
+  signOutOtherSessions,
 } from '../auth';
-import { enqueueMail } from '../mail';
 import * as preferencesRepo from '../notifications';
 import { toUserDto } from '../users';
 import * as usersRepo from '../users';
@@ -44,10 +37,8 @@ export const CHANGE_EMAIL_TTL_SECONDS = 24 * 60 * 60;
 
 export interface MeServiceDeps {
   db: Db;
-  auth: AuthService;
-  events: EventBus;
+  changes: ChangeRecorder;
   rateLimiter: RateLimiter;
-  publicUrl: string;
 }
 
 const wrongPassword = () => new AppError('wrong_password', { fields: { currentPassword: MSG.currentPasswordWrong } });
@@ -97,21 +88,20 @@ export class MeService {
    * A new request replaces the links before it. Limited per target address (with the reset links: nobody's inbox is
    * flooded) and per IP by the route.
    */
-  async requestEmailChange(user: UserRow, input: ChangeEmailInput, guard: SignInGuard): Promise<void> {
+  async requestEmailChange(actor: PersonActor, user: UserRow, input: ChangeEmailInput, guard: SignInGuard): Promise<void> {
     if (input.email === user.email) throw new AppError('email_unchanged', { fields: { email: ERROR_MESSAGES.email_unchanged } });
     await this.requirePasswordIfAny(user.id, input.currentPassword, guard);
     if (await usersRepo.getOneByEmail(this.db, input.email))
       throw new AppError('email_taken', { fields: { email: MSG.emailTaken } });
     await this.deps.rateLimiter.take('mailLinkTarget', `email:${input.email}`);
-    await this.db.transaction((tx) =>
-      mailNewLink(tx, {
+    await this.deps.changes.run(this.db, actor, (tx, record) =>
+      mailNewLink(tx, record, {
         userId: user.id,
         purpose: 'change_email',
         email: input.email,
+        fullName: user.fullName,
         ttlSeconds: CHANGE_EMAIL_TTL_SECONDS,
-        page: `${this.deps.publicUrl}/confirm-email`,
-        kind: 'change_email',
-        render: (url) => changeEmailMail({ fullName: user.fullName, email: input.email, url }),
+        replacePrevious: true,
       }),
     );
   }
@@ -124,7 +114,7 @@ export class MeService {
    */
   async confirmEmailChange(token: string, ip: string | null = null): Promise<void> {
     try {
-      await this.db.transaction(async (tx) => {
+      await this.deps.changes.run(this.db, anonymousActor(null, ip), async (tx, record) => {
         const spent = await consumeUserToken(tx, 'change_email', token);
         const user = spent && (await usersRepo.getOneById(tx, spent.userId));
         if (!spent || !user?.isActive) throw new AppError('link_invalid');
@@ -133,22 +123,11 @@ export class MeService {
         for (const purpose of ['change_email', 'verify_email', 'reset_password'] as const) {
           await revokeUserTokens(tx, user.id, purpose);
         }
-        await enqueueMail(tx, {
-          kind: 'email_changed',
-          to: user.email,
-          ...emailChangedMail({ oldEmail: user.email, newEmail: spent.email }),
-        });
         // The link is the proof of who acts: the account's owner, named by the address they are leaving.
-        await recordAudit(tx, {
-          action: 'auth.email_changed',
-          actorId: user.id,
-          actorEmail: user.email,
-          ip,
-          targetType: 'user',
-          targetId: user.id,
-          targetLabel: spent.email,
-          details: { oldEmail: user.email, newEmail: spent.email },
-        });
+        await record(
+          { kind: 'account.email_changed', userId: user.id, oldEmail: user.email, newEmail: spent.email },
+          userActor(user.id, user.email, ip),
+        );
       });
     } catch (error) {
       if (isUniqueViolation(error, 'users_email_key')) throw new AppError('email_taken');
@@ -171,37 +150,14 @@ export class MeService {
     const hash = await usersRepo.getPasswordHash(this.db, caller.userId);
     await this.checkPassword(hash, input.currentPassword, guard);
     const passwordHash = await hashPassword(input.password);
-    const revoked = await this.db.transaction(async (tx) => {
-      await usersRepo.setPassword(tx, caller.userId, passwordHash);
-      await revokeUserTokens(tx, caller.userId, 'reset_password');
-      const ids = await revokeOtherSessionsOfUser(tx, caller.userId, caller.sessionId);
-      const by = { actorId: caller.userId, actorEmail: caller.user.email, ip };
-      const credentials = input.revokeTokens
-        ? await revokeCredentialsOfUser(tx, caller.userId, by, 'password_changed')
-        : { apiTokenIds: [], calendarFeed: false };
-      await enqueueMail(tx, {
-        kind: 'password_changed',
-        to: caller.user.email,
-        ...passwordChangedMail({
-          email: caller.user.email,
-          forgotUrl: `${this.deps.publicUrl}/forgot-password`,
-          signedOut: false,
-        }),
-      });
-      await recordAudit(tx, {
-        action: 'auth.password_changed',
-        actorId: caller.userId,
-        actorEmail: caller.user.email,
-        ip,
-        targetType: 'user',
-        targetId: caller.userId,
-        targetLabel: caller.user.email,
-        details: { otherSessionsSignedOut: ids.length, ...revokedDetails(credentials) },
-      });
-      // A revoked token's event streams close as a session's do (its id stands for the session).
-      return [...ids, ...credentials.apiTokenIds];
+    const { userId, user, sessionId } = caller;
+    await this.deps.changes.run(this.db, userActor(userId, user.email, ip), async (tx, record) => {
+      await usersRepo.setPassword(tx, userId, passwordHash);
+      await revokeUserTokens(tx, userId, 'reset_password');
+      const reason = input.revokeTokens ? 'password_changed' : null;
+      const { sessions, revoked } = await signOutOtherSessions(tx, record, userId, sessionId, reason);
+      await record({ kind: 'account.password_changed', userId, email: user.email, otherSessionsSignedOut: sessions, revoked });
     });
-    this.deps.auth.sessionsRevoked(caller.userId, revoked);
   }
 
   /**
@@ -214,7 +170,7 @@ export class MeService {
       throw new AppError('delete_confirmation_mismatch', { fields: { email: ERROR_MESSAGES.delete_confirmation_mismatch } });
     }
     await this.requirePasswordIfAny(user.id, input.currentPassword, guard);
-    const ended = await this.db.transaction(async (tx) => {
+    await this.deps.changes.run(this.db, userActor(user.id, user.email), async (tx, record) => {
       await repo.lockOneById(tx, user.id);
       const owned = await repo.listOwnedTeamNames(tx, user.id);
       if (owned.length > 0) throw new AppError('owns_teams', { fields: { teams: SETTINGS_MSG.ownsTeams(owned) } });
@@ -223,13 +179,9 @@ export class MeService {
         fullName: SETTINGS_MSG.deletedUserName,
       });
       await revokeAllSessionsOfUser(tx, user.id);
-      return memberships;
+      await record({ kind: 'account.sessions_revoked', userId: user.id, sessionIds: null });
+      await record({ kind: 'account.deleted', userId: user.id, memberships });
     });
-    const { events } = this.deps;
-    events.publish({ type: 'session.revoked', actorId: user.id, userId: user.id, sessionId: null });
-    for (const m of ended) {
-      events.publish({ type: 'team.member_removed', actorId: user.id, teamId: m.teamId, userId: user.id, memberId: m.memberId });
-    }
   }
 
   async notificationPreferences(user: UserRow): Promise<NotificationPreferencesDto> {

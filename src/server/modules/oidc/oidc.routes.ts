@@ -44,11 +44,12 @@ const redirectResponse = { 302: z.null().describe('Redirect') };
 
 /** Google (any OpenID Connect provider) sign-in: start, callback, and the one-time code exchange. */
 export function registerOidc(app: FastifyInstance): void {
-  const { config, database, auth } = app.deps;
+  const { config, database, auth, changes } = app.deps;
   const google = config.google;
   const provider = google ? new OidcProvider(google.issuer, google.clientId, google.clientSecret) : null;
   const service = new OidcService(
     database.db,
+    changes,
     auth,
     provider,
     {

@@ -2,7 +2,9 @@ import type { JWTPayload } from 'jose';
 import { LIMITS } from '../../../domain/constants';
 import type { OidcCallbackQuery } from '../../../domain/schemas/oidc';
 import type { SessionDto } from '../../../domain/schemas/auth';
+import { anonymousActor } from '../../../domain/changes';
 import type { Db } from '../../db/client';
+import type { ChangeRecorder } from '../../lib/changes';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import type { AuthService } from '../auth';
 import * as usersRepo from '../users';
@@ -42,6 +44,7 @@ export const LINK_NEEDS_VERIFIED_ACCOUNT =
 export class OidcService {
   constructor(
     private readonly db: Db,
+    private readonly changes: ChangeRecorder,
     private readonly auth: AuthService,
     private readonly provider: OidcProvider | null,
     private readonly sealers: { state: Sealer; code: Sealer; error: Sealer },
@@ -105,7 +108,7 @@ export class OidcService {
     }
     let user: UserRow;
     try {
-      user = await this.findOrCreateUser(provider.issuer, claims as JWTPayload & Record<string, unknown>);
+      user = await this.findOrCreateUser(provider.issuer, claims as JWTPayload & Record<string, unknown>, ip);
     } catch (error) {
       // Refused for an address the provider vouched for (not linked onto an unproven account, …): a failed sign-in.
       const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase().slice(0, LIMITS.emailMax) : '';
@@ -158,7 +161,11 @@ export class OidcService {
    * owner's Google sign-in, or the other way round); else a new profile, verified when the
    * provider vouches for its address.
    */
-  private async findOrCreateUser(issuer: string, claims: JWTPayload & Record<string, unknown>): Promise<UserRow> {
+  private async findOrCreateUser(
+    issuer: string,
+    claims: JWTPayload & Record<string, unknown>,
+    ip: string | null,
+  ): Promise<UserRow> {
     const subject = claims.sub!;
     const linked = await repo.getUserByIdentity(this.db, issuer, subject);
     if (linked) return linked;
@@ -169,7 +176,7 @@ export class OidcService {
     }
     const verified = isVerified(claims.email_verified);
     const attempt = () =>
-      this.db.transaction(async (tx) => {
+      this.changes.run(this.db, anonymousActor(email, ip), async (tx, record) => {
         const existing = await usersRepo.getOneByEmail(tx, email);
         if (existing) {
           if (!verified) {
@@ -190,7 +197,7 @@ export class OidcService {
         });
         await repo.createIdentity(tx, { issuer, subject, userId: created.id, email });
         // Invitations sent before the account existed become notifications, as after a sign-up.
-        await this.auth.afterUserCreated(tx, created);
+        await this.auth.afterUserCreated(tx, record, created, 'oidc', ip);
         return created;
       });
     try {

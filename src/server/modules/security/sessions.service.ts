@@ -1,9 +1,10 @@
+import { userActor } from '../../../domain/changes';
 import type { SessionListDto } from '../../../domain/schemas/security';
 import { deviceLabel } from '../../../domain/user-agent';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { AuditBy } from '../audit';
-import { type AuthService, revokeCredentialsOfUser, revokeOtherSessionsOfUser, sessionExpiry, type SessionPolicy } from '../auth';
+import { type AuthService, sessionExpiry, type SessionPolicy } from '../auth';
 import * as repo from './security.repo';
 
 /** Settings → Security: the caller's own sessions, listed and signed out. */
@@ -35,7 +36,7 @@ export class SessionsService {
   /** Signs one of the caller's sessions out (the current one too: a sign-out). Another user's id is not found. */
   async revoke(userId: string, sessionId: string): Promise<void> {
     if (!(await repo.revokeOneOfUser(this.db, userId, sessionId))) throw new AppError('session_not_found');
-    this.auth.sessionsRevoked(userId, [sessionId]);
+    await this.auth.sessionsRevoked(userId, [sessionId]);
   }
 
   /**
@@ -43,20 +44,6 @@ export class SessionsService {
    * and the calendar feed of the caller are revoked too, in the same transaction (each token with its audit row).
    */
   async revokeOthers(userId: string, currentSessionId: string, revokeTokens = false, by?: AuditBy): Promise<number> {
-    const { sessions, apiTokenIds } = await this.db.transaction(async (tx) => {
-      const ids = await revokeOtherSessionsOfUser(tx, userId, currentSessionId);
-      const credentials = revokeTokens
-        ? await revokeCredentialsOfUser(
-            tx,
-            userId,
-            by ?? { actorId: userId, actorEmail: null, ip: null },
-            'other_sessions_signed_out',
-          )
-        : { apiTokenIds: [] };
-      return { sessions: ids, apiTokenIds: credentials.apiTokenIds };
-    });
-    // A revoked token's event streams close as a session's do (its id stands for the session).
-    this.auth.sessionsRevoked(userId, [...sessions, ...apiTokenIds]);
-    return sessions.length;
+    return this.auth.signOutOthers(userActor(userId, by?.actorEmail ?? null, by?.ip ?? null), currentSessionId, revokeTokens);
   }
 }

@@ -1,0 +1,92 @@
+import type { ChangeKind } from '../../domain/changes';
+import type { Tx } from '../db/client';
+import type { ChangeHandler, ChangeHandlers, Subscriber } from '../lib/changes';
+
+/** The change recorder's subscribers, in the order they run (subscribers/index.ts). */
+export type SubscriberName = 'audit' | 'activity' | 'webhooks' | 'mail' | 'realtime';
+
+/** A decision for every kind of change: which subscribers react to it (none: an empty row). */
+export type ReactionTable = { readonly [K in ChangeKind]: readonly SubscriberName[] };
+
+/**
+ * Who reacts to each kind of change (issue 34), one row a kind: the audit row, the task history, the webhook
+ * deliveries, the mail, the realtime events. A new kind in src/domain/changes.ts fails the typecheck here until it has
+ * its row, and each subscriber's table (inTransaction / afterCommit below) must hold a handler for exactly the kinds
+ * its name is on: a missing one or one too many fails the typecheck too.
+ */
+export const REACTIONS = {
+  'team.created': ['realtime'],
+  'team.updated': ['realtime'],
+  'team.deleted': ['audit', 'realtime'],
+  'team.ownership_transferred': ['audit', 'realtime'],
+  'member.role_changed': ['audit', 'realtime'],
+  'member.removed': ['audit', 'webhooks', 'realtime'],
+  'member.joined': ['audit', 'webhooks', 'realtime'],
+  'invitation.sent': ['audit', 'mail', 'realtime'],
+  'invitation.cancelled': ['audit', 'realtime'],
+  'invitation.declined': ['realtime'],
+  'project.created': ['webhooks', 'realtime'],
+  'project.updated': ['webhooks', 'realtime'],
+  'project.deleted': ['audit', 'webhooks', 'realtime'],
+  // The creation is the task row's own (created_at, creator): the history starts at the first edit.
+  'task.created': ['webhooks', 'mail', 'realtime'],
+  'task.updated': ['activity', 'webhooks', 'mail', 'realtime'],
+  'task.deleted': ['webhooks', 'realtime'],
+  'comment.created': ['webhooks', 'mail', 'realtime'],
+  'task.detail_changed': ['realtime'],
+  'import.completed': ['audit', 'webhooks', 'realtime'],
+  'webhook.created': ['audit'],
+  'webhook.updated': ['audit'],
+  'webhook.deleted': ['audit'],
+  'api_token.created': ['audit'],
+  'api_token.revoked': ['audit', 'realtime'],
+  'account.two_factor_enabled': ['audit'],
+  'account.two_factor_disabled': ['audit'],
+  'account.deactivated': ['audit', 'realtime'],
+  'account.activated': ['audit'],
+  'account.role_set': ['audit'],
+  // What a new account brings (a verification link, invitations as notifications) is recorded as its own changes.
+  'account.created': [],
+  'account.signed_in': ['audit'],
+  'account.sign_in_failed': ['audit'],
+  'account.sessions_revoked': ['realtime'],
+  'account.link_issued': ['mail'],
+  'account.password_changed': ['audit', 'mail'],
+  'account.password_reset': ['audit', 'mail'],
+  'account.email_changed': ['audit', 'mail'],
+  'account.deleted': ['realtime'],
+  'note.created': ['realtime'],
+  'note.updated': ['realtime'],
+  'note.deleted': ['realtime'],
+  'note.mentioned': ['mail', 'realtime'],
+} as const satisfies ReactionTable;
+
+/** Every kind of change (the table's keys, which the typecheck keeps equal to the union), for tests that walk them. */
+export const CHANGE_KINDS = Object.keys(REACTIONS) as ChangeKind[];
+
+/** The kinds `S` reacts to, by REACTIONS. */
+export type KindsOf<S extends SubscriberName> = {
+  [K in ChangeKind]: S extends (typeof REACTIONS)[K][number] ? K : never;
+}[ChangeKind];
+
+/** A subscriber's handlers: one for each kind REACTIONS gives it, and no other. */
+export type HandlersOf<S extends SubscriberName, Context> = { [K in KindsOf<S>]: ChangeHandler<K, Context> };
+
+/** The recorder's exhaustive table: the subscriber's handlers, `null` for every other kind. */
+function table<Context>(handled: Partial<Record<ChangeKind, unknown>>): ChangeHandlers<Context> {
+  return Object.fromEntries(CHANGE_KINDS.map((kind) => [kind, handled[kind] ?? null])) as ChangeHandlers<Context>;
+}
+
+/** A subscriber that writes in the change's own transaction (audit rows, outboxes, the history). */
+export const inTransaction = <S extends SubscriberName>(name: S, handled: HandlersOf<S, Tx>): Subscriber => ({
+  name,
+  phase: 'inTransaction',
+  handlers: table(handled),
+});
+
+/** A subscriber that reacts once the change has committed (realtime fan-out). */
+export const afterCommit = <S extends SubscriberName>(name: S, handled: HandlersOf<S, void>): Subscriber => ({
+  name,
+  phase: 'afterCommit',
+  handlers: table(handled),
+});
