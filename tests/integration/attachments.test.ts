@@ -12,6 +12,7 @@ import { projects, taskAttachments, tasks } from '../../src/server/db/schema';
 import { LocalStorage, type ObjectStorage } from '../../src/server/lib/storage';
 import { FileLinks } from '../../src/server/modules/attachments/file-links';
 import { sweepOrphans } from '../../src/server/modules/attachments/orphan-sweep';
+import { AvatarsService } from '../../src/server/modules/avatars';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
 import { GIF_1X1, multipartBody, type FilePart, PNG_1X1 } from '../helpers/multipart';
@@ -359,14 +360,18 @@ describe('clean-up', () => {
     const avatar = await uploadAvatar(member2, PNG_1X1);
     expect(avatar.statusCode).toBe(200);
 
+    const avatars = new AvatarsService(ctx.database.db, storage(), ctx.app.log);
+
     // Young files are left alone (an upload in flight has its bytes stored before its row).
     expect(await sweepOrphans(ctx.database.db, storage())).toMatchObject({ deleted: 0 });
+    expect(await avatars.sweepOrphans()).toBe(0);
     expect(await keysUnder(orphanTask)).toEqual([orphanTask]);
 
-    // Two hours on: the orphans go, what an attachment or an avatar names stays.
+    // Two hours on: the orphans go (each module sweeps its own prefix), what an attachment or an avatar names stays.
     const later = new Date(Date.now() + 2 * 3600_000);
-    const result = await sweepOrphans(ctx.database.db, storage(), { now: later });
-    expect(result.deleted).toBe(2);
+    expect((await sweepOrphans(ctx.database.db, storage(), { now: later })).deleted).toBe(1);
+    expect(await keysUnder(orphanAvatar)).toEqual([orphanAvatar]);
+    expect(await avatars.sweepOrphans({ now: later })).toBe(1);
     expect(await keysUnder(orphanTask)).toEqual([]);
     expect(await keysUnder(orphanAvatar)).toEqual([]);
     expect((await ctx.app.inject(kept.url)).statusCode).toBe(200);

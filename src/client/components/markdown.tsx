@@ -1,15 +1,16 @@
-import DOMPurify, { type Config } from 'dompurify';
 import { Marked, type RendererObject, type TokenizerAndRendererExtension } from 'marked';
 import { type MouseEvent, memo, useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { cn } from '../lib/cn';
+import { MARKDOWN_POLICY, sanitizeHtml } from '../lib/sanitize-policy';
 import { BARE_TASK_PATH, type SafeLink, safeLink } from './markdown-links';
 
 /**
  * Markdown as written in task descriptions and comments, rendered safely: `marked` turns it into HTML with our own
  * renderer (raw HTML is shown as text, links pass the policy of markdown-links.ts, headings start at h4 so that a
  * comment cannot outrank the page's outline, images become links), and DOMPurify keeps only the few tags and
- * attributes that renderer writes. This module (and so marked and DOMPurify) loads with the task modal only.
+ * attributes that renderer writes (MARKDOWN_POLICY, lib/sanitize-policy.ts). This module (and so marked and
+ * DOMPurify) loads with the task modal only.
  */
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -94,46 +95,12 @@ const renderer: RendererObject = {
 
 const marked = new Marked({ gfm: true, breaks: true, async: false, renderer, extensions });
 
-const PURIFY: Config = {
-  ALLOWED_TAGS: [
-    'p',
-    'br',
-    'strong',
-    'em',
-    'del',
-    'code',
-    'pre',
-    'blockquote',
-    'ul',
-    'ol',
-    'li',
-    'h4',
-    'h5',
-    'h6',
-    'a',
-    'hr',
-    'table',
-    'thead',
-    'tbody',
-    'tr',
-    'th',
-    'td',
-    'span',
-  ],
-  ALLOWED_ATTR: ['href', 'title', 'target', 'rel', 'class', 'data-internal', 'start', 'align'],
-  ALLOW_DATA_ATTR: false,
-  // Checked against every attribute value not named safe below (DOMPurify's rule), so: links only to http(s), mailto
-  // and paths of the app — what safeLink lets through.
-  ALLOWED_URI_REGEXP: /^(?:https?:\/\/|mailto:|\/(?!\/))/i,
-  ADD_URI_SAFE_ATTR: ['target', 'rel', 'start', 'align'],
-};
-
 /** Safe HTML for Markdown text; `mentions` maps user ids to their current names. */
 export function renderMarkdown(source: string, mentions: ReadonlyMap<string, string> = new Map()): string {
   mentionNames = mentions;
   try {
     const html = marked.parse(source) as string;
-    return DOMPurify.sanitize(html, PURIFY) as string;
+    return sanitizeHtml(html, MARKDOWN_POLICY);
   } finally {
     mentionNames = new Map();
   }
@@ -178,7 +145,7 @@ export const Markdown = memo(function Markdown({ source, mentions, className, id
   };
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: the links inside are the controls; this only routes their clicks
-    // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by DOMPurify with an allow-list, see renderMarkdown
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by DOMPurify with an allow-list (MARKDOWN_POLICY), see renderMarkdown
     <div id={id} className={cn(PROSE, className)} onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
   );
 });

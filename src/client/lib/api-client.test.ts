@@ -2,20 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SessionDto } from '../../domain/schemas/auth';
 import { useAuthStore } from '../stores/auth-store';
 import { ApiError, api, withFreshToken } from './api-client';
-
-const memoryStorage = (): Storage => {
-  const map = new Map<string, string>();
-  return {
-    get length() {
-      return map.size;
-    },
-    clear: () => map.clear(),
-    getItem: (k) => map.get(k) ?? null,
-    key: (i) => [...map.keys()][i] ?? null,
-    removeItem: (k) => void map.delete(k),
-    setItem: (k, v) => void map.set(k, v),
-  };
-};
+import { memoryStorage } from './memory-storage';
 
 const session = (n: number) =>
   ({

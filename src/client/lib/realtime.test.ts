@@ -4,6 +4,7 @@ import { DOMAIN_EVENT_TYPES } from '../../domain/events';
 import type { SessionDto } from '../../domain/schemas/auth';
 import { useAuthStore } from '../stores/auth-store';
 import { backoffDelay, EVENT_ROOTS, rootsFor, runRealtime } from './realtime';
+import { memoryStorage } from './memory-storage';
 
 describe('rootsFor', () => {
   it('maps each event kind to the query roots it can change', () => {
@@ -42,20 +43,6 @@ function sseResponse(chunks: string[]): Response {
   });
   return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
 }
-
-const memoryStorage = (): Storage => {
-  const map = new Map<string, string>();
-  return {
-    get length() {
-      return map.size;
-    },
-    clear: () => map.clear(),
-    getItem: (k) => map.get(k) ?? null,
-    key: (i) => [...map.keys()][i] ?? null,
-    removeItem: (k) => void map.delete(k),
-    setItem: (k, v) => void map.set(k, v),
-  };
-};
 
 describe('runRealtime', () => {
   beforeEach(() => {

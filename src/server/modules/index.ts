@@ -12,6 +12,7 @@ import { registerSecurity } from './security/security.routes';
 import { registerMe } from './me/me.routes';
 import { registerAccountLinks } from './auth/account-links.routes';
 import { registerAttachments } from './attachments/attachments.routes';
+import { registerAvatars } from './avatars/avatars.routes';
 import { registerTaskChecklist } from './task-checklist/task-checklist.routes';
 import { registerTaskActivity } from './task-activity/task-activity.routes';
 import { registerTaskComments } from './task-comments/task-comments.routes';
@@ -43,6 +44,7 @@ export function registerModules(app: FastifyInstance): void {
   registerMe(app);
   registerAccountLinks(app);
   registerAttachments(app);
+  registerAvatars(app);
   registerTaskChecklist(app);
   registerTaskActivity(app);
   registerTaskComments(app);

@@ -5,14 +5,13 @@ import { errorResponse, idParams } from '../../../domain/schemas/common';
 import { attachmentDto, attachmentListDto, taskItemParams } from '../../../domain/schemas/task-detail';
 import { actorOf, requireUser, typed } from '../../lib/http';
 import { describeStorage } from '../../lib/storage';
+import { startStorageSweeps } from '../../lib/storage/sweep';
 import { AttachmentsService } from './attachments.service';
-import { avatarRoutes } from './avatars.routes';
-import { AvatarsService } from './avatars.service';
 import { isRasterImage } from './file-content';
 import { FileLinks } from './file-links';
 import { contentDisposition, FILE_CSP } from './file-name';
 import { fileUploadBody, receiveFile, skipBodyValidation } from './multipart';
-import { startOrphanSweeps } from './sweeps';
+import { sweepOrphans } from './orphan-sweep';
 
 const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
 const security = [{ bearer: [] }];
@@ -22,7 +21,7 @@ const tags = ['attachments'];
 const fileLinkQuery = z.object({ exp: z.string().optional(), sig: z.string().optional() });
 
 /**
- * Task attachments (issue 22) and avatars (issue 21, Settings → Profile): files in the store of lib/storage.
+ * Task attachments (issue 22): files in the store of lib/storage (a user's avatar is modules/avatars').
  * Multipart bodies are parsed only inside this plugin: every other route still takes JSON alone (415 otherwise).
  */
 export function registerAttachments(app: FastifyInstance): void {
@@ -36,12 +35,10 @@ export function registerAttachments(app: FastifyInstance): void {
     maxUploadBytes: config.maxUploadMb * 1024 * 1024,
     log: app.log,
   });
-  const avatars = new AvatarsService(database.db, storage, app.log);
 
   app.register(async (scope) => {
     await scope.register(fastifyMultipart, { throwFileSizeLimit: false });
     attachmentRoutes(scope, service);
-    avatarRoutes(scope, avatars);
   });
 
   // A deleted task's files go with it (its rows went by cascade). Several instances may each do it: deleting twice is
@@ -54,7 +51,7 @@ export function registerAttachments(app: FastifyInstance): void {
   });
   app.addHook('onClose', async () => unsubscribe());
   app.addHook('onReady', async () => app.log.info(`files are stored in ${describeStorage(config.storage)}`));
-  startOrphanSweeps(app, database.db, storage);
+  startStorageSweeps(app, 'orphan sweep', (stopped) => sweepOrphans(database.db, storage, { stopped }));
 }
 
 function attachmentRoutes(app: FastifyInstance, service: AttachmentsService): void {

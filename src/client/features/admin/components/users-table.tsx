@@ -5,6 +5,7 @@ import { humanizeRole } from '../../../../domain/constants';
 import type { AdminUserDto } from '../../../../domain/schemas/admin';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { ColumnHeaders } from '../../../components/ui/column-headers';
 
 export interface UsersTableProps {
   users: AdminUserDto[];
@@ -98,11 +99,7 @@ function UsersGrid({ users, caption, action }: LayoutProps) {
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600 dark:border-slate-700 dark:text-slate-400">
           <tr>
-            {COLUMNS.map((column) => (
-              <th key={column} scope="col" className="px-4 py-2 font-medium">
-                {column}
-              </th>
-            ))}
+            <ColumnHeaders labels={COLUMNS} className="px-4 py-2 font-medium" />
             <th scope="col" className="px-4 py-2 text-right font-medium">
               <span className="sr-only">Actions</span>
             </th>

@@ -12,6 +12,7 @@ import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { TextField } from '../../../components/ui/field';
 import { labelled, OptionsSelect } from '../../../components/ui/options-select';
+import { ColumnHeaders } from '../../../components/ui/column-headers';
 import { type AuditFilters, downloadAuditCsv, emptyAuditFilters, useAuditLog } from '../api/audit-api';
 
 export interface AuditLogProps {
@@ -156,11 +157,7 @@ export function AuditLog({ title, description, path, queryKey, actions }: AuditL
                 <caption className="sr-only">{`${title}, newest first`}</caption>
                 <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600 dark:border-slate-700 dark:text-slate-400">
                   <tr>
-                    {COLUMNS.map((c) => (
-                      <th key={c} scope="col" className="px-3 py-2 font-medium">
-                        {c}
-                      </th>
-                    ))}
+                    <ColumnHeaders labels={COLUMNS} className="px-3 py-2 font-medium" />
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100 dark:divide-slate-800">

@@ -5,8 +5,8 @@ import { TableKit } from '@tiptap/extension-table';
 import type { AnyExtension } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import type { SuggestionOptions } from '@tiptap/suggestion';
+import { isAllowedHref, isAllowedImageSrc } from '../../../lib/sanitize-policy';
 import { onNoteImageQuery, signedImageSrc } from './image-links';
-import { isAllowedHref, isAllowedImageSrc } from './link-policy';
 import type { SuggestionItem } from './suggestion-menu';
 import { TaskLink } from './task-link';
 

@@ -2,7 +2,7 @@ import { Marked } from 'marked';
 
 /**
  * Plain text pasted into a note that looks like Markdown becomes rich text. Pure (no DOM): the HTML it makes is still
- * sanitised (sanitize.ts) before the editor parses it.
+ * sanitised (NOTE_POLICY, lib/sanitize-policy.ts) before the editor parses it.
  */
 
 const BLOCK_PATTERNS: readonly RegExp[] = [

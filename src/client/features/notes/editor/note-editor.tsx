@@ -12,6 +12,7 @@ import { StatusIcon, statusText } from '../../../components/task-visuals';
 import { api } from '../../../lib/api-client';
 import { toastError } from '../../../lib/errors';
 import { teamQueryOptions } from '../../../lib/queries/teams';
+import { NOTE_POLICY, sanitizeHtml } from '../../../lib/sanitize-policy';
 import { uploadNoteImage } from '../api/upload-image';
 import type { NoteConnection } from '../collab';
 import { noteImageReference } from './image-links';
@@ -19,7 +20,6 @@ import { LinkDialog } from './link-dialog';
 import { noteExtensions } from './extensions';
 import { looksLikeMarkdown, markdownToHtml } from './markdown-paste';
 import { SameSpotTyping } from './same-spot';
-import { sanitizePastedHtml } from './sanitize';
 import { type SuggestionItem, suggestionRender } from './suggestion-menu';
 import { Toolbar } from './toolbar';
 import './editor.css';
@@ -65,7 +65,7 @@ async function searchTasks(teamId: string, query: string, signal: AbortSignal): 
 /**
  * The collaborative editor: Tiptap on the note's Y.Doc (field NOTE_FRAGMENT) with the others' carets, `@` mentions of
  * teammates, `#` task chips, tables, checklists, images (uploaded, then linked), and paste that is sanitised first
- * (HTML through DOMPurify; Markdown-looking text through marked, then DOMPurify).
+ * (HTML through NOTE_POLICY, lib/sanitize-policy.ts; Markdown-looking text through marked, then NOTE_POLICY).
  */
 export function NoteEditor({ noteId, teamId, doc, connection, user, editable, onReady }: NoteEditorProps) {
   const team = useQuery(teamQueryOptions(teamId));
@@ -143,7 +143,7 @@ export function NoteEditor({ noteId, teamId, doc, connection, user, editable, on
           'aria-multiline': 'true',
           'aria-label': 'Note content',
         },
-        transformPastedHTML: (html) => sanitizePastedHtml(html),
+        transformPastedHTML: (html) => sanitizeHtml(html, NOTE_POLICY),
         handlePaste: (_view, event) => {
           const data = event.clipboardData;
           const images = imageFiles(data?.files);
@@ -154,7 +154,7 @@ export function NoteEditor({ noteId, teamId, doc, connection, user, editable, on
           const html = data?.getData('text/html');
           const text = data?.getData('text/plain') ?? '';
           if (!html && text && looksLikeMarkdown(text)) {
-            editorRef.current?.commands.insertContent(sanitizePastedHtml(markdownToHtml(text)));
+            editorRef.current?.commands.insertContent(sanitizeHtml(markdownToHtml(text), NOTE_POLICY));
             return true;
           }
           return false;

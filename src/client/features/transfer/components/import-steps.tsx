@@ -1,7 +1,8 @@
 import type { UseMutationResult } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { ImportResultDto } from '../../../../domain/schemas/transfer';
 import { Button } from '../../../components/ui/button';
+import { Modal, type ModalSize } from '../../../components/ui/modal';
 import { toastError } from '../../../lib/errors';
 import { isPreview } from '../api/transfer';
 import { TEXT } from './transfer-text';
@@ -35,28 +36,58 @@ export function useImportSteps<TPreview extends { dryRun: true }, TInput extends
   return { preview, stale: () => setPreview(null), runPreview, runImport };
 }
 
-export interface ImportFooterProps {
-  onClose: () => void;
-  onPreview: () => Promise<void>;
-  onImport: () => Promise<void>;
+export interface ImportDialogProps {
+  title: string;
+  description: string;
+  size: ModalSize;
+  /** What useImportSteps answered. */
+  steps: { preview: unknown; runPreview: () => Promise<void>; runImport: () => Promise<void> };
   pending: boolean;
-  previewed: boolean;
-  canImport: boolean;
+  /** The preview found what keeps the import from running (rows in error). */
+  blocked?: boolean;
+  onClose: () => void;
+  /** The choices (mapping, target project) and the preview. */
+  children: ReactNode;
 }
 
-/** Cancel, 'Preview' and 'Import' (enabled once a preview allows it). */
-export function ImportFooter({ onClose, onPreview, onImport, pending, previewed, canImport }: ImportFooterProps) {
+/** An import dialog: its choices, then Cancel, 'Preview' and 'Import' (enabled once a preview allows it). */
+export function ImportDialog({
+  title,
+  description,
+  size,
+  steps,
+  pending,
+  blocked = false,
+  onClose,
+  children,
+}: ImportDialogProps) {
+  const previewed = Boolean(steps.preview);
   return (
-    <>
-      <Button variant="ghost" onClick={onClose}>
-        {TEXT.cancel}
-      </Button>
-      <Button variant="secondary" onClick={() => void onPreview()} isLoading={pending && !previewed}>
-        {TEXT.preview}
-      </Button>
-      <Button onClick={() => void onImport()} disabled={!canImport} isLoading={pending && previewed}>
-        {TEXT.import}
-      </Button>
-    </>
+    <Modal
+      open
+      onClose={onClose}
+      size={size}
+      title={title}
+      description={description}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            {TEXT.cancel}
+          </Button>
+          <Button variant="secondary" onClick={() => void steps.runPreview()} isLoading={pending && !previewed}>
+            {TEXT.preview}
+          </Button>
+          <Button
+            onClick={() => void steps.runImport()}
+            disabled={!previewed || pending || blocked}
+            isLoading={pending && previewed}
+          >
+            {TEXT.import}
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-5">{children}</div>
+    </Modal>
   );
 }

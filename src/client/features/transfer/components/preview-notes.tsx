@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { TEXT } from './transfer-text';
 
 /** A dry run's outcome: what will be created, and what the import noticed on the way. */
@@ -15,6 +16,15 @@ export function PreviewNotes({ summary, warnings }: { summary: string; warnings:
           </ul>
         </div>
       )}
+    </div>
+  );
+}
+
+/** An import dialog's live region: the dry run's outcome once there is one (`children`), else a line asking for it. */
+export function PreviewStatus({ className, children }: { className: string; children: ReactNode }) {
+  return (
+    <div role="status" aria-live="polite" className={className}>
+      {children ?? <p className="text-slate-600 dark:text-slate-300">{TEXT.previewFirst}</p>}
     </div>
   );
 }

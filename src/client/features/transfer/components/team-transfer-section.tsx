@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import type { TeamDto } from '../../../../domain/schemas/team';
 import type { CsvPreviewDto, ImportResultDto, TrelloPreviewDto } from '../../../../domain/schemas/transfer';
 import { Button } from '../../../components/ui/button';
+import { PageSection } from '../../../components/ui/page-section';
 import { toastError } from '../../../lib/errors';
 import { projectTasksPath } from '../../../lib/paths';
 import { downloadExport, type ExportKind, isPreview, useCsvImport, useTrelloImport } from '../api/transfer';
@@ -79,13 +80,7 @@ export function TeamTransferSection({ team }: { team: TeamDto }) {
   };
 
   return (
-    <section id="export-import" aria-labelledby="transfer-heading" className="space-y-4">
-      <div>
-        <h2 id="transfer-heading" className="text-lg font-semibold">
-          {TEXT.section}
-        </h2>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{TEXT.sectionHint}</p>
-      </div>
+    <PageSection id="export-import" headingId="transfer-heading" title={TEXT.section} description={TEXT.sectionHint}>
       <div className="grid gap-4 lg:grid-cols-2">
         <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900">
           <h3 className="text-base font-semibold">{TEXT.exportTitle}</h3>
@@ -163,7 +158,7 @@ export function TeamTransferSection({ team }: { team: TeamDto }) {
           onDone={finished}
         />
       )}
-    </section>
+    </PageSection>
   );
 }
 

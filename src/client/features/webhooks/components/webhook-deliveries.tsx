@@ -7,6 +7,7 @@ import type { WebhookDeliveryDto, WebhookDeliveryStatus } from '../../../../doma
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
+import { ColumnHeaders } from '../../../components/ui/column-headers';
 import { toastError } from '../../../lib/errors';
 import { useRedeliver, useWebhookDeliveries } from '../api/webhook-deliveries';
 import { DELIVERY_STATUS_LABELS, WEBHOOK_TEXT as T } from './webhook-texts';
@@ -49,21 +50,10 @@ export function WebhookDeliveries({ teamId, webhookId, headingId }: WebhookDeliv
         <table className="w-full min-w-[36rem] text-left text-sm" aria-labelledby={headingId}>
           <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:bg-slate-800 dark:text-slate-300">
             <tr>
-              <th scope="col" className={cell}>
-                {T.columns.event}
-              </th>
-              <th scope="col" className={cell}>
-                {T.columns.time}
-              </th>
-              <th scope="col" className={cell}>
-                {T.columns.status}
-              </th>
-              <th scope="col" className={cell}>
-                {T.columns.code}
-              </th>
-              <th scope="col" className={cell}>
-                {T.columns.duration}
-              </th>
+              <ColumnHeaders
+                labels={[T.columns.event, T.columns.time, T.columns.status, T.columns.code, T.columns.duration]}
+                className={cell}
+              />
               <th scope="col" className={cell}>
                 <span className="sr-only">{T.columns.actions}</span>
               </th>

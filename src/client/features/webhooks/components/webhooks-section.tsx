@@ -8,6 +8,7 @@ import type { WebhookDto, WebhookStatus } from '../../../../domain/schemas/webho
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { PageSection } from '../../../components/ui/page-section';
 import { Spinner } from '../../../components/ui/spinner';
 import { toastError } from '../../../lib/errors';
 import { useWebhooks } from '../api/get-webhooks';
@@ -24,19 +25,17 @@ export function WebhooksSection({ team }: { team: TeamDto }) {
   const hooks = useWebhooks(team.id);
   const [adding, setAdding] = useState(false);
   return (
-    <section aria-labelledby="webhooks-heading" className="space-y-4">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div>
-          <h2 id="webhooks-heading" className="text-lg font-semibold">
-            {T.section}
-          </h2>
-          <p className="mt-1 max-w-2xl text-sm text-slate-600 dark:text-slate-300">{T.sectionDescription}</p>
-        </div>
+    <PageSection
+      headingId="webhooks-heading"
+      title={T.section}
+      description={T.sectionDescription}
+      action={
         <Button onClick={() => setAdding(true)}>
           <Plus className="h-4 w-4" aria-hidden />
           {T.add}
         </Button>
-      </div>
+      }
+    >
       {hooks.isPending ? (
         <Spinner />
       ) : hooks.isError ? (
@@ -53,7 +52,7 @@ export function WebhooksSection({ team }: { team: TeamDto }) {
         </ul>
       )}
       <WebhookFormDialog teamId={team.id} open={adding} onClose={() => setAdding(false)} />
-    </section>
+    </PageSection>
   );
 }
 

@@ -4,10 +4,10 @@ import type { UserDto } from '../../../domain/schemas/auth';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { ObjectStorage } from '../../lib/storage';
+import { type SweepOptions, sweepUnreferenced } from '../../lib/storage/sweep';
+import { deleteStoredFile, type ReceiveFile, readStoredImage, storeImage } from '../attachments';
 import { toUserDto } from '../users';
-import * as repo from './attachments.repo';
-import type { ReceiveFile } from './attachments.service';
-import { deleteStoredFile, readStoredImage, storeImage } from './stored-image';
+import * as repo from './avatars.repo';
 
 /** An avatar is one raster image of at most 5 MB (the client crops it square first). */
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
@@ -32,7 +32,7 @@ function ownAvatarKey(userId: string, url: string | null): string | null {
   return match && match[1] === userId && UUID.test(match[2]!) ? avatarKey(userId, match[2]!) : null;
 }
 
-/** Settings → Profile: the caller's avatar image, kept in the file store. */
+/** Settings → Profile: the caller's avatar image, kept in the file store under `avatars/<userId>/<file>`. */
 export class AvatarsService {
   constructor(
     private readonly db: Db,
@@ -75,5 +75,25 @@ export class AvatarsService {
       throw new AppError('not_found');
     }
     return readStoredImage(this.storage, avatarKey(userId, file));
+  }
+
+  /**
+   * Deletes the stored avatars no user shows any more, older than an hour: those of deleted accounts, and any whose
+   * delete failed half-way. Answers how many went.
+   */
+  async sweepOrphans(options: SweepOptions = {}): Promise<number> {
+    return sweepUnreferenced(
+      this.storage,
+      'avatars/',
+      async (keys) => {
+        const parts = keys.map(avatarKeyParts);
+        const userIds = [...new Set(parts.flatMap((p) => (p ? [p.userId] : [])))];
+        const urls = await repo.avatarUrlsOf(this.db, userIds);
+        return new Set(
+          keys.filter((_key, i) => parts[i] && urls.get(parts[i].userId) === avatarUrl(parts[i].userId, parts[i].file)),
+        );
+      },
+      options,
+    );
   }
 }

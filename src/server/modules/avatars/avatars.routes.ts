@@ -1,17 +1,32 @@
+import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { userDto } from '../../../domain/schemas/auth';
 import { errorResponse } from '../../../domain/schemas/common';
 import { requireUser, typed } from '../../lib/http';
-import type { AvatarsService } from './avatars.service';
-import { FILE_CSP } from './file-name';
-import { fileUploadBody, receiveFile, skipBodyValidation } from './multipart';
+import { startStorageSweeps } from '../../lib/storage/sweep';
+import { FILE_CSP, fileUploadBody, receiveFile, skipBodyValidation } from '../attachments';
+import { AvatarsService } from './avatars.service';
 
 const security = [{ bearer: [] }];
 const tags = ['me'];
 
-/** Settings → Profile: upload, clear and serve the avatar (registered inside the multipart plugin of the attachments). */
-export function avatarRoutes(app: FastifyInstance, service: AvatarsService): void {
+/**
+ * Avatars (issue 21, Settings → Profile): one image a user, in the file store of lib/storage. Multipart bodies are
+ * parsed only inside this plugin: every other route still takes JSON alone (415 otherwise).
+ */
+export function registerAvatars(app: FastifyInstance): void {
+  const { database, storage } = app.deps;
+  const service = new AvatarsService(database.db, storage, app.log);
+  app.register(async (scope) => {
+    await scope.register(fastifyMultipart, { throwFileSizeLimit: false });
+    avatarRoutes(scope, service);
+  });
+  startStorageSweeps(app, 'avatar sweep', async (stopped) => ({ deleted: await service.sweepOrphans({ stopped }) }));
+}
+
+/** Settings → Profile: upload, clear and serve the avatar. */
+function avatarRoutes(app: FastifyInstance, service: AvatarsService): void {
   const r = typed(app);
 
   r.post('/api/me/avatar', {
