@@ -29,6 +29,19 @@ const webhook = (c: { teamId: string; webhookId: string; url: string }) => ({
 /** The row's target: what it is about, named again by the label it keeps when that is gone. */
 const target = (targetType: string, targetId: string | null, targetLabel: string) => ({ targetType, targetId, targetLabel });
 
+/** A row about an invitation: the invitation, named by the address it went to, and the role it offered. */
+const invitationRow = (
+  action: 'invitation.sent' | 'invitation.cancelled',
+  c: { teamId: string; invitationId: string; email: string; role: string },
+): Row => ({
+  action,
+  teamId: c.teamId,
+  targetType: 'invitation',
+  targetId: c.invitationId,
+  targetLabel: c.email,
+  details: { role: c.role },
+});
+
 /** A row about an account: the account is its target. */
 const ownAccount = (c: { userId: string; email: string }) => ({ targetType: 'user', targetId: c.userId, targetLabel: c.email });
 const write = (tx: Tx, actor: ChangeActor, row: Row) =>
@@ -98,24 +111,8 @@ export const auditSubscriber = inTransaction('audit', {
       details: { memberId: c.member.memberId, ...invited },
     });
   },
-  'invitation.sent': (c, actor, tx) =>
-    write(tx, actor, {
-      action: 'invitation.sent',
-      teamId: c.teamId,
-      targetType: 'invitation',
-      targetId: c.invitationId,
-      targetLabel: c.email,
-      details: { role: c.role },
-    }),
-  'invitation.cancelled': (c, actor, tx) =>
-    write(tx, actor, {
-      action: 'invitation.cancelled',
-      teamId: c.teamId,
-      targetType: 'invitation',
-      targetId: c.invitationId,
-      targetLabel: c.email,
-      details: { role: c.role },
-    }),
+  'invitation.sent': (c, actor, tx) => write(tx, actor, invitationRow('invitation.sent', c)),
+  'invitation.cancelled': (c, actor, tx) => write(tx, actor, invitationRow('invitation.cancelled', c)),
   'project.deleted': (c, actor, tx) =>
     write(tx, actor, {
       action: 'project.deleted',
