@@ -119,6 +119,14 @@ describe('NOTE_POLICY', () => {
     expect(out).toBe('<p><a>a</a></p><pre><code>b</code></pre>');
   });
 
+  it('keeps the values of the attributes that are not addresses: a checklist, a table cell span, a list start, a mention', () => {
+    const html =
+      '<ul data-type="taskList"><li data-type="taskItem" data-checked="true">done</li></ul>' +
+      '<ol start="3"><li>c</li></ol><table><tbody><tr><td colspan="2" rowspan="2">x</td></tr></tbody></table>' +
+      '<p><span data-type="mention" data-id="u1" data-label="Ann">@Ann</span></p>';
+    expect(sanitizeHtml(html, NOTE_POLICY)).toBe(html);
+  });
+
   it('does not run its element rules for Markdown (each policy has its own sanitizer)', () => {
     sanitizeHtml('<p class="x">warm up</p>', NOTE_POLICY);
     expect(sanitizeHtml('<span class="md-mention">@Ann</span>', MARKDOWN_POLICY)).toBe('<span class="md-mention">@Ann</span>');

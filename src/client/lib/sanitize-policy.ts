@@ -74,6 +74,8 @@ export const NOTE_POLICY: SanitizePolicy = {
     ...['href', 'src', 'alt', 'title', 'colspan', 'rowspan', 'start', 'class'],
     ...['data-type', 'data-checked', 'data-id', 'data-label', 'data-task-id'],
   ],
+  // Without these, a pasted checklist came in as a plain list and a table lost its spans (the URL rule removed them).
+  notUrls: ['colspan', 'rowspan', 'start', 'data-type', 'data-checked', 'data-id', 'data-label', 'data-task-id'],
   element: (node) => {
     // Links to http(s)/mailto only, images from this app only.
     if (node.tagName === 'A') {
