@@ -104,9 +104,14 @@ export function useAttachmentUploads(taskId: string) {
           signal: controller.signal,
           onProgress: (loaded, total) => patch(key, { loaded, total }),
         });
-        qc.setQueryData<AttachmentListDto>(taskPartKeys.attachments(taskId), (list) =>
+        const listKey = taskPartKeys.attachments(taskId);
+        // A list read that began before this file was saved would answer without it (CI caught the panel showing 'No
+        // files yet' after an upload that had gone through): then read it again.
+        const stale = !qc.getQueryData(listKey) || qc.isFetching({ queryKey: listKey }) > 0;
+        qc.setQueryData<AttachmentListDto>(listKey, (list) =>
           list && !list.attachments.some((a) => a.id === saved.id) ? { attachments: [...list.attachments, saved] } : list,
         );
+        if (stale) void qc.invalidateQueries({ queryKey: listKey });
         setUploads((all) => all.filter((u) => u.key !== key));
         void invalidateTasks(qc);
       } catch (error) {
