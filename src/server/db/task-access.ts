@@ -13,6 +13,12 @@ import { activeRole } from './visibility';
  */
 export type TaskLock = 'update' | 'no key update';
 
+/** The lock a write under a task takes on the task row (see TaskLock). */
+export const TASK_WRITE_LOCK = 'no key update' satisfies TaskLock;
+
+/** A task's project (every task has one): join `projects` on it for the task's team. */
+export const taskProject = eq(projects.id, tasks.projectId);
+
 const accessColumns = (userId: string) => ({
   id: tasks.id,
   title: tasks.title,
@@ -31,11 +37,7 @@ const accessColumns = (userId: string) => ({
  * undefined when there is no such task; with `lock`, the task row is locked for the rest of the transaction.
  */
 export async function getTaskAccess(db: DbOrTx, taskId: string, userId: string, lock?: TaskLock) {
-  const query = db
-    .select(accessColumns(userId))
-    .from(tasks)
-    .innerJoin(projects, eq(projects.id, tasks.projectId))
-    .where(eq(tasks.id, taskId));
+  const query = db.select(accessColumns(userId)).from(tasks).innerJoin(projects, taskProject).where(eq(tasks.id, taskId));
   const [row] = lock ? await query.for(lock, { of: tasks }) : await query;
   return row;
 }

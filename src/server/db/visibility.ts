@@ -1,7 +1,7 @@
 import { and, eq, exists, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { alias, type AnyPgColumn, QueryBuilder } from 'drizzle-orm/pg-core';
 import type { TeamRole } from '../../domain/constants';
-import { teamMembers } from './schema';
+import { teamMembers, users } from './schema';
 
 /**
  * The one rule of visibility (DESIGN.md "Authorization"): a user sees a team, and everything in it,
@@ -15,6 +15,9 @@ const qb = new QueryBuilder();
 /** team_members under a name of its own, for subqueries inside a query that may join team_members too. */
 const tm = alias(teamMembers, 'tm');
 type Members = typeof teamMembers | typeof tm;
+
+/** A membership's person: join `users` on it from team_members. */
+export const memberUser = eq(users.id, teamMembers.userId);
 
 /** The membership row (of `m`, team_members by default) counts. A literal, not a parameter: the planner sees it. */
 export const isActiveRow = (m: Members = teamMembers): SQL => sql`${m.status} = 'active'`;

@@ -31,15 +31,15 @@ export interface TokenAuthentication {
   apiToken: { id: string; scope: ApiTokenScope };
 }
 
-function toDto(row: repo.ApiTokenRow): ApiTokenDto {
+function toDto({ id, name, prefix, scope, createdAt, expiresAt, lastUsedAt }: repo.ApiTokenRow): ApiTokenDto {
   return {
-    id: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    scope: row.scope,
-    createdAt: row.createdAt.toISOString(),
-    expiresAt: row.expiresAt?.toISOString() ?? null,
-    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    id,
+    name,
+    prefix,
+    scope,
+    createdAt: createdAt.toISOString(),
+    expiresAt: expiresAt?.toISOString() ?? null,
+    lastUsedAt: lastUsedAt?.toISOString() ?? null,
   };
 }
 

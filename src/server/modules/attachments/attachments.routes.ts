@@ -10,7 +10,7 @@ import { AttachmentsService } from './attachments.service';
 import { isRasterImage } from './file-content';
 import { FileLinks } from './file-links';
 import { contentDisposition, FILE_CSP } from './file-name';
-import { fileUploadBody, receiveFile, skipBodyValidation } from './multipart';
+import { fileUploadRoute, receiveFile } from './multipart';
 import { sweepOrphans } from './orphan-sweep';
 
 const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
@@ -64,17 +64,13 @@ function attachmentRoutes(app: FastifyInstance, service: AttachmentsService): vo
   });
 
   r.post('/api/tasks/:id/attachments', {
-    config: { auth: 'user' },
-    schema: {
+    ...fileUploadRoute({
       tags,
       security,
       description: `One file in the multipart field \`file\`, streamed to the file store. At most MAX_UPLOAD_MB (413 file_too_large); its type is read from its bytes.`,
-      consumes: ['multipart/form-data'],
       params: idParams,
-      body: fileUploadBody,
       response: { 201: attachmentDto, ...errors, 413: errorResponse },
-    },
-    validatorCompiler: skipBodyValidation(),
+    }),
     handler: async (req, reply) => {
       const dto = await service.upload(actorOf(req), req.params.id, (maxBytes) => receiveFile(req, maxBytes));
       return reply.code(201).send(dto);

@@ -22,6 +22,18 @@ export function skipBodyValidation<S>(): FastifySchemaCompiler<S> {
 }
 
 /**
+ * The route options every file upload shares: a signed-in caller and a multipart body of one file in `file`,
+ * documented by `fileUploadBody` and left unvalidated (the handler streams it through `receiveFile`).
+ */
+export function fileUploadRoute<S extends object>(schema: S) {
+  return {
+    config: { auth: 'user' } as const,
+    schema: { ...schema, consumes: ['multipart/form-data'], body: fileUploadBody },
+    validatorCompiler: skipBodyValidation(),
+  };
+}
+
+/**
  * The request's file part in the field `file`, unread (its bytes stream from the socket as they are consumed).
  * Anything but one file there is `file_missing`; a body that is not valid multipart is `bad_request`.
  */

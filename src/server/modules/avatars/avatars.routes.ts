@@ -5,7 +5,7 @@ import { userDto } from '../../../domain/schemas/auth';
 import { errorResponse } from '../../../domain/schemas/common';
 import { requireUser, typed } from '../../lib/http';
 import { startStorageSweeps } from '../../lib/storage/sweep';
-import { FILE_CSP, fileUploadBody, receiveFile, skipBodyValidation } from '../attachments';
+import { FILE_CSP, fileUploadRoute, receiveFile } from '../attachments';
 import { AvatarsService } from './avatars.service';
 
 const security = [{ bearer: [] }];
@@ -30,17 +30,13 @@ function avatarRoutes(app: FastifyInstance, service: AvatarsService): void {
   const r = typed(app);
 
   r.post('/api/me/avatar', {
-    config: { auth: 'user' },
-    schema: {
+    ...fileUploadRoute({
       tags,
       security,
       description:
         'One PNG, JPEG, GIF or WebP image of at most 5 MB in the multipart field `file` (cropped square by the client).',
-      consumes: ['multipart/form-data'],
-      body: fileUploadBody,
       response: { 200: userDto, 400: errorResponse, 413: errorResponse },
-    },
-    validatorCompiler: skipBodyValidation(),
+    }),
     handler: async (req) => service.upload(requireUser(req).userId, (maxBytes) => receiveFile(req, maxBytes)),
   });
 

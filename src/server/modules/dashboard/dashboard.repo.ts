@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { type PgColumn, PgDialect } from 'drizzle-orm/pg-core';
 import { DASHBOARD_LIST_LIMIT } from '../../../domain/dashboard';
 import type { DbOrTx } from '../../db/client';
 import { projects, projectTaskCounts, tasks, teamMembers, teams } from '../../db/schema';
@@ -177,6 +177,15 @@ export async function countForUser(
 
 const limit = DASHBOARD_LIST_LIMIT;
 
+/** The newest projects or teams by created_at whose team (`teamId`) the user sees. */
+const newestInVisibleTeams = (db: DbOrTx, userId: string, table: typeof projects | typeof teams, teamId: PgColumn) =>
+  db
+    .select({ id: table.id, title: table.name, at: table.createdAt })
+    .from(table)
+    .where(inArray(teamId, visibleTeamIds(userId)))
+    .orderBy(desc(table.createdAt), desc(table.id))
+    .limit(limit);
+
 /** The newest tasks by updated_at, projects and teams by created_at: candidates for the activity feed. */
 export async function listActivityCandidates(db: DbOrTx, userId: string) {
   // Sequential on purpose: inside a transaction these share one connection, which runs one query at a time.
@@ -186,18 +195,8 @@ export async function listActivityCandidates(db: DbOrTx, userId: string) {
     .where(inArray(tasks.projectId, myProjectIds(db, userId)))
     .orderBy(desc(tasks.updatedAt), desc(tasks.id))
     .limit(limit);
-  const projectRows = await db
-    .select({ id: projects.id, title: projects.name, at: projects.createdAt })
-    .from(projects)
-    .where(inArray(projects.teamId, visibleTeamIds(userId)))
-    .orderBy(desc(projects.createdAt), desc(projects.id))
-    .limit(limit);
-  const teamRows = await db
-    .select({ id: teams.id, title: teams.name, at: teams.createdAt })
-    .from(teams)
-    .where(inArray(teams.id, visibleTeamIds(userId)))
-    .orderBy(desc(teams.createdAt), desc(teams.id))
-    .limit(limit);
+  const projectRows = await newestInVisibleTeams(db, userId, projects, projects.teamId);
+  const teamRows = await newestInVisibleTeams(db, userId, teams, teams.id);
   return [
     ...taskRows.map((r) => ({ ...r, entity: 'task' as const })),
     ...projectRows.map((r) => ({ ...r, entity: 'project' as const })),

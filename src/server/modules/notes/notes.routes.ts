@@ -18,7 +18,7 @@ import {
 } from '../../../domain/schemas/note';
 import { actorOf, requireUser, typed } from '../../lib/http';
 import { startPeriodic } from '../../lib/periodic';
-import { FILE_CSP, fileUploadBody, receiveFile, skipBodyValidation } from '../attachments';
+import { FILE_CSP, fileUploadRoute, receiveFile } from '../attachments';
 import { NoteImages } from './note-images';
 import { NoteTickets } from './note-tickets';
 import { NotesCollab } from './notes.collab';
@@ -87,18 +87,14 @@ export function registerNotes(app: FastifyInstance): void {
     const r = typed(scope);
 
     r.post('/api/notes/:id/images', {
-      config: { auth: 'user' },
-      schema: {
+      ...fileUploadRoute({
         tags,
         security,
         description:
           'One PNG, JPEG, GIF or WebP image in the multipart field `file` (at most MAX_UPLOAD_MB). Answers its signed URL for `<img>`: the path is the stable reference to keep in the document, the `?exp=…&sig=…` query expires like an attachment link (a fresh one comes with each socket ticket).',
-        consumes: ['multipart/form-data'],
         params: idParams,
-        body: fileUploadBody,
         response: { 201: z.object({ url: z.string() }), ...errors, 413: errorResponse },
-      },
-      validatorCompiler: skipBodyValidation(),
+      }),
       handler: async (req, reply) => {
         await service.requireVisible(requireUser(req).userId, req.params.id);
         const result = await images.upload(req.params.id, (maxBytes) => receiveFile(req, maxBytes));

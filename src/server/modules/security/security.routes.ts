@@ -8,11 +8,12 @@ import {
   revokeOthersInput,
   revokeOthersResponse,
   sessionListDto,
+  type TwoFactorReauthInput,
   twoFactorReauthInput,
   twoFactorSetupDto,
   twoFactorStatusDto,
 } from '../../../domain/schemas/security';
-import { requireUser, typed } from '../../lib/http';
+import { type AuthContext, requireUser, typed } from '../../lib/http';
 import { auditByOf } from '../audit';
 import { DEFAULT_SESSION_POLICY } from '../auth';
 import { SessionsService } from './sessions.service';
@@ -59,18 +60,25 @@ export function registerSecurity(app: FastifyInstance): void {
     handler: async (req) => twoFactor.status(requireUser(req).user),
   });
 
-  /** A step that asks for the password again first (when the account has one); its failures count like a sign-in's. */
-  const reauthenticated = <T extends z.ZodType>(answer: T) => ({
-    tags,
-    body: twoFactorReauthInput,
-    response: { 200: answer, 400: errorResponse, 409: errorResponse, 429: errorResponse },
-  });
+  /**
+   * A POST step that asks for the password again first (when the account has one); its failures count like a sign-in's.
+   */
+  const reauthenticatedStep = (
+    url: string,
+    answer: typeof twoFactorSetupDto | typeof recoveryCodesDto,
+    step: (user: AuthContext['user'], input: TwoFactorReauthInput, ip: string) => Promise<z.output<typeof answer>>,
+  ) =>
+    r.post(url, {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        body: twoFactorReauthInput,
+        response: { 200: answer, 400: errorResponse, 409: errorResponse, 429: errorResponse },
+      },
+      handler: async (req) => step(requireUser(req).user, req.body, req.ip),
+    });
 
-  r.post('/api/me/2fa/setup', {
-    config: { auth: 'user' },
-    schema: reauthenticated(twoFactorSetupDto),
-    handler: async (req) => twoFactor.setup(requireUser(req).user, req.body, req.ip),
-  });
+  reauthenticatedStep('/api/me/2fa/setup', twoFactorSetupDto, (user, input, ip) => twoFactor.setup(user, input, ip));
 
   r.post('/api/me/2fa/enable', {
     config: { auth: 'user' },
@@ -81,11 +89,9 @@ export function registerSecurity(app: FastifyInstance): void {
   });
 
   // Ten new recovery codes; the old ones stop working.
-  r.post('/api/me/2fa/recovery-codes', {
-    config: { auth: 'user' },
-    schema: reauthenticated(recoveryCodesDto),
-    handler: async (req) => twoFactor.regenerateRecoveryCodes(requireUser(req).user, req.body, req.ip),
-  });
+  reauthenticatedStep('/api/me/2fa/recovery-codes', recoveryCodesDto, (user, input, ip) =>
+    twoFactor.regenerateRecoveryCodes(user, input, ip),
+  );
 
   r.post('/api/me/2fa/disable', {
     config: { auth: 'user' },

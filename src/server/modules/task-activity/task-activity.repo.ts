@@ -4,6 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { projects, taskActivity, tasks, users } from '../../db/schema';
 import { activeRole } from '../../db/visibility';
+import { taskProject } from '../../db/task-access';
 
 const creators = alias(users, 'creator');
 
@@ -18,7 +19,7 @@ export async function getTaskCreation(db: DbOrTx, taskId: string, userId: string
       creatorAvatar: creators.avatarUrl,
     })
     .from(tasks)
-    .innerJoin(projects, eq(projects.id, tasks.projectId))
+    .innerJoin(projects, taskProject)
     .leftJoin(creators, eq(creators.id, tasks.creatorId))
     .where(eq(tasks.id, taskId));
   return row;

@@ -8,7 +8,7 @@ import type {
   ChecklistOrderInput,
 } from '../../../domain/schemas/task-detail';
 import type { Db, Tx } from '../../db/client';
-import { requireVisibleTask, type TaskAccess } from '../../db/task-access';
+import { requireVisibleTask, TASK_WRITE_LOCK, type TaskAccess } from '../../db/task-access';
 import { AppError } from '../../lib/errors';
 import type { ChangeRecorder } from '../../lib/changes';
 import * as repo from './task-checklist.repo';
@@ -23,13 +23,6 @@ function toItemDto(row: repo.ChecklistItemRow): ChecklistItemDto {
     createdAt: row.createdAt.toISOString(),
   };
 }
-
-/*
- * Every checklist write locks the task first: writes to one checklist run one at a time (the limit and a reorder's
- * list hold), and all of them lock the task before its items, as deleting the task does; an item ticked first and its
- * task locked by the trigger afterwards could deadlock with a reorder or a task deletion.
- */
-const LOCK = 'no key update';
 
 /** The checklist of a task: any active member of the task's team reads and edits it. */
 export class TaskChecklistService {
@@ -74,10 +67,15 @@ export class TaskChecklistService {
     });
   }
 
-  /** A checklist write: the task locked and visible to the caller (else 404), and the change recorded with it. */
+  /**
+   * A checklist write: the task locked and visible to the caller (else 404), and the change recorded with it.
+   * Every checklist write locks the task first: writes to one checklist run one at a time (the limit and a reorder's
+   * list hold), and all of them lock the task before its items, as deleting the task does; an item ticked first and
+   * its task locked by the trigger afterwards could deadlock with a reorder or a task deletion.
+   */
   private change<T>(actor: PersonActor, taskId: string, work: (tx: Tx, access: TaskAccess) => Promise<T>): Promise<T> {
     return this.changes.run(this.db, actor, async (tx, record) => {
-      const access = await requireVisibleTask(tx, taskId, actor.userId, LOCK);
+      const access = await requireVisibleTask(tx, taskId, actor.userId, TASK_WRITE_LOCK);
       const result = await work(tx, access);
       await record(detailChanged(access, 'checklist'));
       return result;

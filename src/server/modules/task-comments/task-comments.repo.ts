@@ -2,7 +2,8 @@ import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { MailKind, NotificationPreferenceKind } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
 import { notificationPreferences, projects, taskComments, tasks, taskWatchers, teamMembers, users } from '../../db/schema';
-import { activeMembership } from '../../db/visibility';
+import { activeMembership, memberUser } from '../../db/visibility';
+import { taskProject } from '../../db/task-access';
 
 export type CommentRow = typeof taskComments.$inferSelect;
 
@@ -30,7 +31,7 @@ export async function listMembers(db: DbOrTx, teamId: string): Promise<PersonRow
   return db
     .select(personColumns)
     .from(teamMembers)
-    .innerJoin(users, eq(users.id, teamMembers.userId))
+    .innerJoin(users, memberUser)
     .where(activeMembership({ teamId }))
     .orderBy(asc(sql`lower(${users.fullName})`), asc(users.id));
 }
@@ -131,9 +132,9 @@ export async function listWatchers(db: DbOrTx, taskId: string): Promise<PersonRo
   return db
     .select(personColumns)
     .from(tasks)
-    .innerJoin(projects, eq(projects.id, tasks.projectId))
+    .innerJoin(projects, taskProject)
     .innerJoin(teamMembers, activeMembership({ teamId: projects.teamId }))
-    .innerJoin(users, eq(users.id, teamMembers.userId))
+    .innerJoin(users, memberUser)
     .leftJoin(taskWatchers, and(eq(taskWatchers.taskId, tasks.id), eq(taskWatchers.userId, teamMembers.userId)))
     .where(
       and(

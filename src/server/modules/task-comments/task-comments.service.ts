@@ -11,7 +11,7 @@ import {
   type WatchStateDto,
 } from '../../../domain/schemas/task-detail';
 import type { Db, DbOrTx } from '../../db/client';
-import { requireVisibleTask } from '../../db/task-access';
+import { requireVisibleTask, TASK_WRITE_LOCK } from '../../db/task-access';
 import { AppError } from '../../lib/errors';
 import type { ChangeRecorder } from '../../lib/changes';
 import * as repo from './task-comments.repo';
@@ -37,9 +37,6 @@ function toCommentDto(comment: repo.CommentRow, people: People): CommentDto {
     editedAt: comment.editedAt?.toISOString() ?? null,
   };
 }
-
-/** Comment writes hold the task row (see TaskLock), so it is not deleted or moved to another team under them. */
-const LOCK = 'no key update';
 
 /**
  * Comments on a task, their @mentions, and who watches the task (issue 22). Any active member of the task's team
@@ -69,7 +66,7 @@ export class TaskCommentsService {
     const { userId } = actor;
     const mentions = mentionedIds(input.body);
     return this.changes.run(this.db, actor, async (tx, record) => {
-      const task = await requireVisibleTask(tx, taskId, userId, LOCK);
+      const task = await requireVisibleTask(tx, taskId, userId, TASK_WRITE_LOCK);
       await this.requireMentionable(tx, task.teamId, mentions);
       const comment = await repo.createOne(tx, { taskId, authorId: userId, body: input.body, mentions });
       // The author watches (again, even after an unwatch); the mentioned watch unless they chose not to.
@@ -101,7 +98,7 @@ export class TaskCommentsService {
     const { userId } = actor;
     const mentions = mentionedIds(input.body);
     return this.changes.run(this.db, actor, async (tx, record) => {
-      const task = await requireVisibleTask(tx, taskId, userId, LOCK);
+      const task = await requireVisibleTask(tx, taskId, userId, TASK_WRITE_LOCK);
       const before = await this.requireComment(tx, taskId, commentId);
       if (!canEditComment(userId, before)) throw new AppError('comment_edit_denied');
       // Only a new mention is checked: a teammate mentioned before who has since left stays as written.
@@ -123,7 +120,7 @@ export class TaskCommentsService {
   async remove(actor: PersonActor, taskId: string, commentId: string): Promise<void> {
     const { userId } = actor;
     await this.changes.run(this.db, actor, async (tx, record) => {
-      const task = await requireVisibleTask(tx, taskId, userId, LOCK);
+      const task = await requireVisibleTask(tx, taskId, userId, TASK_WRITE_LOCK);
       const comment = await this.requireComment(tx, taskId, commentId);
       if (!canDeleteComment(task.callerRole, userId, comment)) throw new AppError('comment_delete_denied');
       await repo.deleteOne(tx, commentId);
@@ -144,7 +141,7 @@ export class TaskCommentsService {
   async setWatching(actor: PersonActor, taskId: string, watching: boolean): Promise<WatchStateDto> {
     const { userId } = actor;
     return this.changes.run(this.db, actor, async (tx, record) => {
-      const task = await requireVisibleTask(tx, taskId, userId, LOCK);
+      const task = await requireVisibleTask(tx, taskId, userId, TASK_WRITE_LOCK);
       await repo.setWatching(tx, taskId, userId, watching);
       await record(detailChanged(task, 'watchers'));
       return this.readWatchState(tx, userId, taskId);

@@ -10,6 +10,7 @@ import { containsText } from '../../db/search';
 import { countSums } from '../../db/task-counters';
 import { activeRole, isActiveMember } from '../../db/visibility';
 import { teamHasActiveWebhook } from '../webhooks';
+import { taskProject } from '../../db/task-access';
 
 export type TaskRow = typeof tasks.$inferSelect;
 
@@ -112,11 +113,7 @@ function orderBy(sort: TaskSort = 'created', dir: 'asc' | 'desc' = sort === 'cre
 
 /** Cards with their project's and assignee's names: the one join every list of cards starts from. */
 const selectCards = (db: DbOrTx) =>
-  db
-    .select(listColumns)
-    .from(tasks)
-    .innerJoin(projects, eq(projects.id, tasks.projectId))
-    .leftJoin(users, eq(users.id, tasks.assigneeId));
+  db.select(listColumns).from(tasks).innerJoin(projects, taskProject).leftJoin(users, eq(users.id, tasks.assigneeId));
 
 type ColumnSelect = ReturnType<typeof selectCards>;
 
@@ -162,11 +159,7 @@ export const hasTaskFilters = (f: Omit<TaskFilters, 'today'>) =>
 
 const qb = new QueryBuilder();
 const selectCardRows = () =>
-  qb
-    .select(listColumns)
-    .from(tasks)
-    .innerJoin(projects, eq(projects.id, tasks.projectId))
-    .leftJoin(users, eq(users.id, tasks.assigneeId));
+  qb.select(listColumns).from(tasks).innerJoin(projects, taskProject).leftJoin(users, eq(users.id, tasks.assigneeId));
 
 /** The card statements' conditions: visible to `userId`, and (by placeholder) of one project and/or status. */
 const cardWhere = (withProject: boolean, status: Placeholder | TaskStatus | null) =>
@@ -263,7 +256,7 @@ export async function countVisibleByStatus(
     const rows = await db
       .select({ status: tasks.status, n: count() })
       .from(tasks)
-      .innerJoin(projects, eq(projects.id, tasks.projectId))
+      .innerJoin(projects, taskProject)
       .where(and(...filterConditions(userId, f)))
       .groupBy(tasks.status);
     return rows;
@@ -283,7 +276,7 @@ export async function getOneById(db: DbOrTx, id: string) {
   const [row] = await db
     .select({ ...listColumns, teamId: projects.teamId })
     .from(tasks)
-    .innerJoin(projects, eq(projects.id, tasks.projectId))
+    .innerJoin(projects, taskProject)
     .leftJoin(users, eq(users.id, tasks.assigneeId))
     .where(eq(tasks.id, id));
   return row;
@@ -306,7 +299,7 @@ export async function lockOneById(db: DbOrTx, id: string, userId: string) {
       assigneeName: users.fullName,
     })
     .from(tasks)
-    .innerJoin(projects, eq(projects.id, tasks.projectId))
+    .innerJoin(projects, taskProject)
     .leftJoin(users, eq(users.id, tasks.assigneeId))
     .where(eq(tasks.id, id))
     .for('update', { of: tasks });

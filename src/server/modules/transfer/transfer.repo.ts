@@ -14,7 +14,8 @@ import {
   teams,
   users,
 } from '../../db/schema';
-import { activeMembership } from '../../db/visibility';
+import { activeMembership, memberUser } from '../../db/visibility';
+import { taskProject } from '../../db/task-access';
 
 /** Rows per insert statement: well under PostgreSQL's 65,535 parameters for the widest row here. */
 const CHUNK = 500;
@@ -34,7 +35,7 @@ export async function listMembers(db: DbOrTx, teamId: string) {
   return db
     .select({ userId: users.id, email: users.email, fullName: users.fullName, role: teamMembers.role })
     .from(teamMembers)
-    .innerJoin(users, eq(users.id, teamMembers.userId))
+    .innerJoin(users, memberUser)
     .where(activeMembership({ teamId }))
     .orderBy(sql`case ${teamMembers.role} when 'owner' then 0 when 'admin' then 1 else 2 end`, asc(users.email));
 }
@@ -57,7 +58,7 @@ export async function listTasks(db: DbOrTx, teamId: string, projectId?: string) 
       creatorEmail: creator.email,
     })
     .from(tasks)
-    .innerJoin(projects, eq(projects.id, tasks.projectId))
+    .innerJoin(projects, taskProject)
     .leftJoin(assignee, eq(assignee.id, tasks.assigneeId))
     .leftJoin(creator, eq(creator.id, tasks.creatorId))
     .where(and(eq(projects.teamId, teamId), projectId ? eq(tasks.projectId, projectId) : undefined))
@@ -65,11 +66,7 @@ export async function listTasks(db: DbOrTx, teamId: string, projectId?: string) 
 }
 
 const teamTaskIds = (db: DbOrTx, teamId: string) =>
-  db
-    .select({ id: tasks.id })
-    .from(tasks)
-    .innerJoin(projects, eq(projects.id, tasks.projectId))
-    .where(eq(projects.teamId, teamId));
+  db.select({ id: tasks.id }).from(tasks).innerJoin(projects, taskProject).where(eq(projects.teamId, teamId));
 
 export async function listComments(db: DbOrTx, teamId: string) {
   return db
@@ -148,7 +145,7 @@ export async function listActiveMembers(db: DbOrTx, teamId: string) {
   return db
     .select({ id: users.id, email: users.email, fullName: users.fullName })
     .from(teamMembers)
-    .innerJoin(users, eq(users.id, teamMembers.userId))
+    .innerJoin(users, memberUser)
     .where(activeMembership({ teamId }));
 }
 

@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client';
 import { lockFor } from '../../db/locks';
 import { MANAGER_ROLES } from '../../../domain/permissions';
 import { teamMembers, teams, users, webhookDeliveries, webhookDeliveryAttempts, webhooks } from '../../db/schema';
-import { isActiveRow } from '../../db/visibility';
+import { isActiveRow, memberUser } from '../../db/visibility';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -294,7 +294,7 @@ export async function listTeamManagers(db: DbOrTx, teamId: string) {
       teamName: teams.name,
     })
     .from(teamMembers)
-    .innerJoin(users, eq(users.id, teamMembers.userId))
+    .innerJoin(users, memberUser)
     .innerJoin(teams, eq(teams.id, teamMembers.teamId))
     .where(and(eq(teamMembers.teamId, teamId), isActiveRow(), inArray(teamMembers.role, [...MANAGER_ROLES])));
 }
