@@ -100,6 +100,16 @@ async function visit(page: Page, route: string) {
   await expect(page.locator('main .animate-spin, main .animate-pulse')).toHaveCount(0);
 }
 
+test('the axe check fails a page that breaks the rules', async ({ page }) => {
+  // The suite's own axe runner (fixtures.ts), shown to find what it is there to find: a missing text alternative, a
+  // contrast below 4.5:1, and an unlabelled field; within `include`, only what is inside.
+  await page.setContent(`<main><h1>Probe</h1><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+    <p style="color:#999;background:#fff">Faint text</p><section id="form"><input type="text"></section></main>`);
+  const all = (await axeViolations(page)).map((line) => line.split(':')[0]);
+  expect(all).toEqual(expect.arrayContaining(['image-alt', 'color-contrast', 'label']));
+  expect((await axeViolations(page, '#form')).map((line) => line.split(':')[0])).toEqual(['label']);
+});
+
 for (const scheme of ['light', 'dark'] as const) {
   test.describe(`accessibility (${scheme})`, () => {
     test.use({ colorScheme: scheme });

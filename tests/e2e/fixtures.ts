@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { test as base, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { TASK_STATUS_LABELS, type TaskStatus } from '../../src/domain/constants';
 import type { InvitationDto, TeamDto } from '../../src/domain/schemas/team';
@@ -90,11 +91,24 @@ export function gate(): { passed: Promise<void>; open: () => void } {
 /** WCAG 2.2 A and AA, what every axe check of the suite holds the pages to. */
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
+/** axe-core itself, put into a page once (until it navigates) by `axeViolations`. */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeWindow {
+  axe: {
+    run(context: Document | string, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
+  };
+}
+
 /**
  * axe's WCAG A/AA violations on the page as it is now (within `include`, when given), one line each.
  * A colour transition still running (a toggle just pressed, a hover) would be sampled half-way by the
  * contrast check (CI caught the Grid/List toggle of /projects mid-transition, twice): finite animations
  * end first; spinners do not.
+ *
+ * axe-core runs in the page itself (`axe.run`), put there once per document. `@axe-core/playwright` was
+ * 5 to 10 times slower a scan on these pages (it injects axe into every frame at every scan, then opens a
+ * new page to merge the results): most of the end-to-end suite's time. The pages have no frames to reach.
  */
 export async function axeViolations(page: Page, include?: string): Promise<string[]> {
   // Two frames first: a colour scheme just emulated reaches the theme (a media-query listener, then React) a frame or
@@ -108,9 +122,16 @@ export async function axeViolations(page: Page, include?: string): Promise<strin
         .map((a) => a.finished.catch(() => undefined)),
     ),
   );
-  const builder = new AxeBuilder({ page }).withTags(WCAG);
-  const results = await (include ? builder.include(include) : builder).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(
+    async ({ include, tags }) => {
+      const { axe } = window as unknown as AxeWindow;
+      const options = { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'], iframes: false };
+      return (await axe.run(include ?? document, options)).violations;
+    },
+    { include, tags: WCAG },
+  );
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** `user` joins the team as a member: invited by `owner`, accepted. */
