@@ -1,0 +1,127 @@
+/**
+ * The statuses API of issue 36 (decision 0024): a project's workflow, read and changed by its managers. The rules
+ * themselves are in domain/workflow.ts; these schemas call them, so the form, the route and the OpenAPI document say
+ * the same thing.
+ *
+ * No import from ./common (which imports errors.ts): errors.ts is to take WORKFLOW_ERRORS from here, and the two
+ * must not form a cycle.
+ */
+import { z } from 'zod';
+import {
+  STATUS_CATEGORIES,
+  STATUS_LIMITS,
+  validateStatusColor,
+  validateStatusName,
+  validateWipLimit,
+  type WorkflowRuleReason,
+} from '../workflow';
+
+/**
+ * Every workflow reason with its error code and text, in the shape of errors.ts `ERRORS` (to be spread into it).
+ * `status_key_unknown` is the task routes' 400 for a key the project does not have; its answer names the project's
+ * keys (statusKeyUnknownMessage).
+ */
+export const WORKFLOW_ERRORS = {
+  status_name_required: { code: 'validation_failed', message: 'Status name is required' },
+  status_name_too_long: { code: 'validation_failed', message: `Status name must be at most ${STATUS_LIMITS.nameMax} characters` },
+  status_name_taken: { code: 'conflict', message: 'This project already has a status with this name' },
+  status_color_invalid: { code: 'validation_failed', message: 'Colour must be #rrggbb' },
+  status_wip_limit_invalid: {
+    code: 'validation_failed',
+    message: `WIP limit must be a whole number from 1 to ${STATUS_LIMITS.wipLimitMax}, or none`,
+  },
+  workflow_needs_open_status: {
+    code: 'conflict',
+    message: 'A workflow needs at least one status in Backlog or Not started',
+  },
+  workflow_needs_completed_status: { code: 'conflict', message: 'A workflow needs at least one Completed status' },
+  too_many_statuses: { code: 'conflict', message: `A project can have at most ${STATUS_LIMITS.perProjectMax} statuses` },
+  status_not_found: { code: 'not_found', message: 'Status not found' },
+  status_not_empty: { code: 'conflict', message: 'This status has tasks. Choose where to move them.' },
+  status_move_target_invalid: { code: 'validation_failed', message: 'Move its tasks to another status of this project' },
+  status_order_mismatch: { code: 'conflict', message: 'The workflow changed meanwhile. Please try again.' },
+  status_key_unknown: { code: 'validation_failed', message: 'This project has no such status' },
+} as const satisfies Record<WorkflowRuleReason | 'status_key_unknown', { code: string; message: string }>;
+
+/** The 400 text for a task status key the project does not have: it names the keys it has. */
+export const statusKeyUnknownMessage = (key: string, keys: readonly string[]): string =>
+  `Unknown status "${key.slice(0, STATUS_LIMITS.keyMax)}". This project's statuses are: ${keys.join(', ')}`;
+
+const uuid = z.uuid();
+
+export const statusCategory = z.enum(STATUS_CATEGORIES);
+
+/** A task's `status`: the key of one of its project's statuses (the service checks that the project has it). */
+export const statusKey = z
+  .string()
+  .max(STATUS_LIMITS.keyMax)
+  .regex(/^[a-z0-9]+(?:_[a-z0-9]+)*$/, 'A status key is lower-case letters, digits and _');
+
+/** Adds a domain rule's refusal as the field's issue. */
+const byRule =
+  <T>(rule: (value: T) => { ok: true } | { ok: false; reason: WorkflowRuleReason }) =>
+  (value: T, ctx: z.RefinementCtx) => {
+    const result = rule(value);
+    if (!result.ok) ctx.addIssue({ code: 'custom', message: WORKFLOW_ERRORS[result.reason].message });
+  };
+
+/** Length and emptiness only: uniqueness needs the project's other statuses (the service checks it, and the form). */
+const statusName = z
+  .string({ error: WORKFLOW_ERRORS.status_name_required.message })
+  .transform((s) => s.trim())
+  .superRefine(byRule((name: string) => validateStatusName(name, [])));
+
+const statusColor = z
+  .string()
+  .superRefine(byRule(validateStatusColor))
+  .transform((c) => c.toLowerCase());
+
+const wipLimit = z.number().nullable().superRefine(byRule(validateWipLimit));
+
+export const statusDto = z.object({
+  id: uuid,
+  /** Stable: set from the first name, never changed by a rename. What tasks' `status` holds. */
+  key: z.string(),
+  name: z.string(),
+  category: statusCategory,
+  color: z.string(),
+  /** 0-based, in workflow order. */
+  position: z.number().int(),
+  wipLimit: z.number().int().nullable(),
+});
+export type StatusDto = z.infer<typeof statusDto>;
+
+/** A project's statuses, in workflow order. */
+export const statusListDto = z.object({ statuses: z.array(statusDto) });
+export type StatusListDto = z.infer<typeof statusListDto>;
+
+/** A new status goes after the last one; its key comes from its name (workflow.ts `statusKeyFor`). */
+export const createStatusInput = z
+  .object({
+    name: statusName,
+    category: statusCategory,
+    color: statusColor,
+    wipLimit: wipLimit.optional().transform((v) => v ?? null),
+  })
+  .strict();
+export type CreateStatusInput = z.infer<typeof createStatusInput>;
+
+/** A rename (the key stays), a new category, colour or WIP limit (null: none). At least one of them. */
+export const updateStatusInput = z
+  .object({
+    name: statusName.optional(),
+    category: statusCategory.optional(),
+    color: statusColor.optional(),
+    wipLimit: wipLimit.optional(),
+  })
+  .strict()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), 'Nothing to change');
+export type UpdateStatusInput = z.infer<typeof updateStatusInput>;
+
+/** Deleting a status that has tasks names where they go (another status of the project); without it, 409. */
+export const deleteStatusInput = z.object({ moveTo: uuid.optional() }).strict();
+export type DeleteStatusInput = z.infer<typeof deleteStatusInput>;
+
+/** The whole workflow's new order: every status id of the project, once each. */
+export const statusOrderInput = z.object({ ids: z.array(uuid).min(1).max(STATUS_LIMITS.perProjectMax) }).strict();
+export type StatusOrderInput = z.infer<typeof statusOrderInput>;
