@@ -3,7 +3,14 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../../scripts/find-chromium.mjs';
+import { chromium } from '@playwright/test';
+import {
+  CHROMIUM_ARGS,
+  chromiumOrExit,
+  findChromium,
+  PLAYWRIGHT_DISABLED_FEATURES,
+  UNUSED_UI_FEATURES,
+} from '../../scripts/find-chromium.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'crewboard-browser-'));
@@ -81,5 +88,40 @@ describe('the browser the tests use', () => {
     expect(run.lines).toHaveLength(1);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.test).toMatch(/^node scripts\/find-chromium\.mjs && /);
+  });
+});
+
+describe('the flags the tests launch it with', () => {
+  it('repeat every feature Playwright disables (Chromium keeps only the last --disable-features)', () => {
+    const bundle = readFileSync(join(ROOT, 'node_modules/playwright-core/lib/coreBundle.js'), 'utf8');
+    const list = /disabledFeatures = \[([\s\S]*?)\]\.filter/.exec(bundle)?.[1];
+    expect(list, "playwright-core's disabledFeatures list").toBeDefined();
+    const theirs = [...(list ?? '').replace(/\/\/.*$/gm, '').matchAll(/"([A-Za-z]+)"/g)].map((m) => m[1]);
+    expect(theirs.length).toBeGreaterThan(5);
+    expect(PLAYWRIGHT_DISABLED_FEATURES).toEqual(expect.arrayContaining(theirs));
+    expect(CHROMIUM_ARGS.filter((arg) => arg.startsWith('--disable-features='))).toHaveLength(1);
+  });
+
+  it("leave a browser context without the address bar's popup renderers", async () => {
+    /** The chrome:// WebUI pages a context's window loads, with the given flags. */
+    async function webUiOf(args: string[]): Promise<string[]> {
+      const browser = await chromium.launch({ executablePath: await chromiumOrExit(), args });
+      try {
+        const page = await (await browser.newContext()).newPage();
+        await page.goto('data:text/html,<h1>probe</h1>');
+        const { targetInfos } = (await (await browser.newBrowserCDPSession()).send('Target.getTargets')) as {
+          targetInfos: { type: string; url: string }[];
+        };
+        return targetInfos.filter((t) => t.url.startsWith('chrome://')).map((t) => t.url);
+      } finally {
+        await browser.close();
+      }
+    }
+    const without = CHROMIUM_ARGS.map((arg) =>
+      arg.startsWith('--disable-features=') ? `--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.join(',')}` : arg,
+    );
+    expect(UNUSED_UI_FEATURES.length).toBeGreaterThan(0);
+    expect((await webUiOf(without)).some((url) => url.startsWith('chrome://omnibox-popup'))).toBe(true);
+    expect(await webUiOf(CHROMIUM_ARGS)).toEqual([]);
   });
 });
