@@ -22,6 +22,8 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          // Servers the tests start (main.ts, in a child process) hash passwords as cheaply as buildApp's (testConfig).
+          env: { PASSWORD_HASHING: 'test' },
         },
       },
       {

@@ -35,6 +35,7 @@ import { authRoutes, AuthService, sendLinkOnSignUp } from './modules/auth';
 import { TwoFactorService } from './modules/security';
 import { touchLastSeen } from './modules/users';
 import { ChangeRecorder } from './lib/changes';
+import { usePasswordHashing } from './lib/passwords';
 import { registerModules } from './modules';
 import { subscribers } from './subscribers';
 import { isApiDocsRoute, registerOpenApi } from './modules/openapi';
@@ -217,6 +218,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   for (const warning of config.warnings ?? []) app.log.warn(warning);
+  usePasswordHashing(config.passwordHashing ?? 'owasp');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createSerializerCompiler({ check: config.checkResponses ?? true }));
 

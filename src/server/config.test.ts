@@ -54,6 +54,16 @@ describe('EMAIL_VERIFICATION', () => {
   });
 });
 
+describe('PASSWORD_HASHING', () => {
+  it("defaults to OWASP's argon2id cost; the test suites' cheap one is refused in production, and anything else", () => {
+    expect(load({}).passwordHashing).toBe('owasp');
+    expect(load({ PASSWORD_HASHING: 'test' }).passwordHashing).toBe('test');
+    expect(() => load({ PASSWORD_HASHING: 'test', NODE_ENV: 'production' })).toThrow(/never with NODE_ENV=production/);
+    expect(load({ PASSWORD_HASHING: 'owasp', NODE_ENV: 'production' }).passwordHashing).toBe('owasp');
+    expect(() => load({ PASSWORD_HASHING: 'fast' })).toThrow(/PASSWORD_HASHING must be owasp or test/);
+  });
+});
+
 describe('SMTP_URL and MAIL_FROM', () => {
   it('reads smtp:// and smtps:// URLs; without one, mail goes to the log', () => {
     expect(load({}).mail).toEqual({ smtpUrl: null, from: 'Crewboard <no-reply@localhost>' });

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { EMAIL_VERIFICATION_MODES, type EmailVerificationMode } from '../domain/constants';
 import type { DatabaseOptions } from './db/client';
+import type { PasswordHashing } from './lib/passwords';
 import { RATE_LIMITS, type RateLimitName, type RateLimitOverrides } from './lib/rate-limit';
 import { daysToSeconds, SESSION_DEFAULTS, type SessionPolicy } from './modules/auth/session-policy';
 import type { RetryPolicy } from './modules/mail/mail.policy';
@@ -58,6 +59,8 @@ export interface Config extends DatabaseConfig {
   webhookTimeoutMs?: number;
   /** Days the audit log keeps a row (AUDIT_RETENTION_DAYS, default 365). */
   auditRetentionDays?: number;
+  /** PASSWORD_HASHING: `owasp` (the default) or `test`, the test suites' cheap hashes (refused in production). */
+  passwordHashing?: PasswordHashing;
 }
 
 /**
@@ -218,6 +221,15 @@ function loadEmailVerification(env: NodeJS.ProcessEnv): EmailVerificationMode {
   return value as EmailVerificationMode;
 }
 
+function loadPasswordHashing(env: NodeJS.ProcessEnv): PasswordHashing {
+  const value = env.PASSWORD_HASHING || 'owasp';
+  if (value !== 'owasp' && value !== 'test') throw new Error(`PASSWORD_HASHING must be owasp or test, got "${value}"`);
+  if (value === 'test' && env.NODE_ENV === 'production') {
+    throw new Error('PASSWORD_HASHING=test is for the test suites only, never with NODE_ENV=production');
+  }
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 3000, 'PORT');
   const database = loadDatabaseConfig(env);
@@ -254,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadMb: int(env.MAX_UPLOAD_MB, 25, 'MAX_UPLOAD_MB') || 25,
     webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true',
     auditRetentionDays: int(env.AUDIT_RETENTION_DAYS, 365, 'AUDIT_RETENTION_DAYS') || 365,
+    passwordHashing: loadPasswordHashing(env),
     sessions: {
       refreshReuseInterval: int(env.REFRESH_REUSE_INTERVAL, SESSION_DEFAULTS.refreshReuseInterval, 'REFRESH_REUSE_INTERVAL'),
       idleTimeout: daysToSeconds(int(env.SESSION_IDLE_DAYS, SESSION_DEFAULTS.idleDays, 'SESSION_IDLE_DAYS')),

@@ -36,6 +36,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // A folder of its own per app, created only when a file is stored.
     storage: { kind: 'local', dir: join(tmpdir(), 'crewboard-test-files', randomUUID()) },
     maxUploadMb: 25,
+    // Cheap argon2id: the suites hash hundreds of passwords (security.test.ts checks the production parameters).
+    passwordHashing: 'test',
     ...overrides,
   };
 }

@@ -10,6 +10,7 @@ import { MSG } from '../../src/domain/messages';
 import { buildApp } from '../../src/server/app';
 import { openDatabase, type Database } from '../../src/server/db/client';
 import { passwordCredentials } from '../../src/server/db/schema';
+import { usePasswordHashing } from '../../src/server/lib/passwords';
 import { TokenService } from '../../src/server/lib/tokens';
 import { createUser, insertTeam, uniqueEmail } from '../factories';
 import { setupTestApp, testConfig } from '../helpers/app';
@@ -188,6 +189,8 @@ describe('JWT edge cases', () => {
 });
 
 describe('sign-in timing and answers', () => {
+  // The production cost (the other apps of this file hash cheaply, as every suite does).
+  beforeAll(() => usePasswordHashing('owasp'));
   it('an unknown email and a wrong password get the same answer in a comparable time', async () => {
     const u = await createUser(ctx.app);
     const time = async (email: string) => {
@@ -220,6 +223,7 @@ describe('sign-in timing and answers', () => {
 });
 
 describe('passwords', () => {
+  beforeAll(() => usePasswordHashing('owasp'));
   it('are stored as argon2id with m=19456, t=2, p=1', async () => {
     const u = await createUser(ctx.app);
     const [row] = await ctx.database.db.select().from(passwordCredentials).where(eq(passwordCredentials.userId, u.id));
