@@ -225,6 +225,9 @@ describe('two app instances on one PostgreSQL database', () => {
     second = { app, database, url: await app.listen({ port: 0, host: '127.0.0.1' }) };
   });
   afterAll(async () => {
+    // The clients first: closed by the server, a provider reconnects, and a socket that reached the second instance while
+    // it closed would hold its close (a 60 s hook timeout once, on a loaded machine).
+    for (const c of clients.splice(0)) c.destroy();
     await second?.app.close();
     await second?.database.close();
   });
