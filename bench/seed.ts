@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../src/server/lib/passwords';
 import type { Db } from '../src/server/db/client';
+import { insertDefaultStatuses } from '../src/server/db/project-statuses';
 import { passwordCredentials, projects, taskActivity, tasks, teamMembers, teams, users } from '../src/server/db/schema';
 
 export const BENCH_PASSWORD = 'bench password 1234';
@@ -280,6 +281,10 @@ export async function seed(db: Db, shape: SeedShape, today = new Date()): Promis
     };
   });
   await db.insert(projects).values(projectRows);
+  await insertDefaultStatuses(
+    db,
+    projectRows.map((p) => p.id),
+  );
 
   // Tasks, in bulk.
   const shares = projectShares(shape.projects, rand);

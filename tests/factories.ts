@@ -56,7 +56,7 @@ export async function signIn(app: FastifyInstance, email: string, password: stri
 }
 
 import { eq, sql } from 'drizzle-orm';
-import { projects, projectTaskCounts, teamInvitations, teamMembers, teams } from '../src/server/db/schema';
+import { projects, projectStatusCounts, teamInvitations, teamMembers, teams } from '../src/server/db/schema';
 import type { Db } from '../src/server/db/client';
 import { countSums, projectTotals } from '../src/server/db/task-counters';
 
@@ -127,6 +127,6 @@ export async function projectCounters(db: Db, projectId: string) {
     .from(projects)
     .leftJoinLateral(totals, sql`true`)
     .where(eq(projects.id, projectId));
-  const [byStatus] = await db.select(countSums).from(projectTaskCounts).where(eq(projectTaskCounts.projectId, projectId));
+  const [byStatus] = await db.select(countSums).from(projectStatusCounts).where(eq(projectStatusCounts.projectId, projectId));
   return { ...row!, ...byStatus! };
 }

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { projects, tasks, users } from '../../src/server/db/schema';
 import { createUser, insertTeam, signIn, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
@@ -61,6 +62,7 @@ describe('admin API', () => {
       .insert(projects)
       .values({ name: 'P', teamId: team.id, ownerId: owner.id })
       .returning();
+    await insertDefaultStatuses(ctx.database.db, [project!.id]);
     await ctx.database.db.insert(tasks).values([
       { title: 'done now', projectId: project!.id, creatorId: owner.id, status: 'completed' },
       { title: 'open', projectId: project!.id, creatorId: owner.id, status: 'todo' },

@@ -13,6 +13,7 @@ import { TASK_PRIORITIES } from '../../src/domain/constants';
 import { addDays } from '../../src/domain/dates';
 import type { TaskPriority, TaskStatus } from '../../src/domain/constants';
 import type { AnalyticsDto } from '../../src/domain/schemas/analytics';
+import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { projects, taskActivity, tasks, users } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
@@ -38,6 +39,7 @@ async function addProject(key: string, teamId: string, ownerId: string) {
     .insert(projects)
     .values({ name: `Project ${key}`, teamId, ownerId, status: 'active' })
     .returning();
+  await insertDefaultStatuses(db(), [p!.id]);
   ids[key] = p!.id;
   return p!.id;
 }
@@ -529,6 +531,7 @@ describe('GET /api/analytics against the definitions, on random histories', () =
     const projectIds: string[] = [];
     for (const name of ['Alpha', 'Beta', 'Gamma']) {
       const [p] = await db().insert(projects).values({ name, teamId: team.id, ownerId: owner.id }).returning();
+      await insertDefaultStatuses(db(), [p!.id]);
       projectIds.push(p!.id);
       projectNames[p!.id] = name;
     }

@@ -8,6 +8,7 @@ import type { UserDto } from '../../src/domain/schemas/auth';
 import type { AttachmentDto, AttachmentListDto } from '../../src/domain/schemas/task-detail';
 import type { DomainEvent } from '../../src/server/lib/events';
 import { backupFiles, restoreFiles } from '../../src/server/db/backup';
+import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { projects, taskAttachments, tasks } from '../../src/server/db/schema';
 import { LocalStorage, type ObjectStorage } from '../../src/server/lib/storage';
 import { FileLinks } from '../../src/server/modules/attachments/file-links';
@@ -54,6 +55,7 @@ beforeAll(async () => {
   await insertMember(db, teamId, member2);
   await insertTeam(db, stranger);
   const [project] = await db.insert(projects).values({ name: 'Files', teamId, ownerId: owner.id }).returning();
+  await insertDefaultStatuses(db, [project!.id]);
   projectId = project!.id;
   taskId = await newTask();
 });

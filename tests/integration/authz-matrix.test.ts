@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_PREFERENCE_KINDS } from '../../src/domain/constants';
+import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import {
   apiTokens,
   notes,
@@ -1156,6 +1157,7 @@ async function buildScope(
     .from(teamMembers)
     .where(and(eq(teamMembers.userId, p.owner.id), eq(teamMembers.teamId, team.id)));
   const [project] = await db.insert(projects).values({ name: 'Project', teamId: team.id, ownerId: p.owner.id }).returning();
+  await insertDefaultStatuses(db, [project!.id]);
   const [task, memberTask, memberABTask] = await db
     .insert(tasks)
     .values([

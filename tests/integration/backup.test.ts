@@ -30,10 +30,9 @@ async function dump(db: Db): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const name of await tablesInForeignKeyOrder(db)) {
     const query =
-      name === 'project_task_counts'
-        ? `select json_build_object('project_id', project_id, 'todo', sum(todo_count), 'in_progress', sum(in_progress_count),
-             'review', sum(review_count), 'done', sum(done_count))::text as j from project_task_counts group by project_id
-           having sum(todo_count) <> 0 or sum(in_progress_count) <> 0 or sum(review_count) <> 0 or sum(done_count) <> 0`
+      name === 'project_status_counts'
+        ? `select json_build_object('project_id', project_id, 'status', status, 'n', sum(n))::text as j
+           from project_status_counts group by project_id, status having sum(n) <> 0`
         : name === 'project_completion_months'
           ? // Slotted like the counts above: compared as sums per project and month.
             `select json_build_object('project_id', project_id, 'month', month, 'completed', sum(completed))::text as j
@@ -152,7 +151,8 @@ describe('backup and restore', () => {
       'team_members',
       'team_invitations',
       'projects',
-      'project_task_counts',
+      'project_statuses',
+      'project_status_counts',
       'tasks',
       'notifications',
       'notes',

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TASK_STATUSES } from '../../src/domain/constants';
 import { type TaskBoardDto, type TaskDto, type TaskListDto, taskBoardDto } from '../../src/domain/schemas/task';
+import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { projects, tasks, users } from '../../src/server/db/schema';
 import { createUser, insertMember, insertOwnerMemberStranger, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
@@ -38,6 +39,7 @@ beforeAll(async () => {
       { name: 'Borealis', teamId: team.id, ownerId: owner.id },
     ])
     .returning();
+  await insertDefaultStatuses(ctx.database.db, [p!.id, q!.id]);
   project = p!.id;
   other = q!.id;
   // Names as a sign-in from elsewhere could have stored them: JS whitespace around, two spaces, one word.

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { localDateIn, monthStarts, startOfLocalDay } from '../../src/domain/analytics';
 import type { ProjectStatus, TaskStatus } from '../../src/domain/constants';
 import type { DashboardDto } from '../../src/domain/schemas/dashboard';
+import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { projects, taskActivity, tasks, teamMembers, users } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
@@ -36,6 +37,7 @@ async function addProject(teamId: string, ownerId: string, status: ProjectStatus
     .insert(projects)
     .values({ name: `P ${status}`, teamId, ownerId, status, createdAt })
     .returning();
+  await insertDefaultStatuses(db(), [p!.id]);
   return p!.id;
 }
 

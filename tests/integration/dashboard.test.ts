@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectStatus, TaskStatus } from '../../src/domain/constants';
 import type { DashboardDto } from '../../src/domain/schemas/dashboard';
+import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { projects, tasks, teams } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
@@ -22,6 +23,7 @@ async function addProject(key: string, teamId: string, ownerId: string, status: 
     .insert(projects)
     .values({ name: `Project ${key}`, teamId, ownerId, status, createdAt: at(createdDay), updatedAt: at(createdDay) })
     .returning();
+  await insertDefaultStatuses(ctx.database.db, [p!.id]);
   ids[key] = p!.id;
   return p!.id;
 }

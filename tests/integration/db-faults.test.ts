@@ -7,6 +7,7 @@ import { openDatabase, type Database } from '../../src/server/db/client';
 import { createUser, insertTeam, type TestUser } from '../factories';
 import { testConfig } from '../helpers/app';
 import { createScratchTarget, type ScratchTarget } from '../helpers/scratch-db';
+import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { projects } from '../../src/server/db/schema';
 
 /**
@@ -110,6 +111,7 @@ describe.skipIf(!URL_)('database faults (PostgreSQL through a TCP proxy)', () =>
       .insert(projects)
       .values({ name: 'Faults', teamId: team.id, ownerId: owner.id })
       .returning();
+    await insertDefaultStatuses(database.db, [project!.id]);
     projectId = project!.id;
   }, 60_000);
 

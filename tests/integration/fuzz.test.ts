@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_PREFERENCE_KINDS } from '../../src/domain/constants';
 import { TRANSFER_LIMITS } from '../../src/domain/schemas/transfer';
+import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import {
   notes,
   noteVersions,
@@ -266,6 +267,7 @@ async function seedWorld(): Promise<World> {
   const team = await insertTeam(db, caller, 'Fuzz home');
   const member = await insertMember(db, team.id, target!, 'member');
   const [project] = await db.insert(projects).values({ name: 'Fuzz project', teamId: team.id, ownerId: caller.id }).returning();
+  await insertDefaultStatuses(db, [project!.id]);
   const [task] = await db.insert(tasks).values({ title: 'Fuzz task', projectId: project!.id, creatorId: caller.id }).returning();
   const [comment] = await db.insert(taskComments).values({ taskId: task!.id, authorId: caller.id, body: 'Fuzz' }).returning();
   const [item] = await db.insert(taskChecklistItems).values({ taskId: task!.id, title: 'Fuzz', position: 1 }).returning();
@@ -407,8 +409,9 @@ describe('fuzzing every JSON route', () => {
     // Progress is only ever derived from the tasks.
     expect(
       await count(sql`select count(*)::int n from projects p
-        where (select row(coalesce(sum(c.todo_count), 0), coalesce(sum(c.in_progress_count), 0), coalesce(sum(c.review_count), 0), coalesce(sum(c.done_count), 0))
-            from project_task_counts c where c.project_id = p.id)
+        where (select row(coalesce(sum(c.n) filter (where c.status = 'todo'), 0), coalesce(sum(c.n) filter (where c.status = 'in_progress'), 0),
+              coalesce(sum(c.n) filter (where c.status = 'review'), 0), coalesce(sum(c.n) filter (where c.status = 'completed'), 0))
+            from project_status_counts c where c.project_id = p.id)
           is distinct from (select row(count(*) filter (where t.status = 'todo'), count(*) filter (where t.status = 'in_progress'),
             count(*) filter (where t.status = 'review'), count(*) filter (where t.status = 'completed'))
             from tasks t where t.project_id = p.id)`),

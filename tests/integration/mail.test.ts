@@ -7,6 +7,7 @@ import type { InvitationDto } from '../../src/domain/schemas/team';
 import { buildApp } from '../../src/server/app';
 import type { Config, MailConfig } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
+import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { mailOutbox, projects, tasks, users } from '../../src/server/db/schema';
 import { enqueueMails } from '../../src/server/modules/mail/mail.repo';
 import { upsertMany } from '../../src/server/modules/notifications/preferences.repo';
@@ -225,6 +226,7 @@ describe('the daily digest', () => {
     await db().update(users).set({ digestEnabled: false }).where(eq(users.id, quiet.id));
     const team = await insertTeam(db(), tokyo);
     const [project] = await db().insert(projects).values({ name: 'Ops', teamId: team.id, ownerId: tokyo.id }).returning();
+    await insertDefaultStatuses(db(), [project!.id]);
     const task = (title: string, dueDate: string | null, extra: Partial<typeof tasks.$inferInsert> = {}) => ({
       title,
       dueDate,
@@ -400,6 +402,7 @@ describe('the outbox', () => {
         const owner = await createUser(ctx.app);
         const team = await insertTeam(db(), owner);
         const [project] = await db().insert(projects).values({ name: 'Twin', teamId: team.id, ownerId: owner.id }).returning();
+        await insertDefaultStatuses(db(), [project!.id]);
         await db()
           .insert(tasks)
           .values({ title: 'Due', dueDate: '2025-02-03', projectId: project!.id, creatorId: owner.id, assigneeId: owner.id });

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { TASK_STATUSES } from '../../src/domain/constants';
 import type { TaskDto } from '../../src/domain/schemas/task';
+import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { projects, tasks, teamInvitations, teamMembers } from '../../src/server/db/schema';
 import { createUser, insertInvitation, insertMember, insertTeam, projectCounters, uniqueEmail } from '../factories';
 import { setupTestApp } from '../helpers/app';
@@ -78,6 +79,7 @@ describe('races', () => {
     const team = await insertTeam(db, owner);
     await insertMember(db, team.id, member);
     const [project] = await db.insert(projects).values({ name: 'Race', teamId: team.id, ownerId: owner.id }).returning();
+    await insertDefaultStatuses(db, [project!.id]);
     const [card, ...others] = await db
       .insert(tasks)
       .values([
@@ -117,6 +119,7 @@ describe('races', () => {
     const owner = await createUser(ctx.app);
     const team = await insertTeam(db, owner);
     const [project] = await db.insert(projects).values({ name: 'Churn', teamId: team.id, ownerId: owner.id }).returning();
+    await insertDefaultStatuses(db, [project!.id]);
     const seeded = await db
       .insert(tasks)
       .values(
@@ -215,7 +218,8 @@ describe('a failure injected mid-operation leaves nothing half done', () => {
       .insert(projects)
       .values({ name: 'Fail on progress', teamId: team.id, ownerId: owner.id })
       .returning();
-    await withFailingTrigger('project_task_counts', 'before insert', `new.project_id = '${project!.id}'`, async () => {
+    await insertDefaultStatuses(db, [project!.id]);
+    await withFailingTrigger('project_status_counts', 'before insert', `new.project_id = '${project!.id}'`, async () => {
       const res = await ctx.app.inject({
         method: 'POST',
         url: '/api/tasks',
@@ -232,6 +236,7 @@ describe('a failure injected mid-operation leaves nothing half done', () => {
     const owner = await createUser(ctx.app);
     const team = await insertTeam(db, owner);
     const [project] = await db.insert(projects).values({ name: 'Survivor', teamId: team.id, ownerId: owner.id }).returning();
+    await insertDefaultStatuses(db, [project!.id]);
     await db.insert(tasks).values({ title: 'Survivor task', projectId: project!.id, creatorId: owner.id });
     await withFailingTrigger('tasks', 'before delete', `old.project_id = '${project!.id}'`, async () => {
       const res = await ctx.app.inject({ method: 'DELETE', url: `/api/teams/${team.id}`, headers: owner.auth });
@@ -249,6 +254,7 @@ describe('lost updates: an edit based on a stale version gets 409', () => {
     const owner = await createUser(ctx.app);
     const team = await insertTeam(db, owner);
     const [project] = await db.insert(projects).values({ name: 'Versioned', teamId: team.id, ownerId: owner.id }).returning();
+    await insertDefaultStatuses(db, [project!.id]);
     const [task] = await db.insert(tasks).values({ title: 'Versioned', projectId: project!.id, creatorId: owner.id }).returning();
     const cases = [
       { url: `/api/teams/${team.id}`, first: { name: 'First edit' }, second: { name: 'Second edit' } },
@@ -284,6 +290,7 @@ describe('lost updates: an edit based on a stale version gets 409', () => {
     const owner = await createUser(ctx.app);
     const team = await insertTeam(db, owner);
     const [project] = await db.insert(projects).values({ name: 'Contended', teamId: team.id, ownerId: owner.id }).returning();
+    await insertDefaultStatuses(db, [project!.id]);
     const [task] = await db.insert(tasks).values({ title: 'Contended', projectId: project!.id, creatorId: owner.id }).returning();
     const codes = (
       await Promise.all(

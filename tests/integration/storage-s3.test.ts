@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { LocalStorage, type ObjectStorage, S3Storage, StorageKeyError } from '../../src/server/lib/storage';
+import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { projects, tasks } from '../../src/server/db/schema';
 import { createUser, insertTeam } from '../factories';
 import { openTestDatabase, testConfig } from '../helpers/app';
@@ -182,6 +183,7 @@ describe('the app on an S3 store', () => {
       const owner = await createUser(app);
       const team = await insertTeam(database.db, owner);
       const [project] = await database.db.insert(projects).values({ name: 'S3', teamId: team.id, ownerId: owner.id }).returning();
+      await insertDefaultStatuses(database.db, [project!.id]);
       const [task] = await database.db
         .insert(tasks)
         .values({ title: 'On S3', projectId: project!.id, creatorId: owner.id })

@@ -1,11 +1,12 @@
-// The project counters (per status, and so the task count and progress) kept by the triggers on
-// tasks (migrations 0003, 0004): exact after API writes, after bulk SQL that no app code sees,
+// The project counters (per status key, and so the task count and progress) kept by the trigger on
+// tasks (migrations 0003, 0004, 0011): exact after API writes, after bulk SQL that no app code sees,
 // through several connections at once, and after a restore.
 import { eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createBackup, restoreBackup } from '../../src/server/db/backup';
-import { projects, projectTaskCounts, tasks } from '../../src/server/db/schema';
+import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
+import { projects, projectStatusCounts, tasks } from '../../src/server/db/schema';
 import { createUser, insertTeam, projectCounters } from '../factories';
 import { openTestDatabase, setupTestApp } from '../helpers/app';
 
@@ -45,6 +46,7 @@ async function world() {
       { name: 'Counted B', teamId: team.id, ownerId: owner.id },
     ])
     .returning();
+  await insertDefaultStatuses(db, [a!.id, b!.id]);
   return { db, owner, a: a!.id, b: b!.id };
 }
 
@@ -109,9 +111,12 @@ describe('project task counters', () => {
       const restored = await projectCounters(target.database.db, a);
       expect({ n: restored.taskCount, done: restored.completed, p: restored.progress }).toEqual({ n: 3, done: 2, p: 67 });
       expect(await projectCounters(ctx.database.db, a)).toMatchObject({ taskCount: 3, completed: 2, progress: 67 });
-      // One row per project after the recount.
-      const rows = await target.database.db.select().from(projectTaskCounts).where(eq(projectTaskCounts.projectId, a));
-      expect(rows).toHaveLength(1);
+      // One row per project and status after the recount.
+      const rows = await target.database.db.select().from(projectStatusCounts).where(eq(projectStatusCounts.projectId, a));
+      expect(rows.map(({ status, slot, n }) => ({ status, slot, n })).sort((x, y) => x.status.localeCompare(y.status))).toEqual([
+        { status: 'completed', slot: 0, n: 2 },
+        { status: 'todo', slot: 0, n: 1 },
+      ]);
     } finally {
       await target.drop();
     }

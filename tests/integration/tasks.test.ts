@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/domain/messages';
 import type { TaskBoardDto, TaskDto, TaskListDto } from '../../src/domain/schemas/task';
 import { addDays, startOfWeek } from '../../src/domain/task-filters';
+import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { projects } from '../../src/server/db/schema';
 import type { DomainEvent } from '../../src/server/lib/events';
 import { createUser, insertMember, insertTeam, projectCounters, type TestUser } from '../factories';
@@ -23,6 +24,7 @@ let foreignProject: string;
 
 async function insertProject(teamId: string, ownerId: string, name: string) {
   const [p] = await ctx.database.db.insert(projects).values({ name, teamId, ownerId }).returning();
+  await insertDefaultStatuses(ctx.database.db, [p!.id]);
   return p!.id;
 }
 

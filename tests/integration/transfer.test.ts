@@ -16,6 +16,7 @@ import type {
   TrelloPreviewDto,
 } from '../../src/domain/schemas/transfer';
 import { openDatabase } from '../../src/server/db/client';
+import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { noteDocuments, notes, noteUpdates, projects, tasks } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
 import { apiRequests } from '../helpers/api';
@@ -424,6 +425,7 @@ describe('CSV import', () => {
       .insert(projects)
       .values({ name: 'Sierra plans', ownerId: sam.id, teamId: samTeam.id })
       .returning();
+    await insertDefaultStatuses(ctx.database.db, [foreign!.id]);
     await fails(
       mia,
       'POST',

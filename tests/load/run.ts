@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { buildApp } from '../../src/server/app';
 import { openDatabase } from '../../src/server/db/client';
+import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { projects, tasks, teamMembers, teams } from '../../src/server/db/schema';
 import { createUser, type TestUser } from '../factories';
 import { testConfig } from '../helpers/app';
@@ -57,6 +58,7 @@ async function main(): Promise<number> {
         .insert(projects)
         .values({ name: `Project of ${p.fullName}`, teamId: team!.id, ownerId: p.id })
         .returning();
+      await insertDefaultStatuses(db, [project!.id]);
       projectIds.push(project!.id);
       const rows = await db
         .insert(tasks)

@@ -31,7 +31,7 @@ export interface Backup {
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /** Derived from the tasks (the task triggers count them as they are restored; restore recounts them). */
-export const DERIVED_TABLES: readonly string[] = ['project_task_counts', 'task_status_spans', 'project_completion_months'];
+export const DERIVED_TABLES: readonly string[] = ['project_status_counts', 'task_status_spans', 'project_completion_months'];
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** The public tables, parents before children (a topological sort of the foreign keys). */
@@ -160,7 +160,7 @@ export async function restoreBackup(db: Db, backup: Backup): Promise<{ tables: n
         );
       }
     }
-    // The task triggers counted the restored tasks; one row per project instead of one per slot.
+    // The task triggers counted the restored tasks; one row per project and status instead of one per slot.
     await recountAllProjects(tx);
     await recountTaskChildren(tx);
     return { tables: present.length, rows };

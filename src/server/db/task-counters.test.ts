@@ -2,6 +2,7 @@ import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectProgress } from '../../domain/progress';
 import { type Database, openDatabase } from './client';
+import { insertDefaultStatuses } from './project-statuses';
 import { projects, tasks, teams, users } from './schema';
 import { projectTotals } from './task-counters';
 
@@ -30,6 +31,10 @@ describe('project progress in SQL', () => {
       .insert(projects)
       .values(cases.map((_, i) => ({ name: `P${i}`, teamId: team!.id, ownerId: user!.id })))
       .returning({ id: projects.id });
+    await insertDefaultStatuses(
+      db,
+      made.map((p) => p.id),
+    );
     // One statement, as a bulk insert: the triggers count every project's tasks at once.
     await db.insert(tasks).values(
       cases.flatMap(({ completed, total }, i) =>

@@ -1,58 +1,59 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { TaskStatus } from '../../domain/constants';
 import type { DbOrTx, Tx } from './client';
-import { projectTaskCounts } from './schema';
+import { projectStatusCounts } from './schema';
 
-const sumOf = (column: AnyPgColumn) => sql<number>`coalesce(sum(${column}), 0)::int`;
+/**
+ * The tasks of one status key in a set of counter rows (0 when there are none). The key is written as a literal: it is
+ * one of the default four, and a prepared statement keeps one plan for it.
+ */
+const sumOf = (status: TaskStatus) =>
+  sql<number>`coalesce(sum(${projectStatusCounts.n}) filter (where ${projectStatusCounts.status} = ${sql.raw(`'${status}'`)}), 0)::int`;
 
-/** A counter row's tasks, whatever their status. */
-const rowTotal = sql`${projectTaskCounts.todoCount} + ${projectTaskCounts.inProgressCount} + ${projectTaskCounts.reviewCount} + ${projectTaskCounts.doneCount}`;
-
-/** The sums of a set of counter rows: tasks per status, and in all (0 when there are none). */
+/**
+ * The sums of a set of counter rows (migration 0011: one row per project, status key and slot): tasks per default
+ * status key, and in all (0 when there are none). For a project with the default workflow these are exactly the
+ * figures of the four columns the counters had before.
+ */
 export const countSums = {
-  todo: sumOf(projectTaskCounts.todoCount),
-  in_progress: sumOf(projectTaskCounts.inProgressCount),
-  review: sumOf(projectTaskCounts.reviewCount),
-  completed: sumOf(projectTaskCounts.doneCount),
+  todo: sumOf('todo'),
+  in_progress: sumOf('in_progress'),
+  review: sumOf('review'),
+  completed: sumOf('completed'),
 };
-export const countTotal = sql<number>`coalesce(sum(${rowTotal}), 0)::int`;
+export const countTotal = sql<number>`coalesce(sum(${projectStatusCounts.n}), 0)::int`;
 
 /**
  * One project's task count and progress (the rule of domain/progress.ts `projectProgress`: the share
  * of its tasks completed, in whole percent), as a subquery on the project `projectId` names, for a
- * lateral join: the sum of its counter rows (migration 0004), never a count of its tasks.
+ * lateral join: the sum of its counter rows (migrations 0004, 0011), never a count of its tasks.
  */
 export function projectTotals(db: DbOrTx, projectId: AnyPgColumn | SQL) {
   return db
     .select({
       taskCount: sql<number>`${countTotal}`.as('counted_tasks'),
-      progress:
-        sql<number>`coalesce(round(100.0 * sum(${projectTaskCounts.doneCount}) / nullif(sum(${rowTotal}), 0))::int, 0)`.as(
-          'counted_progress',
-        ),
+      progress: sql<number>`coalesce(round(100.0 * ${countSums.completed} / nullif(${countTotal}, 0))::int, 0)`.as(
+        'counted_progress',
+      ),
     })
-    .from(projectTaskCounts)
-    .where(eq(projectTaskCounts.projectId, projectId))
+    .from(projectStatusCounts)
+    .where(eq(projectStatusCounts.projectId, projectId))
     .as('totals');
 }
 
 /**
- * Recounts every project's task counters from its tasks, into one row each. Triggers on `tasks`
- * (migrations 0003, 0004) keep them current on every change; a restore calls this after writing the
- * tasks. Inside `tx`, with the counters locked against writers: a writer whose counter update came
- * first is waited for and counted; one that comes later adds to the recount.
+ * Recounts every project's task counters from its tasks, into one row per project and status key. The trigger on
+ * `tasks` (migrations 0003, 0004, 0011) keeps them current on every change; a restore calls this after writing the
+ * tasks. Inside `tx`, with the counters locked against writers: a writer whose counter update came first is waited
+ * for and counted; one that comes later adds to the recount.
  */
 export async function recountAllProjects(tx: Tx): Promise<void> {
-  await tx.execute(sql`lock table project_task_counts in exclusive mode`);
-  await tx.execute(sql`delete from project_task_counts`);
+  await tx.execute(sql`lock table project_status_counts in exclusive mode`);
+  await tx.execute(sql`delete from project_status_counts`);
   await tx.execute(sql`
-    insert into project_task_counts (project_id, slot, todo_count, in_progress_count, review_count, done_count)
-    select project_id, 0,
-      (count(*) filter (where status = 'todo'))::int,
-      (count(*) filter (where status = 'in_progress'))::int,
-      (count(*) filter (where status = 'review'))::int,
-      (count(*) filter (where status = 'completed'))::int
-    from tasks group by project_id`);
+    insert into project_status_counts (project_id, status, slot, n)
+    select project_id, status, 0, count(*)::int from tasks group by project_id, status`);
 }
 
 /**

@@ -1,8 +1,21 @@
-/** Projects, their tasks, and the per-project task counters the triggers keep. */
+/** Projects, their statuses (workflows), their tasks, and the per-project task counters the triggers keep. */
 import { sql } from 'drizzle-orm';
-import { check, date, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import {
+  check,
+  date,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { PROJECT_STATUSES, TASK_PRIORITIES, TASK_STATUSES } from '../../../domain/constants';
-import { createdAt, id, oneOf, requiredRef, textOf, updatedAt } from './columns';
+import { STATUS_CATEGORIES, STATUS_LIMITS } from '../../../domain/workflow';
+import { createdAt, id, oneOf, requiredRef, textOf, timestamptz, updatedAt } from './columns';
 import { teams } from './teams';
 import { users } from './users';
 
@@ -30,23 +43,59 @@ export const projects = pgTable(
 );
 
 /**
- * Each project's tasks per status, kept by triggers on tasks (migrations 0003, 0004) and read as the
- * sum of the project's rows. A writer adds to the row of its own slot (its database connection's
- * process id modulo 8), so concurrent writers to one project seldom wait on one another; one row
- * per project would queue every writer behind the one before it until its commit. A slot's counts
- * can be negative (a task counted in one slot and deleted through another); their sums are exact.
+ * Each project's statuses, in order (decision 0024, migration 0011). Tasks hold a status's `key`, which never changes
+ * (a rename changes the name only) and is never reused: a deleted status keeps its row (`deleted_at` set, no
+ * position), so history and the cumulative flow still name it. The unique (project_id, position) constraint is
+ * DEFERRABLE INITIALLY DEFERRED in the migration, which Drizzle cannot state, so that a reorder rewrites the positions
+ * in one statement.
  */
-export const projectTaskCounts = pgTable(
-  'project_task_counts',
+export const projectStatuses = pgTable(
+  'project_statuses',
+  {
+    id: id(),
+    projectId: requiredRef('project_id', () => projects.id, 'cascade'),
+    key: text('key').notNull(),
+    name: text('name').notNull(),
+    category: textOf('category', STATUS_CATEGORIES).notNull(),
+    color: text('color').notNull(),
+    position: integer('position'),
+    wipLimit: integer('wip_limit'),
+    deletedAt: timestamptz('deleted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Every row, deleted ones included: a key is never reused. The tasks' foreign key points here.
+    unique('project_statuses_project_key_unique').on(t.projectId, t.key),
+    unique('project_statuses_project_position_unique').on(t.projectId, t.position),
+    // The backstop of the domain's name check (which gives the field's message): among live statuses only.
+    uniqueIndex('project_statuses_project_name_idx')
+      .on(t.projectId, sql`lower(${t.name})`)
+      .where(sql`${t.deletedAt} is null`),
+    check('project_statuses_category_check', oneOf(t.category, STATUS_CATEGORIES)),
+    check('project_statuses_color_check', sql`${t.color} ~ '^#[0-9a-f]{6}$'`),
+    check('project_statuses_wip_limit_check', sql`${t.wipLimit} between 1 and ${sql.raw(String(STATUS_LIMITS.wipLimitMax))}`),
+    // A live status has a place in the order; a deleted one has none.
+    check('project_statuses_position_check', sql`(${t.position} is null) = (${t.deletedAt} is not null)`),
+  ],
+);
+
+/**
+ * Each project's tasks per status key, kept by a trigger on tasks (migrations 0003, 0004, 0011) and read as sums
+ * (db/task-counters.ts). A writer adds to the rows of its own slot (its database connection's process id modulo 8),
+ * so concurrent writers to one project seldom wait on one another; one row per project would queue every writer
+ * behind the one before it until its commit. A slot's count can be negative (a task counted in one slot and deleted
+ * through another); the sums are exact. A project has at most one row per status and slot.
+ */
+export const projectStatusCounts = pgTable(
+  'project_status_counts',
   {
     projectId: requiredRef('project_id', () => projects.id, 'cascade'),
+    status: text('status').notNull(),
     slot: integer('slot').notNull(),
-    todoCount: integer('todo_count').notNull().default(0),
-    inProgressCount: integer('in_progress_count').notNull().default(0),
-    reviewCount: integer('review_count').notNull().default(0),
-    doneCount: integer('done_count').notNull().default(0),
+    n: integer('n').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.slot] })],
+  (t) => [primaryKey({ columns: [t.projectId, t.status, t.slot] })],
 );
 
 export const tasks = pgTable(
@@ -55,7 +104,12 @@ export const tasks = pgTable(
     id: id(),
     title: text('title').notNull(),
     description: text('description'),
+    // A key of the project's statuses (the composite foreign key below).
     status: textOf('status', TASK_STATUSES).notNull().default('todo'),
+    // The category of that status, set by a trigger (migration 0011) on every insert and on every update of the
+    // status or the project, whatever the statement says: `default null` only tells Drizzle that an insert need not
+    // name it (PostgreSQL checks NOT NULL after the trigger has set it).
+    statusCategory: textOf('status_category', STATUS_CATEGORIES).notNull().default(sql`null`),
     priority: textOf('priority', TASK_PRIORITIES).notNull().default('medium'),
     assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
     projectId: requiredRef('project_id', () => projects.id, 'cascade'),
@@ -84,7 +138,12 @@ export const tasks = pgTable(
     index('tasks_assignee_idx').on(t.assigneeId),
     index('tasks_creator_idx').on(t.creatorId),
     index('tasks_due_idx').on(t.dueDate),
-    check('tasks_status_check', oneOf(t.status, TASK_STATUSES)),
+    foreignKey({
+      name: 'tasks_project_status_fk',
+      columns: [t.projectId, t.status],
+      foreignColumns: [projectStatuses.projectId, projectStatuses.key],
+    }),
+    check('tasks_status_category_check', oneOf(t.statusCategory, STATUS_CATEGORIES)),
     check('tasks_priority_check', oneOf(t.priority, TASK_PRIORITIES)),
   ],
 );

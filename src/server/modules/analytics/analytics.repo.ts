@@ -3,7 +3,7 @@ import { CYCLE_TIME_BUCKETS } from '../../../domain/analytics';
 import { ANALYTICS_LIMITS } from '../../../domain/schemas/analytics';
 import type { TaskStatus } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
-import { projects, projectTaskCounts, tasks, teamMembers, users } from '../../db/schema';
+import { projects, projectStatusCounts, tasks, teamMembers, users } from '../../db/schema';
 import { countSums, countTotal } from '../../db/task-counters';
 import { activeMembership } from '../../db/visibility';
 
@@ -119,9 +119,9 @@ function buildFigures(db: DbOrTx) {
       where sp.project_id = any(pids.ids) and sp.to_at is null and sp.status = 'completed' and sp.from_at >= b.first_at
     ),
     counts as (
-      select ${projectTaskCounts.projectId} as project_id, ${countTotal} as total, ${countSums.completed} as completed,
+      select ${projectStatusCounts.projectId} as project_id, ${countTotal} as total, ${countSums.completed} as completed,
         ${countSums.todo} as todo, ${countSums.in_progress} as in_progress, ${countSums.review} as review
-      from ${projectTaskCounts}, pids where ${projectTaskCounts.projectId} = any(pids.ids) group by 1
+      from ${projectStatusCounts}, pids where ${projectStatusCounts.projectId} = any(pids.ids) group by 1
     ),
     -- The burn-up's projects: the largest now.
     bp as (

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import { type PgColumn, PgDialect } from 'drizzle-orm/pg-core';
 import { DASHBOARD_LIST_LIMIT } from '../../../domain/dashboard';
 import type { DbOrTx } from '../../db/client';
-import { projects, projectTaskCounts, tasks, teamMembers, teams } from '../../db/schema';
+import { projects, projectStatusCounts, tasks, teamMembers, teams } from '../../db/schema';
 import { countSums, countTotal, projectTotals } from '../../db/task-counters';
 import { isActiveRow, visibleTeamIds } from '../../db/visibility';
 import type { DashboardDto } from '../../../domain/schemas/dashboard';
@@ -54,10 +54,10 @@ function countsQuery(zoned: boolean) {
     my_projects as (
       select p.id, p.status, p.created_at from ${projects} p where p.team_id in (select team_id from my_teams)
     ),
-    -- The projects' task counters (kept by triggers, migrations 0003 and 0004): no scan of the tasks.
+    -- The projects' task counters (kept by a trigger, migrations 0004 and 0011): no scan of the tasks.
     my_tasks as (
       select ${countTotal} as total, ${countSums.completed} as completed, ${countSums.in_progress} as in_progress
-      from ${projectTaskCounts} where ${projectTaskCounts.projectId} in (select id from my_projects)
+      from ${projectStatusCounts} where ${projectStatusCounts.projectId} in (select id from my_projects)
     ),
     my_members as (
       select ${teamMembers.userId} as user_id, ${teamMembers.joinedAt} as joined_at from ${teamMembers}

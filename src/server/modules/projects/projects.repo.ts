@@ -2,6 +2,7 @@ import { and, desc, eq, not, sql, type SQL } from 'drizzle-orm';
 import type { ListProjectsQuery, ProjectDto } from '../../../domain/schemas/project';
 import type { DbOrTx } from '../../db/client';
 import { projects, tasks, teamMembers, teams } from '../../db/schema';
+import { insertDefaultStatuses } from '../../db/project-statuses';
 import { containsText } from '../../db/search';
 import { projectTotals } from '../../db/task-counters';
 import { activeMemberCount, activeMembership, isActiveMember } from '../../db/visibility';
@@ -80,6 +81,8 @@ export async function createOne(
   values: Pick<ProjectRow, 'name' | 'description' | 'status' | 'ownerId' | 'teamId' | 'startDate' | 'endDate'>,
 ): Promise<ProjectRow> {
   const [row] = await db.insert(projects).values(values).returning();
+  // Its workflow, in the same transaction: no task can be written before the project has statuses.
+  await insertDefaultStatuses(db, [row!.id]);
   return row!;
 }
 

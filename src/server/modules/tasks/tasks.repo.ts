@@ -4,7 +4,7 @@ import type { ListTasksQuery, TaskSort } from '../../../domain/schemas/task';
 import { dueRange } from '../../../domain/task-filters';
 import { QueryBuilder, unionAll } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import { projects, projectTaskCounts, tasks, users } from '../../db/schema';
+import { projects, projectStatusCounts, tasks, users } from '../../db/schema';
 import { rowStatement } from '../../db/row-statements';
 import { containsText } from '../../db/search';
 import { countSums } from '../../db/task-counters';
@@ -217,7 +217,7 @@ export const isDefaultOrder = (f: Pick<TaskFilters, 'sort' | 'dir'>) =>
   (f.sort ?? 'created') === 'created' && (f.dir ?? 'desc') === 'desc';
 
 /**
- * Counts per status for the card statements, from the counters (migrations 0003, 0004): of one project, with
+ * Counts per status for the card statements, from the counters (migrations 0004, 0011): of one project, with
  * whether `userId` may see it (no row: no such project), or of every visible project. One statement each, so a page
  * of one project costs two: its cards, and this.
  */
@@ -228,7 +228,7 @@ export const countStatements = {
     qb
       .select({ visible: sql<boolean>`${visibleTo(sql.placeholder('userId'))}`, ...countSums })
       .from(projects)
-      .leftJoin(projectTaskCounts, eq(projectTaskCounts.projectId, projects.id))
+      .leftJoin(projectStatusCounts, eq(projectStatusCounts.projectId, projects.id))
       .where(eq(projects.id, sql.placeholder('projectId')))
       .groupBy(projects.id),
   ),
@@ -236,15 +236,15 @@ export const countStatements = {
     'card_counts_all',
     qb
       .select({ visible: sql<boolean>`true`, ...countSums })
-      .from(projectTaskCounts)
-      .innerJoin(projects, eq(projects.id, projectTaskCounts.projectId))
+      .from(projectStatusCounts)
+      .innerJoin(projects, eq(projects.id, projectStatusCounts.projectId))
       .where(visibleTo(sql.placeholder('userId'))),
   ),
 };
 
 /**
  * Exact task counts per status for the filters. Filtered only by project (or not at all), they are
- * the sum of the visible projects' counters (kept by triggers, migrations 0003 and 0004): the cost follows the
+ * the sum of the visible projects' counters (kept by a trigger, migrations 0004 and 0011): the cost follows the
  * number of projects, not of tasks. Any other filter counts the matching tasks.
  */
 export async function countVisibleByStatus(
@@ -265,8 +265,8 @@ export async function countVisibleByStatus(
   if (f.projectId) where.push(eq(projects.id, f.projectId));
   const [row] = await db
     .select(countSums)
-    .from(projectTaskCounts)
-    .innerJoin(projects, eq(projects.id, projectTaskCounts.projectId))
+    .from(projectStatusCounts)
+    .innerJoin(projects, eq(projects.id, projectStatusCounts.projectId))
     .where(and(...where));
   return TASK_STATUSES.filter((s) => !f.status || s === f.status).map((status) => ({ status, n: Number(row?.[status] ?? 0) }));
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { alias, type PgInsertValue } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
+import { insertDefaultStatuses } from '../../db/project-statuses';
 import {
   noteDocuments,
   notes,
@@ -165,10 +166,13 @@ export type NewChecklistItem = PgInsertValue<typeof taskChecklistItems>;
 export type NewActivity = PgInsertValue<typeof taskActivity>;
 export type NewNote = PgInsertValue<typeof notes>;
 
+/** Inserts the projects, each with the default workflow (an export from before decision 0024 carries none). */
 export async function insertProjects(db: DbOrTx, rows: NewProject[]): Promise<string[]> {
   const ids: string[] = [];
   await insertChunked(rows, async (chunk) => {
-    ids.push(...(await db.insert(projects).values(chunk).returning({ id: projects.id })).map((r) => r.id));
+    const made = (await db.insert(projects).values(chunk).returning({ id: projects.id })).map((r) => r.id);
+    await insertDefaultStatuses(db, made);
+    ids.push(...made);
   });
   return ids;
 }
