@@ -7,6 +7,7 @@
 import type { InvitationRole, SystemRole, TeamRole, UserTokenPurpose } from './constants';
 import type { TaskDto } from './schemas/task';
 import type { CommentDto } from './schemas/task-detail';
+import type { StatusDto } from './schemas/workflow';
 import type { ImportCountsAll, ImportSource } from './transfer/import-plan';
 
 /**
@@ -84,6 +85,20 @@ export type Change =
   | Of<'project.updated', { teamId: string; previousTeamId: string; projectId: string }>
   /** Recorded before the row goes (the webhook reads the project). */
   | Of<'project.deleted', { teamId: string; projectId: string; name: string }>
+  // ---- a project's workflow (issue 36, decision 0024) ----
+  | Of<'status.created', { teamId: string; projectId: string; status: StatusDto }>
+  /** Renamed, recategorised, recoloured or given another WIP limit (its tasks recategorised with it). */
+  | Of<'status.updated', { teamId: string; projectId: string; before: StatusDto; after: StatusDto }>
+  /**
+   * Taken out of the workflow (its row stays, keeping its key). Its tasks, if it had any, moved to `movedTo` in the same
+   * transaction (`status` is as it was, with its last position).
+   */
+  | Of<
+      'status.deleted',
+      { teamId: string; projectId: string; status: StatusDto; movedTo: StatusDto | null; movedTaskIds: readonly string[] }
+    >
+  /** The workflow's order changed: the statuses whose position did, at their new one. */
+  | Of<'status.reordered', { teamId: string; projectId: string; moved: readonly StatusDto[] }>
   // ---- tasks ----
   /** `teamHasWebhooks`: false when the service read that the team has no active webhook (saves the webhook statement). */
   | Of<'task.created', { teamId: string; task: TaskDto; teamHasWebhooks?: boolean }>

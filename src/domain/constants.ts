@@ -230,6 +230,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'member.left',
   /** One per import (Trello, CSV, a Crewboard export), with what it created: never one per imported row. */
   'import.completed',
+  /** A project's workflow (issue 36): a status added, changed (a new order too: one per moved status) or deleted. */
+  'status.created',
+  'status.updated',
+  'status.deleted',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

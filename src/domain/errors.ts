@@ -8,6 +8,7 @@
  * never from the body's English. A new reason without a code and a message fails the typecheck.
  */
 import { MSG } from './messages';
+import { WORKFLOW_ERRORS } from './schemas/workflow';
 
 /** code -> HTTP status. */
 export const ERROR_STATUS = {
@@ -161,6 +162,8 @@ export const ERRORS = {
   },
   webhook_url_insecure: { code: 'validation_failed', message: 'Webhook URLs must use HTTPS' },
   import_invalid: { code: 'validation_failed', message: 'This file could not be read as an import' },
+  // a project's workflow (issue 36): its statuses' names, colours, WIP limits, the rules of deletion and order
+  ...WORKFLOW_ERRORS,
 
   // settings: the account
   wrong_password: { code: 'validation_failed', message: MSG.currentPasswordWrong },

@@ -27,6 +27,9 @@ export const DOMAIN_EVENT_TYPES = [
   'note.created',
   'note.updated',
   'note.deleted',
+  'status.created',
+  'status.updated',
+  'status.deleted',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

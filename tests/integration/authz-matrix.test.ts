@@ -9,6 +9,7 @@ import {
   notes,
   noteVersions,
   notifications,
+  projectStatuses,
   webhookDeliveries,
   webhooks,
   projects,
@@ -97,6 +98,10 @@ interface Scope {
   /** A note of the team written by the plain member, and a version of it. */
   noteId: string;
   noteVersionId: string;
+  /** The project's workflow (the default four): Review (no tasks), In Progress, and every status id in order. */
+  reviewStatusId: string;
+  inProgressStatusId: string;
+  statusIds: string[];
   ids: string[];
 }
 
@@ -465,6 +470,70 @@ const TABLE: Row[] = [
     variant: 'team A',
     req: (w) => ({ url: `/api/projects/${w.a.projectId}` }),
     expect: teamA(204, { member: 403 }),
+  },
+
+  // ---- a project's workflow (issue 36): members read it, those who may edit the project change it ----
+  {
+    route: 'GET /api/projects/{id}/statuses',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/projects/${w.a.projectId}/statuses` }),
+    expect: teamA(200),
+  },
+  {
+    route: 'POST /api/projects/{id}/statuses',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/projects/${w.a.projectId}/statuses`, body: { name: 'QA', category: 'started', color: '#7c3aed' } }),
+    expect: teamA(201, { member: 403 }),
+  },
+  {
+    route: 'PUT /api/projects/{id}/statuses/order',
+    variant: 'team A, reversed',
+    req: (w) => ({ url: `/api/projects/${w.a.projectId}/statuses/order`, body: { ids: [...w.a.statusIds].reverse() } }),
+    expect: teamA(200, { member: 403 }),
+  },
+  {
+    route: 'PUT /api/projects/{id}/statuses/order',
+    variant: "one of team B's statuses in team A's order",
+    req: (w) => ({
+      url: `/api/projects/${w.a.projectId}/statuses/order`,
+      body: { ids: [...w.a.statusIds.slice(1), w.b.statusIds[0]] },
+    }),
+    // Never an order across projects: those who may edit A are told the order does not match.
+    expect: teamA(409, { member: 403 }),
+    foreignBodyId: 'ids',
+  },
+  {
+    route: 'PATCH /api/statuses/{id}',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/statuses/${w.a.reviewStatusId}`, body: { name: 'Checked', wipLimit: 3 } }),
+    expect: teamA(200, { member: 403 }),
+  },
+  {
+    route: 'PATCH /api/statuses/{id}',
+    variant: "team B's status",
+    req: (w) => ({ url: `/api/statuses/${w.b.reviewStatusId}`, body: { name: 'Checked' } }),
+    // Team B's plain members (the other, the two-team callers) may see it but not edit it.
+    expect: teamB(403),
+  },
+  {
+    route: 'DELETE /api/statuses/{id}',
+    variant: 'team A, no tasks, no body',
+    req: (w) => ({ url: `/api/statuses/${w.a.reviewStatusId}` }),
+    expect: teamA(204, { member: 403 }),
+  },
+  {
+    route: 'DELETE /api/statuses/{id}',
+    variant: 'team A, moveTo In Progress',
+    req: (w) => ({ url: `/api/statuses/${w.a.reviewStatusId}`, body: { moveTo: w.a.inProgressStatusId } }),
+    expect: teamA(204, { member: 403 }),
+  },
+  {
+    route: 'DELETE /api/statuses/{id}',
+    variant: "team A, moveTo team B's status",
+    req: (w) => ({ url: `/api/statuses/${w.a.reviewStatusId}`, body: { moveTo: w.b.inProgressStatusId } }),
+    // Never a move into another project: 400 for those who may edit A.
+    expect: teamA(400, { member: 403 }),
+    foreignBodyId: 'moveTo',
   },
 
   // ---- tasks ----
@@ -1158,6 +1227,12 @@ async function buildScope(
     .where(and(eq(teamMembers.userId, p.owner.id), eq(teamMembers.teamId, team.id)));
   const [project] = await db.insert(projects).values({ name: 'Project', teamId: team.id, ownerId: p.owner.id }).returning();
   await insertDefaultStatuses(db, [project!.id]);
+  const statuses = await db
+    .select()
+    .from(projectStatuses)
+    .where(eq(projectStatuses.projectId, project!.id))
+    .orderBy(projectStatuses.position);
+  const statusId = (key: string) => statuses.find((s) => s.key === key)!.id;
   const [task, memberTask, memberABTask] = await db
     .insert(tasks)
     .values([
@@ -1271,9 +1346,17 @@ async function buildScope(
     webhookId: hook!.id,
     noteId: noteRow!.id,
     noteVersionId: version!.id,
+    reviewStatusId: statusId('review'),
+    inProgressStatusId: statusId('in_progress'),
   };
   // The delivery's id is a small number (not a uuid): left out of the leak scan's ids.
-  return { ...scope, deliveryId: String(delivery!.id), foreignViewId: foreignView?.id ?? '', ids: Object.values(scope) };
+  return {
+    ...scope,
+    deliveryId: String(delivery!.id),
+    foreignViewId: foreignView?.id ?? '',
+    statusIds: statuses.map((s) => s.id),
+    ids: [...Object.values(scope), ...statuses.map((s) => s.id)],
+  };
 }
 
 interface JsonSchema {

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_PREFERENCE_KINDS } from '../../src/domain/constants';
 import { TRANSFER_LIMITS } from '../../src/domain/schemas/transfer';
+import type { StatusListDto } from '../../src/domain/schemas/workflow';
 import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import {
   notes,
@@ -68,6 +69,9 @@ interface World {
   deliveryId: string;
   noteId: string;
   noteVersionId: string;
+  /** The project's Review status (the target of the status routes) and the others, in order. */
+  statusId: string;
+  statusIds: string[];
 }
 
 /** A body that passes validation, per route: the fuzzer mutates it, adds keys to it, or ignores it. */
@@ -139,6 +143,11 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
   }),
   'POST /api/notes': (w) => ({ teamId: w.teamId, title: 'Fuzz note', projectId: w.projectId }),
   'PATCH /api/notes/{id}': () => ({ title: 'Fuzz note renamed', pinned: true }),
+  'POST /api/projects/{id}/statuses': () => ({ name: 'Fuzz QA', category: 'started', color: '#7c3aed', wipLimit: 3 }),
+  'PUT /api/projects/{id}/statuses/order': (w) => ({ ids: [...w.statusIds].reverse() }),
+  'PATCH /api/statuses/{id}': () => ({ name: 'Fuzz review', category: 'started', color: '#abcdef', wipLimit: null }),
+  // In Progress as the target: a valid delete takes Review out, and the status routes answer 404 after it.
+  'DELETE /api/statuses/{id}': (w) => ({ moveTo: w.statusIds[1] }),
 };
 
 /** Routes that take more than the server's 1 MiB (imports): their own limit, else 1 MiB. */
@@ -162,7 +171,9 @@ function urlFor(route: string, w: World): string {
             ? w.viewId
             : path.startsWith('/api/notes/')
               ? w.noteId
-              : w.targetUserId;
+              : path.startsWith('/api/statuses/')
+                ? w.statusId
+                : w.targetUserId;
   const itemId = path.includes('/comments/') ? w.commentId : w.checklistItemId;
   const url = path
     .replace('{id}', id)
@@ -268,6 +279,9 @@ async function seedWorld(): Promise<World> {
   const member = await insertMember(db, team.id, target!, 'member');
   const [project] = await db.insert(projects).values({ name: 'Fuzz project', teamId: team.id, ownerId: caller.id }).returning();
   await insertDefaultStatuses(db, [project!.id]);
+  const { statuses } = (
+    await ctx.app.inject({ url: `/api/projects/${project!.id}/statuses`, headers: caller.auth })
+  ).json() as StatusListDto;
   const [task] = await db.insert(tasks).values({ title: 'Fuzz task', projectId: project!.id, creatorId: caller.id }).returning();
   const [comment] = await db.insert(taskComments).values({ taskId: task!.id, authorId: caller.id, body: 'Fuzz' }).returning();
   const [item] = await db.insert(taskChecklistItems).values({ taskId: task!.id, title: 'Fuzz', position: 1 }).returning();
@@ -321,6 +335,8 @@ async function seedWorld(): Promise<World> {
     commentId: comment!.id,
     checklistItemId: item!.id,
     viewId: view!.id,
+    statusId: statuses.find((st) => st.key === 'review')!.id,
+    statusIds: statuses.map((st) => st.id),
   };
 }
 

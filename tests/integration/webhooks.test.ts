@@ -89,11 +89,21 @@ async function newTask(projectId: string, user: TestUser = owner, extra: Record<
   );
 }
 
+/** A status 'QA' added to the project's workflow. */
+const newStatus = (projectId: string) =>
+  ok<{ id: string }>(
+    owner,
+    'POST',
+    `/api/projects/${projectId}/statuses`,
+    { name: 'QA', category: 'started', color: '#7c3aed' },
+    201,
+  );
+
 const parsed = (r: ReceivedWebhook) =>
   JSON.parse(r.body) as {
     type: string;
     timestamp: string;
-    data: Record<'team' | 'actor' | 'task' | 'comment' | 'project' | 'member' | 'webhook', Record<string, unknown>>;
+    data: Record<'team' | 'actor' | 'task' | 'comment' | 'project' | 'member' | 'webhook' | 'status', Record<string, unknown>>;
   };
 const types = (path: string) => receiver.at(path).map((r) => parsed(r).type);
 const waitFor = (what: string, check: () => boolean | Promise<boolean>, ms = 10_000) => until(check, ms, what);
@@ -125,6 +135,9 @@ describe('published payload schemas (issue 35, item 11)', () => {
     const joiner = await createUser(ctx.app, { fullName: 'Sol Schema' });
     const project = await newProject(team.id);
     await ok(owner, 'PATCH', `/api/projects/${project.id}`, { name: 'Schema renamed' });
+    const qa = await newStatus(project.id);
+    await ok(owner, 'PATCH', `/api/statuses/${qa.id}`, { wipLimit: 2 });
+    await ok(owner, 'DELETE', `/api/statuses/${qa.id}`, undefined, 204);
     const task = await newTask(project.id, owner, { dueDate: '2030-01-02', description: 'Checked' });
     await ok(owner, 'PATCH', `/api/tasks/${task.id}`, { title: 'Schema title', status: 'in_progress' });
     await ok(member, 'POST', `/api/tasks/${task.id}/comments`, { body: 'Valid?' }, 201);
@@ -336,6 +349,9 @@ describe('delivery', () => {
     const joiner = await createUser(ctx.app, { fullName: 'Jo Joiner' });
     const project = await newProject(team.id);
     await ok(owner, 'PATCH', `/api/projects/${project.id}`, { name: 'Renamed' });
+    const qa = await newStatus(project.id);
+    await ok(owner, 'PATCH', `/api/statuses/${qa.id}`, { name: 'Quality' });
+    await ok(owner, 'DELETE', `/api/statuses/${qa.id}`, undefined, 204);
     const task = await newTask(project.id);
     await ok(owner, 'PATCH', `/api/tasks/${task.id}`, { title: 'New title' });
     await ok(owner, 'PATCH', `/api/tasks/${task.id}/status`, { status: 'in_progress' });
@@ -357,6 +373,9 @@ describe('delivery', () => {
     const expected = [
       'project.created',
       'project.updated',
+      'status.created',
+      'status.updated',
+      'status.deleted',
       'task.created',
       'task.updated',
       'task.moved',
@@ -382,6 +401,8 @@ describe('delivery', () => {
         .filter((b) => b.type === type);
     expect(of('project.updated')[0]!.data.project).toMatchObject({ id: project.id, name: 'Renamed', teamId: team.id });
     expect(of('project.deleted')[0]!.data.project).toMatchObject({ id: project.id, name: 'Renamed' });
+    expect(of('status.updated')[0]!.data.status).toMatchObject({ id: qa.id, key: 'qa', name: 'Quality', projectId: project.id });
+    expect(of('status.deleted')[0]!.data.status).toMatchObject({ id: qa.id, key: 'qa', movedTo: null, movedTaskCount: 0 });
     expect(of('task.deleted')[0]!.data.task).toMatchObject({ id: task.id, status: 'completed', priority: 'high' });
     expect(of('comment.created')[0]!.data).toMatchObject({
       actor: { id: member.id, fullName: 'Mia Member' },

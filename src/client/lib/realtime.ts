@@ -55,6 +55,10 @@ export const EVENT_ROOTS = {
   'note.created': ['notes'],
   'note.updated': ['notes'],
   'note.deleted': ['notes'],
+  // A project's workflow: its statuses, its board (a delete moves tasks), its progress.
+  'status.created': PROJECT,
+  'status.updated': PROJECT,
+  'status.deleted': PROJECT,
 } as const satisfies Record<DomainEventType, Roots>;
 
 /** Which data an event can change; an event this client does not know (a newer server's) changes nothing here. */

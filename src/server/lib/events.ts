@@ -48,6 +48,11 @@ export type DomainEvent =
     >
   /** A team's note was created, changed (title, pin, project, or its text when edits are compacted) or deleted. */
   | Event<'note.created' | 'note.updated' | 'note.deleted', { teamId: string; noteId: string }>
+  /**
+   * A project's workflow changed (issue 36): `statusIds` are the statuses added, changed (or moved in the order) or
+   * deleted. Boards and lists of the project refresh (a delete may have moved its tasks).
+   */
+  | Event<'status.created' | 'status.updated' | 'status.deleted', { teamId: string; projectId: string; statusIds: string[] }>
   /** A notification was written for `userId`; forwarded to that user's streams only. */
   | Event<'notification.created', { teamId: string; userId: string; notificationId: string }>
   /** Sessions ended (sign-out, reuse of a spent refresh token, deactivation): their event streams close. */

@@ -25,6 +25,7 @@ import { registerWebhooks } from './webhooks/webhooks.routes';
 import { registerAudit } from './audit/audit.routes';
 import { registerTransfer } from './transfer/transfer.routes';
 import { registerNotes } from './notes/notes.routes';
+import { registerWorkflows } from './workflows/workflows.routes';
 
 /**
  * Feature modules register their routes here. Each module owns its folder:
@@ -57,4 +58,5 @@ export function registerModules(app: FastifyInstance): void {
   registerAudit(app);
   registerTransfer(app);
   registerNotes(app);
+  registerWorkflows(app);
 }

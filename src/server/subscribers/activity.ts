@@ -1,11 +1,16 @@
 import { actorUserId } from '../../domain/changes';
-import { recordTaskEdit } from '../modules/task-activity';
+import { recordStatusMoves, recordTaskEdit } from '../modules/task-activity';
 import { inTransaction } from './reactions';
 
-/** The task page's activity history: an entry per changed field of an edit, written with it. */
+/** The task page's activity history: an entry per changed field of an edit (or per task a status delete moved), written with it. */
 export const activitySubscriber = inTransaction('activity', {
   'task.updated': async (c, actor, tx) => {
     const actorId = actorUserId(actor);
     if (actorId) await recordTaskEdit(tx, actorId, c.before, c.after);
+  },
+  // A deleted status's tasks, moved in its transaction: each gets the status entry a move of its own would write.
+  'status.deleted': async (c, actor, tx) => {
+    const actorId = actorUserId(actor);
+    if (actorId && c.movedTo) await recordStatusMoves(tx, actorId, c.movedTaskIds, { from: c.status.key, to: c.movedTo.key });
   },
 });

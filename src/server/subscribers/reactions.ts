@@ -28,6 +28,12 @@ export const REACTIONS = {
   'project.created': ['webhooks', 'realtime'],
   'project.updated': ['webhooks', 'realtime'],
   'project.deleted': ['audit', 'webhooks', 'realtime'],
+  // A project's workflow (decision 0024): no audit row (a workflow edit is not security-relevant, as a project edit is
+  // not); a delete that moves tasks writes their history (one status entry each), and sends one event, not one per task.
+  'status.created': ['webhooks', 'realtime'],
+  'status.updated': ['webhooks', 'realtime'],
+  'status.deleted': ['activity', 'webhooks', 'realtime'],
+  'status.reordered': ['webhooks', 'realtime'],
   // The creation is the task row's own (created_at, creator): the history starts at the first edit.
   'task.created': ['webhooks', 'mail', 'realtime'],
   'task.updated': ['activity', 'webhooks', 'mail', 'realtime'],

@@ -94,6 +94,11 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
       publish({ type: 'project.updated', ...of(c, actor), projectId: c.projectId });
     },
     'project.deleted': team('project.deleted', (c) => ({ projectId: c.projectId })),
+    // A project's workflow: its boards refresh (a delete may have moved tasks: one event, not one per task).
+    'status.created': team('status.created', (c) => ({ projectId: c.projectId, statusIds: [c.status.id] })),
+    'status.updated': team('status.updated', (c) => ({ projectId: c.projectId, statusIds: [c.after.id] })),
+    'status.deleted': team('status.deleted', (c) => ({ projectId: c.projectId, statusIds: [c.status.id] })),
+    'status.reordered': team('status.updated', (c) => ({ projectId: c.projectId, statusIds: c.moved.map((s) => s.id) })),
     'task.created': (c, actor) => task('task.created', c.teamId, actor, c.task, { assigneeId: null, status: null }),
     // Moved into another team with a new assignee, the one before may not be a member there: its members are not told
     // who it was (no notification depends on it: the new assignee differs anyway).

@@ -1,5 +1,6 @@
 import { type ChangeActor, actorUserId } from '../../domain/changes';
 import { enqueueWebhookEvent, memberWebhookEvent, projectWebhookEvent, taskChangeEvents } from '../modules/webhooks';
+import type { Tx } from '../db/client';
 import { inTransaction } from './reactions';
 
 /** Webhook bodies name a person as their actor; the system makes none of the kinds that send one. */
@@ -8,6 +9,21 @@ function actorId(actor: ChangeActor): string {
   if (!id) throw new Error('a webhook event needs a person as its actor');
   return id;
 }
+
+/** A `status.*` event of a project's workflow to its team, the status with its project. */
+const statusEvent = (
+  tx: Tx,
+  c: { teamId: string; projectId: string },
+  actor: ChangeActor,
+  type: 'status.created' | 'status.updated' | 'status.deleted',
+  status: object,
+) =>
+  enqueueWebhookEvent(tx, {
+    teamId: c.teamId,
+    type,
+    actorId: actorId(actor),
+    object: { status: { ...status, projectId: c.projectId } },
+  });
 
 /**
  * The team's webhooks (DESIGN.md "outboxes"): deliveries are queued in the change's transaction. A task or project that
@@ -31,6 +47,15 @@ export const webhookSubscriber = inTransaction('webhooks', {
   },
   'project.deleted': (c, actor, tx) =>
     projectWebhookEvent(tx, { teamId: c.teamId, type: 'project.deleted', actorId: actorId(actor), projectId: c.projectId }),
+  // `data.status`: the status as the API lists it, with its project; a delete adds where its tasks went and how many.
+  'status.created': (c, actor, tx) => statusEvent(tx, c, actor, 'status.created', c.status),
+  'status.updated': (c, actor, tx) => statusEvent(tx, c, actor, 'status.updated', c.after),
+  'status.deleted': (c, actor, tx) =>
+    statusEvent(tx, c, actor, 'status.deleted', { ...c.status, movedTo: c.movedTo, movedTaskCount: c.movedTaskIds.length }),
+  // A new order: one `status.updated` per status whose position changed (a receiver keeps statuses, not orders).
+  'status.reordered': async (c, actor, tx) => {
+    for (const status of c.moved) await statusEvent(tx, c, actor, 'status.updated', status);
+  },
   'task.created': (c, actor, tx) =>
     c.teamHasWebhooks === false
       ? undefined

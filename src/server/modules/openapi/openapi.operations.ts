@@ -81,6 +81,17 @@ export const OPERATIONS: Record<string, OperationText> = {
   'GET /api/projects/{id}': { id: 'getProject', summary: 'Get a project' },
   'PATCH /api/projects/{id}': { id: 'updateProject', summary: 'Update a project' },
   'DELETE /api/projects/{id}': { id: 'deleteProject', summary: 'Delete a project and its tasks' },
+  'GET /api/projects/{id}/statuses': { id: 'listProjectStatuses', summary: "List a project's workflow: its statuses in order" },
+  'POST /api/projects/{id}/statuses': { id: 'createProjectStatus', summary: "Add a status to a project's workflow" },
+  'PUT /api/projects/{id}/statuses/order': { id: 'reorderProjectStatuses', summary: "Reorder a project's statuses" },
+  'PATCH /api/statuses/{id}': {
+    id: 'updateProjectStatus',
+    summary: 'Rename a status or change its category, colour or WIP limit (its key stays)',
+  },
+  'DELETE /api/statuses/{id}': {
+    id: 'deleteProjectStatus',
+    summary: 'Delete a status, moving its tasks to another one (`moveTo`) when it has any',
+  },
   'GET /api/dashboard': { id: 'getDashboard', summary: "Get the dashboard's figures" },
   'GET /api/analytics': { id: 'getAnalytics', summary: 'Get analytics for a team or project' },
   'GET /api/search': { id: 'search', summary: 'Search everything you may see' },
@@ -167,6 +178,8 @@ export const TAGS: Record<string, string> = {
   invitations: 'Invitations addressed to you.',
   tasks: 'Tasks, the board, checklists, comments, history and watching.',
   projects: 'Projects of a team.',
+  workflows:
+    "A project's workflow: its ordered statuses, each with a stable `key` (what a task's `status` holds), a category, a colour and an optional WIP limit.",
   dashboard: "The dashboard's figures.",
   analytics: 'Analytics of a team or project over time.',
   search: 'Search over everything the caller may see.',

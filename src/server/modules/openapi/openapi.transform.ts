@@ -94,6 +94,9 @@ function accessNote(route: RouteInfo, method: string): string {
   return `${who}: a session's access token or a read-write personal API token (read-only tokens get 403).`;
 }
 
+/** Set by transformRoute on an operation whose body may be left out; transformDocument turns it into `required: false`. */
+const OPTIONAL_BODY = 'x-crewboard-optional-body';
+
 /**
  * Per route: the zod schemas become JSON Schema (fastify-type-provider-zod), then the operation gets its id, summary,
  * security requirement, derived 4xx answers and any documented-only answers (files, redirects, event streams).
@@ -117,7 +120,12 @@ export const transformRoute: SwaggerTransform = (input) => {
       mine && bare ? { description: mine.description, content: { 'application/json': { schema: answer } } } : answer;
   }
   Object.assign(response, DOCUMENT_ONLY_RESPONSES[key]);
-  const converted = jsonSchemaTransform({ ...input, schema: { ...own, response } });
+  // A body the route may go without (`.nullish()`: a status deleted with no `moveTo`) is documented as its object,
+  // and marked for transformDocument, which makes its requestBody not required.
+  let body = own.body;
+  while (body instanceof z.ZodOptional || body instanceof z.ZodNullable) body = body.unwrap() as z.ZodType;
+  const bodyOptional = body !== own.body;
+  const converted = jsonSchemaTransform({ ...input, schema: { ...own, ...(bodyOptional && { body }), response } });
   const schema = converted.schema as FastifySchema & Record<string, unknown>;
   if (schema.hide) return converted;
   const auth = (route.config as { auth?: RouteAuth } | undefined)?.auth;
@@ -130,6 +138,7 @@ export const transformRoute: SwaggerTransform = (input) => {
       summary: own.summary ?? written?.summary ?? derivedSummary(method, url),
       description,
       security: auth === 'public' ? [] : [{ [SECURITY_SCHEME]: [] }],
+      ...(bodyOptional && { [OPTIONAL_BODY]: true }),
     },
   };
 };
@@ -242,6 +251,10 @@ export function transformDocument(_options: DocumentOptions): SwaggerTransformOb
     const used = new Set<string>();
     forEachOperation(doc, (operation) => {
       for (const tag of (operation.tags as string[] | undefined) ?? []) used.add(tag);
+      if (operation[OPTIONAL_BODY]) {
+        delete operation[OPTIONAL_BODY];
+        if (isObject(operation.requestBody)) operation.requestBody.required = false;
+      }
       for (const [status, answer] of Object.entries((operation.responses as Json | undefined) ?? {})) {
         if (isObject(answer) && answer.description === 'Default Response') answer.description = STATUS_TEXT[status] ?? 'Answer';
       }

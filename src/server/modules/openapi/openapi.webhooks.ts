@@ -4,6 +4,7 @@ import { isoDateTime, uuid } from '../../../domain/schemas/common';
 import { projectDto } from '../../../domain/schemas/project';
 import { taskDto } from '../../../domain/schemas/task';
 import { commentDto } from '../../../domain/schemas/task-detail';
+import { statusDto } from '../../../domain/schemas/workflow';
 import { teamMemberDto } from '../../../domain/schemas/team';
 import { importCountsAll } from '../../../domain/schemas/transfer';
 import { WEBHOOK_PING_EVENT } from '../../../domain/schemas/webhook';
@@ -29,6 +30,9 @@ const importObject = z.object({
   warnings: z.number().int(),
 });
 
+/** A status of a project's workflow, as the API lists it, with its project. */
+const statusObject = statusDto.extend({ projectId: uuid });
+
 type EventName = WebhookEventType | typeof WEBHOOK_PING_EVENT;
 
 /** Each event: the name of its object in `data`, that object's schema, and what it means. */
@@ -51,6 +55,21 @@ const OBJECTS: Record<EventName, { key: string; schema: z.ZodType; description: 
     key: 'import',
     schema: importObject,
     description: 'An import (Trello, CSV or a Crewboard export) finished: one event per import, with what it created.',
+  },
+  'status.created': { key: 'status', schema: statusObject, description: "A status was added to a project's workflow." },
+  'status.updated': {
+    key: 'status',
+    schema: statusObject,
+    description:
+      "A status was renamed, recategorised, recoloured, given another WIP limit or moved in its workflow's order: the status after.",
+  },
+  'status.deleted': {
+    key: 'status',
+    schema: statusObject.extend({
+      movedTo: statusDto.nullable().describe('Where its tasks went (null: it had none).'),
+      movedTaskCount: z.number().int(),
+    }),
+    description: "A status was deleted from a project's workflow, as it was; its tasks, if any, moved to `movedTo` with it.",
   },
   [WEBHOOK_PING_EVENT]: {
     key: 'webhook',

@@ -34,6 +34,9 @@ const EVENT_READERS = {
   'note.created': 'members',
   'note.updated': 'members',
   'note.deleted': 'members',
+  'status.created': 'members',
+  'status.updated': 'members',
+  'status.deleted': 'members',
 } as const satisfies Record<StreamedEvent['type'], 'members' | 'managers' | 'recipient'>;
 
 /** A browser tab's open event stream. */

@@ -1,7 +1,7 @@
 import type { TaskDto } from '../../../domain/schemas/task';
 import { type TaskActivityState, taskFieldChanges } from '../../../domain/task-activity';
 import type { DbOrTx } from '../../db/client';
-import { insertActivity } from './task-activity.repo';
+import { insertActivity, insertStatusMoves } from './task-activity.repo';
 
 /** What the activity history compares of a task, with the names its ids stood for. */
 const activityState = (task: TaskDto): TaskActivityState => ({
@@ -20,4 +20,14 @@ const activityState = (task: TaskDto): TaskActivityState => ({
 /** The history of an edit, written with it: one entry per field that changed from `before` to `after`. */
 export function recordTaskEdit(db: DbOrTx, actorId: string, before: TaskDto, after: TaskDto): Promise<void> {
   return insertActivity(db, after.id, actorId, taskFieldChanges(activityState(before), activityState(after)));
+}
+
+/** The history of tasks moved together out of a deleted status: one status entry each, in one statement. */
+export function recordStatusMoves(
+  db: DbOrTx,
+  actorId: string,
+  taskIds: readonly string[],
+  move: { from: string; to: string },
+): Promise<void> {
+  return insertStatusMoves(db, taskIds, actorId, move);
 }

@@ -56,3 +56,20 @@ export async function insertActivity(db: DbOrTx, taskId: string, actorId: string
   if (changes.length === 0) return;
   await db.insert(taskActivity).values(changes.map((c) => ({ ...c, taskId, actorId, createdAt: sql`clock_timestamp()` })));
 }
+
+/**
+ * The history of many tasks moved from one status to another by one statement (a status deleted with `moveTo`): one
+ * status entry per task, as a move of each would write it, in one `insert … select` (the ids travel as one array).
+ */
+export async function insertStatusMoves(
+  db: DbOrTx,
+  taskIds: readonly string[],
+  actorId: string,
+  move: { from: string; to: string },
+): Promise<void> {
+  if (taskIds.length === 0) return;
+  await db.execute(sql`
+    insert into ${taskActivity} (task_id, actor_id, field, old_value, new_value, created_at)
+    select moved.id, ${actorId}, 'status', ${move.from}, ${move.to}, clock_timestamp()
+    from unnest(${`{${taskIds.join(',')}}`}::uuid[]) as moved(id)`);
+}

@@ -5,7 +5,13 @@ import { getMemberInTeam, toTeamMemberDto } from '../teams';
 import * as repo from './webhooks.repo';
 
 /** The object each event carries in `data`, under its name (as the API returns it). */
-type EventObject = { task: unknown } | { comment: unknown } | { project: unknown } | { member: unknown } | { import: unknown };
+type EventObject =
+  | { task: unknown }
+  | { comment: unknown }
+  | { project: unknown }
+  | { member: unknown }
+  | { import: unknown }
+  | { status: unknown };
 
 export interface WebhookEvent {
   teamId: string;

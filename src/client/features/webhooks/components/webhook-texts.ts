@@ -69,6 +69,9 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'member.joined': 'Member joined',
   'member.left': 'Member left',
   'import.completed': 'Import completed',
+  'status.created': 'Status created',
+  'status.updated': 'Status updated',
+  'status.deleted': 'Status deleted',
 };
 
 export const WEBHOOK_STATUS_LABELS: Record<WebhookStatus, string> = { active: 'Active', paused: 'Paused', failing: 'Failing' };
