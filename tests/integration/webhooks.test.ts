@@ -302,6 +302,10 @@ describe('delivery', () => {
     });
     expect(Math.abs(Date.parse(body.timestamp) - Date.now())).toBeLessThan(60_000);
 
+    // The receiver answers before the worker writes down the outcome: wait for that write (a loaded machine saw the gap).
+    await waitFor('the delivery marked delivered', async () =>
+      (await deliveriesOf(team.id, hook.id)).deliveries.some((d) => d.status === 'delivered'),
+    );
     const log = await deliveriesOf(team.id, hook.id);
     expect(log.deliveries).toHaveLength(1);
     expect(log.deliveries[0]).toMatchObject({
@@ -574,6 +578,9 @@ describe('delivery', () => {
     expect(second.headers['webhook-id']).toBe(again.messageId);
     expect(second.headers['webhook-id']).not.toBe(got.headers['webhook-id']);
     new Webhook(hook.secret).verify(second.body, second.headers as Record<string, string>);
+    await waitFor('both marked delivered', async () =>
+      (await deliveriesOf(team.id, hook.id)).deliveries.every((d) => d.status === 'delivered'),
+    );
     const log = await deliveriesOf(team.id, hook.id);
     expect(log.total).toBe(2);
     expect(log.deliveries.map((d) => d.id)).toEqual([again.id, ping.id]);
