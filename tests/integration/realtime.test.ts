@@ -280,6 +280,8 @@ function matchingGets(data: Record<string, unknown>): string[] {
       return [`${team}/invitations`, '/api/invitations', team];
     case 'project':
       return [`/api/projects/${data.projectId}`, team];
+    case 'status':
+      return [`/api/projects/${data.projectId}/statuses`, `/api/projects/${data.projectId}`, team];
     case 'task': {
       const task = `/api/tasks/${data.taskId}`;
       return [task, `${task}/comments`, `${task}/checklist`, `${task}/watch`, `/api/projects/${data.projectId}`, team];
@@ -312,7 +314,7 @@ describe('what each event carries', () => {
     const snapshot = async () => {
       const urls = ['/api/invitations', '/api/notifications'];
       if (ids.teamId) urls.push(`/api/teams/${ids.teamId}`, `/api/teams/${ids.teamId}/invitations`);
-      if (ids.projectId) urls.push(`/api/projects/${ids.projectId}`);
+      if (ids.projectId) urls.push(`/api/projects/${ids.projectId}`, `/api/projects/${ids.projectId}/statuses`);
       if (ids.taskId) {
         const task = `/api/tasks/${ids.taskId}`;
         urls.push(task, `${task}/comments`, `${task}/checklist`, `${task}/watch`);
@@ -377,6 +379,14 @@ describe('what each event carries', () => {
     await act(owner, 'DELETE', `${team}/members/${newcomerMemberId}`);
     const projectId = await act(member, 'POST', '/api/projects', { name: 'Seen', teamId }, 'projectId');
     await act(admin, 'PATCH', `/api/projects/${projectId}`, { name: 'Seen Renamed' });
+    // Its workflow (issue 36): a status added, renamed and taken out.
+    const statusId = await act(admin, 'POST', `/api/projects/${projectId}/statuses`, {
+      name: 'QA',
+      category: 'started',
+      color: '#aabbcc',
+    });
+    await act(admin, 'PATCH', `/api/statuses/${statusId}`, { name: 'Quality' });
+    await act(admin, 'DELETE', `/api/statuses/${statusId}`);
     const taskId = await act(member, 'POST', '/api/tasks', { title: 'Watched', projectId, assigneeId: admin.id }, 'taskId');
     // The task page: a comment mentioning the admin, a checklist item, a watch.
     await act(member, 'POST', `/api/tasks/${taskId}/comments`, { body: `Over to you <@${admin.id}>` });
