@@ -8,7 +8,7 @@
  * never from the body's English. A new reason without a code and a message fails the typecheck.
  */
 import { MSG } from './messages';
-import { WORKFLOW_ERRORS } from './schemas/workflow';
+import { WORKFLOW_ERRORS } from './workflow-errors';
 
 /** code -> HTTP status. */
 export const ERROR_STATUS = {
