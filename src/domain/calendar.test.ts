@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_STATUSES } from './workflow';
 import {
   addMonths,
   agendaDays,
@@ -23,7 +24,7 @@ import {
 const task = (id: string, dueDate: string | null, extra: { status?: string; priority?: string; title?: string } = {}) => ({
   id,
   title: extra.title ?? id,
-  status: extra.status ?? 'todo',
+  statusCategory: DEFAULT_STATUSES.find((s) => s.key === (extra.status ?? 'todo'))!.category,
   priority: extra.priority ?? 'medium',
   dueDate,
 });

@@ -3,6 +3,7 @@
  * due on the 5th is on the 5th wherever it is seen), "today" and the first day of the week come from the caller.
  */
 import { addDays, daysBetween, parseIsoDate } from './dates';
+import { isClosed, type StatusCategory } from './workflow';
 
 export const CALENDAR_VIEWS = ['month', 'week'] as const;
 export type CalendarView = (typeof CALENDAR_VIEWS)[number];
@@ -160,16 +161,16 @@ export const parseCalendarView = (value: string | null | undefined): CalendarVie
 interface CalendarTask {
   id: string;
   title: string;
-  status: string;
+  statusCategory: StatusCategory;
   priority: string;
   dueDate: string | null;
 }
 
 const PRIORITY_RANK: Record<string, number> = { urgent: 0, high: 1, medium: 2, low: 3 };
 
-/** A day's order: open tasks before completed ones, then the most urgent first, then by title. */
+/** A day's order: open tasks before closed ones (completed or canceled), then the most urgent first, then by title. */
 export function compareDayTasks(a: CalendarTask, b: CalendarTask): number {
-  const done = Number(a.status === 'completed') - Number(b.status === 'completed');
+  const done = Number(isClosed(a.statusCategory)) - Number(isClosed(b.statusCategory));
   if (done) return done;
   const rank = (PRIORITY_RANK[a.priority] ?? 9) - (PRIORITY_RANK[b.priority] ?? 9);
   if (rank) return rank;

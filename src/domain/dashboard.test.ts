@@ -12,6 +12,7 @@ import {
   upcomingDeadlines,
 } from './dashboard';
 import type { TaskStatus } from './constants';
+import { DEFAULT_STATUSES } from './workflow';
 
 describe('completionRate', () => {
   it('is 0 with no tasks', () => {
@@ -32,10 +33,10 @@ describe('completionRate', () => {
 });
 
 describe('activityAction (spec §4)', () => {
-  it("is 'completed' for a completed task and 'updated' for any other status", () => {
+  it("is 'completed' for a task in a completed status and 'updated' for any other category", () => {
     expect(activityAction('task', 'completed')).toBe('completed');
-    for (const status of ['todo', 'in_progress', 'review'] as const) {
-      expect(activityAction('task', status)).toBe('updated');
+    for (const category of ['backlog', 'unstarted', 'started', 'canceled'] as const) {
+      expect(activityAction('task', category)).toBe('updated');
     }
   });
 
@@ -51,7 +52,7 @@ describe('recentActivity', () => {
     id,
     entity: 'task',
     title: `Task ${id}`,
-    status,
+    category: DEFAULT_STATUSES.find((s) => s.key === status)!.category,
     at: at(minute),
   });
 
@@ -104,6 +105,7 @@ describe('upcomingDeadlines', () => {
     title: id,
     dueDate,
     status,
+    statusCategory: DEFAULT_STATUSES.find((s) => s.key === status)!.category,
     priority: 'medium' as const,
     projectId: 'p',
     projectName: 'P',

@@ -2,10 +2,11 @@
  * Pure rules of the dashboard (spec §2 'Dashboard', §4 'Activity feed', §9). The server counts in
  * SQL and fetches only a few candidate rows; these functions decide what the panels show.
  */
-import { LIMITS, type TaskStatus } from './constants';
+import { LIMITS } from './constants';
 import { isOverdue } from './dates';
 import { MSG } from './messages';
 import type { ActivityItem, DashboardDto } from './schemas/dashboard';
+import { isClosed, type StatusCategory } from './workflow';
 
 /** Every dashboard list shows at most this many items (spec §9 'Dashboard lists'). */
 export const DASHBOARD_LIST_LIMIT = LIMITS.dashboardList;
@@ -70,18 +71,21 @@ export function completionRate(completed: number, total: number): number {
 export type ActivityEntity = ActivityItem['entity'];
 export type ActivityAction = ActivityItem['action'];
 
-/** A completed task is 'completed', any other task 'updated'; projects and teams 'created' (spec §4). */
-export function activityAction(entity: ActivityEntity, taskStatus?: TaskStatus): ActivityAction {
+/**
+ * A task in a completed status is 'completed', any other task 'updated'; projects and teams 'created' (spec §4). By the
+ * status's category, whatever its project calls it (decision 0024).
+ */
+export function activityAction(entity: ActivityEntity, category?: StatusCategory): ActivityAction {
   if (entity !== 'task') return 'created';
-  return taskStatus === 'completed' ? 'completed' : 'updated';
+  return category === 'completed' ? 'completed' : 'updated';
 }
 
 export interface ActivityCandidate {
   id: string;
   entity: ActivityEntity;
   title: string;
-  /** Tasks only. */
-  status?: TaskStatus;
+  /** Tasks only: the category of the task's status. */
+  category?: StatusCategory;
   /** updated_at for tasks, created_at for projects and teams. */
   at: Date;
 }
@@ -94,7 +98,7 @@ export function recentActivity(candidates: readonly ActivityCandidate[]): Activi
     .map((c) => ({
       id: `${c.entity}:${c.id}`,
       entity: c.entity,
-      action: activityAction(c.entity, c.status),
+      action: activityAction(c.entity, c.category),
       title: c.title,
       at: c.at.toISOString(),
     }));
@@ -103,15 +107,14 @@ export function recentActivity(candidates: readonly ActivityCandidate[]): Activi
 type Deadline = Omit<DashboardDto['upcomingDeadlines'][number], 'isOverdue'>;
 
 /**
- * Tasks not completed with a due date, soonest first (overdue ones included, flagged), at most five.
+ * Open tasks (neither completed nor canceled) with a due date, soonest first (overdue ones included, flagged), at most five.
  * Ties keep their given order.
  */
-export function upcomingDeadlines<T extends Omit<Deadline, 'dueDate'> & { dueDate: string | null }>(
-  tasks: readonly T[],
-  today: string,
-): (T & { dueDate: string; isOverdue: boolean })[] {
+export function upcomingDeadlines<
+  T extends Omit<Deadline, 'dueDate'> & { dueDate: string | null; statusCategory: StatusCategory },
+>(tasks: readonly T[], today: string): (T & { dueDate: string; isOverdue: boolean })[] {
   return tasks
-    .filter((t): t is T & { dueDate: string } => t.status !== 'completed' && t.dueDate !== null)
+    .filter((t): t is T & { dueDate: string } => !isClosed(t.statusCategory) && t.dueDate !== null)
     .map((t, i) => ({ t, i }))
     .sort((a, b) => (a.t.dueDate < b.t.dueDate ? -1 : a.t.dueDate > b.t.dueDate ? 1 : a.i - b.i))
     .slice(0, DASHBOARD_LIST_LIMIT)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TaskPriority, TaskStatus } from './constants';
+import type { TaskPriority } from './constants';
+import { DEFAULT_STATUSES, type StatusCategory } from './workflow';
 import { endOfIsoWeek, groupMyWork, MY_WORK_GROUPS, myWorkGroup, parseMyWorkSort, sortMyWork, startOfIsoWeek } from './my-work';
 
 // 2025-03-05 is a Wednesday; its ISO week runs Monday 03-03 to Sunday 03-09.
@@ -51,7 +52,8 @@ describe('myWorkGroup', () => {
 
 interface T {
   id: string;
-  status: TaskStatus;
+  status: string;
+  statusCategory: StatusCategory;
   dueDate: string | null;
   priority: TaskPriority;
   projectName: string;
@@ -60,6 +62,7 @@ interface T {
 const task = (id: string, over: Partial<T> = {}): T => ({
   id,
   status: 'todo',
+  statusCategory: DEFAULT_STATUSES.find((s) => s.key === (over.status ?? 'todo'))?.category ?? 'unstarted',
   dueDate: null,
   priority: 'medium',
   projectName: 'Alpha',
@@ -88,6 +91,16 @@ describe('groupMyWork', () => {
     expect(ids(groups.this_week)).toEqual(['friday', 'sunday']);
     expect(ids(groups.later)).toEqual(['next']);
     expect(ids(groups.no_date)).toEqual(['someday']);
+  });
+
+  it("reads the status's category: another project's Done and Won't do are left out, its Design kept", () => {
+    const tasks = [
+      task('done', { status: 'done', statusCategory: 'completed' }),
+      task('dropped', { status: 'won_t_do', statusCategory: 'canceled' }),
+      task('design', { status: 'design', statusCategory: 'started' }),
+      task('backlog', { status: 'backlog', statusCategory: 'backlog' }),
+    ];
+    expect(groupMyWork(tasks, WEDNESDAY).no_date.map((t) => t.id)).toEqual(['design', 'backlog']);
   });
 
   it('has every group, empty, for no tasks', () => {

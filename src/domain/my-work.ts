@@ -4,8 +4,9 @@
  * Sunday weeks of dates.ts' deadline labels.
  */
 
-import { TASK_PRIORITIES, type TaskPriority, type TaskStatus } from './constants';
+import { TASK_PRIORITIES, type TaskPriority } from './constants';
 import { addDays, parseIsoDate } from './dates';
+import { isClosed, type StatusCategory } from './workflow';
 
 export const MY_WORK_GROUPS = ['overdue', 'today', 'this_week', 'later', 'no_date'] as const;
 export type MyWorkGroup = (typeof MY_WORK_GROUPS)[number];
@@ -40,14 +41,17 @@ export function myWorkGroup(dueDate: string | null, today: string): MyWorkGroup 
 
 interface Groupable {
   dueDate: string | null;
-  status: TaskStatus;
+  statusCategory: StatusCategory;
 }
 
-/** The open (not completed) tasks in their groups, each group in the order given. Every group is present. */
+/**
+ * The open tasks (neither completed nor canceled, whatever their project calls the status) in their groups, each
+ * group in the order given. Every group is present.
+ */
 export function groupMyWork<T extends Groupable>(tasks: readonly T[], today: string): Record<MyWorkGroup, T[]> {
   const groups: Record<MyWorkGroup, T[]> = { overdue: [], today: [], this_week: [], later: [], no_date: [] };
   for (const task of tasks) {
-    if (task.status === 'completed') continue;
+    if (isClosed(task.statusCategory)) continue;
     groups[myWorkGroup(task.dueDate, today)].push(task);
   }
   return groups;

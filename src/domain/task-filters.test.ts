@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { StatusCategory } from './workflow';
 import { parseTags } from './schemas/task';
 import { dueRange, localDate, matchesDueFilter } from './task-filters';
 
@@ -26,7 +27,7 @@ describe('dueRange', () => {
 });
 
 describe('matchesDueFilter around midnight', () => {
-  const task = (dueDate: string | null, status = 'todo') => ({ dueDate, status });
+  const task = (dueDate: string | null, statusCategory: StatusCategory = 'unstarted') => ({ dueDate, statusCategory });
 
   it('a task due today is due today until 23:59:59 and overdue from 00:00 the next day', () => {
     const lastSecond = localDate(new Date(2024, 5, 12, 23, 59, 59, 999));
@@ -52,9 +53,11 @@ describe('matchesDueFilter around midnight', () => {
     expect(matchesDueFilter(task('2024-06-15'), 'this_week', sundayMorning)).toBe(false);
   });
 
-  it('completed or undated tasks are never overdue; undated tasks match no bucket', () => {
+  it('completed, canceled or undated tasks are never overdue; undated tasks match no bucket', () => {
     expect(matchesDueFilter(task('2020-01-01', 'completed'), 'overdue', '2024-06-12')).toBe(false);
-    expect(matchesDueFilter(task('2020-01-01', 'review'), 'overdue', '2024-06-12')).toBe(true);
+    expect(matchesDueFilter(task('2020-01-01', 'started'), 'overdue', '2024-06-12')).toBe(true);
+    expect(matchesDueFilter(task('2020-01-01', 'canceled'), 'overdue', '2024-06-12')).toBe(false);
+    expect(matchesDueFilter(task('2020-01-01', 'backlog'), 'overdue', '2024-06-12')).toBe(true);
     expect(matchesDueFilter(task('2024-06-12', 'completed'), 'today', '2024-06-12')).toBe(true);
     for (const f of ['overdue', 'today', 'this_week', 'next_week'] as const) {
       expect(matchesDueFilter(task(null), f, '2024-06-12')).toBe(false);

@@ -4,6 +4,7 @@
  * Weeks run Sunday to Saturday, as date-fns does by default.
  */
 import { addDays, startOfWeek } from './dates';
+import { isClosed, type StatusCategory } from './workflow';
 import type { DueFilter } from './schemas/task';
 
 export interface DueRange {
@@ -36,10 +37,14 @@ export function dueRange(filter: DueFilter, today: string): DueRange {
 }
 
 /** Whether a task falls in a bucket (the same rule the server applies in SQL). */
-export function matchesDueFilter(task: { dueDate: string | null; status: string }, filter: DueFilter, today: string): boolean {
+export function matchesDueFilter(
+  task: { dueDate: string | null; statusCategory: StatusCategory },
+  filter: DueFilter,
+  today: string,
+): boolean {
   if (!task.dueDate) return false;
   const range = dueRange(filter, today);
-  if (range.excludeCompleted && task.status === 'completed') return false;
+  if (range.excludeCompleted && isClosed(task.statusCategory)) return false;
   if (range.from && task.dueDate < range.from) return false;
   if (range.to && task.dueDate > range.to) return false;
   return true;

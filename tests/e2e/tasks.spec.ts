@@ -256,7 +256,13 @@ test.describe('tasks', () => {
     };
     const expectedDue = (f: 'overdue' | 'today' | 'this_week' | 'next_week') =>
       seed
-        .filter((t) => matchesDueFilter({ dueDate: t.dueDate ?? null, status: t.status ?? 'todo' }, f, today))
+        .filter((t) =>
+          matchesDueFilter(
+            { dueDate: t.dueDate ?? null, statusCategory: t.status === 'completed' ? 'completed' : 'started' },
+            f,
+            today,
+          ),
+        )
         .map((t) => t.title);
 
     await signIn(page, owner);

@@ -14,7 +14,7 @@ import { addDays } from '../../src/domain/dates';
 import type { TaskPriority, TaskStatus } from '../../src/domain/constants';
 import type { AnalyticsDto } from '../../src/domain/schemas/analytics';
 import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
-import { projects, taskActivity, tasks, users } from '../../src/server/db/schema';
+import { projects, projectStatuses, taskActivity, tasks, users } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
 
@@ -434,6 +434,44 @@ describe('GET /api/analytics: scope', () => {
     }
     // 366 days is the most a range may span.
     expect((await get(me, '?from=2024-01-01&to=2025-01-01')).statusCode).toBe(200);
+  });
+});
+
+describe('GET /api/analytics with a workflow of its own (issue 36: by category)', () => {
+  it('counts a custom completed status as completed now, and leaves completed and canceled work out of the workload', async () => {
+    const flow = await createUser(ctx.app, { fullName: 'Flo Flow' });
+    const team = await insertTeam(db(), flow, 'Team Flow');
+    const w = await addProject('W', team.id, flow.id);
+    await db()
+      .insert(projectStatuses)
+      .values([
+        { projectId: w, key: 'done', name: 'Done', category: 'completed', color: '#7c3aed', position: 4 },
+        { projectId: w, key: 'won_t_do', name: "Won't do", category: 'canceled', color: '#7c3aed', position: 5 },
+      ]);
+    const rows: [string, TaskPriority][] = [
+      ['done', 'high'],
+      ['won_t_do', 'low'],
+      ['todo', 'medium'],
+      ['in_progress', 'urgent'],
+    ];
+    await db()
+      .insert(tasks)
+      .values(
+        rows.map(([status, priority]) => ({
+          title: status,
+          projectId: w,
+          creatorId: flow.id,
+          assigneeId: flow.id,
+          status,
+          priority,
+        })),
+      );
+    const a = await analytics(flow, '');
+    // Now (the last week's end): four tasks, Done completed.
+    expect(a.burnup.map((b) => b.projectId)).toEqual([w]);
+    expect(a.burnup[0]!.points[11]).toMatchObject({ scope: 4, completed: 1 });
+    // Open work: To Do and In Progress only.
+    expect(a.workload).toEqual([{ assigneeId: flow.id, name: 'Flo Flow', low: 0, medium: 1, high: 0, urgent: 1, total: 2 }]);
   });
 });
 

@@ -126,6 +126,8 @@ async function populate(db: Database) {
       assigneeId: owner.id,
       previousStatus: 'todo',
       status: 'todo',
+      previousCategory: 'unstarted',
+      category: 'unstarted',
     });
     const sentinels = async () =>
       rowsOf<{ n: number }>(

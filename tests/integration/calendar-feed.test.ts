@@ -246,6 +246,19 @@ describe('calendar feed: content', () => {
     expect((await fetchFeed(feed.url)).body).toBe(text);
   });
 
+  it("reads a workflow's own status: its name, and ✓ for any completed status (issue 36)", async () => {
+    const other = (await ok<{ id: string }>(owner, 'POST', '/api/projects', { name: 'Flow', teamId }, 201)).id;
+    await ok(owner, 'POST', `/api/projects/${other}/statuses`, { name: 'Shipped', category: 'completed', color: '#16a34a' }, 201);
+    await ok(owner, 'POST', `/api/projects/${other}/statuses`, { name: 'Design', category: 'started', color: '#7c3aed' }, 201);
+    const shipped = await newTask(owner, { projectId: other, title: 'Shipped thing', dueDate: today, status: 'shipped' });
+    const drawn = await newTask(owner, { projectId: other, title: 'Drawn thing', dueDate: today, status: 'design' });
+    const byUid = new Map(events((await fetchFeed((await subscribe(owner)).url)).body).map((e) => [e.UID, e]));
+    expect(byUid.get(`${shipped.id}@crewboard`)!.SUMMARY).toBe('✓ Shipped thing');
+    expect(byUid.get(`${shipped.id}@crewboard`)!.DESCRIPTION).toContain('\\nStatus: Shipped\\n');
+    expect(byUid.get(`${drawn.id}@crewboard`)!.SUMMARY).toBe('Drawn thing');
+    expect(byUid.get(`${drawn.id}@crewboard`)!.DESCRIPTION).toContain('\\nStatus: Design\\n');
+  });
+
   it('never lists a stranger’s tasks; after leaving a team its tasks disappear', async () => {
     const mine = await newTask(owner, { title: 'Team task for the member', dueDate: addDays(today, 1) });
     const feed = await subscribe(member);

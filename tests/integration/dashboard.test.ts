@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectStatus, TaskStatus } from '../../src/domain/constants';
 import type { DashboardDto } from '../../src/domain/schemas/dashboard';
 import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
-import { projects, tasks, teams } from '../../src/server/db/schema';
+import { projects, projectStatuses, tasks, teams } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
 
@@ -32,7 +32,7 @@ async function addTask(
   key: string,
   projectId: string,
   creatorId: string,
-  status: TaskStatus,
+  status: TaskStatus | string,
   updatedDay: number,
   dueDate: string | null = null,
 ) {
@@ -262,5 +262,53 @@ describe('GET /api/dashboard', () => {
       projectProgress: [],
       upcomingDeadlines: [],
     });
+  });
+});
+
+describe('GET /api/dashboard with a workflow of its own (issue 36: every figure by category)', () => {
+  it("counts a custom completed status as completed, leaves canceled work out, and counts 'Tasks in Progress' by the rule", async () => {
+    const db = ctx.database.db;
+    const flow = await createUser(ctx.app);
+    const team = await insertTeam(db, flow, 'Team Flow');
+    const w = await addProject('W', team.id, flow.id, 'active', 2);
+    // After the default four: Done (completed), Design and Build (started), Won't do (canceled).
+    await db.insert(projectStatuses).values(
+      (
+        [
+          ['done', 'Done', 'completed'],
+          ['design', 'Design', 'started'],
+          ['build', 'Build', 'started'],
+          ['won_t_do', "Won't do", 'canceled'],
+        ] as const
+      ).map(([key, name, category], i) => ({ projectId: w, key, name, category, color: '#7c3aed', position: 4 + i })),
+    );
+    await addTask('w-done', w, flow.id, 'done', 22, '2025-03-02');
+    await addTask('w-completed', w, flow.id, 'completed', 14);
+    await addTask('w-design', w, flow.id, 'design', 15, '2025-03-10');
+    await addTask('w-build', w, flow.id, 'build', 16);
+    await addTask('w-doing', w, flow.id, 'in_progress', 17);
+    await addTask('w-review', w, flow.id, 'review', 18);
+    await addTask('w-dropped', w, flow.id, 'won_t_do', 21, '2025-02-01');
+    await addTask('w-todo', w, flow.id, 'todo', 13, '2025-03-08');
+
+    const res = await getDashboard(flow);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<DashboardDto>();
+    // Completed: Completed and Done. In progress: the started statuses less the last of them (Build) — In Progress,
+    // Review and Design.
+    expect(body.stats).toMatchObject({ totalTasks: 8, completedTasks: 2, tasksInProgress: 3, completionRate: 25 });
+    // Progress: completed ÷ (all − canceled) = 2 / 7.
+    expect(body.projectProgress).toEqual([{ id: w, name: 'Project W', progress: 29, status: 'active' }]);
+    // Done is 'completed' in the feed; Won't do is neither completed nor open.
+    expect(body.recentActivity.filter((a) => a.entity === 'task').map((a) => [a.title, a.action])).toEqual([
+      ['Task w-done', 'completed'],
+      ['Task w-dropped', 'updated'],
+      ['Task w-review', 'updated'],
+      ['Task w-doing', 'updated'],
+    ]);
+    expect(body.upcomingDeadlines.map((d) => [d.title, d.status, d.isOverdue])).toEqual([
+      ['Task w-todo', 'todo', false],
+      ['Task w-design', 'design', false],
+    ]);
   });
 });

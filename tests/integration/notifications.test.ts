@@ -51,6 +51,8 @@ async function listAfterSentinel(s: Scenario, user: TestUser): Promise<Notificat
     assigneeId: user.id,
     previousStatus: 'todo',
     status: 'todo',
+    previousCategory: 'unstarted',
+    category: 'unstarted',
   });
   const l = await waitFor(
     () => list(user, '?limit=100'),
@@ -186,6 +188,28 @@ describe('notifications API', () => {
     expect(ofType(await listAfterSentinel(s, s.member), 'task_completed')).toHaveLength(1);
   });
 
+  it('task_completed follows the category: entering a custom completed status tells, moving between two completed ones does not (issue 36)', async () => {
+    const s = await scenario();
+    const added = await call(s.owner, 'POST', `/api/projects/${s.projectId}/statuses`, {
+      name: 'Shipped',
+      category: 'completed',
+      color: '#16a34a',
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const task = await createTask(s.admin, s.projectId);
+    // Into Shipped (completed): the creator hears.
+    expect((await call(s.owner, 'PATCH', `/api/tasks/${task.id}/status`, { status: 'shipped' })).statusCode).toBe(200);
+    await waitFor(
+      () => list(s.admin),
+      (l) => ofType(l, 'task_completed').length > 0,
+    );
+    // From Shipped to Completed: still completed, nothing new (a status change to watchers only).
+    expect((await call(s.owner, 'PATCH', `/api/tasks/${task.id}/status`, { status: 'completed' })).statusCode).toBe(200);
+    const completed = ofType(await listAfterSentinel(s, s.admin), 'task_completed');
+    expect(completed).toHaveLength(1);
+    expect(completed[0]).toMatchObject({ message: 'Olive Owner completed "Write the press release"', data: { taskId: task.id } });
+  });
+
   it('project_updated goes to every team member except the actor', async () => {
     const s = await scenario();
     const res = await call(s.owner, 'PATCH', `/api/projects/${s.projectId}`, { name: 'Launch v2' });
@@ -247,6 +271,7 @@ describe('notifications API', () => {
   it('never notifies users outside the team, even when an event names them', async () => {
     const s = await scenario();
     const base = { teamId: s.team.id, actorId: s.owner.id, projectId: s.projectId, title: 'Forged', previousStatus: 'todo' };
+    const completed = { status: 'completed', previousCategory: 'unstarted', category: 'completed' } as const;
     // Events as the listener sees them: an assignee and a creator who are not members.
     ctx.app.deps.events.publish({
       ...base,
@@ -255,7 +280,7 @@ describe('notifications API', () => {
       creatorId: s.stranger.id,
       previousAssigneeId: null,
       assigneeId: s.stranger.id,
-      status: 'completed',
+      ...completed,
     });
     // A project event naming a project of another team is ignored.
     const foreign = await call(s.stranger, 'POST', '/api/projects', { name: 'Theirs', teamId: s.otherTeam.id });

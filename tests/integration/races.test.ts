@@ -159,6 +159,84 @@ describe('races', () => {
   });
 });
 
+describe('a task write and a delete of its status at once (decision 0024)', () => {
+  it('neither deadlocks nor leaves a task in the deleted status: each write lands before the delete or is refused after it', async () => {
+    const db = ctx.database.db;
+    const owner = await createUser(ctx.app);
+    const team = await insertTeam(db, owner);
+    const [project] = await db.insert(projects).values({ name: 'Flow race', teamId: team.id, ownerId: owner.id }).returning();
+    await insertDefaultStatuses(db, [project!.id]);
+    const call = (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+      ctx.app.inject({ method, url, headers: owner.auth, payload: payload as never });
+    for (let round = 0; round < 3; round++) {
+      const qa = (
+        await call('POST', `/api/projects/${project!.id}/statuses`, {
+          name: `QA ${round}`,
+          category: 'started',
+          color: '#7c3aed',
+        })
+      ).json() as {
+        id: string;
+        key: string;
+      };
+      const inQa = await db
+        .insert(tasks)
+        .values(
+          Array.from({ length: 6 }, (_, i) => ({
+            title: `QA ${i}`,
+            projectId: project!.id,
+            creatorId: owner.id,
+            status: qa.key,
+          })),
+        )
+        .returning();
+      const inTodo = await db
+        .insert(tasks)
+        .values(Array.from({ length: 6 }, (_, i) => ({ title: `Todo ${i}`, projectId: project!.id, creatorId: owner.id })))
+        .returning();
+      const review = (await db.execute(
+        sql`select id from project_statuses where project_id = ${project!.id} and key = 'review'`,
+      )) as unknown as {
+        rows: { id: string }[];
+      };
+      const responses = await Promise.all([
+        // Out of the status (its tasks, which the delete locks first) …
+        ...inQa.slice(0, 3).map((t) => call('PATCH', `/api/tasks/${t.id}/status`, { status: 'in_progress' })),
+        ...inQa.slice(3).map((t) => call('PATCH', `/api/tasks/${t.id}`, { title: `Edited ${t.title}` })),
+        call('DELETE', `/api/statuses/${qa.id}`, { moveTo: review.rows[0]!.id }),
+        // … and into it (the status row, which the delete locks after them).
+        ...inTodo.map((t) => call('PATCH', `/api/tasks/${t.id}/status`, { status: qa.key })),
+        ...Array.from({ length: 4 }, (_, i) =>
+          call('POST', '/api/tasks', { title: `New ${i}`, projectId: project!.id, status: qa.key }),
+        ),
+      ]);
+      const unexpected = responses.filter(
+        (r) => r.statusCode >= 300 && !(r.statusCode === 400 && r.json().error.reason === 'status_key_unknown'),
+      );
+      expect(unexpected.map((r) => `${r.statusCode} ${r.body}`)).toEqual([]);
+      // The delete went through; writes into the status after it were refused with the project's keys.
+      expect(responses.some((r) => r.statusCode === 204)).toBe(true);
+      const left = await db
+        .select()
+        .from(tasks)
+        .where(and(eq(tasks.projectId, project!.id), eq(tasks.status, qa.key)));
+      expect(left).toEqual([]);
+      const rows = await db.select().from(tasks).where(eq(tasks.projectId, project!.id));
+      expect(
+        rows.every(
+          (t) => t.statusCategory === (t.status === 'completed' ? 'completed' : t.status === 'todo' ? 'unstarted' : 'started'),
+        ),
+      ).toBe(true);
+      const counted = (await db.execute(
+        sql`select coalesce(sum(n), 0)::int as n from project_status_counts where project_id = ${project!.id}`,
+      )) as unknown as {
+        rows: { n: number }[];
+      };
+      expect(counted.rows[0]!.n).toBe(rows.length);
+    }
+  });
+});
+
 describe('a failure injected mid-operation leaves nothing half done', () => {
   /** Installs a trigger that raises on `table` when `condition` holds, for the duration of `fn`. */
   async function withFailingTrigger(table: string, timing: string, condition: string, fn: () => Promise<void>) {

@@ -137,7 +137,8 @@ describe('saved views', () => {
       { name: '   ', config: {} },
       { name: 'x'.repeat(SAVED_VIEW_LIMITS.nameMax + 1), config: {} },
       { name: 'No config' },
-      { name: 'x', config: { status: 'done' } },
+      { name: 'x', config: { status: 'Done' } },
+      { name: 'x', config: { category: 'done' } },
       { name: 'x', config: { projectId: 'not-a-uuid' } },
       { name: 'x', config: { q: 'q'.repeat(201) } },
       { name: 'x', config: { unknown: 1 } },
@@ -149,6 +150,9 @@ describe('saved views', () => {
     ];
     for (const body of bad) await fails(olive, 'POST', '/api/views', body, 400);
     const view = await create(olive, { name: 'Valid', config: {} });
+    // A status is any key (a workflow's own included, decision 0024), and a category one of the five.
+    const keyed = await create(olive, { name: 'Keyed', config: { status: 'won_t_do', category: 'canceled' } });
+    expect(keyed.config).toEqual({ status: 'won_t_do', category: 'canceled' });
     for (const body of [{ name: '' }, { config: { sort: 'nope' } }, { ownerId: sam.id }, { name: 42 }])
       await fails(olive, 'PATCH', `/api/views/${view.id}`, body, 400);
     await fails(olive, 'PATCH', '/api/views/not-a-uuid', { name: 'x' }, 400);

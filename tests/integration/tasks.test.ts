@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/domain/messages';
 import type { TaskBoardDto, TaskDto, TaskListDto } from '../../src/domain/schemas/task';
+import { type StatusDto, type StatusListDto, statusKeyUnknownMessage, WORKFLOW_ERRORS } from '../../src/domain/schemas/workflow';
+import { mapStatusToProject } from '../../src/domain/workflow';
 import { addDays, startOfWeek } from '../../src/domain/task-filters';
 import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { projects } from '../../src/server/db/schema';
@@ -30,7 +32,7 @@ async function insertProject(teamId: string, ownerId: string, name: string) {
 
 const progressOf = async (id: string) => (await projectCounters(ctx.database.db, id)).progress;
 
-const { call } = apiRequests(ctx);
+const { call, ok } = apiRequests(ctx);
 
 async function createTask(user: TestUser, body: Record<string, unknown>): Promise<TaskDto> {
   const res = await call(user, 'POST', '/api/tasks', { projectId: projectA, ...body });
@@ -359,6 +361,7 @@ describe('GET /api/tasks filters (all in SQL)', () => {
         'title',
         'description',
         'status',
+        'statusCategory',
         'priority',
         'assigneeId',
         'assignee',
@@ -473,7 +476,16 @@ describe('GET /api/tasks filters (all in SQL)', () => {
     });
 
     it('rejects bad values with 400, never 500', async () => {
-      for (const bad of ['status=done', 'limit=0', 'limit=101', 'limit=x', 'projectId=1', 'due=soon', 'today=2024-02-30']) {
+      for (const bad of [
+        'status=Done',
+        'category=done',
+        'limit=0',
+        'limit=101',
+        'limit=x',
+        'projectId=1',
+        'due=soon',
+        'today=2024-02-30',
+      ]) {
         const res = await call(member, 'GET', `/api/tasks/board?${bad}`);
         expect(res.statusCode, bad).toBe(400);
       }
@@ -506,7 +518,9 @@ describe('GET /api/tasks filters (all in SQL)', () => {
 
   it('rejects bad filter values with 400, never 500', async () => {
     for (const bad of [
-      'status=done',
+      'status=Done',
+      'status=in-progress',
+      'category=done',
       'priority=x',
       'assigneeId=bob',
       'due=soon',
@@ -519,5 +533,125 @@ describe('GET /api/tasks filters (all in SQL)', () => {
       const res = await call(member, 'GET', `/api/tasks?${bad}`);
       expect(res.statusCode, bad).toBe(400);
     }
+  });
+});
+
+describe('tasks speak status keys (issue 36, decision 0024 step 4)', () => {
+  // Project W: To Do, Completed, Backlog, Design, Won't do (In Progress and Review deleted). Project D: the default four.
+  let w: string;
+  let d: string;
+  let wStatuses: StatusDto[];
+  let dStatuses: StatusDto[];
+  const statusesOf = async (projectId: string) =>
+    (await ok<StatusListDto>(owner, 'GET', `/api/projects/${projectId}/statuses`)).statuses;
+
+  beforeAll(async () => {
+    w = await insertProject(teamId, owner.id, 'Workflowed');
+    d = await insertProject(teamId, owner.id, 'Defaulted');
+    for (const [name, category] of [
+      ['Backlog', 'backlog'],
+      ['Design', 'started'],
+      ["Won't do", 'canceled'],
+    ]) {
+      await ok(owner, 'POST', `/api/projects/${w}/statuses`, { name, category, color: '#7c3aed' }, 201);
+    }
+    for (const key of ['in_progress', 'review']) {
+      const status = (await statusesOf(w)).find((x) => x.key === key)!;
+      await ok(owner, 'DELETE', `/api/statuses/${status.id}`, undefined, 204);
+    }
+    wStatuses = await statusesOf(w);
+    dStatuses = await statusesOf(d);
+    expect(wStatuses.map((x) => x.key)).toEqual(['todo', 'completed', 'backlog', 'design', 'won_t_do']);
+  });
+
+  it("answers an unknown key with 400 status_key_unknown naming the project's keys (create, edit, move)", async () => {
+    const unknown = (
+      res: {
+        statusCode: number;
+        json: () => { error: { code: string; reason?: string; message: string; fields?: Record<string, string> } };
+      },
+      key: string,
+      keys: string[],
+    ) => {
+      expect(res.statusCode).toBe(400);
+      const message = statusKeyUnknownMessage(key, keys);
+      expect(message).toContain(keys.join(', '));
+      expect(res.json().error).toEqual({
+        code: WORKFLOW_ERRORS.status_key_unknown.code,
+        reason: 'status_key_unknown',
+        message,
+        fields: { status: message },
+      });
+    };
+    const wKeys = wStatuses.map((x) => x.key);
+    unknown(await call(member, 'POST', '/api/tasks', { projectId: w, title: 'Nope', status: 'review' }), 'review', wKeys);
+    unknown(await call(member, 'POST', '/api/tasks', { projectId: d, title: 'Nope', status: 'design' }), 'design', [
+      'todo',
+      'in_progress',
+      'review',
+      'completed',
+    ]);
+    const task = await createTask(member, { projectId: w, title: 'Keyed' });
+    unknown(await call(member, 'PATCH', `/api/tasks/${task.id}`, { status: 'in_progress' }), 'in_progress', wKeys);
+    unknown(await call(member, 'PATCH', `/api/tasks/${task.id}/status`, { status: 'qa' }), 'qa', wKeys);
+    // A key's form is checked by the schema first: 400 validation_failed.
+    expect((await call(member, 'PATCH', `/api/tasks/${task.id}/status`, { status: 'Not A Key' })).statusCode).toBe(400);
+    expect((await call(member, 'GET', `/api/tasks/${task.id}`)).json()).toMatchObject({ status: 'todo', version: 0 });
+  });
+
+  it("creates into and moves between a project's own statuses, each answer with its category", async () => {
+    const task = await createTask(member, { projectId: w, title: 'Draw it', status: 'design' });
+    expect(task).toMatchObject({ status: 'design', statusCategory: 'started' });
+    const dropped = await ok<TaskDto>(member, 'PATCH', `/api/tasks/${task.id}`, { status: 'won_t_do' });
+    expect(dropped).toMatchObject({ status: 'won_t_do', statusCategory: 'canceled' });
+    const back = await ok<TaskDto>(member, 'PATCH', `/api/tasks/${task.id}/status`, { status: 'backlog' });
+    expect(back).toMatchObject({ status: 'backlog', statusCategory: 'backlog', version: 2 });
+    // Filters by key and by category; the counts carry every key that has tasks.
+    const byKey = await list(member, `projectId=${w}&status=backlog`);
+    expect(byKey.tasks.map((t) => t.id)).toContain(task.id);
+    expect(byKey.counts.backlog).toBeGreaterThanOrEqual(1);
+    const byCategory = await list(member, `category=backlog`);
+    expect(byCategory.tasks.map((t) => t.id)).toContain(task.id);
+    expect(byCategory.tasks.every((t) => t.statusCategory === 'backlog')).toBe(true);
+    expect((await list(member, `projectId=${w}&open=true`)).tasks.map((t) => t.id)).toContain(task.id);
+    await ok(member, 'PATCH', `/api/tasks/${task.id}/status`, { status: 'won_t_do' });
+    // Canceled is closed: not open, and never overdue.
+    expect((await list(member, `projectId=${w}&open=true`)).tasks.map((t) => t.id)).not.toContain(task.id);
+  });
+
+  it("maps the status as mapStatusToProject when a task moves between a default project and one with Backlog/Design/Won't do", async () => {
+    const cases: [from: string, to: string, key: string, expected: string][] = [
+      [d, w, 'review', 'design'], // started, no Review there: the first started status
+      [d, w, 'in_progress', 'design'],
+      [d, w, 'todo', 'todo'], // the same key in the same category stays
+      [d, w, 'completed', 'completed'],
+      [w, d, 'won_t_do', 'completed'], // canceled, none there: the nearest category
+      [w, d, 'backlog', 'todo'],
+      [w, d, 'design', 'in_progress'],
+    ];
+    for (const [from, to, key, expected] of cases) {
+      const source = from === d ? dStatuses : wStatuses;
+      const target = to === d ? dStatuses : wStatuses;
+      const category = source.find((x) => x.key === key)!.category;
+      expect(mapStatusToProject({ key, category }, target)?.key, `${key} → ${expected}`).toBe(expected);
+      const task = await createTask(member, { projectId: from, title: `Move ${key}`, status: key });
+      const moved = await ok<TaskDto>(member, 'PATCH', `/api/tasks/${task.id}`, { projectId: to });
+      const category2 = target.find((x) => x.key === expected)!.category;
+      expect(moved, `${key} → ${expected}`).toMatchObject({ projectId: to, status: expected, statusCategory: category2 });
+      expect((await call(member, 'GET', `/api/tasks/${task.id}`)).json()).toMatchObject({ status: expected });
+    }
+  });
+
+  it('keeps a status the body names when the target has it, and refuses one it lacks', async () => {
+    const task = await createTask(member, { projectId: w, title: 'Named', status: 'design' });
+    const moved = await ok<TaskDto>(member, 'PATCH', `/api/tasks/${task.id}`, { projectId: d, status: 'review' });
+    expect(moved).toMatchObject({ projectId: d, status: 'review', statusCategory: 'started' });
+    // The form sends the task's own key with the new project: that is mapped like no key at all.
+    const again = await ok<TaskDto>(member, 'PATCH', `/api/tasks/${task.id}`, { projectId: w, status: 'review' });
+    expect(again).toMatchObject({ projectId: w, status: 'design' });
+    const res = await call(member, 'PATCH', `/api/tasks/${task.id}`, { projectId: d, status: 'backlog' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.reason).toBe('status_key_unknown');
+    expect((await call(member, 'GET', `/api/tasks/${task.id}`)).json()).toMatchObject({ projectId: w, status: 'design' });
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TASK_STATUSES } from '../constants';
+import { statusKey } from './workflow';
 import { isoDate, isoDateTime, uuid } from './common';
 
 /**
@@ -77,7 +78,8 @@ export const analyticsDto = z.object({
     z.object({
       taskId: uuid,
       title: z.string(),
-      status: z.enum(TASK_STATUSES),
+      /** The key of the task's status. */
+      status: statusKey,
       projectId: uuid,
       projectName: z.string(),
       since: isoDateTime,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PROJECT_STATUSES, TASK_PRIORITIES, TASK_STATUSES } from '../constants';
+import { PROJECT_STATUSES, TASK_PRIORITIES } from '../constants';
+import { statusKey } from './workflow';
 import { intFields, isoDate, isoDateTime, uuid } from './common';
 
 export const activityItem = z.object({
@@ -46,7 +47,7 @@ export const dashboardDto = z.object({
       title: z.string(),
       dueDate: isoDate,
       priority: z.enum(TASK_PRIORITIES),
-      status: z.enum(TASK_STATUSES),
+      status: statusKey,
       projectId: uuid,
       projectName: z.string(),
       /** Past and not today, seen from the caller's `today`. */

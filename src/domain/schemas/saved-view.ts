@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { DUE_FILTERS, TASK_PRIORITIES, TASK_SORTS, TASK_STATUSES } from '../constants';
+import { DUE_FILTERS, TASK_PRIORITIES, TASK_SORTS } from '../constants';
 import { isoDateTime, uuid } from './common';
+import { statusCategory, statusKey } from './workflow';
 
 export const SAVED_VIEW_LIMITS = { nameMax: 80, perUserMax: 100 } as const;
 
@@ -11,7 +12,8 @@ export const SAVED_VIEW_LIMITS = { nameMax: 80, perUserMax: 100 } as const;
 export const savedViewConfig = z
   .object({
     projectId: uuid.optional(),
-    status: z.enum(TASK_STATUSES).optional(),
+    status: statusKey.optional(),
+    category: statusCategory.optional(),
     priority: z.enum(TASK_PRIORITIES).optional(),
     assigneeId: uuid.or(z.literal('unassigned')).optional(),
     due: z.enum(DUE_FILTERS).optional(),

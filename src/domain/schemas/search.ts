@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { TASK_PRIORITIES, TASK_STATUSES } from '../constants';
+import { TASK_PRIORITIES } from '../constants';
+import { statusCategory, statusKey } from './workflow';
 import { uuid } from './common';
 
 /**
@@ -46,7 +47,8 @@ export const searchHit = z.object({
   projectId: uuid.nullable(),
   teamId: uuid.nullable(),
   /** A task's status and priority (task hits), for the palette's icons. */
-  status: z.enum(TASK_STATUSES).nullable(),
+  status: statusKey.nullable(),
+  statusCategory: statusCategory.nullable(),
   priority: z.enum(TASK_PRIORITIES).nullable(),
   /** The context line under the title: a task's project, a project's team, a person's team(s). */
   context: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DUE_FILTERS, LIMITS, TASK_PRIORITIES, TASK_SORTS, TASK_STATUSES } from '../constants';
+import { DUE_FILTERS, LIMITS, TASK_PRIORITIES, TASK_SORTS, TASK_STATUSES, type TaskStatus } from '../constants';
+import { statusCategory, statusKey } from './workflow';
 import { MSG } from '../messages';
 import { isoDate, isoDateTime, optionalText, uuid, versionField } from './common';
 
@@ -11,7 +12,8 @@ const tags = z.array(z.string().trim().min(1).max(LIMITS.tagMax)).max(LIMITS.tag
 const taskFields = {
   title: z.string({ error: MSG.taskTitleRequired }).trim().min(1, MSG.taskTitleRequired).max(200),
   description: optionalText(LIMITS.descriptionMax),
-  status: z.enum(TASK_STATUSES).default('todo'),
+  /** A key of the project's statuses (the service checks it against the project: 400 status_key_unknown). */
+  status: statusKey.default('todo'),
   priority: z.enum(TASK_PRIORITIES).default('medium'),
   projectId: uuid.or(z.literal('').transform(() => undefined)).pipe(uuid.optional()),
   assigneeId: uuid.nullish().transform((v) => v ?? null),
@@ -29,7 +31,7 @@ export const updateTaskInput = z
     projectId: uuid.optional(),
     // Optional outside the transform: a missing description leaves it as is, null or '' clears it.
     description: taskFields.description.optional(),
-    status: z.enum(TASK_STATUSES).optional(),
+    status: statusKey.optional(),
     priority: z.enum(TASK_PRIORITIES).optional(),
     assigneeId: uuid.nullish(),
     dueDate: isoDate.nullish(),
@@ -39,7 +41,7 @@ export const updateTaskInput = z
   .strict();
 export type UpdateTaskInput = z.infer<typeof updateTaskInput>;
 
-export const moveTaskInput = z.object({ status: z.enum(TASK_STATUSES) }).strict();
+export const moveTaskInput = z.object({ status: statusKey }).strict();
 export type MoveTaskInput = z.infer<typeof moveTaskInput>;
 
 /** Sortable columns of the list view. */
@@ -55,7 +57,10 @@ export const listTasksQuery = z.object({
   dueTo: isoDate.optional(),
   /** 'true': only tasks not completed (My work). */
   open: z.enum(['true', 'false']).optional(),
-  status: z.enum(TASK_STATUSES).optional(),
+  /** A status key (of the project in scope: another project's tasks do not have it). */
+  status: statusKey.optional(),
+  /** Only tasks whose status is in this category, across projects and workflows. */
+  category: statusCategory.optional(),
   priority: z.enum(TASK_PRIORITIES).optional(),
   /** A user id, or 'unassigned'. */
   assigneeId: uuid.or(z.literal('unassigned')).optional(),
@@ -79,7 +84,10 @@ export const taskDto = z.object({
   id: uuid,
   title: z.string(),
   description: z.string().nullable(),
-  status: z.enum(TASK_STATUSES),
+  /** The key of one of its project's statuses. */
+  status: statusKey,
+  /** That status's category (what every rule of meaning reads: progress, open, overdue, completed). */
+  statusCategory,
   priority: z.enum(TASK_PRIORITIES),
   assigneeId: uuid.nullable(),
   assignee: taskAssignee.nullable(),
@@ -99,10 +107,17 @@ export const taskDto = z.object({
 });
 export type TaskDto = z.infer<typeof taskDto>;
 
+const count = z.number().int();
+
 export const taskListDto = z.object({
   tasks: z.array(taskDto),
-  /** Exact counts per status for the current filters, whatever the page size. */
-  counts: z.record(z.enum(TASK_STATUSES), z.number().int()),
+  /**
+   * Exact counts per status key for the current filters, whatever the page size: the default four always (0 when
+   * none), and any other key that has tasks.
+   */
+  counts: z
+    .object({ todo: count, in_progress: count, review: count, completed: count } satisfies Record<TaskStatus, typeof count>)
+    .catchall(count),
   total: z.number().int(),
 });
 export type TaskListDto = z.infer<typeof taskListDto>;

@@ -16,7 +16,8 @@ export const TASK_CSV_HEADER = [
 
 export interface TaskCsvRow {
   title: string;
-  status: TaskStatus;
+  /** A status key: the default four by their labels, any other by its key (statuses' names travel in step 7). */
+  status: string;
   priority: TaskPriority;
   assigneeName: string | null;
   dueDate: string | null;
@@ -48,7 +49,7 @@ export function tasksCsv(rows: readonly TaskCsvRow[]): string {
       TASK_CSV_HEADER,
       rows.map((r) => [
         r.title,
-        TASK_STATUS_LABELS[r.status],
+        TASK_STATUS_LABELS[r.status as TaskStatus] ?? r.status,
         TASK_PRIORITY_LABELS[r.priority],
         r.assigneeName,
         r.dueDate,

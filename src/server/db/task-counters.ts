@@ -1,8 +1,9 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { TaskStatus } from '../../domain/constants';
+import type { StatusCategory } from '../../domain/workflow';
 import type { DbOrTx, Tx } from './client';
-import { projectStatusCounts } from './schema';
+import { projectStatusCounts, projectStatuses } from './schema';
 
 /**
  * The tasks of one status key in a set of counter rows (0 when there are none). The key is written as a literal: it is
@@ -25,19 +26,36 @@ export const countSums = {
 export const countTotal = sql<number>`coalesce(sum(${projectStatusCounts.n}), 0)::int`;
 
 /**
- * One project's task count and progress (the rule of domain/progress.ts `projectProgress`: the share
- * of its tasks completed, in whole percent), as a subquery on the project `projectId` names, for a
+ * The tasks of one category in a set of counter rows joined to their statuses (`withStatuses`), 0 when none: what
+ * every rule of meaning counts (decision 0024), whatever the project calls its statuses.
+ */
+export const categorySum = (category: StatusCategory) =>
+  sql<number>`coalesce(sum(${projectStatusCounts.n}) filter (where ${projectStatuses.category} = ${sql.raw(`'${category}'`)}), 0)::int`;
+
+/** Counter rows with their status (deleted statuses included: they count 0, their tasks having moved). */
+export const counterStatus = and(
+  eq(projectStatuses.projectId, projectStatusCounts.projectId),
+  eq(projectStatuses.key, projectStatusCounts.status),
+)!;
+
+/**
+ * A set of counter rows' progress (domain workflow.ts `progressOf`: completed ÷ (all − canceled), in whole percent,
+ * 0 when nothing counts), over counter rows joined to their statuses (`counterStatus`).
+ */
+export const countProgress = sql<number>`coalesce(round(100.0 * ${categorySum('completed')} / nullif(${countTotal} - ${categorySum('canceled')}, 0))::int, 0)`;
+
+/**
+ * One project's task count and progress (`countProgress`), as a subquery on the project `projectId` names, for a
  * lateral join: the sum of its counter rows (migrations 0004, 0011), never a count of its tasks.
  */
 export function projectTotals(db: DbOrTx, projectId: AnyPgColumn | SQL) {
   return db
     .select({
       taskCount: sql<number>`${countTotal}`.as('counted_tasks'),
-      progress: sql<number>`coalesce(round(100.0 * ${countSums.completed} / nullif(${countTotal}, 0))::int, 0)`.as(
-        'counted_progress',
-      ),
+      progress: sql<number>`${countProgress}`.as('counted_progress'),
     })
     .from(projectStatusCounts)
+    .leftJoin(projectStatuses, counterStatus)
     .where(eq(projectStatusCounts.projectId, projectId))
     .as('totals');
 }

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { DomainEventType } from '../../domain/events';
+import type { StatusCategory } from '../../domain/workflow';
 
 /** One kind of event: its name must be in the domain's list (src/domain/events.ts), or this fails the typecheck. */
 type Event<T extends DomainEventType, Fields> = { type: T; actorId: string } & Fields;
@@ -34,6 +35,9 @@ export type DomainEvent =
         assigneeId: string | null;
         previousStatus: string | null;
         status: string;
+        /** The categories of those statuses (what "completed" means, whatever the project calls it). */
+        previousCategory: StatusCategory | null;
+        category: StatusCategory;
       }
     >
   /** A comment was added to a task (notifications: the people it mentions, and the task's watchers). */

@@ -39,6 +39,7 @@ describe('createSerializerCompiler', () => {
       title: 'Ship it — "now" \\ later',
       description: null,
       status: 'todo',
+      statusCategory: 'unstarted',
       priority: 'high',
       assigneeId: null,
       assignee: null,

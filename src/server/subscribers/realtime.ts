@@ -1,6 +1,7 @@
 import { type ChangeActor, actorUserId } from '../../domain/changes';
 import type { DomainEventType } from '../../domain/events';
 import type { TaskDto } from '../../domain/schemas/task';
+import type { StatusCategory } from '../../domain/workflow';
 import type { Subscriber } from '../lib/changes';
 import type { DomainEvent, EventBus } from '../lib/events';
 import { afterCommit } from './reactions';
@@ -40,7 +41,7 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
     teamId: string,
     actor: ChangeActor,
     now: TaskDto,
-    before: { assigneeId: string | null; status: string | null },
+    before: { assigneeId: string | null; status: string | null; statusCategory: StatusCategory | null },
   ) =>
     publish({
       type,
@@ -53,6 +54,8 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
       assigneeId: now.assigneeId,
       previousStatus: before.status,
       status: now.status,
+      previousCategory: before.statusCategory,
+      category: now.statusCategory,
     });
   /** Sessions of `userId` ended (null: every one; an API token's id stands for its session): their streams close. */
   const sessionsEnded = (actor: ChangeActor, userId: string, sessionIds: readonly (string | null)[]) => {
@@ -99,7 +102,8 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
     'status.updated': team('status.updated', (c) => ({ projectId: c.projectId, statusIds: [c.after.id] })),
     'status.deleted': team('status.deleted', (c) => ({ projectId: c.projectId, statusIds: [c.status.id] })),
     'status.reordered': team('status.updated', (c) => ({ projectId: c.projectId, statusIds: c.moved.map((s) => s.id) })),
-    'task.created': (c, actor) => task('task.created', c.teamId, actor, c.task, { assigneeId: null, status: null }),
+    'task.created': (c, actor) =>
+      task('task.created', c.teamId, actor, c.task, { assigneeId: null, status: null, statusCategory: null }),
     // Moved into another team with a new assignee, the one before may not be a member there: its members are not told
     // who it was (no notification depends on it: the new assignee differs anyway).
     'task.updated': (c, actor) => {
@@ -107,6 +111,7 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
       task('task.updated', c.teamId, actor, c.after, {
         assigneeId: movedAway ? null : c.before.assigneeId,
         status: c.before.status,
+        statusCategory: c.before.statusCategory,
       });
     },
     'task.deleted': (c, actor) => task('task.deleted', c.teamId, actor, c.task, c.task),

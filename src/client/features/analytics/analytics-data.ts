@@ -1,4 +1,4 @@
-import { TASK_PRIORITIES, TASK_PRIORITY_LABELS, TASK_STATUS_LABELS } from '../../../domain/constants';
+import { TASK_PRIORITIES, TASK_PRIORITY_LABELS, TASK_STATUS_LABELS, type TaskStatus } from '../../../domain/constants';
 import { type CsvCell, fileSlug, toCsv } from '../../../domain/csv';
 import { formatLongDate, formatShortDate } from '../../../domain/dates';
 import type { AnalyticsDto } from '../../../domain/schemas/analytics';
@@ -121,7 +121,8 @@ export function ageingTable(dto: AnalyticsDto): DataTable {
     rows: dto.ageing.map((a) => [
       { text: a.title, href: `/tasks/${a.taskId}` },
       a.projectName,
-      TASK_STATUS_LABELS[a.status],
+      // A key of another workflow shows as itself until the client reads workflows (decision 0024, step 8).
+      TASK_STATUS_LABELS[a.status as TaskStatus] ?? a.status,
       a.since.slice(0, 10),
       a.days,
     ]),

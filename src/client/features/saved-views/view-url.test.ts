@@ -43,6 +43,7 @@ describe('paramsFromConfig / viewSearch', () => {
       [SAVED_VIEW_PARAM]: 'v1',
       project: null,
       status: 'completed',
+      category: null,
       priority: null,
       assignee: null,
       due: null,
@@ -55,7 +56,7 @@ describe('paramsFromConfig / viewSearch', () => {
   });
 
   it('round-trips through the URL', () => {
-    const config = { projectId: P, priority: 'low', sort: 'title', dir: 'desc', view: 'list' } as const;
+    const config = { projectId: P, category: 'canceled', priority: 'low', sort: 'title', dir: 'desc', view: 'list' } as const;
     expect(configFromParams(new URLSearchParams(viewSearch(config, 'v')))).toEqual(config);
   });
 });

@@ -1,10 +1,12 @@
 import { DUE_FILTERS, TASK_PRIORITIES, TASK_SORTS, TASK_STATUSES } from '../../../domain/constants';
 import type { SavedViewConfig } from '../../../domain/schemas/saved-view';
+import { STATUS_CATEGORIES } from '../../../domain/workflow';
 
 /** The Tasks page's URL parameter for each part of a view (the page's own names: see tasks' use-task-filters.ts). */
 const PARAMS = {
   projectId: 'project',
   status: 'status',
+  category: 'category',
   priority: 'priority',
   assigneeId: 'assignee',
   due: 'due',
@@ -30,6 +32,7 @@ export function configFromParams(params: URLSearchParams): SavedViewConfig {
   const config: SavedViewConfig = {
     projectId: projectId && UUID.test(projectId) ? projectId : undefined,
     status: oneOf(TASK_STATUSES, get('status')),
+    category: oneOf(STATUS_CATEGORIES, get('category')),
     priority: oneOf(TASK_PRIORITIES, get('priority')),
     assigneeId: assigneeId === 'unassigned' || (assigneeId && UUID.test(assigneeId)) ? assigneeId : undefined,
     due: oneOf(DUE_FILTERS, get('due')),

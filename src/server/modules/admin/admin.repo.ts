@@ -21,7 +21,7 @@ export async function getStats(db: DbOrTx): Promise<AdminStatsDto> {
       db
         .select({ n: count() })
         .from(tasks)
-        .where(and(eq(tasks.status, 'completed'), gte(tasks.updatedAt, sql`date_trunc('month', now())`))),
+        .where(and(eq(tasks.statusCategory, 'completed'), gte(tasks.updatedAt, sql`date_trunc('month', now())`))),
     ),
   ]);
   return {

@@ -1,10 +1,9 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { CYCLE_TIME_BUCKETS } from '../../../domain/analytics';
 import { ANALYTICS_LIMITS } from '../../../domain/schemas/analytics';
-import type { TaskStatus } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
-import { projects, projectStatusCounts, tasks, teamMembers, users } from '../../db/schema';
-import { countSums, countTotal } from '../../db/task-counters';
+import { projects, projectStatusCounts, projectStatuses, tasks, teamMembers, users } from '../../db/schema';
+import { categorySum, counterStatus, countSums, countTotal } from '../../db/task-counters';
 import { activeMembership } from '../../db/visibility';
 
 /**
@@ -72,7 +71,7 @@ export interface FiguresRow {
   /** project, week (0-based), scope, completed; the projects largest first. */
   burnup: [projectId: string, name: string, week: number, scope: number, completed: number][] | null;
   wip: { todo: number; in_progress: number; review: number };
-  ageing: [taskId: string, title: string, status: TaskStatus, projectId: string, projectName: string, since: string][] | null;
+  ageing: [taskId: string, title: string, status: string, projectId: string, projectName: string, since: string][] | null;
   workload:
     | [assigneeId: string | null, name: string | null, low: number, medium: number, high: number, urgent: number, total: number][]
     | null;
@@ -119,9 +118,10 @@ function buildFigures(db: DbOrTx) {
       where sp.project_id = any(pids.ids) and sp.to_at is null and sp.status = 'completed' and sp.from_at >= b.first_at
     ),
     counts as (
-      select ${projectStatusCounts.projectId} as project_id, ${countTotal} as total, ${countSums.completed} as completed,
+      select ${projectStatusCounts.projectId} as project_id, ${countTotal} as total, ${categorySum('completed')} as completed,
         ${countSums.todo} as todo, ${countSums.in_progress} as in_progress, ${countSums.review} as review
-      from ${projectStatusCounts}, pids where ${projectStatusCounts.projectId} = any(pids.ids) group by 1
+      from pids, ${projectStatusCounts} left join ${projectStatuses} on ${counterStatus}
+      where ${projectStatusCounts.projectId} = any(pids.ids) group by 1
     ),
     -- The burn-up's projects: the largest now.
     bp as (
@@ -189,15 +189,21 @@ function buildFigures(db: DbOrTx) {
       cross join lateral (
         select sp.task_id, sp.status, sp.from_at, sp.project_id from ${s} sp
         where sp.project_id = pp.id and sp.to_at is null and sp.status <> 'completed'
+          -- Open by category (decision 0024); the key's condition keeps the open spans' index of migration 0008.
+          and exists (
+            select 1 from ${projectStatuses} ps
+            where ps.project_id = sp.project_id and ps.key = sp.status and ps.category not in ('completed', 'canceled')
+          )
         order by sp.from_at, sp.task_id limit ${sql.raw(String(ANALYTICS_LIMITS.ageingRows))}
       ) a
       order by a.from_at, a.task_id limit ${sql.raw(String(ANALYTICS_LIMITS.ageingRows))}
     ),
-    -- Open tasks per assignee and priority (an index-only scan of the open tasks, migration 0008), then per assignee.
+    -- Open tasks (by category, decision 0024) per assignee and priority, then per assignee. The open-tasks index of
+    -- migration 0008 is by key; its category twin belongs to the spans' migration (decision 0024, step 2).
     load as (
       select t.assignee_id, t.priority, count(*)::int as n
       from pids, ${tasks} t
-      where t.project_id = any(pids.ids) and t.status <> 'completed'
+      where t.project_id = any(pids.ids) and t.status_category not in ('completed', 'canceled')
       group by 1, 2
     ),
     workload as (

@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import type { TaskPriority, TaskStatus } from '../../../domain/constants';
+import type { TaskPriority } from '../../../domain/constants';
+import type { StatusCategory } from '../../../domain/workflow';
 import type { DbOrTx } from '../../db/client';
-import { calendarFeeds, projects, tasks, users } from '../../db/schema';
+import { calendarFeeds, projects, projectStatuses, tasks, users } from '../../db/schema';
 import { visibleTeamIds } from '../../db/visibility';
 
 export type CalendarFeedRow = typeof calendarFeeds.$inferSelect;
@@ -59,7 +60,9 @@ export async function touchLastUsed(db: DbOrTx, userId: string, minSeconds: numb
 export interface FeedTaskRow {
   id: string;
   title: string;
-  status: TaskStatus;
+  /** The name of the task's status (the default four: their labels) and its category. */
+  statusName: string;
+  statusCategory: StatusCategory;
   priority: TaskPriority;
   dueDate: string;
   projectName: string;
@@ -76,7 +79,8 @@ export async function listFeedTasks(db: DbOrTx, userId: string, limit: number): 
     .select({
       id: tasks.id,
       title: tasks.title,
-      status: tasks.status,
+      statusName: projectStatuses.name,
+      statusCategory: tasks.statusCategory,
       priority: tasks.priority,
       dueDate: tasks.dueDate,
       projectName: projects.name,
@@ -85,6 +89,7 @@ export async function listFeedTasks(db: DbOrTx, userId: string, limit: number): 
     })
     .from(tasks)
     .innerJoin(projects, eq(projects.id, tasks.projectId))
+    .innerJoin(projectStatuses, and(eq(projectStatuses.projectId, tasks.projectId), eq(projectStatuses.key, tasks.status)))
     .where(and(inArray(projects.teamId, visibleTeamIds(userId)), isNotNull(tasks.dueDate)))
     .orderBy(desc(tasks.dueDate), desc(tasks.id))
     .limit(limit);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import ical, { type ICalCalendar } from 'ical-generator';
-import { TASK_PRIORITY_LABELS, TASK_STATUS_LABELS } from '../../../domain/constants';
+import { TASK_PRIORITY_LABELS } from '../../../domain/constants';
 import { addDays, parseIsoDate } from '../../../domain/dates';
 import type { CalendarFeedCreatedDto, CalendarFeedStatusDto } from '../../../domain/schemas/calendar';
 import type { Db } from '../../db/client';
@@ -97,10 +97,10 @@ export function buildCalendar(rows: readonly repo.FeedTaskRow[], publicUrl: stri
       allDay: true,
       start,
       end: parseIsoDate(addDays(task.dueDate, 1)),
-      summary: task.status === 'completed' ? `✓ ${task.title}` : task.title,
+      summary: task.statusCategory === 'completed' ? `✓ ${task.title}` : task.title,
       description: [
         `Project: ${task.projectName}`,
-        `Status: ${TASK_STATUS_LABELS[task.status]}`,
+        `Status: ${task.statusName}`,
         `Priority: ${TASK_PRIORITY_LABELS[task.priority]}`,
         url,
       ].join('\n'),

@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
 import { type PgColumn, PgDialect } from 'drizzle-orm/pg-core';
 import { DASHBOARD_LIST_LIMIT } from '../../../domain/dashboard';
 import type { DbOrTx } from '../../db/client';
-import { projects, projectStatusCounts, tasks, teamMembers, teams } from '../../db/schema';
-import { countSums, countTotal, projectTotals } from '../../db/task-counters';
+import { projects, projectStatusCounts, projectStatuses, tasks, teamMembers, teams } from '../../db/schema';
+import { categorySum, counterStatus, countTotal, projectTotals } from '../../db/task-counters';
 import { isActiveRow, visibleTeamIds } from '../../db/visibility';
 import type { DashboardDto } from '../../../domain/schemas/dashboard';
 import { completionMonths, taskStatusSpans } from '../analytics';
@@ -54,10 +54,25 @@ function countsQuery(zoned: boolean) {
     my_projects as (
       select p.id, p.status, p.created_at from ${projects} p where p.team_id in (select team_id from my_teams)
     ),
-    -- The projects' task counters (kept by a trigger, migrations 0004 and 0011): no scan of the tasks.
+    -- Which live statuses 'Tasks in Progress' counts (domain workflow.ts inProgressKeys): the started ones, less the
+    -- last of a workflow that has two or more.
+    my_statuses as (
+      select ${projectStatuses.projectId} as project_id, ${projectStatuses.key} as key,
+        ${projectStatuses.category} = 'started' and (count(*) over w = 1 or ${projectStatuses.position} < max(${projectStatuses.position}) over w)
+          as in_progress
+      from ${projectStatuses}
+      where ${projectStatuses.projectId} in (select id from my_projects) and ${projectStatuses.deletedAt} is null
+      window w as (partition by ${projectStatuses.projectId}, ${projectStatuses.category})
+    ),
+    -- The projects' task counters (kept by a trigger, migrations 0004 and 0011) by their statuses' categories: no
+    -- scan of the tasks.
     my_tasks as (
-      select ${countTotal} as total, ${countSums.completed} as completed, ${countSums.in_progress} as in_progress
-      from ${projectStatusCounts} where ${projectStatusCounts.projectId} in (select id from my_projects)
+      select ${countTotal} as total, ${categorySum('completed')} as completed,
+        coalesce(sum(${projectStatusCounts.n}) filter (where ms.in_progress), 0)::int as in_progress
+      from ${projectStatusCounts}
+      left join ${projectStatuses} on ${counterStatus}
+      left join my_statuses ms on ms.project_id = ${projectStatusCounts.projectId} and ms.key = ${projectStatusCounts.status}
+      where ${projectStatusCounts.projectId} in (select id from my_projects)
     ),
     my_members as (
       select ${teamMembers.userId} as user_id, ${teamMembers.joinedAt} as joined_at from ${teamMembers}
@@ -190,7 +205,7 @@ const newestInVisibleTeams = (db: DbOrTx, userId: string, table: typeof projects
 export async function listActivityCandidates(db: DbOrTx, userId: string) {
   // Sequential on purpose: inside a transaction these share one connection, which runs one query at a time.
   const taskRows = await db
-    .select({ id: tasks.id, title: tasks.title, status: tasks.status, at: tasks.updatedAt })
+    .select({ id: tasks.id, title: tasks.title, category: tasks.statusCategory, at: tasks.updatedAt })
     .from(tasks)
     .where(inArray(tasks.projectId, myProjectIds(db, userId)))
     .orderBy(desc(tasks.updatedAt), desc(tasks.id))
@@ -225,12 +240,19 @@ export async function listNextDeadlines(db: DbOrTx, userId: string) {
       dueDate: tasks.dueDate,
       priority: tasks.priority,
       status: tasks.status,
+      statusCategory: tasks.statusCategory,
       projectId: tasks.projectId,
       projectName: projects.name,
     })
     .from(tasks)
     .innerJoin(projects, eq(projects.id, tasks.projectId))
-    .where(and(inArray(projects.teamId, visibleTeamIds(userId)), ne(tasks.status, 'completed'), isNotNull(tasks.dueDate)))
+    .where(
+      and(
+        inArray(projects.teamId, visibleTeamIds(userId)),
+        notInArray(tasks.statusCategory, ['completed', 'canceled']),
+        isNotNull(tasks.dueDate),
+      ),
+    )
     .orderBy(asc(tasks.dueDate), asc(tasks.createdAt), asc(tasks.id))
     .limit(limit);
 }

@@ -60,7 +60,7 @@ export async function listDueDigestTasks(
       join ${tasks} t on t.assignee_id = u.id
       join ${projects} p on p.id = t.project_id
       where u.digest_enabled and u.is_active ${options.provenOnly ? sql`and u.email_verified` : sql``}
-        and t.status <> 'completed' and t.due_date <= z.day
+        and t.status_category not in ('completed', 'canceled') and t.due_date <= z.day
         and ${isActiveMember(sql`p.team_id`, sql`u.id`)}
         and not exists (
           select 1 from ${mailOutbox} o where o.kind = 'digest' and o.to_email = u.email and o.created_at >= z.since

@@ -106,7 +106,7 @@ export class NotificationsService {
   private async forTask(event: TaskEvent): Promise<NewNotification[]> {
     const assigned = event.assigneeId && event.assigneeId !== event.previousAssigneeId ? [event.assigneeId] : [];
     const completed =
-      event.status === 'completed' && event.previousStatus !== 'completed' ? [event.creatorId, event.assigneeId] : [];
+      event.category === 'completed' && event.previousCategory !== 'completed' ? [event.creatorId, event.assigneeId] : [];
     const statusChanged = event.type === 'task.updated' && event.previousStatus !== null && event.previousStatus !== event.status;
     // Those told the task was completed are not told again that its status changed.
     const watchers = statusChanged ? (await listWatcherIds(this.db, event.taskId)).filter((id) => !completed.includes(id)) : [];

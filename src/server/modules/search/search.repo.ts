@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { TaskPriority, TaskStatus } from '../../../domain/constants';
+import type { TaskPriority } from '../../../domain/constants';
+import type { StatusCategory } from '../../../domain/workflow';
 import { HIGHLIGHT_END, HIGHLIGHT_START, type SearchKind } from '../../../domain/schemas/search';
 import type { DbOrTx } from '../../db/client';
 import { teamMembers } from '../../db/schema';
@@ -24,7 +25,8 @@ export interface SearchRow {
   taskId: string | null;
   projectId: string | null;
   teamId: string | null;
-  status: TaskStatus | null;
+  status: string | null;
+  statusCategory: StatusCategory | null;
   priority: TaskPriority | null;
   context: string | null;
   rank: number;
@@ -156,7 +158,7 @@ function branches(typos: boolean) {
         ${headline(sql`t.title`, WHOLE)} as title,
         case when t.description is not null then ${headline(sql`left(t.description, ${SNIPPET_SOURCE_MAX})`, PARTS)} end as snippet,
         case when cardinality(t.tags) > 0 then ${headline(sql`array_to_string(t.tags, ', ')`, WHOLE)} end as alt,
-        t.id as "taskId", t.project_id as "projectId", p.team_id as "teamId", t.status, t.priority,
+        t.id as "taskId", t.project_id as "projectId", p.team_id as "teamId", t.status, t.status_category as "statusCategory", t.priority,
         ${clean(sql`p.name`)} as context, x.rank,
         row_number() over (order by x.rank desc, x.updated_at desc, x.id) as ord
       from task_top x join tasks t on t.id = x.id join projects p on p.id = t.project_id`,
@@ -191,7 +193,7 @@ function branches(typos: boolean) {
       select 'project' as kind, p.id,
         ${headline(sql`p.name`, WHOLE)} as title,
         case when p.description is not null then ${headline(sql`left(p.description, ${SNIPPET_SOURCE_MAX})`, PARTS)} end as snippet,
-        null as alt, null::uuid as "taskId", p.id as "projectId", p.team_id as "teamId", null as status, null as priority,
+        null as alt, null::uuid as "taskId", p.id as "projectId", p.team_id as "teamId", null as status, null as "statusCategory", null as priority,
         ${clean(sql`tm.name`)} as context, x.rank,
         row_number() over (order by x.rank desc, x.updated_at desc, x.id) as ord
       from project_top x join projects p on p.id = x.id join teams tm on tm.id = p.team_id`,
@@ -216,7 +218,7 @@ function branches(typos: boolean) {
       select 'team' as kind, tm.id,
         ${headline(sql`tm.name`, WHOLE)} as title,
         null as snippet, null as alt, null::uuid as "taskId", null::uuid as "projectId", tm.id as "teamId",
-        null as status, null as priority, null as context, x.rank,
+        null as status, null as "statusCategory", null as priority, null as context, x.rank,
         row_number() over (order by x.rank desc, x.updated_at desc, x.id) as ord
       from team_top x join teams tm on tm.id = x.id`,
   };
@@ -242,7 +244,7 @@ function branches(typos: boolean) {
       select 'person' as kind, u.id,
         ${headline(sql`u.full_name`, WHOLE)} as title,
         u.email as snippet, null as alt, null::uuid as "taskId", null::uuid as "projectId", null::uuid as "teamId",
-        null as status, null as priority,
+        null as status, null as "statusCategory", null as priority,
         (select string_agg(${clean(sql`tm.name`)}, ', ' order by lower(tm.name), tm.id)
           from ${teamMembers} join teams tm on tm.id = ${teamMembers.teamId}
           where ${teamMembers.userId} = u.id and ${isActiveRow()} and ${teamMembers.teamId} in (select team_id from my_teams)) as context,
@@ -276,7 +278,7 @@ function branches(typos: boolean) {
           PARTS,
         )} as snippet,
         null as alt, c.task_id as "taskId", t.project_id as "projectId", p.team_id as "teamId",
-        null as status, null as priority, ${clean(sql`p.name`)} as context, x.rank,
+        null as status, null as "statusCategory", null as priority, ${clean(sql`p.name`)} as context, x.rank,
         row_number() over (order by x.rank desc, x.created_at desc, x.id) as ord
       from comment_top x join task_comments c on c.id = x.id join tasks t on t.id = c.task_id
         join projects p on p.id = t.project_id`,
@@ -300,7 +302,7 @@ function branches(typos: boolean) {
         ${headline(sql`n.title`, WHOLE)} as title,
         case when n.plain_text <> '' then ${headline(sql`left(n.plain_text, ${SNIPPET_SOURCE_MAX})`, PARTS)} end as snippet,
         null as alt, null::uuid as "taskId", n.project_id as "projectId", n.team_id as "teamId",
-        null as status, null as priority, ${clean(sql`coalesce(p.name, tm.name)`)} as context, x.rank,
+        null as status, null as "statusCategory", null as priority, ${clean(sql`coalesce(p.name, tm.name)`)} as context, x.rank,
         row_number() over (order by x.rank desc, x.updated_at desc, x.id) as ord
       from note_top x join notes n on n.id = x.id join teams tm on tm.id = n.team_id
         left join projects p on p.id = n.project_id`,
@@ -319,7 +321,8 @@ const hitColumns = {
   taskId: sql<string | null>`"taskId"`,
   projectId: sql<string | null>`"projectId"`,
   teamId: sql<string | null>`"teamId"`,
-  status: sql<TaskStatus | null>`status`,
+  status: sql<string | null>`status`,
+  statusCategory: sql<StatusCategory | null>`"statusCategory"`,
   priority: sql<TaskPriority | null>`priority`,
   context: sql<string | null>`context`,
   rank: sql<number>`rank`,

@@ -1,13 +1,14 @@
-import { and, asc, count, desc, eq, gte, isNull, lte, ne, type Placeholder, sql, type SQL } from 'drizzle-orm';
-import { TASK_STATUSES, type TaskPriority, type TaskStatus, type TeamRole } from '../../../domain/constants';
+import { and, asc, count, desc, eq, gte, isNull, lte, notInArray, type Placeholder, sql, type SQL } from 'drizzle-orm';
+import { TASK_STATUSES, type TaskPriority, type TeamRole } from '../../../domain/constants';
+import { STATUS_CATEGORIES, type StatusCategory } from '../../../domain/workflow';
 import type { ListTasksQuery, TaskSort } from '../../../domain/schemas/task';
 import { dueRange } from '../../../domain/task-filters';
 import { QueryBuilder, unionAll } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import { projects, projectStatusCounts, tasks, users } from '../../db/schema';
+import { projects, projectStatusCounts, projectStatuses, tasks, users } from '../../db/schema';
 import { rowStatement } from '../../db/row-statements';
 import { containsText } from '../../db/search';
-import { countSums } from '../../db/task-counters';
+import { countSums, countTotal } from '../../db/task-counters';
 import { activeRole, isActiveMember } from '../../db/visibility';
 import { teamHasActiveWebhook } from '../webhooks';
 import { taskProject } from '../../db/task-access';
@@ -20,6 +21,7 @@ export const listColumns = {
   title: tasks.title,
   description: tasks.description,
   status: tasks.status,
+  statusCategory: tasks.statusCategory,
   priority: tasks.priority,
   assigneeId: tasks.assigneeId,
   assigneeName: users.fullName,
@@ -40,7 +42,8 @@ export interface TaskListRow {
   id: string;
   title: string;
   description: string | null;
-  status: TaskStatus;
+  status: string;
+  statusCategory: StatusCategory;
   priority: TaskPriority;
   assigneeId: string | null;
   assigneeName: string | null;
@@ -68,6 +71,9 @@ export interface TaskFilters extends Omit<ListTasksQuery, 'today'> {
   today: string;
 }
 
+/** Not closed (domain workflow.ts `isClosed`): neither completed nor canceled, whatever the status is called. */
+const isOpen = notInArray(tasks.statusCategory, ['completed', 'canceled']);
+
 function filterConditions(userId: string, f: TaskFilters): SQL[] {
   const where: SQL[] = [visibleTo(userId)];
   if (f.projectId) where.push(eq(tasks.projectId, f.projectId));
@@ -75,8 +81,9 @@ function filterConditions(userId: string, f: TaskFilters): SQL[] {
   if (f.creatorId) where.push(eq(tasks.creatorId, f.creatorId));
   if (f.dueFrom) where.push(gte(tasks.dueDate, f.dueFrom));
   if (f.dueTo) where.push(lte(tasks.dueDate, f.dueTo));
-  if (f.open === 'true') where.push(ne(tasks.status, 'completed'));
+  if (f.open === 'true') where.push(isOpen);
   if (f.status) where.push(eq(tasks.status, f.status));
+  if (f.category) where.push(eq(tasks.statusCategory, f.category));
   if (f.priority) where.push(eq(tasks.priority, f.priority));
   if (f.assigneeId === 'unassigned') where.push(isNull(tasks.assigneeId));
   else if (f.assigneeId) where.push(eq(tasks.assigneeId, f.assigneeId));
@@ -87,12 +94,16 @@ function filterConditions(userId: string, f: TaskFilters): SQL[] {
     if (range.from) where.push(gte(tasks.dueDate, range.from));
     if (range.to) where.push(lte(tasks.dueDate, range.to));
     if (!range.from && !range.to) where.push(sql`${tasks.dueDate} is not null`);
-    if (range.excludeCompleted) where.push(ne(tasks.status, 'completed'));
+    if (range.excludeCompleted) where.push(isOpen);
   }
   return where;
 }
 
-const statusRank = sql`case ${tasks.status} when 'todo' then 0 when 'in_progress' then 1 when 'review' then 2 else 3 end`;
+/** By category in flow order, then by the status's place in its project's workflow (the default four: today's order). */
+const statusRank = [
+  sql`array_position(array[${sql.raw(STATUS_CATEGORIES.map((c) => `'${c}'`).join(', '))}]::text[], ${tasks.statusCategory})`,
+  sql`(select ps.position from ${projectStatuses} ps where ps.project_id = ${tasks.projectId} and ps.key = ${tasks.status})`,
+];
 const priorityRank = sql`case ${tasks.priority} when 'low' then 0 when 'medium' then 1 when 'high' then 2 else 3 end`;
 
 function orderBy(sort: TaskSort = 'created', dir: 'asc' | 'desc' = sort === 'created' ? 'desc' : 'asc'): SQL[] {
@@ -101,7 +112,10 @@ function orderBy(sort: TaskSort = 'created', dir: 'asc' | 'desc' = sort === 'cre
   const key: Record<TaskSort, SQL> = {
     created: by(tasks.createdAt),
     title: by(sql`lower(${tasks.title})`),
-    status: by(statusRank),
+    status: sql.join(
+      statusRank.map((rank) => by(rank)),
+      sql`, `,
+    ),
     priority: by(priorityRank),
     assignee: nullsLast(sql`lower(${users.fullName})`),
     due: nullsLast(tasks.dueDate),
@@ -139,7 +153,7 @@ export async function listBoard(
   db: DbOrTx,
   userId: string,
   f: TaskFilters,
-  statuses: readonly TaskStatus[],
+  statuses: readonly string[],
   limit: number,
 ): Promise<TaskListRow[]> {
   const columns = statuses.map((status) =>
@@ -154,7 +168,18 @@ export async function listBoard(
 /** Filters that narrow the tasks within a project (the board's counts then need counting). */
 export const hasTaskFilters = (f: Omit<TaskFilters, 'today'>) =>
   Boolean(
-    f.priority || f.assigneeId || f.q?.trim() || f.due || f.teamId || f.creatorId || f.dueFrom || f.dueTo || f.open === 'true',
+    f.priority ||
+      f.assigneeId ||
+      f.q?.trim() ||
+      f.due ||
+      f.teamId ||
+      f.creatorId ||
+      f.dueFrom ||
+      f.dueTo ||
+      f.open === 'true' ||
+      f.category ||
+      // The counters' statements read the default four; any other key is counted from its tasks.
+      (f.status && !(TASK_STATUSES as readonly string[]).includes(f.status)),
   );
 
 const qb = new QueryBuilder();
@@ -162,7 +187,7 @@ const selectCardRows = () =>
   qb.select(listColumns).from(tasks).innerJoin(projects, taskProject).leftJoin(users, eq(users.id, tasks.assigneeId));
 
 /** The card statements' conditions: visible to `userId`, and (by placeholder) of one project and/or status. */
-const cardWhere = (withProject: boolean, status: Placeholder | TaskStatus | null) =>
+const cardWhere = (withProject: boolean, status: Placeholder | string | null) =>
   and(
     visibleTo(sql.placeholder('userId')),
     status === null ? undefined : eq(tasks.status, status),
@@ -221,12 +246,12 @@ export const isDefaultOrder = (f: Pick<TaskFilters, 'sort' | 'dir'>) =>
  * whether `userId` may see it (no row: no such project), or of every visible project. One statement each, so a page
  * of one project costs two: its cards, and this.
  */
-/* Columns: `visible`, then countSums (in TASK_STATUSES order). */
+/* Columns: `visible`, then countSums (in TASK_STATUSES order), then the total of every key. */
 export const countStatements = {
   project: rowStatement(
     'card_counts_project',
     qb
-      .select({ visible: sql<boolean>`${visibleTo(sql.placeholder('userId'))}`, ...countSums })
+      .select({ visible: sql<boolean>`${visibleTo(sql.placeholder('userId'))}`, ...countSums, total: countTotal })
       .from(projects)
       .leftJoin(projectStatusCounts, eq(projectStatusCounts.projectId, projects.id))
       .where(eq(projects.id, sql.placeholder('projectId')))
@@ -235,7 +260,7 @@ export const countStatements = {
   all: rowStatement(
     'card_counts_all',
     qb
-      .select({ visible: sql<boolean>`true`, ...countSums })
+      .select({ visible: sql<boolean>`true`, ...countSums, total: countTotal })
       .from(projectStatusCounts)
       .innerJoin(projects, eq(projects.id, projectStatusCounts.projectId))
       .where(visibleTo(sql.placeholder('userId'))),
@@ -247,11 +272,7 @@ export const countStatements = {
  * the sum of the visible projects' counters (kept by a trigger, migrations 0004 and 0011): the cost follows the
  * number of projects, not of tasks. Any other filter counts the matching tasks.
  */
-export async function countVisibleByStatus(
-  db: DbOrTx,
-  userId: string,
-  f: TaskFilters,
-): Promise<{ status: TaskStatus; n: number }[]> {
+export async function countVisibleByStatus(db: DbOrTx, userId: string, f: TaskFilters): Promise<{ status: string; n: number }[]> {
   if (hasTaskFilters(f)) {
     const rows = await db
       .select({ status: tasks.status, n: count() })
@@ -263,12 +284,13 @@ export async function countVisibleByStatus(
   }
   const where: SQL[] = [visibleTo(userId)];
   if (f.projectId) where.push(eq(projects.id, f.projectId));
-  const [row] = await db
-    .select(countSums)
+  if (f.status) where.push(eq(projectStatusCounts.status, f.status));
+  return db
+    .select({ status: projectStatusCounts.status, n: sql<number>`sum(${projectStatusCounts.n})::int` })
     .from(projectStatusCounts)
     .innerJoin(projects, eq(projects.id, projectStatusCounts.projectId))
-    .where(and(...where));
-  return TASK_STATUSES.filter((s) => !f.status || s === f.status).map((status) => ({ status, n: Number(row?.[status] ?? 0) }));
+    .where(and(...where))
+    .groupBy(projectStatusCounts.status);
 }
 
 /** One task with what its DTO needs, regardless of the caller (the service authorizes). */

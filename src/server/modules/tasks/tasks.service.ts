@@ -2,6 +2,8 @@ import type { PersonActor } from '../../../domain/changes';
 import { TASK_STATUSES, type TaskStatus } from '../../../domain/constants';
 import { canDeleteTask, canMoveTaskToTeam } from '../../../domain/permissions';
 import { splitFullName } from '../../../domain/schemas/common';
+import { statusKeyUnknownMessage } from '../../../domain/schemas/workflow';
+import { mapStatusToProject } from '../../../domain/workflow';
 import type {
   CreateTaskInput,
   ListTasksQuery,
@@ -18,6 +20,7 @@ import { ERROR_MESSAGES } from '../../../domain/errors';
 import { AppError } from '../../lib/errors';
 import type { ChangeRecorder } from '../../lib/changes';
 import { getMemberRole, requireTeamMember } from '../../db/membership';
+import { liveStatuses, shareLiveStatus } from '../workflows';
 import * as repo from './tasks.repo';
 
 function toTaskDto(row: repo.TaskListRow): TaskDto {
@@ -26,6 +29,7 @@ function toTaskDto(row: repo.TaskListRow): TaskDto {
     title: row.title,
     description: row.description,
     status: row.status,
+    statusCategory: row.statusCategory,
     priority: row.priority,
     assigneeId: row.assigneeId,
     assignee:
@@ -63,7 +67,8 @@ export function taskDtoFromRow(row: unknown[]): TaskDto {
     id: row[column.id] as string,
     title: row[column.title] as string,
     description: row[column.description] as string | null,
-    status: row[column.status] as TaskStatus,
+    status: row[column.status] as string,
+    statusCategory: row[column.statusCategory] as TaskDto['statusCategory'],
     priority: row[column.priority] as TaskDto['priority'],
     assigneeId,
     assignee:
@@ -85,11 +90,24 @@ export function taskDtoFromRow(row: unknown[]): TaskDto {
   };
 }
 
-/** Every status's count (0 when absent) and their sum. */
-function countsOf(counted: { status: TaskStatus; n: number }[]): Pick<TaskListDto, 'counts' | 'total'> {
-  const counts = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
+/** Every default status's count (0 when absent), any other key's that has tasks, and their sum (unless given). */
+function countsOf(counted: { status: string; n: number }[], total?: number): Pick<TaskListDto, 'counts' | 'total'> {
+  const counts: TaskListDto['counts'] = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
   for (const c of counted) counts[c.status] = Number(c.n);
-  return { counts, total: Object.values(counts).reduce((a, b) => a + b, 0) };
+  return { counts, total: total ?? Object.values(counts).reduce((a, b) => a + b, 0) };
+}
+
+const isDefaultKey = (key: string): key is TaskStatus => (TASK_STATUSES as readonly string[]).includes(key);
+
+/**
+ * Holds the project's live status `key` for the transaction (workflows `shareLiveStatus`), or 400
+ * `status_key_unknown` naming the project's keys. After the task's own row: a delete of the status locks its tasks
+ * first, then the status, so the two wait in one order.
+ */
+async function requireStatus(db: DbOrTx, projectId: string, key: string): Promise<void> {
+  if (await shareLiveStatus(db, projectId, key)) return;
+  const keys = (await liveStatuses(db, projectId)).map((s) => s.key);
+  throw new AppError('status_key_unknown', { fields: { status: statusKeyUnknownMessage(key, keys) } });
 }
 
 const assigneeNotMember = () =>
@@ -141,19 +159,20 @@ export class TasksService {
       ]);
       for (const row of rows) {
         const task = taskDtoFromRow(row);
-        columns[task.status].push(task);
+        columns[task.status as TaskStatus].push(task);
       }
       return { columns, ...counts };
     }
     const filters: repo.TaskFilters = { ...rest, today: query.today ?? localDate(new Date()) };
-    const statuses = query.status ? [query.status] : TASK_STATUSES;
+    // The board's four default columns (per-project columns are decision 0024's step 5): another key has none.
+    const statuses = query.status ? [query.status].filter(isDefaultKey) : TASK_STATUSES;
     const [, , rows, counted] = await Promise.all([
       query.projectId && this.requireVisibleProject(this.db, query.projectId, userId),
       query.teamId && requireTeamMember(this.db, query.teamId, userId, 'team_not_found'),
       repo.listBoard(this.db, userId, filters, statuses, limit),
       repo.countVisibleByStatus(this.db, userId, filters),
     ]);
-    for (const row of rows) columns[row.status].push(toTaskDto(row));
+    for (const row of rows) columns[row.status as TaskStatus]?.push(toTaskDto(row));
     return { columns, ...countsOf(counted) };
   }
 
@@ -161,14 +180,15 @@ export class TasksService {
    * The counts beside the card statements (no task filters), from the counters: of one project, which is also its
    * visibility check (404 for a stranger, whatever the cards statement found), or of every visible project.
    */
-  private async countCards(userId: string, query: { projectId?: string; status?: TaskStatus }) {
+  private async countCards(userId: string, query: { projectId?: string; status?: string }) {
     const [row] = await (query.projectId ? repo.countStatements.project : repo.countStatements.all).run(this.database, {
       userId,
       projectId: query.projectId,
     });
     if (query.projectId && row?.[0] !== true) throw new AppError('project_not_found');
     const counted = TASK_STATUSES.map((status, i) => ({ status, n: Number(row?.[i + 1] ?? 0) }));
-    return countsOf(query.status ? counted.filter((c) => c.status === query.status) : counted);
+    if (query.status) return countsOf(counted.filter((c) => c.status === query.status));
+    return countsOf(counted, Number(row?.[TASK_STATUSES.length + 1] ?? 0));
   }
 
   async get(userId: string, id: string): Promise<TaskDto> {
@@ -185,6 +205,7 @@ export class TasksService {
       // 0003, 0004) and locks a counter row until the commit, so it goes as late as it can; a project deleted in between
       // fails the insert's foreign key (400).
       const access = await this.requireVisibleProject(tx, input.projectId, userId, input.assigneeId);
+      await requireStatus(tx, input.projectId, input.status);
       const created = await repo.createOne(tx, {
         title: input.title,
         description: input.description,
@@ -223,6 +244,18 @@ export class TasksService {
       } else if (assigneeId && assigneeId !== before.assigneeId) {
         await this.requireAssignee(tx, teamId, assigneeId);
       }
+      if (projectChanged && (changes.status === undefined || changes.status === before.status)) {
+        // Unless the body names another status, the task takes the one mapStatusToProject gives it there (its own key
+        // when the project has it, in the same category); the answer and the history say the new key.
+        const target = mapStatusToProject(
+          { key: before.status, category: before.statusCategory },
+          await liveStatuses(tx, changes.projectId!),
+        );
+        changes.status = target?.key ?? before.status;
+      }
+      if (changes.status !== undefined && (projectChanged || changes.status !== before.status)) {
+        await requireStatus(tx, projectChanged ? changes.projectId! : before.projectId, changes.status);
+      }
       if (version !== undefined && version !== before.version) throw new AppError('stale_edit');
       const after = await repo.updateOne(
         tx,
@@ -250,7 +283,7 @@ export class TasksService {
     });
   }
 
-  async move(actor: PersonActor, id: string, status: TaskStatus): Promise<TaskDto> {
+  async move(actor: PersonActor, id: string, status: string): Promise<TaskDto> {
     return this.update(actor, id, { status });
   }
 

@@ -1,17 +1,10 @@
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
-import type { TaskStatus } from '../../../domain/constants';
 import type { StatusCategory } from '../../../domain/workflow';
 import type { DbOrTx } from '../../db/client';
 import { lockFor } from '../../db/locks';
 import { projects, projectStatuses, tasks } from '../../db/schema';
 
 export type StatusRow = typeof projectStatuses.$inferSelect;
-
-/**
- * A status key as the tasks table's column type has it: typed by the default four until the task routes take any key
- * of the project (decision 0024, step 4); every key written here is one of the project's live statuses.
- */
-const taskStatusKey = (key: string) => key as TaskStatus;
 
 /** A live status (in the workflow, so with a position). */
 export type LiveStatusRow = StatusRow & { position: number };
@@ -92,13 +85,13 @@ export async function holdStatus(db: DbOrTx, projectId: string, status: { id: st
   await db
     .select({ id: tasks.id })
     .from(tasks)
-    .where(and(eq(tasks.projectId, projectId), eq(tasks.status, taskStatusKey(status.key))))
+    .where(and(eq(tasks.projectId, projectId), eq(tasks.status, status.key)))
     .for('update');
   await db.select({ id: projectStatuses.id }).from(projectStatuses).where(eq(projectStatuses.id, status.id)).for('update');
   const [row] = await db
     .select({ n: count() })
     .from(tasks)
-    .where(and(eq(tasks.projectId, projectId), eq(tasks.status, taskStatusKey(status.key))));
+    .where(and(eq(tasks.projectId, projectId), eq(tasks.status, status.key)));
   return Number(row?.n ?? 0);
 }
 
@@ -111,7 +104,7 @@ export async function setTasksCategory(db: DbOrTx, projectId: string, key: strin
   await db
     .update(tasks)
     .set({ statusCategory: category })
-    .where(and(eq(tasks.projectId, projectId), eq(tasks.status, taskStatusKey(key))));
+    .where(and(eq(tasks.projectId, projectId), eq(tasks.status, key)));
 }
 
 /**
@@ -121,8 +114,8 @@ export async function setTasksCategory(db: DbOrTx, projectId: string, key: strin
 export async function moveTasks(db: DbOrTx, projectId: string, from: string, to: string): Promise<string[]> {
   const rows = await db
     .update(tasks)
-    .set({ status: taskStatusKey(to), version: sql`${tasks.version} + 1`, updatedAt: sql`now()` })
-    .where(and(eq(tasks.projectId, projectId), eq(tasks.status, taskStatusKey(from))))
+    .set({ status: to, version: sql`${tasks.version} + 1`, updatedAt: sql`now()` })
+    .where(and(eq(tasks.projectId, projectId), eq(tasks.status, from)))
     .returning({ id: tasks.id });
   return rows.map((r) => r.id);
 }
@@ -158,4 +151,19 @@ export async function setOrder(db: DbOrTx, projectId: string, ids: readonly stri
     .update(projectStatuses)
     .set({ position: sql`array_position(${order}, ${projectStatuses.id}) - 1` })
     .where(and(eq(projectStatuses.projectId, projectId), isNull(projectStatuses.deletedAt)));
+}
+
+/**
+ * The live status `key` of the project, held `for share` to the end of the transaction (undefined when the project has
+ * no such live status). A task write takes it after its task row (tasks.service), and a delete of the status takes
+ * the status's tasks first, then this row `for update` (holdStatus): the delete waits for a writer already holding a
+ * task, and a writer that comes after the delete's lock waits and then finds the status gone.
+ */
+export async function shareLiveStatus(db: DbOrTx, projectId: string, key: string): Promise<StatusRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(projectStatuses)
+    .where(and(eq(projectStatuses.projectId, projectId), eq(projectStatuses.key, key), isNull(projectStatuses.deletedAt)))
+    .for('share');
+  return row;
 }

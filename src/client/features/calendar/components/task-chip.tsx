@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { PriorityIcon, priorityText, StatusIcon, statusText, statusTint } from '../../../components/task-visuals';
 import { cn } from '../../../lib/cn';
+import { defaultLookOf } from '../../../lib/default-column';
 import { useDraggableTask } from '../../../components/task-drag';
 
 export type ChipSize = 'compact' | 'full';
@@ -16,18 +17,19 @@ interface TaskChipViewProps {
 
 /** A task on the calendar: tinted and iconed by status, iconed (and in full, named) by priority. */
 export const TaskChipView = memo(function TaskChipView({ task, size, className }: TaskChipViewProps) {
-  const isDone = task.status === 'completed';
+  const isDone = task.statusCategory === 'completed';
+  const look = defaultLookOf(task);
   return (
     <div
       className={cn(
         'w-full min-w-0 rounded-md border text-left text-xs',
         size === 'compact' ? 'px-1.5 py-1' : 'px-2 py-1.5',
-        statusTint(task.status),
+        statusTint(look),
         className,
       )}
     >
       <div className="flex min-w-0 items-center gap-1">
-        <StatusIcon status={task.status} />
+        <StatusIcon status={look} />
         <span
           className={cn(
             'min-w-0 flex-1 font-medium',
@@ -41,7 +43,7 @@ export const TaskChipView = memo(function TaskChipView({ task, size, className }
       </div>
       {size === 'full' ? (
         <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-0.5">
-          <span>{statusText(task.status)}</span>
+          <span>{statusText(defaultLookOf(task))}</span>
           <span className="inline-flex items-center gap-0.5">
             <PriorityIcon priority={task.priority} />
             {priorityText(task.priority)}
@@ -49,14 +51,14 @@ export const TaskChipView = memo(function TaskChipView({ task, size, className }
         </div>
       ) : (
         <span className="sr-only">
-          , {statusText(task.status)}, {priorityText(task.priority)}
+          , {statusText(defaultLookOf(task))}, {priorityText(task.priority)}
         </span>
       )}
     </div>
   );
 });
 
-const chipTitle = (task: TaskDto) => `${task.title} — ${statusText(task.status)}, ${priorityText(task.priority)}`;
+const chipTitle = (task: TaskDto) => `${task.title} — ${statusText(defaultLookOf(task))}, ${priorityText(task.priority)}`;
 
 interface DraggableTaskChipProps {
   task: TaskDto;

@@ -10,6 +10,7 @@ import { NOTE_FRAGMENT } from '../../../../domain/schemas/note';
 import { HIGHLIGHT_END, HIGHLIGHT_START, type SearchResultDto } from '../../../../domain/schemas/search';
 import { StatusIcon, statusText } from '../../../components/task-visuals';
 import { api } from '../../../lib/api-client';
+import { defaultLookOf } from '../../../lib/default-column';
 import { toastError } from '../../../lib/errors';
 import { teamQueryOptions } from '../../../lib/queries/teams';
 import { NOTE_POLICY, sanitizeHtml } from '../../../lib/sanitize-policy';
@@ -55,10 +56,14 @@ async function searchTasks(teamId: string, query: string, signal: AbortSignal): 
     .filter((hit) => hit.teamId === teamId)
     .slice(0, 8)
     .map((hit) => ({
+      hit,
+      look: hit.status && hit.statusCategory ? defaultLookOf({ status: hit.status, statusCategory: hit.statusCategory }) : null,
+    }))
+    .map(({ hit, look }) => ({
       id: hit.id,
       label: hit.title.split(HIGHLIGHT_START).join('').split(HIGHLIGHT_END).join(''),
-      detail: [hit.context, hit.status ? statusText(hit.status) : null].filter(Boolean).join(' · ') || null,
-      icon: hit.status ? <StatusIcon status={hit.status} className="mt-1" /> : undefined,
+      detail: [hit.context, look ? statusText(look) : null].filter(Boolean).join(' · ') || null,
+      icon: look ? <StatusIcon status={look} className="mt-1" /> : undefined,
     }));
 }
 

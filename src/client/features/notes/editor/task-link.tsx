@@ -9,6 +9,7 @@ import { useNavigate } from 'react-router';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { StatusIcon, statusText } from '../../../components/task-visuals';
 import { api } from '../../../lib/api-client';
+import { defaultLookOf } from '../../../lib/default-column';
 import { noteKeys } from '../api/note-keys';
 import type { SuggestionItem } from './suggestion-menu';
 
@@ -60,7 +61,7 @@ function TaskChip({ node, selected }: NodeViewProps) {
     navigate(href);
   };
   const title = task.data?.title ?? (node.attrs.label as string | null) ?? 'Loading task…';
-  const status = task.data?.status;
+  const status = task.data ? defaultLookOf(task.data) : undefined;
   return (
     <NodeViewWrapper as="span" className="inline" data-task-chip={taskId}>
       <a

@@ -8,6 +8,7 @@ import { TASK_STATUS_LABELS } from '../../../../domain/constants';
 import { canUseAdminArea } from '../../../../domain/permissions';
 import type { SearchHit, SearchKind } from '../../../../domain/schemas/search';
 import { cn } from '../../../lib/cn';
+import { defaultLookOf } from '../../../lib/default-column';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useThemeStore } from '../../../stores/theme-store';
@@ -222,7 +223,10 @@ function CommandPalette({ deps }: { deps: PaletteDeps }) {
               icon: KIND_ICONS[kind],
               title: hit.title,
               detail: [hit.context, hit.snippet].filter(Boolean).join(' · ') || null,
-              badge: hit.status ? TASK_STATUS_LABELS[hit.status] : null,
+              badge:
+                hit.status && hit.statusCategory
+                  ? TASK_STATUS_LABELS[defaultLookOf({ status: hit.status, statusCategory: hit.statusCategory })]
+                  : null,
               onSelect: () => go(to, recent),
             };
           }),

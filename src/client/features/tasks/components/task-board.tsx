@@ -7,6 +7,7 @@ import type { TaskDto } from '../../../../domain/schemas/task';
 import { localDate, matchesDueFilter } from '../../../../domain/task-filters';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
+import { defaultColumnOf } from '../../../lib/default-column';
 import { logError } from '../../../lib/errors';
 import { type DropTargets, taskDragAnnouncements, taskOf, useTaskDrag } from '../../../components/task-drag';
 import { flattenPages, useTaskColumn } from '../api/get-tasks';
@@ -40,7 +41,7 @@ const instructions =
 
 const columns: DropTargets = {
   nameOf: (id) => (isStatus(id) ? label(id) : null),
-  holds: (task, id) => id === task.status,
+  holds: (task, id) => id === defaultColumnOf(task),
   one: 'a column',
   outside: 'the columns',
   at: 'in',
@@ -66,7 +67,7 @@ export function TaskBoard({ filters, statusFilter, onOpenTask, onAddTask }: Task
       return;
     }
     // Dropped outside every column, or where it already was: nothing to do.
-    if (!over || !isStatus(over.id) || over.id === task.status) return;
+    if (!over || !isStatus(over.id) || over.id === defaultColumnOf(task)) return;
     move.mutate({ task, status: over.id });
   };
   const { contextProps, activeTask, isDragActive, openTask } = useTaskDrag({
@@ -97,7 +98,7 @@ export function TaskBoard({ filters, statusFilter, onOpenTask, onAddTask }: Task
         {activeTask && (
           <TaskCardView
             task={activeTask}
-            isOverdue={activeTask.status !== 'completed' && matchesDueFilter(activeTask, 'overdue', today)}
+            isOverdue={matchesDueFilter(activeTask, 'overdue', today)}
             className="w-full cursor-grabbing shadow-xl ring-2 ring-brand-600"
           />
         )}
@@ -194,7 +195,7 @@ const BoardColumn = memo(function BoardColumn({
                 <DraggableTaskCard
                   key={task.id}
                   task={task}
-                  isOverdue={task.status !== 'completed' && matchesDueFilter(task, 'overdue', today)}
+                  isOverdue={matchesDueFilter(task, 'overdue', today)}
                   onOpen={onOpen}
                   isDragActive={isDragActive}
                 />

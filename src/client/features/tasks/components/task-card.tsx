@@ -4,6 +4,7 @@ import { LIMITS } from '../../../../domain/constants';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { PriorityBadge, StatusChip } from '../../../components/task-visuals';
 import { cn } from '../../../lib/cn';
+import { defaultLookOf } from '../../../lib/default-column';
 import { useDraggableTask } from '../../../components/task-drag';
 import { formatCardDate } from './task-meta';
 import { markdownPreview } from '../../../../domain/markdown-text';
@@ -36,7 +37,7 @@ export const TaskCardView = memo(function TaskCardView({ task, isOverdue, classN
         </p>
       )}
       <div className="mt-2 flex flex-wrap items-center gap-1.5">
-        <StatusChip status={task.status} />
+        <StatusChip status={defaultLookOf(task)} />
         <PriorityBadge priority={task.priority} />
       </div>
       {task.tags.length > 0 && (

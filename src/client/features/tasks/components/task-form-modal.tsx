@@ -210,7 +210,8 @@ interface TaskFormValues extends Record<string, unknown> {
   title: string;
   description: string;
   projectId: string;
-  status: TaskStatus;
+  /** A status key: one of the default four, or the task's own key of another workflow. */
+  status: string;
   priority: TaskPriority;
   assigneeId: string;
   dueDate: string;
@@ -243,6 +244,14 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDat
     [task, initialStatus, initialProjectId, initialDueDate],
   );
   const form = useFormState<TaskFormValues>(initial);
+  // A task in a status of another workflow keeps it offered (by its key until the client draws workflows, step 8).
+  const statusOptions = useMemo(
+    () =>
+      task && !STATUS_OPTIONS.some((o) => o.value === task.status)
+        ? [...STATUS_OPTIONS, { value: task.status, label: task.status }]
+        : STATUS_OPTIONS,
+    [task],
+  );
   const { values, setValues, bind } = form;
   const create = useCreateTask();
   const update = useUpdateTask();
@@ -314,7 +323,7 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDat
       <DescriptionField isEdit={Boolean(task?.description)} {...bind('description')} />
       <OptionsSelect label="Project" {...bind('projectId')} emptyOption="Select a project" options={named(projects.data)} />
       <OptionsSelect label="Assignee" {...bind('assigneeId')} emptyOption="Unassigned" options={assigneeOptions} />
-      <OptionsSelect label="Status" {...bind('status')} options={STATUS_OPTIONS} />
+      <OptionsSelect label="Status" {...bind('status')} options={statusOptions} />
       <OptionsSelect label="Priority" {...bind('priority')} options={PRIORITY_OPTIONS} />
       <TextField label="Due Date" type="date" className="dark:[&_input]:[color-scheme:dark]" {...bind('dueDate')} />
       <TextField label="Tags" {...bind('tags')} placeholder="frontend, bug, urgent" hint="Separate tags with commas" />

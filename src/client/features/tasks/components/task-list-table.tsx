@@ -8,6 +8,7 @@ import { ClickableRow, RowOpenButton } from '../../../components/ui/clickable-ro
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
+import { defaultLookOf } from '../../../lib/default-column';
 import { flattenPages, useTaskList } from '../api/get-tasks';
 import type { TaskListSort, TaskQueryFilters } from '../api/task-keys';
 import { formatLongDate } from './task-meta';
@@ -87,7 +88,7 @@ export function TaskListTable({ filters, sort, onSort, onOpenTask }: TaskListTab
                     <RowOpenButton onOpen={() => onOpenTask(task)}>{task.title}</RowOpenButton>
                   </td>
                   <td className="px-4 py-3">
-                    <StatusChip status={task.status} />
+                    <StatusChip status={defaultLookOf(task)} />
                   </td>
                   <td className="px-4 py-3">
                     <PriorityBadge priority={task.priority} />

@@ -43,6 +43,8 @@ export function TasksPage() {
   current.current = { taskId, fromBoard: (location.state as OpenedFromBoard | null)?.fromBoard === true };
 
   const { status: statusFilter, ...boardFilters } = query;
+  // The URL's status filter is one of the default four (use-task-filters reads only those), the board's columns.
+  const boardStatus = statusFilter as TaskStatus | undefined;
   // Stable identity for the memoised columns.
   const boardKey = JSON.stringify(boardFilters);
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the serialised filters
@@ -106,7 +108,7 @@ export function TasksPage() {
       {state.view === 'list' ? (
         <TaskListTable filters={query} sort={sort} onSort={onSort} onOpenTask={openTask} />
       ) : (
-        <TaskBoard filters={stableBoardFilters} statusFilter={statusFilter} onOpenTask={openTask} onAddTask={addTask} />
+        <TaskBoard filters={stableBoardFilters} statusFilter={boardStatus} onOpenTask={openTask} onAddTask={addTask} />
       )}
       <TaskFormModal
         open={creating ? true : Boolean(taskId)}
