@@ -55,6 +55,9 @@ const loadNotes = () => import('../features/notes/components/notes-page');
 const loadNote = () => import('../features/notes/components/note-page');
 const NotesPage = lazyPage(loadNotes, (m) => m.NotesPage);
 const NotePage = lazyPage(loadNote, (m) => m.NotePage);
+const ProjectSettingsPage = lazy(() =>
+  import('./routes/project-settings-route').then((m) => ({ default: m.ProjectSettingsPage })),
+);
 const TeamSettingsPage = lazy(() => import('./routes/team-settings-route').then((m) => ({ default: m.TeamSettingsPage })));
 const AdminRoute = lazy(() => import('./routes/admin-route').then((m) => ({ default: m.AdminRoute })));
 // The account's emailed links: one chunk of their own, off the sign-in page's start-up bundle; /signup's page too.
@@ -151,6 +154,7 @@ export const router = createBrowserRouter([
           // One route for the board and a task over it (/tasks/:id): opening or closing a task keeps the board mounted.
           { path: 'tasks/:taskId?', element: <TasksPage /> },
           { path: 'projects', element: <ProjectsPage /> },
+          { path: 'projects/:id/settings', element: <ProjectSettingsPage /> },
           { path: 'teams', element: <TeamsPage /> },
           { path: 'teams/:id/settings', element: <TeamSettingsPage /> },
           { path: 'notes', element: <NotesPage /> },

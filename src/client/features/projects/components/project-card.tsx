@@ -1,12 +1,13 @@
-import { Calendar, ListChecks, Pencil, Users } from 'lucide-react';
+import { Calendar, ListChecks, Pencil, Settings, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { canEditProject } from '../../../../domain/permissions';
+import { WORKFLOW_TEXT } from '../../../../domain/workflow';
 import { isProjectOverdue } from '../../../../domain/projects';
 import type { ProjectDto } from '../../../../domain/schemas/project';
 import { Card } from '../../../components/ui/card';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { cn } from '../../../lib/cn';
-import { projectTasksPath } from '../../../lib/paths';
+import { projectSettingsPath, projectTasksPath } from '../../../lib/paths';
 import { formatProjectDate } from './format';
 import { ProjectStatusBadge, ProjectStatusIcon } from './project-status';
 
@@ -15,6 +16,9 @@ export interface ProjectCardProps {
   today: string;
   onEdit: (project: ProjectDto) => void;
 }
+
+const cardAction =
+  'relative z-10 rounded-md p-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white';
 
 /** A grid card; a click anywhere on it opens the project's tasks (the name is a stretched link). */
 export function ProjectCard({ project, today, onEdit }: ProjectCardProps) {
@@ -32,16 +36,22 @@ export function ProjectCard({ project, today, onEdit }: ProjectCardProps) {
             {project.name}
           </Link>
         </h3>
-        {canEditProject(project.myRole) && (
-          <button
-            type="button"
-            aria-label={`Edit ${project.name}`}
-            onClick={() => onEdit(project)}
-            className="relative z-10 rounded-md p-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
+        <div className="flex shrink-0 items-center">
+          {/* Every member sees the settings (plain members read the workflow there); editors also edit here. */}
+          <Link
+            to={projectSettingsPath(project.id)}
+            aria-label={`${WORKFLOW_TEXT.projectSettings}: ${project.name}`}
+            title={WORKFLOW_TEXT.projectSettings}
+            className={cardAction}
           >
-            <Pencil className="h-4 w-4" aria-hidden />
-          </button>
-        )}
+            <Settings className="h-4 w-4" aria-hidden />
+          </Link>
+          {canEditProject(project.myRole) && (
+            <button type="button" aria-label={`Edit ${project.name}`} onClick={() => onEdit(project)} className={cardAction}>
+              <Pencil className="h-4 w-4" aria-hidden />
+            </button>
+          )}
+        </div>
       </div>
       {project.description && <p className="line-clamp-2 text-sm text-slate-600 dark:text-slate-300">{project.description}</p>}
       <div className="flex flex-wrap items-center justify-between gap-2 text-sm">

@@ -1,9 +1,11 @@
-import { TriangleAlert } from 'lucide-react';
+import { Settings, TriangleAlert } from 'lucide-react';
+import { Link } from 'react-router';
 import { type FormEvent, useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { PROJECT_STATUS_LABELS, PROJECT_STATUSES } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import { canEditProject } from '../../../../domain/permissions';
+import { WORKFLOW_TEXT } from '../../../../domain/workflow';
 import { type ProjectFormValues, projectForm } from '../../../../domain/projects';
 import { endNotAfterStart, type ProjectDto } from '../../../../domain/schemas/project';
 import { Button } from '../../../components/ui/button';
@@ -12,6 +14,7 @@ import { TextAreaField, TextField } from '../../../components/ui/field';
 import { Modal, ModalActions } from '../../../components/ui/modal';
 import { labelled, named, OptionsSelect } from '../../../components/ui/options-select';
 import { toastError } from '../../../lib/errors';
+import { projectSettingsPath } from '../../../lib/paths';
 import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
 import { useCreateProject } from '../api/create-project';
@@ -106,9 +109,19 @@ export function ProjectModal({ project, teams, defaultTeamId, onClose }: Project
         footer={
           <>
             {isEdit && canEdit && (
-              <Button variant="danger" className="mr-auto" onClick={() => setConfirmingDelete(true)}>
+              <Button variant="danger" onClick={() => setConfirmingDelete(true)}>
                 Delete
               </Button>
+            )}
+            {project && (
+              // Every member: plain members read the workflow there.
+              <Link
+                to={projectSettingsPath(project.id)}
+                className="mr-auto inline-flex h-10 items-center gap-1.5 rounded-lg px-2 text-sm font-medium text-brand-700 hover:underline dark:text-indigo-300"
+              >
+                <Settings className="h-4 w-4" aria-hidden />
+                {WORKFLOW_TEXT.projectSettings}
+              </Link>
             )}
             <ModalActions onCancel={onClose} type="submit" form={formId} isLoading={saving}>
               {isEdit ? 'Update Project' : 'Create Project'}

@@ -1,22 +1,28 @@
-import { DndContext, type DragEndEvent, PointerSensor, useDraggable, useDroppable, useSensor, useSensors } from '@dnd-kit/core';
-import { CSS } from '@dnd-kit/utilities';
-import { ArrowDown, ArrowUp, GripVertical, Pencil, Trash2 } from 'lucide-react';
-import { type ButtonHTMLAttributes, type FormEvent, forwardRef, type RefObject, useEffect, useId, useRef, useState } from 'react';
+import { DndContext } from '@dnd-kit/core';
+import { Pencil, Trash2 } from 'lucide-react';
+import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { TASK_DETAIL_LIMITS } from '../../../../../domain/constants';
 import type { ChecklistItemDto } from '../../../../../domain/schemas/task-detail';
+import {
+  DragGrip,
+  type MoveDirection,
+  MoveButtons,
+  RowIconButton,
+  SORTABLE_INSTRUCTIONS,
+  useSortableList,
+  useSortableRow,
+} from '../../../../components/sortable-list';
 import { Button } from '../../../../components/ui/button';
 import { inputClass } from '../../../../components/ui/field';
 import { ProgressBar } from '../../../../components/ui/progress-bar';
 import { cn } from '../../../../lib/cn';
 import { useChecklist } from '../../api/get-checklist';
 import { isPendingItem, useChecklistChange } from '../../api/save-checklist';
-import { checklistProgress, moveById, moveItem } from './checklist-order';
+import { checklistProgress } from './checklist-order';
 
 export interface ChecklistSectionProps {
   taskId: string;
 }
-
-type Direction = 'up' | 'down';
 
 /**
  * The task's checklist: add (Enter), tick, rename in place, delete, and reorder by dragging the grip or with the
@@ -28,45 +34,13 @@ export function ChecklistSection({ taskId }: ChecklistSectionProps) {
   const change = useChecklistChange(taskId);
   const items = data?.items ?? [];
   const { done, total } = checklistProgress(items);
-  const listRef = useRef<HTMLUListElement>(null);
   const addRef = useRef<HTMLInputElement>(null);
-  const [announcement, setAnnouncement] = useState('');
-  // After a keyboard move, once the row is in its new place (the optimistic write lands a moment later), focus goes
-  // back to the button that moved it, or to the other one when that one is now disabled (top or bottom).
-  const [refocus, setRefocus] = useState<{ id: string; direction: Direction; index: number } | null>(null);
-  useEffect(() => {
-    if (!refocus || items.findIndex((i) => i.id === refocus.id) !== refocus.index) return;
-    const row = listRef.current?.querySelector<HTMLElement>(`[data-item="${refocus.id}"]`);
-    const same = row?.querySelector<HTMLButtonElement>(`[data-move="${refocus.direction}"]:not(:disabled)`);
-    const other = row?.querySelector<HTMLButtonElement>('[data-move]:not(:disabled)');
-    (same ?? other)?.focus();
-    setRefocus(null);
-  }, [refocus, items]);
-
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }));
-
-  const reorderTo = (next: ChecklistItemDto[], moved: ChecklistItemDto) => {
-    change.reorder(next.map((i) => i.id));
-    const at = next.findIndex((i) => i.id === moved.id);
-    setAnnouncement(`Moved ${moved.title} to position ${at + 1} of ${next.length}`);
-  };
-
-  const move = (item: ChecklistItemDto, direction: Direction) => {
-    const list = change.current();
-    const from = list.findIndex((i) => i.id === item.id);
-    if (from < 0) return;
-    const next = moveItem(list, from, direction === 'up' ? from - 1 : from + 1);
-    if (next.every((i, at) => i.id === list[at]?.id)) return;
-    reorderTo(next, item);
-    setRefocus({ id: item.id, direction, index: next.findIndex((i) => i.id === item.id) });
-  };
-
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
-    if (!over || active.id === over.id) return;
-    const list = change.current();
-    const moved = list.find((i) => i.id === active.id);
-    if (moved) reorderTo(moveById(list, String(active.id), String(over.id)), moved);
-  };
+  const sortable = useSortableList({
+    items,
+    current: change.current,
+    nameOf: (i) => i.title,
+    onReorder: change.reorder,
+  });
 
   const hasPending = items.some(isPendingItem);
 
@@ -109,14 +83,8 @@ export function ChecklistSection({ taskId }: ChecklistSectionProps) {
       ) : items.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">No items yet. Break the task into steps below.</p>
       ) : (
-        <DndContext
-          sensors={sensors}
-          onDragEnd={onDragEnd}
-          accessibility={{
-            screenReaderInstructions: { draggable: 'Drag with a pointer, or use the Move up and Move down buttons.' },
-          }}
-        >
-          <ul ref={listRef} className="space-y-1" aria-label="Checklist items">
+        <DndContext sensors={sortable.sensors} onDragEnd={sortable.onDragEnd} accessibility={SORTABLE_INSTRUCTIONS}>
+          <ul ref={sortable.listRef} className="space-y-1" aria-label="Checklist items">
             {items.map((item, index) => (
               <ChecklistRow
                 key={item.id}
@@ -128,10 +96,10 @@ export function ChecklistSection({ taskId }: ChecklistSectionProps) {
                 onRename={(title) => change.update(item.id, { title })}
                 onDelete={() => {
                   change.remove(item.id);
-                  setAnnouncement(`Deleted ${item.title}`);
+                  sortable.setAnnouncement(`Deleted ${item.title}`);
                   addRef.current?.focus();
                 }}
-                onMove={(direction) => move(item, direction)}
+                onMove={(direction) => sortable.move(item, direction)}
               />
             ))}
           </ul>
@@ -140,7 +108,7 @@ export function ChecklistSection({ taskId }: ChecklistSectionProps) {
 
       <AddItemForm inputRef={addRef} onAdd={change.add} disabled={isPending || isError} />
       <p role="status" className="sr-only">
-        {announcement}
+        {sortable.announcement}
       </p>
     </section>
   );
@@ -191,7 +159,7 @@ interface ChecklistRowProps {
   onToggle: (done: boolean) => void;
   onRename: (title: string) => void;
   onDelete: () => void;
-  onMove: (direction: Direction) => void;
+  onMove: (direction: MoveDirection) => void;
 }
 
 function ChecklistRow({ item, isFirst, isLast, canMove, onToggle, onRename, onDelete, onMove }: ChecklistRowProps) {
@@ -211,14 +179,7 @@ function ChecklistRow({ item, isFirst, isLast, canMove, onToggle, onRename, onDe
   const [draft, setDraft] = useState(shown.title);
   const renameRef = useRef<HTMLButtonElement>(null);
   const disabled = isPending;
-  const { setNodeRef: setDropRef, isOver } = useDroppable({ id: item.id, disabled: !canMove || isPending });
-  const {
-    setNodeRef: setDragRef,
-    setActivatorNodeRef,
-    listeners,
-    transform,
-    isDragging,
-  } = useDraggable({ id: item.id, disabled: !canMove || isPending });
+  const row = useSortableRow(item.id, canMove && !isPending);
 
   const editingRef = useRef(false);
   const editRef = useRef<HTMLInputElement>(null);
@@ -253,27 +214,17 @@ function ChecklistRow({ item, isFirst, isLast, canMove, onToggle, onRename, onDe
 
   return (
     <li
-      ref={(node) => {
-        setDropRef(node);
-        setDragRef(node);
-      }}
+      ref={row.rowRef}
       data-item={item.id}
-      style={{ transform: CSS.Translate.toString(transform) }}
+      data-sortable={item.id}
+      style={row.style}
       className={cn(
         'group flex items-center gap-2 rounded-md px-1 py-1 hover:bg-slate-50 dark:hover:bg-slate-800/60',
-        isOver && !isDragging && 'ring-2 ring-brand-600 dark:ring-brand-500',
-        isDragging && 'relative z-10 bg-white shadow-md dark:bg-slate-800',
+        row.isOver && 'ring-2 ring-brand-600 dark:ring-brand-500',
+        row.isDragging && 'relative z-10 bg-white shadow-md dark:bg-slate-800',
       )}
     >
-      <span
-        ref={setActivatorNodeRef}
-        {...listeners}
-        aria-hidden
-        className={cn('touch-none text-slate-500 dark:text-slate-400', canMove && !isPending ? 'cursor-grab' : 'opacity-40')}
-        title="Drag to reorder"
-      >
-        <GripVertical className="h-4 w-4" />
-      </span>
+      <DragGrip row={row} />
       <input
         id={checkboxId}
         type="checkbox"
@@ -316,7 +267,7 @@ function ChecklistRow({ item, isFirst, isLast, canMove, onToggle, onRename, onDe
         </label>
       )}
       <div className="flex shrink-0 items-center">
-        <IconButton
+        <RowIconButton
           ref={renameRef}
           label={`Rename ${shown.title}`}
           hint="Rename"
@@ -328,51 +279,12 @@ function ChecklistRow({ item, isFirst, isLast, canMove, onToggle, onRename, onDe
           }}
         >
           <Pencil className="h-3.5 w-3.5" aria-hidden />
-        </IconButton>
-        <IconButton
-          label={`Move ${shown.title} up`}
-          hint="Move up"
-          data-move="up"
-          disabled={!canMove || isFirst}
-          onClick={() => onMove('up')}
-        >
-          <ArrowUp className="h-3.5 w-3.5" aria-hidden />
-        </IconButton>
-        <IconButton
-          label={`Move ${shown.title} down`}
-          hint="Move down"
-          data-move="down"
-          disabled={!canMove || isLast}
-          onClick={() => onMove('down')}
-        >
-          <ArrowDown className="h-3.5 w-3.5" aria-hidden />
-        </IconButton>
-        <IconButton label={`Delete ${shown.title}`} hint="Delete" disabled={disabled} onClick={onDelete}>
+        </RowIconButton>
+        <MoveButtons name={shown.title} isFirst={isFirst} isLast={isLast} canMove={canMove} onMove={onMove} />
+        <RowIconButton label={`Delete ${shown.title}`} hint="Delete" disabled={disabled} onClick={onDelete}>
           <Trash2 className="h-3.5 w-3.5" aria-hidden />
-        </IconButton>
+        </RowIconButton>
       </div>
     </li>
   );
 }
-
-interface IconButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
-  /** The accessible name, naming the item ('Move Buy milk up'). */
-  label: string;
-  /** The tooltip: the action alone. */
-  hint: string;
-  'data-move'?: Direction;
-}
-
-const IconButton = forwardRef<HTMLButtonElement, IconButtonProps>(function IconButton({ label, hint, className, ...rest }, ref) {
-  return (
-    <Button
-      ref={ref}
-      variant="ghost"
-      size="icon"
-      aria-label={label}
-      title={hint}
-      className={cn('h-7 w-7 text-slate-600 disabled:opacity-40 dark:text-slate-300', className)}
-      {...rest}
-    />
-  );
-});
