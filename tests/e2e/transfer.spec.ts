@@ -141,6 +141,28 @@ test('Import from Trello: map the lists, preview, import, and see the tasks on t
   await expect(card(column(page, 'completed'), 'Register the domain')).toBeVisible();
 });
 
+test("Import from Trello with 'Own status': each list becomes a status of the new project (issue 36)", async ({ page }) => {
+  await openSettings(page);
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('button', { name: 'Import from Trello' }).click(),
+  ]);
+  await chooser.setFiles({ name: 'board.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(board)) });
+  const dialog = page.getByRole('dialog', { name: 'Import from Trello' });
+  await dialog.getByLabel('Project name').fill('Own workflow');
+  // By keyboard: each list's select set to 'Own status'.
+  for (const list of ['Backlog', 'Doing', 'Done']) {
+    await dialog.getByLabel(`Status for list ${list}`).focus();
+    await dialog.getByLabel(`Status for list ${list}`).selectOption({ label: 'Own status' });
+  }
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  const statuses = dialog.getByRole('list', { name: 'Statuses of the new project' });
+  await expect(statuses.getByRole('listitem')).toHaveText(['Backlog — Backlog', 'Doing — Started', 'Done — Completed']);
+  expect(await axeViolations(page, '[role="dialog"]')).toEqual([]);
+  await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(page.getByText('Imported 3 tasks into Own workflow').first()).toBeVisible();
+});
+
 test('Import CSV: map the columns, preview the first rows, import', async ({ page }) => {
   await openSettings(page);
   const csv = '\uFEFFName,State,Extra\r\n"Ship it, now",In Progress,x\r\nÜnïcødé row,review,y\r\n';

@@ -127,6 +127,65 @@ describe('a change made through the API', () => {
   });
 });
 
+describe("a change to a project's workflow (issue 36)", () => {
+  it('a status deleted with its tasks moved: one status.deleted delivery naming where they went, a history row per task, no task deliveries, one realtime event, no audit row', async () => {
+    const { team, hookId, project } = await newTeam();
+    const list = async () =>
+      (await ok<{ statuses: { id: string; key: string }[] }>(owner, 'GET', `/api/projects/${project.id}/statuses`)).statuses;
+    const [, , review, completed] = await list();
+    const made = [];
+    for (const title of ['One', 'Two', 'Three']) {
+      made.push(await ok<{ id: string }>(owner, 'POST', '/api/tasks', { projectId: project.id, title, status: 'review' }, 201));
+    }
+    published = [];
+    const before = await deliveries(hookId);
+    await ok(owner, 'DELETE', `/api/statuses/${review!.id}`, { moveTo: completed!.id }, 204);
+
+    // One delivery more, the status's: no task.updated or task.moved per moved task.
+    expect(await deliveries(hookId)).toEqual([...before, 'status.deleted'].sort());
+    const [row] = (await ctx.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hookId))).filter(
+      (d) => d.eventType === 'status.deleted',
+    );
+    expect(JSON.parse(row!.body).data.status).toMatchObject({
+      id: review!.id,
+      key: 'review',
+      projectId: project.id,
+      movedTo: { id: completed!.id, key: 'completed', category: 'completed' },
+      movedTaskCount: 3,
+    });
+    for (const task of made) {
+      expect((await activity(task.id)).map((r) => [r.field, r.oldValue, r.newValue, r.actorId])).toEqual([
+        ['status', 'review', 'completed', owner.id],
+      ]);
+    }
+    expect(published.map((e) => e.type)).toEqual(['status.deleted']);
+    expect((await auditRows(team.id)).filter((r) => r.action.startsWith('status'))).toEqual([]);
+  });
+
+  it('a new order: one status.updated delivery per status whose position changed, one realtime event', async () => {
+    const { hookId, project } = await newTeam();
+    const [todo, inProgress, review, completed] = (
+      await ok<{ statuses: { id: string }[] }>(owner, 'GET', `/api/projects/${project.id}/statuses`)
+    ).statuses;
+    published = [];
+    // Review before In Progress: two statuses move, two stay.
+    await ok(owner, 'PUT', `/api/projects/${project.id}/statuses/order`, {
+      ids: [todo!.id, review!.id, inProgress!.id, completed!.id],
+    });
+    expect((await deliveries(hookId)).filter((t) => t.startsWith('status.'))).toEqual(['status.updated', 'status.updated']);
+    const bodies = (await ctx.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hookId)))
+      .filter((d) => d.eventType === 'status.updated')
+      .map((d) => JSON.parse(d.body).data.status as { key: string; position: number });
+    expect(bodies.map((b) => [b.key, b.position]).sort()).toEqual([
+      ['in_progress', 2],
+      ['review', 1],
+    ]);
+    expect(published).toEqual([
+      expect.objectContaining({ type: 'status.updated', projectId: project.id, statusIds: [review!.id, inProgress!.id] }),
+    ]);
+  });
+});
+
 describe('a change made with an API token', () => {
   it('names the token in the audit row, beside its owner', async () => {
     const { team, project, hookId } = await newTeam();

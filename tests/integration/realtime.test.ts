@@ -386,6 +386,13 @@ describe('what each event carries', () => {
       color: '#aabbcc',
     });
     await act(admin, 'PATCH', `/api/statuses/${statusId}`, { name: 'Quality' });
+    // A new order (the workflow reversed): one status.updated naming every status that moved.
+    const workflow = (await ctx.app.inject({ url: `/api/projects/${projectId}/statuses`, headers: admin.auth })).json() as {
+      statuses: { id: string }[];
+    };
+    await act(admin, 'PUT', `/api/projects/${projectId}/statuses/order`, {
+      ids: workflow.statuses.map((s) => s.id).reverse(),
+    });
     await act(admin, 'DELETE', `/api/statuses/${statusId}`);
     const taskId = await act(member, 'POST', '/api/tasks', { title: 'Watched', projectId, assigneeId: admin.id }, 'taskId');
     // The task page: a comment mentioning the admin, a checklist item, a watch.
@@ -450,6 +457,12 @@ describe('what each event carries', () => {
       'task.updated',
       'task.deleted',
     ]);
+    // The workflow's changes reach every member: the reorder as one status.updated naming the statuses that moved.
+    for (const role of ['owner', 'member'] as const) {
+      expect(types(role, 'status.')).toEqual(['status.created', 'status.updated', 'status.updated', 'status.deleted']);
+      const reordered = received[role].filter((m) => m.data.type === 'status.updated')[1]!;
+      expect(reordered.data.statusIds).toEqual([...workflow.statuses.map((s) => s.id)].reverse().filter((_id, i) => i !== 2));
+    }
     expect(received.stranger).toEqual([]);
     // Every event type the stream forwards was compared.
     const seen = new Set(roles.flatMap((role) => types(role)));

@@ -137,7 +137,12 @@ describe('published payload schemas (issue 35, item 11)', () => {
     await ok(owner, 'PATCH', `/api/projects/${project.id}`, { name: 'Schema renamed' });
     const qa = await newStatus(project.id);
     await ok(owner, 'PATCH', `/api/statuses/${qa.id}`, { wipLimit: 2 });
-    await ok(owner, 'DELETE', `/api/statuses/${qa.id}`, undefined, 204);
+    // A new order (status.updated per moved status), then QA deleted with a task moved out (movedTo, movedTaskCount).
+    const workflow = await ok<{ statuses: { id: string; key: string }[] }>(owner, 'GET', `/api/projects/${project.id}/statuses`);
+    await ok(owner, 'PUT', `/api/projects/${project.id}/statuses/order`, { ids: workflow.statuses.map((s) => s.id).reverse() });
+    await newTask(project.id, owner, { status: 'qa' });
+    const moveTo = workflow.statuses.find((s) => s.key === 'review')!.id;
+    await ok(owner, 'DELETE', `/api/statuses/${qa.id}`, { moveTo }, 204);
     const task = await newTask(project.id, owner, { dueDate: '2030-01-02', description: 'Checked' });
     await ok(owner, 'PATCH', `/api/tasks/${task.id}`, { title: 'Schema title', status: 'in_progress' });
     await ok(member, 'POST', `/api/tasks/${task.id}/comments`, { body: 'Valid?' }, 201);
@@ -167,6 +172,13 @@ describe('published payload schemas (issue 35, item 11)', () => {
     await waitFor('every event type', () => new Set(types(path)).size >= sent.length, 20_000);
 
     expect(new Set(types(path))).toEqual(new Set(sent));
+    // The delete with a move is one event carrying where the task went (no task.updated or task.moved for it).
+    // Delivery is at least once: one body per webhook-id.
+    const once = [...new Map(receiver.at(path).map((r) => [r.headers['webhook-id'], parsed(r)])).values()];
+    expect(once.filter((b) => b.type === 'status.deleted').map((b) => b.data.status)).toEqual([
+      expect.objectContaining({ id: qa.id, movedTo: expect.objectContaining({ id: moveTo, key: 'review' }), movedTaskCount: 1 }),
+    ]);
+    expect(once.filter((b) => b.type === 'task.moved')).toHaveLength(1);
     for (const received of receiver.at(path)) {
       const body = JSON.parse(received.body) as { type: string };
       const validate = validatorOf(body.type);

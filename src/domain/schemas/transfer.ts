@@ -8,7 +8,9 @@ import {
   TASK_STATUSES,
   TEAM_ROLES,
 } from '../constants';
+import { STATUS_LIMITS } from '../workflow';
 import { isoDate, uuid } from './common';
+import { statusCategory, statusKey } from './workflow';
 
 /** A moment as toISOString() writes it (an offset is accepted on import). */
 const isoDateTime = z.iso.datetime({ offset: true });
@@ -48,6 +50,20 @@ const projectKey = z.string().regex(/^p\d{1,6}$/);
 
 export const exportMember = z.object({ email, fullName: z.string().max(LIMITS.fullNameMax), role: z.enum(TEAM_ROLES) });
 
+/**
+ * A status of a project's workflow (issue 36), as the API lists it without its id. The import checks the workflow as
+ * a whole (names unique, a status to start in and a completed one: domain/transfer/import-plan.ts planProblems).
+ */
+export const exportStatus = z.object({
+  key: statusKey,
+  name: z.string().max(STATUS_LIMITS.nameMax * 4),
+  category: statusCategory,
+  color: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+  position: z.number().int().min(0).max(10_000),
+  wipLimit: z.number().int().min(1).max(STATUS_LIMITS.wipLimitMax).nullable(),
+});
+export type ExportStatus = z.infer<typeof exportStatus>;
+
 export const exportProject = z.object({
   key: projectKey,
   name: filled(LIMITS.nameMax),
@@ -56,6 +72,8 @@ export const exportProject = z.object({
   startDate: isoDate.nullable(),
   endDate: isoDate.nullable(),
   createdAt: isoDateTime,
+  /** Its workflow, in order (decision 0024). Left out by an export from before workflows: the default four. */
+  statuses: z.array(exportStatus).min(1).max(STATUS_LIMITS.perProjectMax).optional(),
 });
 
 export const exportComment = z.object({
@@ -82,13 +100,21 @@ export const exportHistoryEntry = z.object({
   oldLabel: z.string().max(20_000).nullable(),
   newLabel: z.string().max(20_000).nullable(),
   createdAt: isoDateTime,
+  /**
+   * A status entry's categories at the time (decision 0024): the history keeps its meaning after its statuses change.
+   * Left out by older files (the import reads them from the new project's statuses), and for other fields. Last: the
+   * serializer writes optional fields after the others.
+   */
+  oldCategory: statusCategory.nullable().optional(),
+  newCategory: statusCategory.nullable().optional(),
 });
 
 export const exportTask = z.object({
   project: projectKey,
   title: filled(TRANSFER_LIMITS.titleMax),
   description: z.string().max(LIMITS.descriptionMax).nullable(),
-  status: z.enum(TASK_STATUSES),
+  /** The key of one of its project's statuses (of the default four when the project carries none). */
+  status: statusKey,
   priority: z.enum(TASK_PRIORITIES),
   assignee: personRef,
   creator: personRef,
@@ -141,8 +167,11 @@ export type ExportCsvQuery = z.infer<typeof exportCsvQuery>;
 // Imports
 // ---------------------------------------------------------------------------------------------------------------
 
-/** Where a Trello list's cards go: one of the four statuses, or nowhere. */
-export const TRELLO_LIST_TARGETS = [...TASK_STATUSES, 'skip'] as const;
+/**
+ * Where a Trello list's cards go: one of the four default statuses, a status of their own made from the list ('own':
+ * its name, a category from its name or its place on the board), or nowhere.
+ */
+export const TRELLO_LIST_TARGETS = [...TASK_STATUSES, 'own', 'skip'] as const;
 export type TrelloListTarget = (typeof TRELLO_LIST_TARGETS)[number];
 
 const projectName = z.string().trim().min(1).max(LIMITS.nameMax);
@@ -179,6 +208,8 @@ export const trelloPreviewDto = z.object({
   ),
   /** Each label and the tag it becomes. */
   labels: z.array(z.object({ id: z.string(), name: z.string(), tag: z.string().nullable() })),
+  /** The new project's workflow, in order: the default four, or made from the lists (those mapped to 'own'). */
+  statuses: z.array(z.object({ key: z.string(), name: z.string(), category: statusCategory })),
   counts,
   warnings: z.array(z.string()),
 });
@@ -230,7 +261,8 @@ export const csvPreviewTask = z.object({
   line: z.number().int(),
   title: z.string(),
   description: z.string().nullable(),
-  status: z.enum(TASK_STATUSES),
+  /** A status key: one of the four read from the file, or what it becomes in the project the tasks go into. */
+  status: statusKey,
   priority: z.enum(TASK_PRIORITIES),
   dueDate: isoDate.nullable(),
   tags: z.array(z.string()),

@@ -5,13 +5,32 @@
  * References inside a plan are local: a task names its project by the plan's own `ref`, a history entry names a project
  * the same way; people are the ids the adapter was given (the importer, the team's members), never taken from the file.
  */
-import type { ProjectStatus, TaskActivityField, TaskPriority, TaskStatus } from '../constants';
+import type { ProjectStatus, TaskActivityField, TaskPriority } from '../constants';
+import { WORKFLOW_ERRORS } from '../workflow-errors';
+import {
+  DEFAULT_STATUSES,
+  isNotStarted,
+  STATUS_LIMITS,
+  type StatusCategory,
+  validateStatusColor,
+  validateStatusName,
+  validateWipLimit,
+} from '../workflow';
 
 /** Where the import goes: a new team (a Crewboard export), or a team that exists (Trello, CSV). */
 export type ImportTarget = { kind: 'new_team'; name: string; description: string | null } | { kind: 'team'; teamId: string };
 
 /** Where an import came from: part of its audit row and of its `import.completed` webhook. */
 export type ImportSource = 'trello' | 'csv' | 'crewboard';
+
+/** A status of a new project's workflow (decision 0024), in workflow order within its project. */
+export interface PlanStatus {
+  key: string;
+  name: string;
+  category: StatusCategory;
+  color: string;
+  wipLimit: number | null;
+}
 
 export interface PlanProject {
   /** The plan's own name for it ('p1'), what tasks, notes and history refer to. */
@@ -25,6 +44,8 @@ export interface PlanProject {
   endDate: string | null;
   /** When it was created (the file's time), null: now. */
   createdAt: string | null;
+  /** A new project's workflow, in order; null or left out: the default four (an existing project keeps its own). */
+  statuses?: PlanStatus[] | null;
 }
 
 export interface PlanComment {
@@ -47,6 +68,9 @@ export interface PlanHistoryEntry {
   newValue: PlanValue;
   oldLabel: string | null;
   newLabel: string | null;
+  /** A status entry's categories at the time; null or left out: the database reads them from the project's statuses. */
+  oldCategory?: StatusCategory | null;
+  newCategory?: StatusCategory | null;
   createdAt: string;
 }
 
@@ -55,7 +79,8 @@ export interface PlanTask {
   project: string;
   title: string;
   description: string | null;
-  status: TaskStatus;
+  /** The key of a status of its project's workflow. */
+  status: string;
   priority: TaskPriority;
   /** A member of the target team, or null. */
   assigneeId: string | null;
@@ -103,7 +128,8 @@ export interface ImportPlan {
 export interface FileTask {
   title: string;
   description: string | null;
-  status: TaskStatus;
+  /** A status key of the project the tasks go into. */
+  status: string;
   /** Left out: medium. */
   priority?: TaskPriority;
   assigneeId: string | null;
@@ -120,7 +146,7 @@ export interface FileTask {
 export function oneProjectPlan(
   source: ImportSource,
   teamId: string,
-  project: Pick<PlanProject, 'existingId' | 'name' | 'description'>,
+  project: Pick<PlanProject, 'existingId' | 'name' | 'description' | 'statuses'>,
   tasks: FileTask[],
   warnings: string[],
 ): ImportPlan {
@@ -160,19 +186,58 @@ export function planCounts(plan: Pick<ImportPlan, 'projects' | 'tasks' | 'notes'
   };
 }
 
-/** The problems that make a plan unwritable: a task, note or history entry naming a project the plan lacks. */
+/**
+ * What is wrong with a new project's workflow as a file gives it (the rules of domain/workflow.ts for a workflow made
+ * in the app): every name valid and unique, colours, WIP limits, keys unique, at most 50, a status where work starts
+ * and a completed one.
+ */
+export function workflowProblems(statuses: readonly PlanStatus[]): string[] {
+  const problems: string[] = [];
+  if (statuses.length > STATUS_LIMITS.perProjectMax) problems.push(WORKFLOW_ERRORS.too_many_statuses.message);
+  const keys = new Set<string>();
+  const named: { id: string; name: string }[] = [];
+  for (const [i, s] of statuses.entries()) {
+    const reasons = [validateStatusName(s.name, named), validateStatusColor(s.color), validateWipLimit(s.wipLimit)].flatMap(
+      (r) => (r.ok ? [] : [r.reason]),
+    );
+    for (const reason of reasons) problems.push(`Status "${s.name.slice(0, 60)}": ${WORKFLOW_ERRORS[reason].message}`);
+    if (keys.has(s.key)) problems.push(`Status key ${s.key} is used twice`);
+    keys.add(s.key);
+    named.push({ id: String(i), name: s.name });
+  }
+  if (!statuses.some((s) => isNotStarted(s.category))) problems.push(WORKFLOW_ERRORS.workflow_needs_open_status.message);
+  if (!statuses.some((s) => s.category === 'completed')) {
+    problems.push(WORKFLOW_ERRORS.workflow_needs_completed_status.message);
+  }
+  return problems;
+}
+
+const DEFAULT_KEYS: ReadonlySet<string> = new Set(DEFAULT_STATUSES.map((s) => s.key));
+
+/**
+ * The problems that make a plan unwritable: a task, note or history entry naming a project the plan lacks; a new
+ * project's workflow that breaks the workflow rules; a task in a status its project does not have (a new project
+ * without a workflow of its own has the default four; a project that exists is the adapter's to check).
+ */
 export function planProblems(plan: ImportPlan): string[] {
   const refs = new Set<string>();
+  const keysOf = new Map<string, ReadonlySet<string> | null>();
   const problems: string[] = [];
   for (const p of plan.projects) {
     if (refs.has(p.ref)) problems.push(`Project key ${p.ref} is used twice`);
     refs.add(p.ref);
+    if (p.statuses) problems.push(...workflowProblems(p.statuses).map((m) => `Project ${p.ref}: ${m}`));
+    keysOf.set(p.ref, p.existingId ? null : p.statuses ? new Set(p.statuses.map((s) => s.key)) : DEFAULT_KEYS);
   }
   const check = (ref: string | null) => {
     if (ref !== null && !refs.has(ref)) problems.push(`No project has the key ${ref}`);
   };
   for (const t of plan.tasks) {
     check(t.project);
+    const keys = keysOf.get(t.project);
+    if (keys && !keys.has(t.status)) {
+      problems.push(`Task "${t.title.slice(0, 60)}": project ${t.project} has no status ${t.status}`);
+    }
     for (const h of t.history) for (const v of [h.oldValue, h.newValue]) if (v && typeof v === 'object') check(v.projectRef);
   }
   for (const n of plan.notes) check(n.project);

@@ -6,8 +6,9 @@
  * import does. A file can name anyone at any date, so nothing in it may put words under another account.
  */
 import { LIMITS, TASK_DETAIL_LIMITS } from '../constants';
-import type { CrewboardExport } from '../schemas/transfer';
-import type { ImportPlan, PlanValue } from './import-plan';
+import type { CrewboardExport, ExportStatus } from '../schemas/transfer';
+import { inWorkflowOrder } from '../workflow';
+import type { ImportPlan, PlanStatus, PlanValue } from './import-plan';
 import { trelloCommentBody } from './trello';
 
 const EMAIL_MENTION = /<@mailto:([^>\s]{1,254})>/g;
@@ -20,7 +21,20 @@ export interface Importer {
 /** "Originally created by Ada Lovelace on 2024-01-02", the line a task's description gets when someone else made it. */
 export const createdByLine = (name: string, day: string) => `Originally created by ${name} on ${day}`;
 
-/** The plan of a new team from the export `file`, imported by `importer`. */
+/** A project's workflow from the file: in the order of its positions, names trimmed, colours in lower case. */
+const workflowOf = (statuses: readonly ExportStatus[]): PlanStatus[] =>
+  inWorkflowOrder(statuses).map((s) => ({
+    key: s.key,
+    name: s.name.trim(),
+    category: s.category,
+    color: s.color.toLowerCase(),
+    wipLimit: s.wipLimit,
+  }));
+
+/**
+ * The plan of a new team from the export `file`, imported by `importer`. Each project gets the workflow the file
+ * gives it (tasks keep their status keys), or the default four when the file is from before workflows.
+ */
 export function planTeamImport(file: CrewboardExport, importer: Importer): ImportPlan {
   const me = importer.email.toLowerCase();
   const isMe = (email: string | null) => email !== null && email.toLowerCase() === me;
@@ -56,6 +70,7 @@ export function planTeamImport(file: CrewboardExport, importer: Importer): Impor
       startDate: p.startDate,
       endDate: p.endDate && p.startDate && p.endDate <= p.startDate ? null : p.endDate,
       createdAt: p.createdAt,
+      statuses: p.statuses ? workflowOf(p.statuses) : null,
     })),
     tasks: file.tasks.map((t) => {
       let description = t.description;
@@ -93,6 +108,8 @@ export function planTeamImport(file: CrewboardExport, importer: Importer): Impor
           newValue: historyValue(h.field, h.newValue),
           oldLabel: h.oldLabel,
           newLabel: h.newLabel,
+          oldCategory: h.oldCategory ?? null,
+          newCategory: h.newCategory ?? null,
           createdAt: h.createdAt,
         })),
       };

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { planCounts, planProblems } from './import-plan';
-import { labelTag, parseTrelloBoard, planTrelloImport, suggestListStatus, trelloDueDate, trelloImportPlan } from './trello';
+import { planCounts, planProblems, workflowProblems } from './import-plan';
+import {
+  labelTag,
+  listCategories,
+  listCategory,
+  parseTrelloBoard,
+  planTrelloImport,
+  suggestListStatus,
+  trelloDueDate,
+  trelloImportPlan,
+  trelloWorkflow,
+} from './trello';
 
 const board = (extra: Record<string, unknown> = {}) => ({
   name: 'Board',
@@ -239,5 +249,132 @@ describe('Trello people, files and times (issue 35, item 9)', () => {
     ]);
     expect(planCounts(plan)).toEqual({ projects: 1, tasks: 3, comments: 2, checklistItems: 3, history: 0, notes: 0 });
     expect(plan.tasks.flatMap((t) => t.comments.map((c) => c.authorId))).toEqual(['u-me', 'u-me']);
+  });
+});
+
+describe('a list as a status of its own (issue 36)', () => {
+  it('takes its category from words in its name', () => {
+    expect(
+      ['Done', 'Completed', 'Shipped', "Won't do", 'Won’t do', 'Cancelled', 'Canceled', 'Backlog', 'Icebox', 'Doing'].map(
+        listCategory,
+      ),
+    ).toEqual([
+      'completed',
+      'completed',
+      'completed',
+      'canceled',
+      'canceled',
+      'canceled',
+      'canceled',
+      'backlog',
+      'backlog',
+      'started',
+    ]);
+    expect(['In progress', 'Review', 'QA', 'To do', 'Not started', 'Ideas', 'This week'].map(listCategory)).toEqual([
+      'started',
+      'started',
+      'started',
+      'unstarted',
+      'unstarted',
+      null,
+      null,
+    ]);
+  });
+
+  it('else from its place: the first lists (before the first started one) unstarted, the last completed, between started', () => {
+    const names = (...n: string[]) => listCategories(n.map((name) => ({ name })));
+    expect(names('Ideas', 'This week', 'Today', 'Finito')).toEqual(['unstarted', 'started', 'started', 'completed']);
+    expect(names('Ideas', 'Next', 'Doing', 'Later', 'Archive')).toEqual([
+      'unstarted',
+      'unstarted',
+      'started',
+      'started',
+      'completed',
+    ]);
+    expect(names('Only')).toEqual(['unstarted']);
+    // A list mapped onto a default status counts with that status's category.
+    expect(listCategories([{ name: 'A' }, { name: 'B', known: 'started' }, { name: 'C' }])).toEqual([
+      'unstarted',
+      'started',
+      'completed',
+    ]);
+  });
+
+  it("makes the workflow of the lists mapped to 'own', with keys from their names, and the defaults' where mapped", () => {
+    const lists = [
+      { id: 'l1', name: 'Backlog', target: 'own' },
+      { id: 'l2', name: 'Doing', target: 'own' },
+      { id: 'l3', name: 'QA', target: 'own' },
+      { id: 'l4', name: 'Done', target: 'own' },
+      { id: 'l5', name: "Won't do", target: 'own' },
+      { id: 'l6', name: 'Attic', target: 'skip' },
+    ] as const;
+    const { statuses, keyOf } = trelloWorkflow(lists);
+    expect(statuses!.map((s) => [s.key, s.name, s.category])).toEqual([
+      ['backlog', 'Backlog', 'backlog'],
+      ['doing', 'Doing', 'started'],
+      ['qa', 'QA', 'started'],
+      ['done', 'Done', 'completed'],
+      ['won_t_do', "Won't do", 'canceled'],
+    ]);
+    expect(workflowProblems(statuses!)).toEqual([]);
+    expect([...keyOf]).toEqual([
+      ['l1', 'backlog'],
+      ['l2', 'doing'],
+      ['l3', 'qa'],
+      ['l4', 'done'],
+      ['l5', 'won_t_do'],
+    ]);
+
+    // Mixed: a default status comes in once, where its first list is; a clashing name is made unique; a workflow
+    // with no status where work waits gets the default 'To Do' first, one without a completed status 'Completed' last.
+    const mixed = trelloWorkflow([
+      { id: 'a', name: 'Review', target: 'own' },
+      { id: 'b', name: 'Doing', target: 'in_progress' },
+      { id: 'c', name: 'In Progress', target: 'own' },
+      { id: 'd', name: 'Also doing', target: 'in_progress' },
+    ]);
+    expect(mixed.statuses!.map((s) => [s.key, s.name, s.category])).toEqual([
+      ['todo', 'To Do', 'unstarted'],
+      ['review', 'Review', 'started'],
+      ['in_progress', 'In Progress', 'started'],
+      ['in_progress_2', 'In Progress (2)', 'started'],
+      ['completed', 'Completed', 'completed'],
+    ]);
+    expect(workflowProblems(mixed.statuses!)).toEqual([]);
+    expect(Object.fromEntries(mixed.keyOf)).toEqual({ a: 'review', b: 'in_progress', c: 'in_progress_2', d: 'in_progress' });
+    // A list named as a default status's key takes the next key when that default is in the workflow.
+    expect(
+      trelloWorkflow([
+        { id: 'a', name: 'Todo', target: 'own' },
+        { id: 'b', name: 'Doing', target: 'own' },
+      ]).statuses!.map((s) => [s.key, s.name, s.category]),
+    ).toEqual([
+      ['todo', 'Todo', 'unstarted'],
+      ['doing', 'Doing', 'started'],
+      ['completed', 'Completed', 'completed'],
+    ]);
+
+    // No list mapped to 'own': the default four, as before.
+    expect(trelloWorkflow([{ id: 'a', name: 'Doing', target: 'review' }])).toEqual({
+      statuses: null,
+      keyOf: new Map([['a', 'review']]),
+    });
+  });
+
+  it('becomes a plan whose project carries the workflow and whose tasks are in its keys', () => {
+    const trello = planTrelloImport(board(), { l1: 'own', l2: 'own', l3: 'skip' });
+    expect(trello.statuses!.map((s) => [s.key, s.category])).toEqual([
+      ['to_do', 'unstarted'],
+      ['done', 'completed'],
+    ]);
+    const plan = trelloImportPlan(trello, 'team-1', 'P', 'u-me');
+    expect(planProblems(plan)).toEqual([]);
+    expect(plan.projects[0]!.statuses).toBe(trello.statuses);
+    expect(plan.tasks.map((t) => t.status)).toEqual(['to_do', 'to_do', 'done']);
+    // A task in a key its project does not have is a problem of the plan.
+    expect(planProblems({ ...plan, tasks: [{ ...plan.tasks[0]!, status: 'todo' }] })).toEqual([
+      'Task "First": project p1 has no status todo',
+    ]);
   });
 });

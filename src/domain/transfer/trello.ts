@@ -6,6 +6,10 @@
  * - each list's cards → tasks, with the list's status from the mapping (or the suggestion from its name); a list
  *   mapped to 'skip' is left out. An archived list is suggested 'skip', so its cards are left out unless the mapping
  *   gives it a status. Archived cards are always left out.
+ * - a list mapped to 'own' becomes a status of the new project's workflow (issue 36): the list's name, a category from
+ *   words in it ('Done' completed, "Won't do" canceled, 'Icebox' backlog, 'QA' started: listCategory) or else from its
+ *   place on the board (listCategories). The workflow is then the statuses the lists map to, in board order; with no
+ *   list mapped to 'own' it is the default four, as before.
  * - card name → title, description → description, due → due date (its calendar day in the importing user's time
  *   zone), labels → tags (the label's name, else its colour), checklists → checklist items (prefixed with the
  *   checklist's name when a card has several), comments (`commentCard` actions) → comments, oldest first, starting
@@ -17,9 +21,18 @@
  */
 import { z } from 'zod';
 import { localDateIn } from '../analytics';
-import { LIMITS, TASK_DETAIL_LIMITS, type TaskStatus } from '../constants';
+import { LIMITS, TASK_DETAIL_LIMITS } from '../constants';
 import { TRANSFER_LIMITS, type TrelloListTarget } from '../schemas/transfer';
-import { type ImportPlan, oneProjectPlan } from './import-plan';
+import {
+  DEFAULT_STATUSES,
+  isNotStarted,
+  nameIdentity,
+  STATUS_CATEGORY_COLORS,
+  STATUS_LIMITS,
+  type StatusCategory,
+  statusKeyFor,
+} from '../workflow';
+import { type ImportPlan, oneProjectPlan, type PlanStatus } from './import-plan';
 
 const text = z.string().max(100_000);
 const id = z.string().min(1).max(100);
@@ -102,6 +115,111 @@ export function suggestListStatus(name: string, archived = false): TrelloListTar
   return 'todo';
 }
 
+/** Words of a list's name that say its category, tried in this order (a name may hold two: "Won't do" before 'do'). */
+const CATEGORY_WORDS: readonly (readonly [StatusCategory, RegExp])[] = [
+  ['canceled', /\b(won'?t do|wont do|will not do|cancell?ed|rejected|dropped|abandoned)\b/],
+  ['completed', /\b(done|complete[d]?|finished|closed|shipped|released|resolved)\b/],
+  ['backlog', /\b(backlog|ice ?box|someday)\b/],
+  ['unstarted', /\b(to ?do|not started)\b/],
+  [
+    'started',
+    /\b(doing|in[ -]?progress|review|reviewing|qa|testing|test|verify|verification|approval|wip|working|started|active|ongoing)\b/,
+  ],
+];
+
+/** The category a list's name says ('Done' → completed, "Won't do" → canceled, 'Icebox' → backlog, 'QA' → started), or null. */
+export function listCategory(name: string): StatusCategory | null {
+  const n = name.toLowerCase().replace(/[\u2018\u2019]/g, "'");
+  return CATEGORY_WORDS.find(([, words]) => words.test(n))?.[0] ?? null;
+}
+
+/**
+ * The category of each list, in board order: its name's (listCategory), else its place. The first list, and any list
+ * before the first started one, is where work waits (unstarted); the last is where it ends (completed); one between
+ * is started. `known` gives a list's category when it is already fixed (a list mapped onto a default status).
+ */
+export function listCategories(lists: readonly { name: string; known?: StatusCategory | null }[]): StatusCategory[] {
+  const named = lists.map((l) => l.known ?? listCategory(l.name));
+  const firstStarted = named.indexOf('started');
+  return named.map((category, i) => {
+    if (category) return category;
+    if (i === lists.length - 1 && i > 0) return 'completed';
+    if (i === 0 || i < firstStarted) return 'unstarted';
+    return 'started';
+  });
+}
+
+/** A status name from a list's name: trimmed, at most STATUS_LIMITS.nameMax, ' (2)'… when the workflow has it already. */
+function uniqueStatusName(listName: string, taken: Set<string>): string {
+  const clip = (s: string, max: number) => [...s].slice(0, max).join('').trim();
+  const base = clip(listName.trim(), STATUS_LIMITS.nameMax) || 'Untitled list';
+  let name = base;
+  for (let n = 2; taken.has(nameIdentity(name)); n++) {
+    const suffix = ` (${n})`;
+    name = `${clip(base, STATUS_LIMITS.nameMax - suffix.length)}${suffix}`;
+  }
+  taken.add(nameIdentity(name));
+  return name;
+}
+
+/**
+ * The new project's workflow when some list is mapped to 'own' (null otherwise: the default four), and the status
+ * key each imported list's cards take. In board order: a list mapped to 'own' is its own status, a list mapped to a
+ * default status brings that status (once). A workflow left without a status where work waits gets the default
+ * 'To Do' first, one without a completed status the default 'Completed' last. Keys: the defaults' own, then each
+ * list's name's (statusKeyFor).
+ */
+export function trelloWorkflow(lists: readonly { id: string; name: string; target: TrelloListTarget }[]): {
+  statuses: PlanStatus[] | null;
+  keyOf: Map<string, string>;
+} {
+  const imported = lists.filter((l) => l.target !== 'skip');
+  const keyOf = new Map<string, string>();
+  if (!imported.some((l) => l.target === 'own')) {
+    for (const l of imported) keyOf.set(l.id, l.target);
+    return { statuses: null, keyOf };
+  }
+  const defaultOf = (key: string) => DEFAULT_STATUSES.find((d) => d.key === key)!;
+  const categories = listCategories(
+    imported.map((l) => ({ name: l.name, known: l.target === 'own' ? null : defaultOf(l.target).category })),
+  );
+  type Entry = { list?: string; status: Omit<PlanStatus, 'key'> & { key: string | null } };
+  const defaultEntry = (key: string): Entry => {
+    const { name, category, color } = defaultOf(key);
+    return { status: { key, name, category, color, wipLimit: null } };
+  };
+  const entries: Entry[] = [];
+  const defaultsUsed = new Set<string>();
+  for (const [i, l] of imported.entries()) {
+    if (l.target !== 'own') {
+      if (!defaultsUsed.has(l.target)) entries.push(defaultEntry(l.target));
+      defaultsUsed.add(l.target);
+      continue;
+    }
+    const category = categories[i]!;
+    entries.push({
+      list: l.id,
+      status: { key: null, name: l.name, category, color: STATUS_CATEGORY_COLORS[category], wipLimit: null },
+    });
+  }
+  if (!entries.some((e) => isNotStarted(e.status.category))) entries.unshift(defaultEntry('todo'));
+  if (!entries.some((e) => e.status.category === 'completed')) entries.push(defaultEntry('completed'));
+
+  // Names: the defaults' as they are, each list's made unique after them; keys likewise.
+  const names = new Set(entries.flatMap((e) => (e.list ? [] : [nameIdentity(e.status.name)])));
+  const keys = new Set(entries.flatMap((e) => (e.status.key ? [e.status.key] : [])));
+  const statuses = entries.map((e): PlanStatus => {
+    if (!e.list) return { ...e.status, key: e.status.key! };
+    const name = uniqueStatusName(e.status.name, names);
+    const key = statusKeyFor(name, keys);
+    keys.add(key);
+    keyOf.set(e.list, key);
+    return { ...e.status, name, key };
+  });
+  for (const l of imported) if (l.target !== 'own') keyOf.set(l.id, l.target);
+  return { statuses, keyOf };
+}
+
 /** A label's tag: its name, else its colour; shortened to what a tag holds. */
 export function labelTag(label: { name?: string | null; color?: string | null }): string | null {
   const name = (label.name ?? '').trim() || (label.color ?? '').trim();
@@ -135,7 +253,8 @@ export function trelloCommentBody(authorName: string, date: string | null, body:
 export interface PlannedTask {
   title: string;
   description: string | null;
-  status: TaskStatus;
+  /** The key of its status in the new project's workflow. */
+  status: string;
   /** The team member the card's members matched first, or null. */
   assigneeId: string | null;
   dueDate: string | null;
@@ -155,6 +274,8 @@ export interface TrelloPlan {
     status: TrelloListTarget;
   }[];
   labels: { id: string; name: string; tag: string | null }[];
+  /** The new project's workflow (trelloWorkflow); null: the default four. */
+  statuses: PlanStatus[] | null;
   /** In board order: list by list, each list's cards top to bottom. */
   tasks: PlannedTask[];
   counts: { tasks: number; comments: number; checklistItems: number };
@@ -283,16 +404,20 @@ export function planTrelloImport(
   if (archivedCards) warnings.add(`${archivedCards} archived card${archivedCards === 1 ? ' is' : 's are'} left out`);
   if (orphanCards) warnings.add(`${orphanCards} card${orphanCards === 1 ? '' : 's'} of no list on the board left out`);
 
+  const workflow = trelloWorkflow(lists.map((l) => ({ id: l.id, name: l.name, target: targetOf.get(l.id)! })));
+  if ((workflow.statuses?.length ?? 0) > STATUS_LIMITS.perProjectMax) {
+    warnings.add(`A project can have at most ${STATUS_LIMITS.perProjectMax} statuses: map fewer lists to their own status`);
+  }
   const tasks: PlannedTask[] = [];
   let skippedCards = 0;
   for (const list of lists) {
-    const target = targetOf.get(list.id)!;
     const cards = (cardsByList.get(list.id) ?? []).sort(byPos);
-    if (target === 'skip') {
+    const key = workflow.keyOf.get(list.id);
+    if (key === undefined) {
       skippedCards += cards.length;
       continue;
     }
-    for (const card of cards) tasks.push(planCard(card, target, context));
+    for (const card of cards) tasks.push(planCard(card, key, context));
   }
   if (skippedCards) warnings.add(`${skippedCards} card${skippedCards === 1 ? ' is' : 's are'} in lists left out`);
   const unmatched = context.unmatched.size;
@@ -319,6 +444,7 @@ export function planTrelloImport(
       status: targetOf.get(list.id)!,
     })),
     labels: (board.labels ?? []).map((l) => ({ id: l.id, name: l.name ?? '', tag: labelTag(l) })),
+    statuses: workflow.statuses,
     tasks,
     counts: {
       tasks: tasks.length,
@@ -377,7 +503,7 @@ function cardPeopleAndLinks(card: TrelloCard, context: CardContext): { assigneeI
   return { assigneeId, extra };
 }
 
-function planCard(card: TrelloCard, status: TaskStatus, context: CardContext): PlannedTask {
+function planCard(card: TrelloCard, status: string, context: CardContext): PlannedTask {
   const { labelsById, checklistsByCard, commentsByCard, warnings } = context;
   const name = cardLabel(card);
   const title = clip(card.name.trim() || 'Untitled card', TRANSFER_LIMITS.titleMax, () =>
@@ -459,5 +585,5 @@ export function trelloImportPlan(plan: TrelloPlan, teamId: string, projectName: 
     ...t,
     comments: t.comments.map((body) => ({ authorId: importerId, body, mentions: [], createdAt: null, editedAt: null })),
   }));
-  return oneProjectPlan('trello', teamId, project, tasks, plan.warnings);
+  return oneProjectPlan('trello', teamId, { ...project, statuses: plan.statuses }, tasks, plan.warnings);
 }

@@ -1,12 +1,14 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { alias, type PgInsertValue } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import { insertDefaultStatuses } from '../../db/project-statuses';
+import type { PlanStatus } from '../../../domain/transfer/import-plan';
+import { insertDefaultStatuses, insertStatuses } from '../../db/project-statuses';
 import {
   noteDocuments,
   notes,
   noteUpdates,
   projects,
+  projectStatuses,
   taskActivity,
   taskChecklistItems,
   taskComments,
@@ -45,21 +47,37 @@ export async function listProjects(db: DbOrTx, teamId: string) {
   return db.select().from(projects).where(eq(projects.teamId, teamId)).orderBy(asc(projects.createdAt), asc(projects.id));
 }
 
+/** The live statuses of the team's projects (their workflows), each project's in order. */
+export async function listStatuses(db: DbOrTx, teamId: string) {
+  const rows = await db
+    .select({ status: projectStatuses })
+    .from(projectStatuses)
+    .innerJoin(projects, eq(projects.id, projectStatuses.projectId))
+    .where(and(eq(projects.teamId, teamId), isNull(projectStatuses.deletedAt)))
+    .orderBy(asc(projectStatuses.projectId), asc(projectStatuses.position));
+  return rows.map((r) => r.status);
+}
+
 const assignee = alias(users, 'assignee');
 const creator = alias(users, 'creator');
 
-/** The team's tasks (of one project when given) with the people's emails and names and the project's name. */
+/**
+ * The team's tasks (of one project when given) with the people's emails and names, the project's name and the name of
+ * the task's status.
+ */
 export async function listTasks(db: DbOrTx, teamId: string, projectId?: string) {
   return db
     .select({
       task: tasks,
       projectName: projects.name,
+      statusName: projectStatuses.name,
       assigneeEmail: assignee.email,
       assigneeName: assignee.fullName,
       creatorEmail: creator.email,
     })
     .from(tasks)
     .innerJoin(projects, taskProject)
+    .leftJoin(projectStatuses, and(eq(projectStatuses.projectId, tasks.projectId), eq(projectStatuses.key, tasks.status)))
     .leftJoin(assignee, eq(assignee.id, tasks.assigneeId))
     .leftJoin(creator, eq(creator.id, tasks.creatorId))
     .where(and(eq(projects.teamId, teamId), projectId ? eq(tasks.projectId, projectId) : undefined))
@@ -166,12 +184,27 @@ export type NewChecklistItem = PgInsertValue<typeof taskChecklistItems>;
 export type NewActivity = PgInsertValue<typeof taskActivity>;
 export type NewNote = PgInsertValue<typeof notes>;
 
-/** Inserts the projects, each with the default workflow (an export from before decision 0024 carries none). */
-export async function insertProjects(db: DbOrTx, rows: NewProject[]): Promise<string[]> {
+/**
+ * Inserts the projects, each with its workflow: `workflows[i]`, in order, for `rows[i]`, or the default four where it
+ * is null (a CSV import's new project, an export from before decision 0024).
+ */
+export async function insertProjects(
+  db: DbOrTx,
+  rows: NewProject[],
+  workflows: readonly (readonly PlanStatus[] | null | undefined)[] = [],
+): Promise<string[]> {
   const ids: string[] = [];
   await insertChunked(rows, async (chunk) => {
     const made = (await db.insert(projects).values(chunk).returning({ id: projects.id })).map((r) => r.id);
-    await insertDefaultStatuses(db, made);
+    const own = made.map((projectId, i) => ({ projectId, statuses: workflows[ids.length + i] }));
+    await insertDefaultStatuses(
+      db,
+      own.filter((p) => !p.statuses).map((p) => p.projectId),
+    );
+    await insertStatuses(
+      db,
+      own.flatMap(({ projectId, statuses }) => (statuses ?? []).map((s, position) => ({ projectId, ...s, position }))),
+    );
     ids.push(...made);
   });
   return ids;

@@ -40,7 +40,7 @@ export function registerTransfer(app: FastifyInstance): void {
       security,
       summary: 'Export a team as JSON',
       description:
-        "The team's projects, tasks (with comments, checklists and history) and notes, as a file `POST /api/teams/import` reads. Any active member; others get 404.",
+        "The team's projects (each with its workflow: its statuses in order), tasks (with their status keys, comments, checklists and history) and notes, as a file `POST /api/teams/import` reads. Any active member; others get 404.",
       params: idParams,
       response: { 200: crewboardExport, ...errors },
     },
@@ -77,7 +77,7 @@ export function registerTransfer(app: FastifyInstance): void {
       security,
       summary: 'Import a Trello board into a new project',
       description:
-        'A dry run (`dryRun: true`, or no `mapping`) answers 200 with the lists, their suggested statuses and what would be created; with a mapping (list id → status or "skip") it creates one project with the cards as tasks, in one transaction, and answers 201. Card members matching a member of the team (by address or name) become assignees, others are named in the description; link attachments become links in the description; due times become days in the time zone of the caller. A real run writes one audit row `project.imported` and sends one `import.completed` webhook event. Any active member of the team; others get 404.',
+        'A dry run (`dryRun: true`, or no `mapping`) answers 200 with the lists, their suggested statuses, the new project\'s workflow and what would be created; with a mapping (list id → one of the four default statuses, "own" or "skip") it creates one project with the cards as tasks, in one transaction, and answers 201. A list mapped to "own" becomes a status of the project\'s workflow, named as the list, its category read from words in its name (Done, Shipped: completed; Won\'t do, Cancelled: canceled; Backlog, Icebox: backlog; Doing, In progress, Review, QA: started) or else from its place (the first lists not started, the last completed); with no list mapped to "own" the project has the default four. Card members matching a member of the team (by address or name) become assignees, others are named in the description; link attachments become links in the description; due times become days in the time zone of the caller. A real run writes one audit row `project.imported` and sends one `import.completed` webhook event. Any active member of the team; others get 404.',
       params: idParams,
       body: trelloImportInput,
       response: { 200: trelloPreviewDto, 201: importResultDto, ...errors },
@@ -115,7 +115,7 @@ export function registerTransfer(app: FastifyInstance): void {
       security,
       summary: 'Import a Crewboard export as a new team',
       description:
-        'A file made by `GET /api/teams/{id}/export` becomes a new team owned by the caller, in one transaction. Members are not added; only the caller is linked as an author, creator or actor: every other person in the file is named in the text ("Originally by Ada Lovelace on 2019-06-03:"). One audit row `team.imported`.',
+        'A file made by `GET /api/teams/{id}/export` becomes a new team owned by the caller, in one transaction. Each project gets the workflow the file gives it and every task keeps its status key; a file from before per-project workflows (no `statuses`) gives each project the default four. Members are not added; only the caller is linked as an author, creator or actor: every other person in the file is named in the text ("Originally by Ada Lovelace on 2019-06-03:"). One audit row `team.imported`.',
       body: z.unknown(),
       response: { 201: teamImportResultDto, ...errors },
     },

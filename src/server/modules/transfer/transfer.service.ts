@@ -1,6 +1,5 @@
 import { type PersonActor, userActor } from '../../../domain/changes';
 import * as Y from 'yjs';
-import type { TaskStatus } from '../../../domain/constants';
 import { fileSlug } from '../../../domain/csv';
 import {
   type CrewboardExport,
@@ -16,8 +15,9 @@ import {
   type TrelloPreviewDto,
 } from '../../../domain/schemas/transfer';
 import { zoneOrUtc } from '../../../domain/schemas/time-zone';
-import { csvImportPlan, planCsvImport, suggestCsvMapping } from '../../../domain/transfer/csv-import';
-import { type ImportPlan, planCounts, planProblems } from '../../../domain/transfer/import-plan';
+import { DEFAULT_STATUSES, mapStatusToProject } from '../../../domain/workflow';
+import { type CsvPlan, csvImportPlan, planCsvImport, suggestCsvMapping } from '../../../domain/transfer/csv-import';
+import { type ImportPlan, planCounts, planProblems, workflowProblems } from '../../../domain/transfer/import-plan';
 import { tasksCsv } from '../../../domain/transfer/task-csv';
 import { planTeamImport } from '../../../domain/transfer/team-import';
 import { parseTrelloBoard, planTrelloImport, type TeamMemberRef, trelloImportPlan } from '../../../domain/transfer/trello';
@@ -25,6 +25,7 @@ import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { ChangeRecorder, RecordChange } from '../../lib/changes';
 import { requireTeamMember } from '../../db/membership';
+import { liveStatuses } from '../workflows';
 import { CsvReadError, readCsv } from './csv-read';
 import * as repo from './transfer.repo';
 import { writeImportPlan } from './transfer.writer';
@@ -84,7 +85,8 @@ export class TransferService {
     const csv = tasksCsv(
       rows.map((r) => ({
         title: r.task.title,
-        status: r.task.status,
+        // As the list view shows it: the status's name in its project's workflow.
+        status: r.statusName ?? r.task.status,
         priority: r.task.priority,
         assigneeName: r.assigneeName,
         dueDate: r.task.dueDate,
@@ -120,6 +122,7 @@ export class TransferService {
         projectName,
         lists: preview.lists,
         labels: preview.labels,
+        statuses: (preview.statuses ?? DEFAULT_STATUSES).map(({ key, name, category }) => ({ key, name, category })),
         counts: preview.counts,
         warnings: preview.warnings,
       };
@@ -133,6 +136,8 @@ export class TransferService {
           board: `An import creates at most ${TRANSFER_LIMITS.tasksMax} tasks; this board has ${trello.counts.tasks}`,
         });
       }
+      const workflow = trello.statuses ? workflowProblems(trello.statuses) : [];
+      if (workflow.length) throw invalid({ mapping: workflow[0]! });
       const written = await this.write(tx, trelloImportPlan(trello, teamId, projectName, userId), userId, record);
       return { ...written, summary: { counts: trello.counts, warnings: trello.warnings } };
     });
@@ -161,7 +166,7 @@ export class TransferService {
 
     if (input.dryRun || !input.mapping) {
       const members = await repo.listActiveMembers(this.db, teamId);
-      const plan = planCsvImport(file.headers, file.records, mapping, members);
+      const plan = await this.intoWorkflow(this.db, planCsvImport(file.headers, file.records, mapping, members), target?.id);
       return {
         dryRun: true,
         headers: file.headers,
@@ -178,8 +183,12 @@ export class TransferService {
 
     const done = await this.changes.run(this.db, actor, async (tx, record) => {
       await requireTeamMember(tx, teamId, userId);
-      // Assignees are looked up in the transaction that writes them.
-      const plan = planCsvImport(file.headers, file.records, mapping, await repo.listActiveMembers(tx, teamId));
+      // Assignees are looked up in the transaction that writes them, and the project's statuses too.
+      const plan = await this.intoWorkflow(
+        tx,
+        planCsvImport(file.headers, file.records, mapping, await repo.listActiveMembers(tx, teamId)),
+        target?.id,
+      );
       if (plan.errors.length) {
         throw invalid(
           Object.fromEntries(plan.errors.slice(0, 20).map((e) => [`line ${e.line}`, `Line ${e.line}: ${e.message}`])),
@@ -241,6 +250,30 @@ export class TransferService {
     };
   }
 
+  /**
+   * A CSV plan's tasks fitted to the workflow of the project they go into (a new project has the default four): a
+   * status the project lacks becomes the one a task moving there would take (mapStatusToProject), with a warning.
+   */
+  private async intoWorkflow(db: Db | Tx, plan: CsvPlan, projectId: string | undefined): Promise<CsvPlan> {
+    if (!projectId) return plan;
+    const workflow = await liveStatuses(db, projectId);
+    const keys = new Set(workflow.map((s) => s.key));
+    const moved = new Map<string, { name: string; count: number }>();
+    const tasks = plan.tasks.map((t) => {
+      if (keys.has(t.status)) return t;
+      const from = DEFAULT_STATUSES.find((d) => d.key === t.status);
+      const to = from && mapStatusToProject(from, workflow);
+      if (!from || !to) return t;
+      const seen = moved.get(from.key) ?? { name: `${from.name} → ${to.name}`, count: 0 };
+      moved.set(from.key, { ...seen, count: seen.count + 1 });
+      return { ...t, status: to.key };
+    });
+    const warnings = [...moved.values()].map(
+      ({ name, count }) => `${count} ${count === 1 ? 'task' : 'tasks'} in a status this project does not have: ${name}`,
+    );
+    return { ...plan, tasks, warnings: [...plan.warnings, ...warnings] };
+  }
+
   /** Writes a plan and records the import as one change (one audit row, one webhook event, one realtime event). */
   private async write(tx: Tx, plan: ImportPlan, userId: string, record: RecordChange) {
     const written = await writeImportPlan(tx, plan, userId);
@@ -276,9 +309,10 @@ function isYjsUpdate(bytes: Buffer): boolean {
 async function buildExport(db: Db, teamId: string): Promise<CrewboardExport> {
   const team = await repo.getTeam(db, teamId);
   if (!team) throw new AppError('team_not_found');
-  const [members, projects, taskRows, comments, checklist, activity, noteRows] = await Promise.all([
+  const [members, projects, statuses, taskRows, comments, checklist, activity, noteRows] = await Promise.all([
     repo.listMembers(db, teamId),
     repo.listProjects(db, teamId),
+    repo.listStatuses(db, teamId),
     repo.listTasks(db, teamId),
     repo.listComments(db, teamId),
     repo.listChecklistItems(db, teamId),
@@ -305,6 +339,7 @@ async function buildExport(db: Db, teamId: string): Promise<CrewboardExport> {
     for (const row of rows) map.set(taskId(row), [...(map.get(taskId(row)) ?? []), row]);
     return map;
   };
+  const statusesOf = group(statuses, (s) => s.projectId);
   const commentsOf = group(comments, (c) => c.comment.taskId);
   const checklistOf = group(checklist, (c) => c.taskId);
   const historyOf = group(activity, (a) => a.activity.taskId);
@@ -336,12 +371,20 @@ async function buildExport(db: Db, teamId: string): Promise<CrewboardExport> {
       startDate: p.startDate,
       endDate: p.endDate,
       createdAt: p.createdAt.toISOString(),
+      statuses: (statusesOf.get(p.id) ?? []).map((s) => ({
+        key: s.key,
+        name: s.name,
+        category: s.category,
+        color: s.color,
+        position: s.position!,
+        wipLimit: s.wipLimit,
+      })),
     })),
     tasks: taskRows.map(({ task, assigneeEmail, creatorEmail }) => ({
       project: keyOf.get(task.projectId)!,
       title: task.title,
       description: task.description,
-      status: task.status as TaskStatus,
+      status: task.status,
       priority: task.priority,
       assignee: assigneeEmail,
       creator: creatorEmail,
@@ -368,6 +411,7 @@ async function buildExport(db: Db, teamId: string): Promise<CrewboardExport> {
         oldLabel: a.oldLabel,
         newLabel: a.newLabel,
         createdAt: a.createdAt.toISOString(),
+        ...(a.field === 'status' ? { oldCategory: a.oldCategory, newCategory: a.newCategory } : {}),
       })),
     })),
     notes: noteRows.map(({ note, authorEmail, state }) => {

@@ -42,6 +42,7 @@ export async function writeImportPlan(tx: Tx, plan: ImportPlan, importerId: stri
       endDate: p.endDate,
       ...(p.createdAt ? { createdAt: repo.fileTime(p.createdAt, i) } : {}),
     })),
+    fresh.map((p) => p.statuses),
   );
   const projects: WrittenImport['projects'] = new Map();
   for (const [i, p] of fresh.entries()) projects.set(p.ref, { id: ids[i]!, name: p.name, created: true });
@@ -98,6 +99,8 @@ export async function writeImportPlan(tx: Tx, plan: ImportPlan, importerId: stri
         newValue: value(h.newValue),
         oldLabel: h.oldLabel,
         newLabel: h.newLabel,
+        oldCategory: h.oldCategory ?? null,
+        newCategory: h.newCategory ?? null,
         createdAt: new Date(h.createdAt),
       })),
     ),

@@ -1,6 +1,6 @@
 import { type UseMutationResult, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { TASK_PRIORITY_LABELS, TASK_STATUS_LABELS } from '../../../../domain/constants';
+import { TASK_PRIORITY_LABELS, TASK_STATUS_LABELS, type TaskStatus } from '../../../../domain/constants';
 import {
   CSV_IMPORT_FIELD_LABELS,
   CSV_IMPORT_FIELDS,
@@ -143,7 +143,7 @@ function PreviewRows({ rows }: { rows: CsvPreviewDto['rows'] }) {
               <tr key={r.line}>
                 <td className="py-1 pr-3 tabular-nums">{r.line}</td>
                 <td className="py-1 pr-3">{r.title}</td>
-                <td className="py-1 pr-3">{TASK_STATUS_LABELS[r.status]}</td>
+                <td className="py-1 pr-3">{TASK_STATUS_LABELS[r.status as TaskStatus] ?? r.status}</td>
                 <td className="py-1 pr-3">{TASK_PRIORITY_LABELS[r.priority]}</td>
                 <td className="py-1 pr-3">{r.dueDate ?? '—'}</td>
                 <td className="py-1 pr-3">{r.tags.join(', ') || '—'}</td>

@@ -8,6 +8,7 @@ import {
   type TrelloPreviewDto,
   TRELLO_LIST_TARGETS,
 } from '../../../../domain/schemas/transfer';
+import { STATUS_CATEGORY_LABELS } from '../../../../domain/workflow';
 import { Badge } from '../../../components/ui/badge';
 import { TextField } from '../../../components/ui/field';
 import { ImportDialog, useImportSteps } from './import-steps';
@@ -15,7 +16,7 @@ import { MappingTable } from './mapping-table';
 import { PreviewNotes, PreviewStatus } from './preview-notes';
 import { TEXT } from './transfer-text';
 
-const targetLabel = (t: TrelloListTarget) => (t === 'skip' ? TEXT.skip : TASK_STATUS_LABELS[t]);
+const targetLabel = (t: TrelloListTarget) => (t === 'skip' ? TEXT.skip : t === 'own' ? TEXT.ownStatus : TASK_STATUS_LABELS[t]);
 
 export interface TrelloImportDialogProps {
   board: unknown;
@@ -90,6 +91,16 @@ export function TrelloImportDialog({ board, initial, mutation, onClose, onDone }
       </div>
       <PreviewStatus className="text-sm">
         {preview && <PreviewNotes summary={TEXT.summary(preview.counts)} warnings={preview.warnings} />}
+        {preview && Object.values(mapping).includes('own') && (
+          <div className="mt-2">
+            <h3 className="text-sm font-semibold">{TEXT.newStatuses}</h3>
+            <ol className="mt-1 list-decimal space-y-0.5 pl-5" aria-label={TEXT.newStatuses}>
+              {preview.statuses.map((s) => (
+                <li key={s.key}>{TEXT.statusWithCategory(s.name, STATUS_CATEGORY_LABELS[s.category])}</li>
+              ))}
+            </ol>
+          </div>
+        )}
       </PreviewStatus>
     </ImportDialog>
   );
