@@ -40,6 +40,7 @@ test.describe
   .serial('analytics', () => {
     let user: E2EUser;
     let teamId: string;
+    let projectId: string;
     let page: Page;
 
     test.beforeAll(async ({ browser, request }) => {
@@ -52,6 +53,7 @@ test.describe
         teamId,
         status: 'active',
       });
+      projectId = project.id;
       const create = (title: string, extra: Record<string, unknown> = {}) =>
         apiAs<{ id: string }>(request, user, 'post', '/api/tasks', { title, projectId: project.id, priority: 'high', ...extra });
       const move = (id: string, status: string) => apiAs(request, user, 'patch', `/api/tasks/${id}/status`, { status });
@@ -154,6 +156,24 @@ test.describe
       await page.keyboard.press('Enter');
       await expect(toggle).toHaveAttribute('aria-expanded', 'true');
       await expect(section(page, 'Throughput').getByRole('table')).toBeVisible();
+    });
+
+    test('Cumulative flow: a note without a project; with one, the chart and its table of statuses per day', async () => {
+      await page.goto('/analytics');
+      await expect(section(page, 'Cumulative flow')).toContainText('Pick a project in Scope to see its cumulative flow.');
+      await page.goto(`/analytics?projectId=${projectId}&weeks=4`);
+      const flow = section(page, 'Cumulative flow');
+      await expect(flow.getByRole('img')).toHaveAttribute('aria-label', /Cumulative flow, stacked area chart/);
+      await showData(flow).click();
+      const table = flow.getByRole('table', { name: 'Tasks in each status at the end of each day' });
+      await expect(table).toBeVisible();
+      const shown = await tableText(table);
+      expect(shown[0]).toEqual(['Day', 'To Do', 'In Progress', 'Review', 'Completed']);
+      // Today (UTC): Someday idea to do, Late launch in progress, the three completed.
+      expect(shown.at(-1)).toEqual([new Date().toISOString().slice(0, 10), '1', '1', '0', '3']);
+      expect(shown[1]![0]).toBe(addDays(thisMondayUtc(), -21));
+      await expect(downloadCsv(flow)).toBeVisible();
+      expect(await axeViolations(page)).toEqual([]);
     });
 
     test('the scope lives in the URL: a reload keeps the team, the period and a custom range', async () => {

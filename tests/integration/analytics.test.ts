@@ -467,11 +467,104 @@ describe('GET /api/analytics with a workflow of its own (issue 36: by category)'
         })),
       );
     const a = await analytics(flow, '');
-    // Now (the last week's end): four tasks, Done completed.
+    // Now (the last week's end): four tasks, Won't do out of the scope (as progress counts), Done completed.
     expect(a.burnup.map((b) => b.projectId)).toEqual([w]);
-    expect(a.burnup[0]!.points[11]).toMatchObject({ scope: 4, completed: 1 });
+    expect(a.burnup[0]!.points[11]).toMatchObject({ scope: 3, completed: 1 });
     // Open work: To Do and In Progress only.
     expect(a.workload).toEqual([{ assigneeId: flow.id, name: 'Flo Flow', low: 0, medium: 1, high: 0, urgent: 1, total: 2 }]);
+  });
+});
+
+describe('GET /api/analytics by category (issue 36): Done and Archived completed, Won’t do canceled', () => {
+  /**
+   * March 2025 again, in a project with the default four plus Done and Archived (completed) and Won't do (canceled):
+   * A: To Do (Mon 3) → Review (Tue 4, started: it skipped In Progress) → Done (Thu 6, 48 h) → Archived (Mon 10, not a
+   *    new completion); B: To Do (Mon 3) → In Progress (Tue 11) → Won't do (Wed 12); C: created In Progress (Mon 17,
+   *    9:00) → Completed (Tue 18, 9:00: 24 h); D: created in Won't do (Thu 20).
+   */
+  let flow: TestUser;
+  let x: string;
+  beforeAll(async () => {
+    flow = await createUser(ctx.app, { fullName: 'Cat Egory' });
+    const team = await insertTeam(db(), flow, 'Team Categories');
+    x = await addProject('X', team.id, flow.id);
+    await db()
+      .insert(projectStatuses)
+      .values([
+        { projectId: x, key: 'done', name: 'Done', category: 'completed', color: '#16a34a', position: 4 },
+        { projectId: x, key: 'archived', name: 'Archived', category: 'completed', color: '#15803d', position: 5 },
+        { projectId: x, key: 'won_t_do', name: "Won't do", category: 'canceled', color: '#94a3b8', position: 6 },
+      ]);
+    const history: [string, string, [string, string, string][]][] = [
+      [
+        '2025-03-03T00:00:00Z',
+        'todo',
+        [
+          ['2025-03-04T00:00:00Z', 'todo', 'review'],
+          ['2025-03-06T00:00:00Z', 'review', 'done'],
+          ['2025-03-10T00:00:00Z', 'done', 'archived'],
+        ],
+      ],
+      [
+        '2025-03-03T00:00:00Z',
+        'todo',
+        [
+          ['2025-03-11T00:00:00Z', 'todo', 'in_progress'],
+          ['2025-03-12T00:00:00Z', 'in_progress', 'won_t_do'],
+        ],
+      ],
+      ['2025-03-17T09:00:00Z', 'in_progress', [['2025-03-18T09:00:00Z', 'in_progress', 'completed']]],
+      ['2025-03-20T00:00:00Z', 'won_t_do', []],
+    ];
+    for (const [created, first, moves] of history) {
+      const [t] = await db()
+        .insert(tasks)
+        .values({
+          title: `Categorised ${created}`,
+          projectId: x,
+          creatorId: flow.id,
+          status: moves.length ? moves[moves.length - 1]![2] : first,
+          createdAt: new Date(created),
+        })
+        .returning();
+      // One row at a time, as the app writes them; the rows carry no categories: the database gives them.
+      for (const [when, from, to] of moves) {
+        await db()
+          .insert(taskActivity)
+          .values({ taskId: t!.id, field: 'status', oldValue: from, newValue: to, createdAt: new Date(when) });
+      }
+    }
+  });
+
+  it('counts throughput by entry into the completed category, once, and never a canceled task', async () => {
+    const a = await analytics(flow, `?projectId=${x}&${MARCH}`);
+    expect(series(a.throughput, (r) => r.completed)).toEqual(WEEKS.map((w, i) => [w, [1, 0, 1, 0][i]]));
+    // At each week's end: A done since Thu 6 (Archived later: still completed); B out of the scope once canceled (Wed
+    // 12), as progress counts (completed ÷ (all − canceled)); C in it and done; D never in it (created canceled).
+    expect(a.burnup[0]!.points.map((p) => [p.scope, p.completed])).toEqual([
+      [2, 1],
+      [1, 1],
+      [2, 2],
+      [2, 2],
+    ]);
+  });
+
+  it('gives cycle time from the first entry into a started status to the entry into the completed category', async () => {
+    const a = await analytics(flow, `?projectId=${x}&${MARCH}`);
+    expect(a.cycleTime.weeks.map((w) => [w.count, w.medianHours])).toEqual([
+      [1, 48],
+      [0, null],
+      [1, 24],
+      [0, null],
+    ]);
+  });
+
+  it('counts the completions per month by their entry into the category (the dashboard’s trend)', async () => {
+    const rows = (await db().execute(
+      sql`select month::text as month, sum(completed)::int as n from project_completion_months where project_id = ${x}
+        group by 1 having sum(completed) <> 0`,
+    )) as unknown as { rows: { month: string; n: number }[] };
+    expect(rows.rows).toEqual([{ month: '2025-03-01', n: 2 }]);
   });
 });
 
@@ -639,9 +732,11 @@ describe('GET /api/analytics against the definitions, on random histories', () =
     const into = t.moves.filter((mv) => mv.to === 'completed');
     return into.length ? into[into.length - 1]!.at : t.created;
   };
-  // Created in progress: it went into In Progress when it was created, whatever came after.
+  // The first entry into a started status (In Progress or Review, decision 0024): created in one, it entered it when it
+  // was created, whatever came after.
+  const isStarted = (status: TaskStatus) => status === 'in_progress' || status === 'review';
   const startOf = (t: Sim): number | null =>
-    t.moves[0]?.from === 'in_progress' ? t.created : (t.moves.find((mv) => mv.to === 'in_progress')?.at ?? null);
+    isStarted(t.moves[0]?.from ?? t.status) ? t.created : (t.moves.find((mv) => isStarted(mv.to))?.at ?? null);
 
   it('gives every weekly figure as the definitions do', async () => {
     const a = await analytics(owner, QUERY);
@@ -808,8 +903,8 @@ describe('the status spans behind the figures', () => {
             coalesce(c.n, 0)::int as counted, coalesce(s.n, 0)::int as spans
           from (select project_id, month, sum(completed) as n from project_completion_months group by 1, 2) c
           full join (
-            select project_id, date_trunc('month', from_at at time zone 'UTC')::date as month, count(*) as n
-            from task_status_spans where to_at is null and status = 'completed' group by 1, 2
+            select project_id, date_trunc('month', entered_at at time zone 'UTC')::date as month, count(*) as n
+            from task_status_spans where to_at is null and category = 'completed' group by 1, 2
           ) s on s.project_id = c.project_id and s.month = c.month`)) as unknown as {
           rows: { project: string; month: string; counted: number; spans: number }[];
         }
@@ -837,6 +932,52 @@ describe('the status spans behind the figures', () => {
     }
     await ctx.app.inject({ method: 'DELETE', url: `/api/tasks/${id}`, headers: me.auth });
     await check();
+  });
+
+  it('keeps the categories a moved task had in its old project: the writer records them (migration 0012)', async () => {
+    const [p] = await db()
+      .insert(projects)
+      .values({ name: 'Moves', teamId: ids.teamA!, ownerId: me.id, status: 'active' })
+      .returning();
+    await insertDefaultStatuses(db(), [p!.id]);
+    await db()
+      .insert(projectStatuses)
+      .values({ projectId: p!.id, key: 'build', name: 'Build', category: 'started', color: '#0ea5e9', position: 4 });
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/tasks',
+      headers: me.auth,
+      payload: { title: 'Moved while building', projectId: p!.id, status: 'build' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    // To a project of the default four, which has no 'build': the first started status there, In Progress.
+    const moved = await ctx.app.inject({
+      method: 'PATCH',
+      url: `/api/tasks/${id}`,
+      headers: me.auth,
+      payload: { projectId: ids.P1 },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().status).toBe('in_progress');
+    const rows = (await db().execute(
+      sql`select old_value, new_value, old_category, new_category from task_activity where task_id = ${id} and field = 'status'`,
+    )) as unknown as { rows: unknown[] };
+    expect(rows.rows).toEqual([
+      { old_value: 'build', new_value: 'in_progress', old_category: 'started', new_category: 'started' },
+    ]);
+    // One stretch of started work: In Progress continues Build's (entered_at), started when the task was created.
+    const spans = (await db().execute(
+      sql`select seq, status, category, started_at = from_at as started_then, entered_at from task_status_spans
+        where task_id = ${id} order by seq`,
+    )) as unknown as { rows: { seq: number; status: string; category: string; started_then: boolean; entered_at: unknown }[] };
+    expect(spans.rows.map((r) => [r.seq, r.status, r.category])).toEqual([
+      [0, 'build', 'started'],
+      [1, 'in_progress', 'started'],
+    ]);
+    expect(spans.rows[0]!.started_then).toBe(true);
+    expect(String(spans.rows[1]!.entered_at)).toBe(String(spans.rows[0]!.entered_at));
+    await ctx.app.inject({ method: 'DELETE', url: `/api/tasks/${id}`, headers: me.auth });
   });
 
   it('is the same whatever order the rows were written in', async () => {

@@ -1173,6 +1173,18 @@ const TABLE: Row[] = [
     req: (w) => ({ url: `/api/analytics?teamId=${w.b.teamId}` }),
     expect: teamB(200),
   },
+  {
+    route: 'GET /api/analytics/cumulative-flow',
+    variant: "team A's project",
+    req: (w) => ({ url: `/api/analytics/cumulative-flow?projectId=${w.a.projectId}&weeks=4` }),
+    expect: teamA(200),
+  },
+  {
+    route: 'GET /api/analytics/cumulative-flow',
+    variant: "team B's project",
+    req: (w) => ({ url: `/api/analytics/cumulative-flow?projectId=${w.b.projectId}` }),
+    expect: teamB(200),
+  },
 
   // ---- admin ----
   {

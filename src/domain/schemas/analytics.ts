@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TASK_STATUSES } from '../constants';
-import { statusKey } from './workflow';
+import { statusCategory, statusKey } from './workflow';
 import { isoDate, isoDateTime, uuid } from './common';
 
 /**
@@ -10,27 +10,37 @@ import { isoDate, isoDateTime, uuid } from './common';
 export const ANALYTICS_PERIODS = [4, 12, 26] as const;
 export const ANALYTICS_LIMITS = { customRangeMaxDays: 366, ageingRows: 20, burnupProjects: 10 } as const;
 
-export const analyticsQuery = z
-  .object({
+/** The period of a query: the last N weeks, or a custom range (both dates). */
+const periodFields = {
+  /** Last N weeks, this one included (default 12)… */
+  weeks: z.coerce
+    .number()
+    .int()
+    .refine((n) => (ANALYTICS_PERIODS as readonly number[]).includes(n), 'weeks must be 4, 12 or 26')
+    .optional(),
+  /** …or a custom range of calendar dates, both given, `from` ≤ `to`, at most 366 days. */
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+};
+
+/** The period's own checks, on any query that has its fields. */
+const checkedPeriod = <T extends z.ZodType<{ from?: string; to?: string }>>(schema: T) =>
+  schema
+    .refine((q) => (q.from === undefined) === (q.to === undefined), { message: 'from and to go together', path: ['to'] })
+    .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['from'] })
+    .refine(
+      (q) => !q.from || !q.to || (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 <= ANALYTICS_LIMITS.customRangeMaxDays,
+      { message: `The range may span at most ${ANALYTICS_LIMITS.customRangeMaxDays} days`, path: ['to'] },
+    );
+
+export const analyticsQuery = checkedPeriod(
+  z.object({
     /** One team (the caller must be an active member); all the caller's teams when absent. */
     teamId: uuid.optional(),
     projectId: uuid.optional(),
-    /** Last N weeks, this one included (default 12)… */
-    weeks: z.coerce
-      .number()
-      .int()
-      .refine((n) => (ANALYTICS_PERIODS as readonly number[]).includes(n), 'weeks must be 4, 12 or 26')
-      .optional(),
-    /** …or a custom range of calendar dates, both given, `from` ≤ `to`, at most 366 days. */
-    from: isoDate.optional(),
-    to: isoDate.optional(),
-  })
-  .refine((q) => (q.from === undefined) === (q.to === undefined), { message: 'from and to go together', path: ['to'] })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['from'] })
-  .refine(
-    (q) => !q.from || !q.to || (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 <= ANALYTICS_LIMITS.customRangeMaxDays,
-    { message: `The range may span at most ${ANALYTICS_LIMITS.customRangeMaxDays} days`, path: ['to'] },
-  );
+    ...periodFields,
+  }),
+);
 export type AnalyticsQuery = z.infer<typeof analyticsQuery>;
 
 const week = isoDate; // the Monday that starts the week, in the caller's time zone
@@ -51,9 +61,12 @@ export const analyticsDto = z.object({
     /** The Mondays of the period's weeks, oldest first: every weekly series has one point per week, zeros included. */
     weeks: z.array(week),
   }),
-  /** Tasks whose last move into Completed fell in the week (and that are still completed). */
+  /** Tasks whose entry into the completed category fell in the week (and that are still in it). */
   throughput: z.array(z.object({ week, completed: z.number().int() })),
-  /** Hours from a task's first move into In Progress to its completion, per week of completion. */
+  /**
+   * Hours from a task's first entry into a started status to its entry into the completed category, per week of
+   * completion (domain workflow.ts `cycleTime`).
+   */
   cycleTime: z.object({
     weeks: z.array(
       z.object({ week, count: z.number().int(), medianHours: z.number().nullable(), p85Hours: z.number().nullable() }),
@@ -63,7 +76,10 @@ export const analyticsDto = z.object({
       z.object({ label: z.string(), minHours: z.number(), maxHours: z.number().nullable(), count: z.number().int() }),
     ),
   }),
-  /** Per project (the largest first, at most 10): its scope (tasks existing) and completed tasks at each week's end. */
+  /**
+   * Per project (the largest first, at most 10): its scope (tasks existing, less those in the canceled category, as
+   * progress counts them) and completed tasks (in the completed category) at each week's end.
+   */
   burnup: z.array(
     z.object({
       projectId: uuid,
@@ -92,3 +108,27 @@ export const analyticsDto = z.object({
   overdue: z.array(z.object({ week, count: z.number().int() })),
 });
 export type AnalyticsDto = z.infer<typeof analyticsDto>;
+
+/**
+ * GET /api/analytics/cumulative-flow (issue 36): one project's tasks per status for each day of the period (the
+ * analytics page's period, in the caller's time zone). A project the caller cannot see is a 404.
+ */
+export const cumulativeFlowQuery = checkedPeriod(z.object({ projectId: uuid, ...periodFields }));
+export type CumulativeFlowQuery = z.infer<typeof cumulativeFlowQuery>;
+
+export const cumulativeFlowDto = z.object({
+  scope: z.object({ projectId: uuid, from: isoDate, to: isoDate, timeZone: z.string() }),
+  /**
+   * The project's statuses in workflow order (bottom of the stack first), then its deleted statuses that had tasks in
+   * the period (`deleted`, by category, then name).
+   */
+  statuses: z.array(
+    z.object({ key: statusKey, name: z.string(), category: statusCategory, color: z.string(), deleted: z.boolean() }),
+  ),
+  /**
+   * Each day of the period, oldest first, up to today: the tasks in each status (in the order of `statuses`) at the
+   * day's end (now, for today): those whose span in that status covers it.
+   */
+  days: z.array(z.object({ day: isoDate, counts: z.array(z.number().int()) })),
+});
+export type CumulativeFlowDto = z.infer<typeof cumulativeFlowDto>;

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type AnalyticsDto, analyticsDto } from '../../../domain/schemas/analytics';
+import { type AnalyticsDto, analyticsDto, cumulativeFlowDto } from '../../../domain/schemas/analytics';
 import {
   ageingTable,
   burnupSummary,
   burnupTable,
   cellValue,
   csvFileName,
+  cumulativeFlowSummary,
+  cumulativeFlowTable,
   cycleTimeSummary,
   cycleTimeTable,
   distributionTable,
@@ -239,5 +241,34 @@ describe('isScopeEmpty', () => {
     expect(
       isScopeEmpty({ ...empty, burnup: [{ ...dto.burnup[0]!, points: [{ week: WEEKS[0]!, scope: 1, completed: 1 }] }] }),
     ).toBe(false);
+  });
+});
+
+describe('cumulative flow', () => {
+  const flow = cumulativeFlowDto.parse({
+    scope: { projectId: '00000000-0000-4000-8000-000000000001', from: '2026-11-23', to: '2026-11-25', timeZone: 'UTC' },
+    statuses: [
+      { key: 'todo', name: 'To Do', category: 'unstarted', color: '#64748b', deleted: false },
+      { key: 'done', name: 'Done', category: 'completed', color: '#22c55e', deleted: false },
+      { key: 'blocked', name: 'Blocked', category: 'started', color: '#dc2626', deleted: true },
+    ],
+    days: [
+      { day: '2026-11-23', counts: [3, 0, 1] },
+      { day: '2026-11-24', counts: [2, 1, 1] },
+      { day: '2026-11-25', counts: [1, 3, 0] },
+    ],
+  });
+
+  it('is a row per day and a column per status in workflow order, a deleted status marked so', () => {
+    expect(tableCsv(cumulativeFlowTable(flow))).toBe(
+      'Day,To Do,Done,Blocked (deleted)\r\n2026-11-23,3,0,1\r\n2026-11-24,2,1,1\r\n2026-11-25,1,3,0\r\n',
+    );
+    expect(csvFileName('cumulative-flow', '2026-11-25')).toBe('crewboard-cumulative-flow-2026-11-25.csv');
+  });
+
+  it('is summed up by the last day’s counts', () => {
+    expect(cumulativeFlowSummary(flow)).toBe(
+      'Cumulative flow, stacked area chart of tasks per status each day, Nov 23 – Nov 25, 2026; on Nov 25, 2026: To Do 1, Done 3, Blocked (deleted) 0.',
+    );
   });
 });

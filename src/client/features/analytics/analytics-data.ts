@@ -1,7 +1,7 @@
 import { TASK_PRIORITIES, TASK_PRIORITY_LABELS, TASK_STATUS_LABELS, type TaskStatus } from '../../../domain/constants';
 import { type CsvCell, fileSlug, toCsv } from '../../../domain/csv';
 import { formatLongDate, formatShortDate } from '../../../domain/dates';
-import type { AnalyticsDto } from '../../../domain/schemas/analytics';
+import type { AnalyticsDto, CumulativeFlowDto } from '../../../domain/schemas/analytics';
 import { CHARTS, type ChartId, TEXT } from './analytics-text';
 
 /**
@@ -149,6 +149,18 @@ export function overdueTable(dto: AnalyticsDto): DataTable {
   };
 }
 
+/** A status as the cumulative flow names it: a deleted one says so. */
+export const flowStatusLabel = (status: CumulativeFlowDto['statuses'][number]): string =>
+  status.deleted ? `${status.name} (${TEXT.deletedStatus})` : status.name;
+
+export function cumulativeFlowTable(dto: CumulativeFlowDto): DataTable {
+  return {
+    caption: 'Tasks in each status at the end of each day',
+    columns: [{ label: 'Day' }, ...dto.statuses.map((s) => ({ label: flowStatusLabel(s), numeric: true }))],
+    rows: dto.days.map((d) => [d.day, ...d.counts]),
+  };
+}
+
 /** A cell's plain value, as the CSV holds it and the table shows it. */
 export const cellValue = (cell: Cell): CsvCell => (cell !== null && typeof cell === 'object' ? cell.text : cell);
 
@@ -232,4 +244,12 @@ export function overdueSummary(dto: AnalyticsDto): string {
   const now = last ? `; ${last.count} at the latest week’s end` : '';
   const most = top && top.count > 0 ? `, most ${top.count} in the week of ${weekTick(top.week)}` : '';
   return `${CHARTS.overdue.title}, line chart of overdue open tasks per week, ${span(dto)}${now}${most}.`;
+}
+
+export function cumulativeFlowSummary(dto: CumulativeFlowDto): string {
+  const last = dto.days.at(-1);
+  const now = last
+    ? `; on ${formatLongDate(last.day)}: ${dto.statuses.map((s, i) => `${flowStatusLabel(s)} ${last.counts[i] ?? 0}`).join(', ')}`
+    : '';
+  return `${CHARTS['cumulative-flow'].title}, stacked area chart of tasks per status each day, ${rangeLabel(dto.scope.from, dto.scope.to)}${now}.`;
 }

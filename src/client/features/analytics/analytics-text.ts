@@ -9,6 +9,7 @@ export const CHART_IDS = [
   'ageing',
   'workload',
   'overdue',
+  'cumulative-flow',
 ] as const;
 export type ChartId = (typeof CHART_IDS)[number];
 
@@ -17,20 +18,24 @@ export const CHARTS: Record<ChartId, { title: string; explanation: string }> = {
   'cycle-time': {
     title: 'Cycle time',
     explanation:
-      'Time from a task’s first move into In Progress to its completion: the median and the 85th percentile of each week’s completions.',
+      'Time from a task’s first move into a started status (such as In Progress) to its completion: the median and the 85th percentile of each week’s completions.',
   },
   'cycle-time-distribution': {
     title: 'Cycle time distribution',
-    explanation: 'How long the tasks completed in the period took, from first In Progress to Completed.',
+    explanation: 'How long the tasks completed in the period took, from their first started status to completed.',
   },
   'burn-up': {
     title: 'Burn-up',
-    explanation: 'A project’s scope (its tasks) and its completed tasks at the end of each week.',
+    explanation: 'A project’s scope (its tasks, less canceled ones) and its completed tasks at the end of each week.',
   },
   wip: { title: 'Work in progress', explanation: 'Open tasks in each status now.' },
   ageing: { title: 'Ageing', explanation: 'The open tasks that have been longest in their current status, oldest first.' },
   workload: { title: 'Workload', explanation: 'Open tasks per assignee, split by priority.' },
   overdue: { title: 'Overdue trend', explanation: 'Open tasks past their due date at the end of each week.' },
+  'cumulative-flow': {
+    title: 'Cumulative flow',
+    explanation: 'Tasks in each status at the end of each day, stacked in the workflow’s order.',
+  },
 };
 
 export const TEXT = {
@@ -62,6 +67,9 @@ export const TEXT = {
   noWorkload: 'No open tasks.',
   unassigned: 'Unassigned',
   updating: 'Updating…',
+  pickProject: 'Pick a project in Scope to see its cumulative flow.',
+  flowLoadFailed: 'Failed to load the cumulative flow',
+  deletedStatus: 'deleted',
 } as const;
 
 export const PERIOD_OPTIONS = [

@@ -133,6 +133,8 @@ export const tasks = pgTable(
     // Ascending on purpose: drizzle's .desc() adds NULLS LAST, which `order by ... desc` cannot use.
     index('tasks_project_created_idx').on(t.projectId, t.createdAt, t.id),
     index('tasks_created_idx').on(t.createdAt, t.id),
+    // The board's newest cards of one category across projects (All Projects with mixed workflows, decision 0024).
+    index('tasks_status_category_idx').on(t.statusCategory, t.createdAt, t.id),
     // The dashboard's recent activity (latest updated first, 5 rows): without it, a sort of every task.
     index('tasks_updated_idx').on(t.updatedAt, t.id),
     index('tasks_assignee_idx').on(t.assigneeId),

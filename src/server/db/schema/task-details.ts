@@ -14,6 +14,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { TASK_ACTIVITY_FIELDS } from '../../../domain/constants';
+import { STATUS_CATEGORIES } from '../../../domain/workflow';
 import { createdAt, id, oneOf, requiredRef, textOf, timestamptz, updatedAt } from './columns';
 import { tasks } from './projects';
 import { users } from './users';
@@ -82,6 +83,13 @@ export const taskActivity = pgTable(
     newValue: text('new_value'),
     oldLabel: text('old_label'),
     newLabel: text('new_label'),
+    /**
+     * Status rows only (migration 0012): the categories the old and new status had at the time, so the history keeps
+     * its meaning through a recategorisation, a deleted status or a move from another project. Written by the app
+     * when it knows them; otherwise a trigger fills them from the task's project's statuses.
+     */
+    oldCategory: textOf('old_category', STATUS_CATEGORIES),
+    newCategory: textOf('new_category', STATUS_CATEGORIES),
     createdAt: createdAt(),
   },
   (t) => [
@@ -91,6 +99,8 @@ export const taskActivity = pgTable(
       .on(t.createdAt)
       .where(sql`field = 'status'`),
     check('task_activity_field_check', oneOf(t.field, TASK_ACTIVITY_FIELDS)),
+    check('task_activity_old_category_check', oneOf(t.oldCategory, STATUS_CATEGORIES)),
+    check('task_activity_new_category_check', oneOf(t.newCategory, STATUS_CATEGORIES)),
   ],
 );
 

@@ -1,15 +1,18 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { CYCLE_TIME_BUCKETS } from '../../../domain/analytics';
 import { ANALYTICS_LIMITS } from '../../../domain/schemas/analytics';
+import type { StatusCategory } from '../../../domain/workflow';
 import type { DbOrTx } from '../../db/client';
 import { projects, projectStatusCounts, projectStatuses, tasks, teamMembers, users } from '../../db/schema';
 import { categorySum, counterStatus, countSums, countTotal } from '../../db/task-counters';
 import { activeMembership } from '../../db/visibility';
 
 /**
- * The tasks' status history as spans of time (migration 0008, kept by triggers from tasks and task_activity; not in
- * db/schema yet): task_id, seq, project_id, status, from_at, to_at (null: the status it is in now), due_date,
- * started_at (its first move into In Progress at or before the span began).
+ * The tasks' status history as spans of time (migrations 0008 and 0012, kept by triggers from tasks and task_activity;
+ * not in db/schema yet): task_id, seq, project_id, status (the key), category (the status's category at the time),
+ * from_at, to_at (null: the status it is in now), due_date, started_at (its first entry into a started status at or
+ * before the span began), entered_at (when it entered the span's category: moving between two completed statuses is
+ * not a new completion).
  */
 export const taskStatusSpans = sql.raw('task_status_spans');
 /** Tasks completed now per project and UTC month (migration 0008, in slots): project_id, month, slot, completed. */
@@ -108,24 +111,28 @@ function buildFigures(db: DbOrTx) {
     ),
     pids as (select array_agg(id) as ids from p),
     w as (select k from b, generate_series(0, b.n - 1) as k),
-    -- Tasks completed now, since the period began: those of the period (in_period) are its completions; those
-    -- after the first week's end (kf: the first end at or after) were not yet completed at the ends before.
+    -- Tasks in the completed category now, whose current span began since the period did: those that entered the
+    -- category in the period (in_period, by entered_at) are its completions, their cycle time from their first entry
+    -- into a started status (domain workflow.ts cycleTime); those whose span began after the first week's end (kf: the
+    -- first end at or after) were not in it at the ends before (an earlier completed span of theirs is in closed_g).
     done as (
-      select sp.project_id, width_bucket(sp.from_at, b.starts) as wk, sp.from_at < b.period_end as in_period,
-        extract(epoch from (sp.from_at - sp.started_at)) / 3600.0 as hours,
+      select sp.project_id, width_bucket(sp.entered_at, b.starts) as wk,
+        sp.entered_at >= b.first_at and sp.entered_at < b.period_end as in_period,
+        extract(epoch from (sp.entered_at - sp.started_at)) / 3600.0 as hours,
         case when sp.from_at > b.e0 then width_bucket(sp.from_at - interval '1 microsecond', b.ends) end as kf
       from b, pids, ${s} sp
-      where sp.project_id = any(pids.ids) and sp.to_at is null and sp.status = 'completed' and sp.from_at >= b.first_at
+      where sp.project_id = any(pids.ids) and sp.to_at is null and sp.category = 'completed' and sp.from_at >= b.first_at
     ),
     counts as (
       select ${projectStatusCounts.projectId} as project_id, ${countTotal} as total, ${categorySum('completed')} as completed,
-        ${countSums.todo} as todo, ${countSums.in_progress} as in_progress, ${countSums.review} as review
+        ${categorySum('canceled')} as canceled, ${countSums.todo} as todo, ${countSums.in_progress} as in_progress, ${countSums.review} as review
       from pids, ${projectStatusCounts} left join ${projectStatuses} on ${counterStatus}
       where ${projectStatusCounts.projectId} = any(pids.ids) group by 1
     ),
     -- The burn-up's projects: the largest now.
     bp as (
-      select counts.project_id, p.name, counts.total, counts.completed from counts join p on p.id = counts.project_id
+      select counts.project_id, p.name, counts.total, counts.completed, counts.canceled
+      from counts join p on p.id = counts.project_id
       where counts.total > 0 order by counts.total desc, p.name, p.id limit ${sql.raw(String(ANALYTICS_LIMITS.burnupProjects))}
     ),
     -- Tasks created after the first week's end: not in the scope of the ends before.
@@ -136,25 +143,42 @@ function buildFigures(db: DbOrTx) {
       where ${tasks.projectId} in (select project_id from bp) and ${tasks.createdAt} > b.e0
       group by 1, 2
     ),
-    -- Spans that ended after the first week's end: there at the ends from their start to their end. In Completed,
-    -- the task was completed then; in an open status past its due date at a week's end (kd: the first week whose
-    -- day is after it), it was overdue then.
+    -- Canceled now, since after the first week's end (kf as in done): not canceled, so in the burn-up's scope, at the
+    -- ends before.
+    canceled_g as (
+      select sp.project_id, width_bucket(sp.from_at - interval '1 microsecond', b.ends) as kf, count(*)::int as n
+      from b, ${s} sp
+      where sp.project_id in (select project_id from bp) and sp.to_at is null and sp.from_at > b.e0
+        and sp.category = 'canceled'
+      group by 1, 2
+    ),
+    -- Spans that ended after the first week's end: there at the ends from their start to their end. In the completed
+    -- category, the task was completed then; in the canceled one, out of the burn-up's scope then; in an open one
+    -- (neither) past its due date at a week's end (kd: the first week whose day is after it), it was overdue then.
     closed_g as (
-      select sp.project_id, sp.status = 'completed' as is_done,
+      select sp.project_id, sp.category = 'completed' as is_done, sp.category = 'canceled' as is_canceled,
         width_bucket(sp.from_at - interval '1 microsecond', b.ends) as kf,
         width_bucket(sp.to_at - interval '1 microsecond', b.ends) as kt,
-        case when sp.status <> 'completed' then width_bucket(sp.due_date, b.days) end as kd,
+        case when sp.category not in ('completed', 'canceled') then width_bucket(sp.due_date, b.days) end as kd,
         count(*)::int as n
       from b, pids, ${s} sp
       where sp.project_id = any(pids.ids) and sp.to_at is not null and sp.to_at > b.e0
-        and (sp.status = 'completed' or sp.due_date < b.d_last)
-      group by 1, 2, 3, 4, 5
+        and (sp.category in ('completed', 'canceled') or sp.due_date < b.d_last)
+      group by 1, 2, 3, 4, 5, 6
     ),
-    -- What each week's end lacks of now (a task created or completed after it) or has more (a completion undone
-    -- after it).
+    -- What each week's end lacks of now (a task created or completed after it, a cancellation undone after it) or has
+    -- more (a completion undone after it, a task canceled after it). The scope is the tasks less the canceled ones, as
+    -- progress counts them (domain workflow.ts progressOf).
     burnup_delta as (
       select c.project_id, w.k, -sum(c.n) as scope, 0 as completed
       from created_g c join w on c.kf > w.k group by 1, 2
+      union all
+      select c.project_id, w.k, sum(c.n), 0
+      from canceled_g c join w on c.kf > w.k group by 1, 2
+      union all
+      select c.project_id, w.k, -sum(c.n), 0
+      from closed_g c join w on c.kf <= w.k and c.kt > w.k where c.is_canceled and c.project_id in (select project_id from bp)
+      group by 1, 2
       union all
       select d.project_id, w.k, 0, -sum(d.n)
       from (
@@ -167,10 +191,11 @@ function buildFigures(db: DbOrTx) {
       group by 1, 2
     ),
     burnup as (
-      select bp.project_id, bp.name, bp.total as size, w.k, (bp.total + coalesce(sum(d.scope), 0))::int as scope,
+      select bp.project_id, bp.name, bp.total as size, w.k,
+        (bp.total - bp.canceled + coalesce(sum(d.scope), 0))::int as scope,
         (bp.completed + coalesce(sum(d.completed), 0))::int as completed
       from bp cross join w left join burnup_delta d on d.project_id = bp.project_id and d.k = w.k
-      group by bp.project_id, bp.name, bp.total, bp.completed, w.k
+      group by bp.project_id, bp.name, bp.total, bp.canceled, bp.completed, w.k
     ),
     -- Open now and due before the last counted day: overdue from the first week whose end they contain and whose
     -- day is after their due date; with the open spans that ended in the period.
@@ -178,7 +203,8 @@ function buildFigures(db: DbOrTx) {
       select greatest(width_bucket(sp.due_date, b.days), width_bucket(sp.from_at - interval '1 microsecond', b.ends)) as kf,
         b.n as kt, count(*)::int as n
       from b, pids, ${s} sp
-      where sp.project_id = any(pids.ids) and sp.to_at is null and sp.status <> 'completed' and sp.due_date < b.d_last
+      where sp.project_id = any(pids.ids) and sp.to_at is null and sp.category not in ('completed', 'canceled')
+        and sp.due_date < b.d_last
       group by 1, 2
       union all
       select greatest(c.kd, c.kf), c.kt, sum(c.n)::int from closed_g c where c.kd is not null group by 1, 2
@@ -188,18 +214,13 @@ function buildFigures(db: DbOrTx) {
       from pids, unnest(pids.ids) as pp(id)
       cross join lateral (
         select sp.task_id, sp.status, sp.from_at, sp.project_id from ${s} sp
-        where sp.project_id = pp.id and sp.to_at is null and sp.status <> 'completed'
-          -- Open by category (decision 0024); the key's condition keeps the open spans' index of migration 0008.
-          and exists (
-            select 1 from ${projectStatuses} ps
-            where ps.project_id = sp.project_id and ps.key = sp.status and ps.category not in ('completed', 'canceled')
-          )
+        where sp.project_id = pp.id and sp.to_at is null and sp.category not in ('completed', 'canceled')
         order by sp.from_at, sp.task_id limit ${sql.raw(String(ANALYTICS_LIMITS.ageingRows))}
       ) a
       order by a.from_at, a.task_id limit ${sql.raw(String(ANALYTICS_LIMITS.ageingRows))}
     ),
-    -- Open tasks (by category, decision 0024) per assignee and priority, then per assignee. The open-tasks index of
-    -- migration 0008 is by key; its category twin belongs to the spans' migration (decision 0024, step 2).
+    -- Open tasks (by category, decision 0024) per assignee and priority, then per assignee (the open-tasks index of
+    -- migration 0012).
     load as (
       select t.assignee_id, t.priority, count(*)::int as n
       from pids, ${tasks} t
@@ -270,4 +291,64 @@ export async function readFigures(db: DbOrTx, input: FigureInput): Promise<Figur
     projectId: input.projectId,
   });
   return row as FiguresRow;
+}
+
+/** A status of the project, deleted ones included (their rows are kept, decision 0024). */
+export interface FlowStatusRow {
+  key: string;
+  name: string;
+  category: StatusCategory;
+  color: string;
+  position: number | null;
+  deleted: boolean;
+}
+
+/** The project's statuses, live ones in workflow order first, then the deleted ones. */
+export function listFlowStatuses(db: DbOrTx, projectId: string): Promise<FlowStatusRow[]> {
+  return db
+    .select({
+      key: projectStatuses.key,
+      name: projectStatuses.name,
+      category: projectStatuses.category,
+      color: projectStatuses.color,
+      position: projectStatuses.position,
+      deleted: sql<boolean>`${projectStatuses.deletedAt} is not null`,
+    })
+    .from(projectStatuses)
+    .where(eq(projectStatuses.projectId, projectId))
+    .orderBy(sql`${projectStatuses.position} nulls last`, asc(projectStatuses.name));
+}
+
+/**
+ * The cumulative flow's changes: per status key, how many of the project's status spans begin to cover a day's end at
+ * day `k` (1-based, `n` positive) and how many stop covering them after day `k − 1` (`n` negative); the running sum
+ * over the days is the tasks in the status at each day's end. A span [from_at, to_at) covers an end E when from_at < E
+ * ≤ to_at (the status at the last instant of the day); `width_bucket(x, ends)` counts the ends at or before x. Read
+ * from two indexes of migration 0012 over the period alone: the current spans begun before its last end, and the
+ * spans ended since its first.
+ */
+export async function readFlowChanges(
+  db: DbOrTx,
+  projectId: string,
+  ends: readonly Date[],
+): Promise<{ status: string; k: number; n: number }[]> {
+  const s = taskStatusSpans;
+  const result = await db.execute(sql`
+    with b as (select ${iso([...ends])}::timestamptz[] as ends, ${ends.length}::int as n),
+    sp as (
+      select sp.status, sp.from_at, sp.to_at from b, ${s} sp
+      where sp.project_id = ${projectId} and sp.to_at is null and sp.from_at < b.ends[b.n]
+      union all
+      select sp.status, sp.from_at, sp.to_at from b, ${s} sp
+      where sp.project_id = ${projectId} and sp.to_at is not null and sp.to_at >= b.ends[1] and sp.from_at < b.ends[b.n]
+    ),
+    r as (
+      select sp.status, width_bucket(sp.from_at, b.ends) + 1 as lo,
+        coalesce(width_bucket(sp.to_at, b.ends), b.n) as hi, b.n
+      from b, sp
+    )
+    select status, lo as k, count(*)::int as n from r where lo <= hi group by 1, 2
+    union all
+    select status, hi + 1, -count(*)::int from r where lo <= hi and hi < n group by 1, 2`);
+  return (result as unknown as { rows: { status: string; k: number; n: number }[] }).rows;
 }

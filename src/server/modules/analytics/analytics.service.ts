@@ -4,10 +4,13 @@ import {
   OPEN_TASK_STATUSES,
   resolvePeriod,
   roundHours,
+  startOfLocalDay,
   weekWindows,
   wholeDaysSince,
 } from '../../../domain/analytics';
-import type { AnalyticsDto, AnalyticsQuery } from '../../../domain/schemas/analytics';
+import { addDays, daysBetween } from '../../../domain/dates';
+import type { AnalyticsDto, AnalyticsQuery, CumulativeFlowDto, CumulativeFlowQuery } from '../../../domain/schemas/analytics';
+import { STATUS_CATEGORIES } from '../../../domain/workflow';
 import { zoneOrUtc } from '../../../domain/schemas/time-zone';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
@@ -104,6 +107,61 @@ export class AnalyticsService {
         total,
       })),
       overdue: period.weeks.map((week, i) => ({ week, count: overdue[i]! })),
+    };
+  }
+
+  /**
+   * One project's cumulative flow (issue 36): its tasks per status at the end of each day of the period, up to today
+   * (now, for today), in the caller's time zone, from the status spans. 404 project_not_found unless the project is in
+   * one of the caller's active teams.
+   */
+  async cumulativeFlow(caller: AnalyticsCaller, query: CumulativeFlowQuery, now: Date = new Date()): Promise<CumulativeFlowDto> {
+    const timeZone = zoneOrUtc(caller.timeZone);
+    const today = localDateIn(now, timeZone);
+    const period = resolvePeriod(query, today);
+    const scope = await repo.resolveScope(this.db, caller.userId, undefined, query.projectId);
+    if (!scope.projectTeamId) throw new AppError('project_not_found');
+
+    const days = Array.from({ length: daysBetween(period.from, period.to) + 1 }, (_, i) => addDays(period.from, i));
+    const ends = days.map((day) => {
+      const end = startOfLocalDay(addDays(day, 1), timeZone);
+      return end.getTime() < now.getTime() ? end : now;
+    });
+    const [statuses, changes] = await Promise.all([
+      repo.listFlowStatuses(this.db, query.projectId),
+      repo.readFlowChanges(this.db, query.projectId, ends),
+    ]);
+    // The running sums per key; keys the project never had (a moved task's spans from before its move, which name
+    // its old project's statuses) are left out. Live statuses in workflow order, then the deleted ones that had tasks.
+    const deltas = new Map(statuses.map((st) => [st.key, new Array<number>(days.length).fill(0)]));
+    for (const { status, k, n } of changes) {
+      const row = deltas.get(status);
+      if (row) row[k - 1] = (row[k - 1] ?? 0) + n;
+    }
+    const series = new Map(
+      [...deltas].map(([key, row]) => {
+        let total = 0;
+        return [
+          key,
+          row.map((n) => {
+            total += n;
+            return total;
+          }),
+        ];
+      }),
+    );
+    const shown = [
+      ...statuses.filter((st) => !st.deleted),
+      ...statuses
+        .filter((st) => st.deleted && series.get(st.key)!.some((n) => n > 0))
+        .sort(
+          (a, b) => STATUS_CATEGORIES.indexOf(a.category) - STATUS_CATEGORIES.indexOf(b.category) || a.name.localeCompare(b.name),
+        ),
+    ];
+    return {
+      scope: { projectId: query.projectId, from: period.from, to: period.to, timeZone },
+      statuses: shown.map(({ key, name, category, color, deleted }) => ({ key, name, category, color, deleted })),
+      days: days.map((day, i) => ({ day, counts: shown.map((st) => series.get(st.key)![i]!) })),
     };
   }
 }

@@ -42,12 +42,15 @@ const param = (name: string, type: string) => sql`${sql.placeholder(name)}::${sq
 
 /** The counts statement's text, with the completions at the zone's month edges (`zoned`) or without (UTC). */
 function countsQuery(zoned: boolean) {
-  // Completions between UTC's month start and the zone's (the caller orders the two ends).
+  // Completions (entries into the completed category, migration 0012) between UTC's month start and the zone's (the
+  // caller orders the two ends). A current span begins at or after its entry: the bound on from_at lets the completed
+  // spans' index read only the range.
   const edge = (from: string, to: string) =>
     zoned
       ? sql`(select count(*)::int from ${taskStatusSpans} s
-          where s.project_id in (select id from my_projects) and s.to_at is null and s.status = 'completed'
-            and s.from_at >= ${param(from, 'timestamptz')} and s.from_at < ${param(to, 'timestamptz')})`
+          where s.project_id in (select id from my_projects) and s.to_at is null and s.category = 'completed'
+            and s.from_at >= ${param(from, 'timestamptz')}
+            and s.entered_at >= ${param(from, 'timestamptz')} and s.entered_at < ${param(to, 'timestamptz')})`
       : sql`0`;
   return sql`
     with my_teams as ${visibleTeamIds(sql.placeholder('userId'))},
@@ -78,7 +81,8 @@ function countsQuery(zoned: boolean) {
       select ${teamMembers.userId} as user_id, ${teamMembers.joinedAt} as joined_at from ${teamMembers}
       where ${teamMembers.teamId} in (select team_id from my_teams) and ${isActiveRow()}
     ),
-    -- Tasks completed now, per UTC month (migration 0008): this month's and last month's.
+    -- Tasks completed now, per UTC month of their entry into the completed category (migrations 0008, 0012): this
+    -- month's and last month's.
     my_months as (
       select coalesce(sum(completed) filter (where month >= ${param('currentDay', 'date')}), 0)::int as current,
         coalesce(sum(completed) filter (where month < ${param('currentDay', 'date')}), 0)::int as previous

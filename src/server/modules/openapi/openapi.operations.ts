@@ -94,6 +94,10 @@ export const OPERATIONS: Record<string, OperationText> = {
   },
   'GET /api/dashboard': { id: 'getDashboard', summary: "Get the dashboard's figures" },
   'GET /api/analytics': { id: 'getAnalytics', summary: 'Get analytics for a team or project' },
+  'GET /api/analytics/cumulative-flow': {
+    id: 'getCumulativeFlow',
+    summary: "Get a project's tasks per status for each day of a period",
+  },
   'GET /api/search': { id: 'search', summary: 'Search everything you may see' },
   'GET /api/notifications': { id: 'listNotifications', summary: 'List your notifications' },
   'PATCH /api/notifications/{id}/read': { id: 'markNotificationRead', summary: 'Mark a notification read' },

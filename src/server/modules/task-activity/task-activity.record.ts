@@ -17,9 +17,16 @@ const activityState = (task: TaskDto): TaskActivityState => ({
   tags: task.tags,
 });
 
-/** The history of an edit, written with it: one entry per field that changed from `before` to `after`. */
+/**
+ * The history of an edit, written with it: one entry per field that changed from `before` to `after`. A status entry
+ * carries the categories the task had before and after (migration 0012): only the writer knows them for a task moved
+ * to another project, whose old key means nothing in the new one.
+ */
 export function recordTaskEdit(db: DbOrTx, actorId: string, before: TaskDto, after: TaskDto): Promise<void> {
-  return insertActivity(db, after.id, actorId, taskFieldChanges(activityState(before), activityState(after)));
+  const changes = taskFieldChanges(activityState(before), activityState(after)).map((c) =>
+    c.field === 'status' ? { ...c, oldCategory: before.statusCategory, newCategory: after.statusCategory } : c,
+  );
+  return insertActivity(db, after.id, actorId, changes);
 }
 
 /** The history of tasks moved together out of a deleted status: one status entry each, in one statement. */

@@ -1,5 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { TaskFieldChange } from '../../../domain/task-activity';
+import type { StatusCategory } from '../../../domain/workflow';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { projects, taskActivity, tasks, users } from '../../db/schema';
@@ -52,7 +53,12 @@ export async function listByTaskId(db: DbOrTx, taskId: string) {
  * rather than now() (the transaction's start): the change holds the task's lock by now, so two concurrent changes
  * get times in the order they took effect, which the status history (cycle time) relies on.
  */
-export async function insertActivity(db: DbOrTx, taskId: string, actorId: string, changes: TaskFieldChange[]): Promise<void> {
+export async function insertActivity(
+  db: DbOrTx,
+  taskId: string,
+  actorId: string,
+  changes: (TaskFieldChange & { oldCategory?: StatusCategory; newCategory?: StatusCategory })[],
+): Promise<void> {
   if (changes.length === 0) return;
   await db.insert(taskActivity).values(changes.map((c) => ({ ...c, taskId, actorId, createdAt: sql`clock_timestamp()` })));
 }
@@ -60,6 +66,7 @@ export async function insertActivity(db: DbOrTx, taskId: string, actorId: string
 /**
  * The history of many tasks moved from one status to another by one statement (a status deleted with `moveTo`): one
  * status entry per task, as a move of each would write it, in one `insert … select` (the ids travel as one array).
+ * Both statuses are their project's, so the trigger of migration 0012 gives the rows their categories.
  */
 export async function insertStatusMoves(
   db: DbOrTx,

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AnalyticsDto, AnalyticsQuery } from '../../../../domain/schemas/analytics';
+import type { AnalyticsDto, AnalyticsQuery, CumulativeFlowDto, CumulativeFlowQuery } from '../../../../domain/schemas/analytics';
 import { api } from '../../../lib/api-client';
 import { rootKey } from '../../../lib/query-keys';
 
@@ -10,6 +10,7 @@ import { rootKey } from '../../../lib/query-keys';
 export const analyticsKeys = {
   all: [...rootKey('dashboard'), 'analytics'] as const,
   scope: (query: AnalyticsQuery) => [...analyticsKeys.all, query] as const,
+  flow: (query: CumulativeFlowQuery) => [...analyticsKeys.all, 'cumulative-flow', query] as const,
 };
 
 export const getAnalytics = (query: AnalyticsQuery, signal?: AbortSignal) =>
@@ -26,3 +27,15 @@ export const analyticsQueryOptions = (query: AnalyticsQuery) =>
 /** The figures of a scope; nothing is asked while the scope is not valid (`query` undefined). */
 export const useAnalytics = (query: AnalyticsQuery | undefined) =>
   useQuery({ ...analyticsQueryOptions(query ?? {}), enabled: query !== undefined });
+
+export const getCumulativeFlow = (query: CumulativeFlowQuery, signal?: AbortSignal) =>
+  api.get<CumulativeFlowDto>('/api/analytics/cumulative-flow', { query: { ...query }, signal });
+
+/** One project's cumulative flow; nothing is asked without a project (`query` undefined). */
+export const useCumulativeFlow = (query: CumulativeFlowQuery | undefined) =>
+  useQuery({
+    queryKey: analyticsKeys.flow(query ?? { projectId: '' }),
+    queryFn: ({ signal }) => getCumulativeFlow(query!, signal),
+    placeholderData: keepPreviousData,
+    enabled: query !== undefined,
+  });

@@ -3,7 +3,7 @@ import { BarChart3 } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { localIsoDate } from '../../../../domain/dates';
-import type { AnalyticsDto } from '../../../../domain/schemas/analytics';
+import type { AnalyticsDto, AnalyticsQuery } from '../../../../domain/schemas/analytics';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
@@ -18,6 +18,7 @@ import {
   ageingTable,
   burnupTable,
   csvFileName,
+  cumulativeFlowTable,
   cycleTimeTable,
   distributionTable,
   isScopeEmpty,
@@ -29,9 +30,18 @@ import {
 } from '../analytics-data';
 import { readScope, type Scope, scopeChanges, scopeQuery } from '../analytics-scope';
 import { CHARTS, TEXT } from '../analytics-text';
-import { useAnalytics } from '../api/get-analytics';
+import { useAnalytics, useCumulativeFlow } from '../api/get-analytics';
 import { ChartSection } from './chart-section';
-import { BurnupChart, CycleTimeChart, DistributionChart, OverdueChart, ThroughputChart, WipChart, WorkloadChart } from './charts';
+import {
+  BurnupChart,
+  CumulativeFlowChart,
+  CycleTimeChart,
+  DistributionChart,
+  OverdueChart,
+  ThroughputChart,
+  WipChart,
+  WorkloadChart,
+} from './charts';
 import { ScopeControls } from './scope-controls';
 
 /** /analytics: throughput, cycle time, burn-up, work in progress and ageing, workload and overdue, for a scope in the URL. */
@@ -74,13 +84,13 @@ export function AnalyticsPage() {
           </Button>
         </Card>
       ) : (
-        <Figures dto={analytics.data} isUpdating={analytics.isPlaceholderData} />
+        <Figures dto={analytics.data} query={query} isUpdating={analytics.isPlaceholderData} />
       )}
     </div>
   );
 }
 
-function Figures({ dto, isUpdating }: { dto: AnalyticsDto; isUpdating: boolean }) {
+function Figures({ dto, query, isUpdating }: { dto: AnalyticsDto; query: AnalyticsQuery; isUpdating: boolean }) {
   const date = dto.scope.to;
   const range = rangeLabel(dto.scope.from, dto.scope.to);
   return (
@@ -142,6 +152,7 @@ function Figures({ dto, isUpdating }: { dto: AnalyticsDto; isUpdating: boolean }
           <ChartSection {...CHARTS.overdue} table={overdueTable(dto)} fileName={csvFileName('overdue', date)}>
             <OverdueChart dto={dto} />
           </ChartSection>
+          <CumulativeFlowSection query={query} date={date} />
         </div>
       )}
     </div>
@@ -183,6 +194,46 @@ function BurnupSection({ dto, date }: { dto: AnalyticsDto; date: string }) {
       }
     >
       <BurnupChart project={project} />
+    </ChartSection>
+  );
+}
+
+/**
+ * Cumulative flow (issue 36): one project's tasks per status and day, over the page's period; with no project in the
+ * scope, a note saying to pick one (workflows differ between projects).
+ */
+function CumulativeFlowSection({ query, date }: { query: AnalyticsQuery; date: string }) {
+  const { teamId: _, projectId, ...period } = query;
+  const flow = useCumulativeFlow(projectId ? { projectId, ...period } : undefined);
+  const chart = CHARTS['cumulative-flow'];
+  if (!projectId || !flow.data) {
+    return (
+      <Card className="min-w-0 p-4 sm:p-5 xl:col-span-2">
+        <section aria-label={chart.title} className="flex flex-col gap-3">
+          <h2 className="text-base font-semibold">{chart.title}</h2>
+          {!projectId ? (
+            <Quiet>{TEXT.pickProject}</Quiet>
+          ) : flow.isError ? (
+            <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
+              {errorText(flow.error, TEXT.flowLoadFailed)}
+            </p>
+          ) : (
+            <div role="status" className="h-56 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800">
+              <span className="sr-only">{TEXT.loading}</span>
+            </div>
+          )}
+        </section>
+      </Card>
+    );
+  }
+  return (
+    <ChartSection
+      {...chart}
+      className="xl:col-span-2"
+      table={cumulativeFlowTable(flow.data)}
+      fileName={csvFileName('cumulative-flow', date)}
+    >
+      <CumulativeFlowChart dto={flow.data} />
     </ChartSection>
   );
 }

@@ -1,13 +1,16 @@
-import { Bar, BarChart, CartesianGrid, LabelList, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { Area, AreaChart, Bar, BarChart, CartesianGrid, LabelList, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { TASK_PRIORITIES, TASK_STATUS_LABELS } from '../../../../domain/constants';
-import type { AnalyticsDto } from '../../../../domain/schemas/analytics';
+import { formatShortDate } from '../../../../domain/dates';
+import type { AnalyticsDto, CumulativeFlowDto } from '../../../../domain/schemas/analytics';
 import {
   assigneeName,
   type BurnupProject,
   type WorkloadRow,
   burnupSummary,
+  cumulativeFlowSummary,
   cycleTimeSummary,
   distributionSummary,
+  flowStatusLabel,
   formatHours,
   hoursToDays,
   overdueSummary,
@@ -282,6 +285,49 @@ export function OverdueChart({ dto }: { dto: AnalyticsDto }) {
           {dto.overdue.length <= MAX_LABELLED && <LabelList {...topLabel('count')} />}
         </Line>
       </LineChart>
+    </ChartFrame>
+  );
+}
+
+/** Neighbouring statuses differ by texture as well as colour (the legend draws the same). */
+const FLOW_TEXTURES: readonly (Texture | undefined)[] = [undefined, 'diagonal', 'dots', 'crosshatch', 'horizontal'];
+const dayLabel = (day: string) => `End of ${formatShortDate(day)}`;
+
+/** Tasks per status each day, stacked in workflow order (the first status at the bottom), in the statuses' colours. */
+export function CumulativeFlowChart({ dto }: { dto: CumulativeFlowDto }) {
+  const series = dto.statuses.map((status, i) => ({
+    key: `s${i}`,
+    label: flowStatusLabel(status),
+    color: status.color,
+    texture: FLOW_TEXTURES[i % FLOW_TEXTURES.length],
+  }));
+  const data = dto.days.map((d) => ({ day: d.day, ...Object.fromEntries(d.counts.map((n, i) => [`s${i}`, n])) }));
+  return (
+    <ChartFrame>
+      <Legend series={series} />
+      <AreaChart data={data} {...imageProps(cumulativeFlowSummary(dto), 280)}>
+        <CartesianGrid {...rowGrid} />
+        <XAxis dataKey="day" tickFormatter={formatShortDate} interval="preserveStartEnd" minTickGap={16} {...axisProps} />
+        <YAxis {...yCounts} />
+        <Tooltip content={<ChartTooltip labelFormatter={dayLabel} />} cursor={lineCursor} />
+        {series.map((s) => (
+          <Area
+            key={s.key}
+            type="linear"
+            dataKey={s.key}
+            name={s.label}
+            stackId="flow"
+            fill={seriesFill(s.color, s.texture)}
+            fillOpacity={0.9}
+            // Outlined in the text colour: each band keeps its edge against the card and its neighbours.
+            stroke="currentColor"
+            strokeWidth={1}
+            dot={false}
+            activeDot={false}
+            isAnimationActive={false}
+          />
+        ))}
+      </AreaChart>
     </ChartFrame>
   );
 }
