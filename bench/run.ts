@@ -90,6 +90,8 @@ interface Scenario {
   connections: number[];
   /** The route as listed in /api/openapi.json; the scenario is skipped when the server lacks it. */
   route: string;
+  /** Who asks: user 0 (every team, the default workflow everywhere) unless 'workflow' (the seed's workflow team). */
+  as?: 'workflow';
 }
 
 function scenarios(data: Seeded): Scenario[] {
@@ -123,6 +125,26 @@ function scenarios(data: Seeded): Scenario[] {
     {
       name: 'board: All Projects',
       kind: 'read',
+      route: '/api/tasks/board',
+      spec: { method: 'GET', path: `/api/tasks/board?limit=${options.columnLimit}` },
+      connections: options.connections,
+    },
+    {
+      // A project with its own seven-status workflow (decision 0024), as many tasks as 'board: one project': one
+      // column per status, read by one lateral statement, the counts from the counters by key.
+      name: 'board: one project, 7 statuses',
+      kind: 'read',
+      as: 'workflow',
+      route: '/api/tasks/board',
+      spec: { method: 'GET', path: `/api/tasks/board?projectId=${data.workflow.project.id}&limit=${options.columnLimit}` },
+      connections: options.connections,
+    },
+    {
+      // The workflow team's owner sees that project and team 1's (the default four): the workflows differ, so the
+      // columns are the categories in use, one limited select each.
+      name: 'board: All Projects, mixed workflows',
+      kind: 'read',
+      as: 'workflow',
       route: '/api/tasks/board',
       spec: { method: 'GET', path: `/api/tasks/board?limit=${options.columnLimit}` },
       connections: options.connections,
@@ -228,18 +250,27 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     await database.migrate();
     const data = await seed(database.db, { users: 50, teams: 5, projects: 40, tasks: size });
     await database.close();
-    log(`  seeded in ${data.seconds.toFixed(1)} s (board project: ${data.projects[0]!.tasks} tasks)`);
+    log(
+      `  seeded in ${data.seconds.toFixed(1)} s (board project: ${data.projects[0]!.tasks} tasks; ` +
+        `workflow project: ${data.workflow.project.tasks} more, 7 statuses)`,
+    );
 
     const list = scenarios(data);
-    // Each read path once; a board's limit is the sum of its columns', a column's their mean.
-    const reads: Record<string, string> = {};
+    const emailOf = (s: Scenario) => (s.as === 'workflow' ? data.workflow.user.email : data.users[0]!.email);
+    // Each read path once per caller; a board's limit is the sum of its columns', a column's their mean.
+    const reads = new Map<string, Record<string, string>>();
     for (const s of list.filter((x) => x.kind === 'read')) {
       const paths = Array.isArray(s.spec.path) ? s.spec.path : [pathOf(s.spec)];
-      for (const path of paths) reads[path] = path;
+      const mine = reads.get(emailOf(s)) ?? {};
+      for (const path of paths) mine[path] = path;
+      reads.set(emailOf(s), mine);
     }
     log('  measuring the raw SQL of each read');
     // PGlite is single-process: the limit is measured before the server opens the same data dir.
-    const limits = await measureLimits({ databaseUrl, dataDir, env }, data.users[0]!.email, reads, options.iterations);
+    const limitsBy = new Map<string, Awaited<ReturnType<typeof measureLimits>>>();
+    for (const [email, paths] of reads) {
+      limitsBy.set(email, await measureLimits({ databaseUrl, dataDir, env }, email, paths, options.iterations));
+    }
 
     const nodeArgs = [
       ...(args['node-args']?.split(' ').filter(Boolean) ?? []),
@@ -253,8 +284,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     let serverLog: string | undefined;
     try {
       const token = await signIn(server.url, data.users[0]!.email);
-      const headers = { authorization: `Bearer ${token}` };
-      const readHeaders = { ...headers, 'accept-encoding': 'gzip, deflate, br' };
+      const workflowToken = list.some((s) => s.as === 'workflow') ? await signIn(server.url, data.workflow.user.email) : '';
       const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { paths?: Record<string, unknown> };
       const routes = new Set(Object.keys(doc.paths ?? {}));
       rssIdleMb = server.rssMb();
@@ -265,8 +295,11 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
           runs.push({ name: s.name, kind: s.kind, path: describePath(s.spec), skipped: `${s.route} not served`, loads: [] });
           continue;
         }
+        const headers = { authorization: `Bearer ${s.as === 'workflow' ? workflowToken : token}` };
+        const readHeaders = { ...headers, 'accept-encoding': 'gzip, deflate, br' };
         let limitMs: number | undefined;
         let limitStatements: ScenarioRun['limitStatements'];
+        const limits = limitsBy.get(emailOf(s)) ?? {};
         const found =
           s.kind === 'read' ? (Array.isArray(s.spec.path) ? s.spec.path : [pathOf(s.spec)]).map((path) => limits[path]!) : [];
         if (found.length) {

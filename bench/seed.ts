@@ -6,7 +6,16 @@ import { sql } from 'drizzle-orm';
 import { hashPassword } from '../src/server/lib/passwords';
 import type { Db } from '../src/server/db/client';
 import { insertDefaultStatuses } from '../src/server/db/project-statuses';
-import { passwordCredentials, projects, taskActivity, tasks, teamMembers, teams, users } from '../src/server/db/schema';
+import {
+  passwordCredentials,
+  projects,
+  projectStatuses,
+  taskActivity,
+  tasks,
+  teamMembers,
+  teams,
+  users,
+} from '../src/server/db/schema';
 
 export const BENCH_PASSWORD = 'bench password 1234';
 
@@ -37,8 +46,30 @@ export interface Seeded {
   projects: SeededProject[];
   /** Some task ids of projects[1], for the status-move benchmark. */
   moveTaskIds: string[];
+  /** The team with a custom workflow (WORKFLOW_STATUSES), apart from user 0 (see `seedWorkflowTeam`). */
+  workflow: SeededWorkflow;
   seconds: number;
 }
+
+export interface SeededWorkflow {
+  /** Owns the workflow team, and is a plain member of teams[1] (whose projects keep the default four). */
+  user: SeededUser;
+  project: SeededProject;
+}
+
+/**
+ * The custom workflow of the board scenarios on per-project statuses (decision 0024): seven statuses in four
+ * categories, two WIP limits, and each status's share of the tasks.
+ */
+export const WORKFLOW_STATUSES = [
+  { key: 'backlog', name: 'Backlog', category: 'backlog', weight: 20, wipLimit: null },
+  { key: 'todo', name: 'To Do', category: 'unstarted', weight: 15, wipLimit: null },
+  { key: 'design', name: 'Design', category: 'started', weight: 8, wipLimit: 5 },
+  { key: 'in_progress', name: 'In Progress', category: 'started', weight: 10, wipLimit: 8 },
+  { key: 'review', name: 'Review', category: 'started', weight: 5, wipLimit: null },
+  { key: 'qa', name: 'QA', category: 'started', weight: 4, wipLimit: null },
+  { key: 'done', name: 'Done', category: 'completed', weight: 38, wipLimit: null },
+] as const;
 
 /** A small deterministic PRNG (mulberry32), so every run seeds the same spread. */
 export function prng(seed: number) {
@@ -321,6 +352,7 @@ export async function seed(db: Db, shape: SeedShape, today = new Date()): Promis
   await insertChunked(taskRows, 2000, (chunk) => db.insert(tasks).values(chunk));
   const historyRows = statusHistory(taskRows, today.getTime());
   await insertChunked(historyRows, 5000, (chunk) => db.insert(taskActivity).values(chunk));
+  const workflow = await seedWorkflowTeam(db, shape, teamRows[1]!.id, passwordHash, today);
 
   // The task triggers counted the tasks; then the steady state autovacuum would reach (visibility
   // map for index-only scans, planner statistics).
@@ -332,6 +364,67 @@ export async function seed(db: Db, shape: SeedShape, today = new Date()): Promis
     teams: teamRows.map((t, i) => ({ id: t.id, memberIds: memberList[i]! })),
     projects: projectRows.map((p, i) => ({ id: p.id, teamId: p.teamId, tasks: perProject[i]! })),
     moveTaskIds,
+    workflow,
     seconds: (performance.now() - started) / 1000,
   };
+}
+
+/**
+ * A team of its own with one project on a seven-status workflow (WORKFLOW_STATUSES) and a fifth of `shape.tasks`
+ * tasks (as many as the one-project board's), for the board's per-project reads (decision 0024). User 0 is not in it,
+ * so the other scenarios' boards stay the default four (today's statement); its owner is also a plain member of
+ * `mixedTeamId`, so their All Projects board mixes workflows (category columns). Its tasks were created 1 to 2 years
+ * ago, before every other task, so the newest-first reads of the other boards never walk past them; its own generator,
+ * so the rest of the data is the same as without it.
+ */
+async function seedWorkflowTeam(
+  db: Db,
+  shape: SeedShape,
+  mixedTeamId: string,
+  passwordHash: string,
+  today: Date,
+): Promise<SeededWorkflow> {
+  const rand = prng(20261128);
+  const user = { id: randomUUID(), email: 'bench.workflow@bench.example.com', fullName: 'Wanda Workflow', emailVerified: true };
+  await db.insert(users).values(user);
+  await db.insert(passwordCredentials).values({ userId: user.id, passwordHash });
+  const team = { id: randomUUID(), name: 'Workflow', description: 'The team with its own workflow', ownerId: user.id };
+  await db.insert(teams).values(team);
+  await db.insert(teamMembers).values([
+    { teamId: team.id, userId: user.id, role: 'owner' },
+    { teamId: mixedTeamId, userId: user.id, role: 'member' },
+  ]);
+  const project = { id: randomUUID(), name: 'Workflow project', status: 'active' as const, ownerId: user.id, teamId: team.id };
+  await db.insert(projects).values(project);
+  await db.insert(projectStatuses).values(
+    WORKFLOW_STATUSES.map(({ key, name, category, wipLimit }, position) => ({
+      projectId: project.id,
+      key,
+      name,
+      category,
+      color: '#7c3aed',
+      position,
+      wipLimit,
+    })),
+  );
+  const count = Math.floor(shape.tasks / 5);
+  const weights = Object.fromEntries(WORKFLOW_STATUSES.map((s) => [s.key, s.weight])) as Record<string, number>;
+  const rows = Array.from({ length: count }, (_, k) => {
+    const created = today.getTime() - (366 + rand.int(365)) * DAY;
+    return {
+      title: `${rand.pick(VERBS)} ${rand.pick(NOUNS)} #${k + 1}`,
+      description: rand.next() < 0.5 ? null : `Make sure the ${rand.pick(NOUNS)} works for every team before the next release.`,
+      status: rand.weighted(weights),
+      priority: rand.weighted({ low: 20, medium: 45, high: 25, urgent: 10 }),
+      assigneeId: rand.next() < 0.15 ? null : user.id,
+      projectId: project.id,
+      creatorId: user.id,
+      dueDate: rand.next() < 0.3 ? null : isoDay(today.getTime() + (rand.int(90) - 30) * DAY),
+      tags: rand.next() < 0.5 ? [] : [rand.pick(TAGS)],
+      createdAt: new Date(created),
+      updatedAt: new Date(created + rand.int(20) * DAY),
+    };
+  });
+  await insertChunked(rows, 2000, (chunk) => db.insert(tasks).values(chunk));
+  return { user: { id: user.id, email: user.email }, project: { id: project.id, teamId: team.id, tasks: count } };
 }

@@ -88,6 +88,10 @@ describe('the board, card for card', () => {
         expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
         const board: TaskBoardDto = res.json();
         expect(taskBoardDto.parse(board)).toEqual(board);
+        // Every visible project keeps the default four: today's columns, in today's order (decision 0024).
+        expect(board.columnKind).toBe('status');
+        expect(board.order).toEqual([...TASK_STATUSES]);
+        expect(board.workflows.map((w) => w.projectId).sort()).toEqual(query ? [project] : [project, other].sort());
         let total = 0;
         for (const status of TASK_STATUSES) {
           const list = await json<TaskListDto>(member, `/api/tasks?status=${status}&limit=${limit}${projectQuery}`);
@@ -102,7 +106,7 @@ describe('the board, card for card', () => {
 
   it("a card equals the task's own answer, whitespace in the assignee's name and all", async () => {
     const board = await json<TaskBoardDto>(member, '/api/tasks/board?limit=100');
-    const cards = TASK_STATUSES.flatMap((s) => board.columns[s]);
+    const cards = TASK_STATUSES.flatMap((s) => board.columns[s]!);
     expect(cards).toHaveLength(30);
     const firstNames = new Set(cards.map((c) => c.assignee?.firstName));
     expect(firstNames).toEqual(new Set(['Olive', 'Mia', 'Zoë', 'Plato', 'Ann\u00a0Lee', undefined]));
@@ -133,9 +137,12 @@ describe('the board, card for card', () => {
   it('an empty board has its four columns, empty', async () => {
     const board = await json<TaskBoardDto>(stranger, '/api/tasks/board');
     expect(board).toEqual({
+      columnKind: 'status',
+      order: ['todo', 'in_progress', 'review', 'completed'],
       columns: { todo: [], in_progress: [], review: [], completed: [] },
       counts: { todo: 0, in_progress: 0, review: 0, completed: 0 },
       total: 0,
+      workflows: [],
     });
   });
 

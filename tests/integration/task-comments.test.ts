@@ -155,8 +155,8 @@ describe('comments', () => {
     // The counts on the task and on the board.
     expect((await ok<TaskDto>(s.member, 'GET', `/api/tasks/${s.task.id}`)).commentCount).toBe(2);
     const board = await ok<TaskBoardDto>(s.member, 'GET', `/api/tasks/board?projectId=${s.projectId}`);
-    expect(board.columns.todo.find((t) => t.id === s.task.id)?.commentCount).toBe(2);
-    expect(board.columns.todo.find((t) => t.id === s.aside.id)?.commentCount).toBe(0);
+    expect(board.columns.todo!.find((t) => t.id === s.task.id)?.commentCount).toBe(2);
+    expect(board.columns.todo!.find((t) => t.id === s.aside.id)?.commentCount).toBe(0);
 
     const edited = await ok<CommentDto>(s.member, 'PATCH', `/api/tasks/${s.task.id}/comments/${first.id}`, {
       body: 'First, fixed',

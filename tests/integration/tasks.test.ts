@@ -445,10 +445,10 @@ describe('GET /api/tasks filters (all in SQL)', () => {
         for (const status of ['todo', 'in_progress', 'review', 'completed'] as const) {
           const col = await list(member, q(`limit=2&status=${status}&${filter}`));
           expect(
-            b.columns[status].map((t) => t.id),
+            b.columns[status]!.map((t) => t.id),
             `${filter} ${status}`,
           ).toEqual(col.tasks.map((t) => t.id));
-          expect(b.columns[status].every((t) => t.status === status)).toBe(true);
+          expect(b.columns[status]!.every((t) => t.status === status)).toBe(true);
         }
         const all = await list(member, q(filter));
         expect(b.counts, filter).toEqual(all.counts);
@@ -456,12 +456,14 @@ describe('GET /api/tasks filters (all in SQL)', () => {
       }
       const full = await board(member, q(''));
       expect(full.columns.todo).toHaveLength(6);
-      expect(Object.keys(full.columns.todo[0]!).sort()).toEqual(Object.keys((await list(member, q('limit=1'))).tasks[0]!).sort());
+      expect(Object.keys(full.columns.todo![0]!).sort()).toEqual(
+        Object.keys((await list(member, q('limit=1'))).tasks[0]!).sort(),
+      );
     });
 
     it('fills only the filtered column under a status filter', async () => {
       const b = await board(member, q('status=review'));
-      expect(b.columns.review.map((t) => t.id)).toEqual([ids.sunday]);
+      expect(b.columns.review!.map((t) => t.id)).toEqual([ids.sunday]);
       expect(b.columns.todo).toEqual([]);
       expect(b.counts).toEqual({ todo: 0, in_progress: 0, review: 1, completed: 0 });
     });

@@ -74,13 +74,22 @@ export interface TaskDragOptions {
   onOpenTask: (task: TaskDto) => void;
   /** A drag ended over a target or none (a cancelled drag does not call it). */
   onDrop: (event: DragEndEvent) => void;
+  /** Which target a drag is over (default: the pointer's target, or the keyboard's by the dragged box). */
+  collisionDetection?: CollisionDetection;
 }
 
 /**
  * The drag state of a view of draggable tasks: `contextProps` go on its DndContext, `activeTask` is the one in the
  * drag overlay, `openTask` and `isDragActive` go to each draggable (see useDraggableTask).
  */
-export function useTaskDrag({ keyboardCoordinates, announcements, instructions, onOpenTask, onDrop }: TaskDragOptions) {
+export function useTaskDrag({
+  keyboardCoordinates,
+  announcements,
+  instructions,
+  onOpenTask,
+  onDrop,
+  collisionDetection: detect = collisionDetection,
+}: TaskDragOptions) {
   const [activeTask, setActiveTask] = useState<TaskDto | null>(null);
   const dragging = useRef(false);
   const lastDragEnd = useRef(0);
@@ -117,7 +126,7 @@ export function useTaskDrag({ keyboardCoordinates, announcements, instructions, 
 
   const contextProps = {
     sensors,
-    collisionDetection,
+    collisionDetection: detect,
     accessibility: { announcements, screenReaderInstructions: { draggable: instructions } },
     onDragStart,
     onDragEnd: (event: DragEndEvent) => {

@@ -1,4 +1,16 @@
-import { ChevronDown, ChevronsUp, ChevronUp, Circle, CircleCheck, CircleDot, Equal, Eye, type LucideIcon } from 'lucide-react';
+import {
+  ChevronDown,
+  ChevronsUp,
+  ChevronUp,
+  Circle,
+  CircleCheck,
+  CircleDashed,
+  CircleDot,
+  CircleX,
+  Equal,
+  Eye,
+  type LucideIcon,
+} from 'lucide-react';
 import {
   type BadgeTone,
   priorityTone,
@@ -9,7 +21,11 @@ import {
   type TaskPriority,
   type TaskStatus,
 } from '../../domain/constants';
+import type { StatusCategory } from '../../domain/workflow';
+import type { TaskDto } from '../../domain/schemas/task';
 import { cn } from '../lib/cn';
+import { defaultLookOf } from '../lib/default-column';
+import { useProjectStatuses } from '../lib/queries/statuses';
 import { Badge } from './ui/badge';
 import { labelled } from './ui/options-select';
 
@@ -78,4 +94,63 @@ export function StatusChip({ status }: { status: TaskStatus }) {
 /** The priority as a named badge (the board's cards and list). */
 export function PriorityBadge({ priority }: { priority: TaskPriority }) {
   return <Badge tone={priorityTone(priority)}>{TASK_PRIORITY_LABELS[priority]}</Badge>;
+}
+
+/** A status of any project's workflow, as chips and selects show it. */
+export interface StatusLook {
+  key: string;
+  name: string;
+  category: StatusCategory;
+  color: string;
+}
+
+/** The icon of a status that is not one of the default four: by its category. */
+const CATEGORY_ICON: Record<StatusCategory, LucideIcon> = {
+  backlog: CircleDashed,
+  unstarted: Circle,
+  started: CircleDot,
+  completed: CircleCheck,
+  canceled: CircleX,
+};
+
+const isDefaultKey = (key: string): key is TaskStatus => (TASK_STATUSES as readonly string[]).includes(key);
+
+/**
+ * A status of the task's own workflow as a named badge: the default four keep their look (STATUS_LOOK) under their
+ * (possibly renamed) name; any other status shows an icon by its category in its colour, and its name.
+ */
+export function WorkflowStatusChip({ status }: { status: StatusLook }) {
+  if (isDefaultKey(status.key)) return <Badge tone={STATUS_LOOK[status.key].tone}>{status.name}</Badge>;
+  const Icon = CATEGORY_ICON[status.category];
+  return (
+    <Badge className="gap-1 border border-slate-300 bg-white text-slate-800 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100">
+      <Icon className="h-3 w-3 shrink-0" style={{ color: status.color }} strokeWidth={3} aria-hidden />
+      {status.name}
+    </Badge>
+  );
+}
+
+/** A workflow's statuses as a select's options, in workflow order. */
+export const workflowStatusOptions = (statuses: readonly { key: string; name: string }[]) =>
+  statuses.map((s) => ({ value: s.key, label: s.name }));
+
+/**
+ * A task's own status (name, colour, category) when it is not one of the default four: its project's statuses are
+ * asked for (once per project, shared by every task of it). Undefined for a default key (its look is STATUS_LOOK's)
+ * and until they load.
+ */
+export function useOwnStatus(task: Pick<TaskDto, 'projectId' | 'status'>): StatusLook | undefined {
+  const own = !isDefaultKey(task.status);
+  const statuses = useProjectStatuses(own ? task.projectId : null).data;
+  return own ? statuses?.find((s) => s.key === task.status) : undefined;
+}
+
+/** What to call a task's status: its own status's name when known, else the default look's label. */
+export const taskStatusName = (task: Pick<TaskDto, 'status' | 'statusCategory'>, own: StatusLook | undefined) =>
+  own?.name ?? statusText(defaultLookOf(task));
+
+/** A task's status chip wherever its workflow is not at hand (the list): its own status once its project's load. */
+export function TaskStatusChip({ task }: { task: Pick<TaskDto, 'projectId' | 'status' | 'statusCategory'> }) {
+  const own = useOwnStatus(task);
+  return own ? <WorkflowStatusChip status={own} /> : <StatusChip status={defaultLookOf(task)} />;
 }

@@ -2,9 +2,9 @@ import type { TaskStatus } from '../../domain/constants';
 import type { StatusCategory } from '../../domain/workflow';
 
 /**
- * Until the client draws each project's own statuses (decision 0024, step 8), it draws the default four. A task whose
- * status is another key is drawn under its category's first default status; a canceled one has no column on the board
- * (null: left out of it, still in the list).
+ * The default four's look for a task whose own status is not at hand (the board and the list draw each project's own
+ * statuses, decision 0024 step 8; the calendar, notes and the palette, and a list row until its project's statuses
+ * load, show this): another key takes its category's first default status; a canceled one has none (null).
  */
 const COLUMN_OF_CATEGORY: Record<StatusCategory, TaskStatus | null> = {
   backlog: 'todo',

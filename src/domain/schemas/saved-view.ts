@@ -6,7 +6,7 @@ import { statusCategory, statusKey } from './workflow';
 export const SAVED_VIEW_LIMITS = { nameMax: 80, perUserMax: 100 } as const;
 
 /**
- * What a saved view restores on the Tasks page: its URL state (filters, search, sort, board or list). Each viewer's
+ * What a saved view restores on the Tasks page: its URL state (filters, search, sort, board or list, swimlanes). Each viewer's
  * own visibility applies when the filters run (a shared view never shows a viewer more than they may see).
  */
 export const savedViewConfig = z
@@ -21,6 +21,8 @@ export const savedViewConfig = z
     sort: z.enum(TASK_SORTS).optional(),
     dir: z.enum(['asc', 'desc']).optional(),
     view: z.enum(['board', 'list']).optional(),
+    /** The board's swimlanes (none when absent). */
+    groupBy: z.enum(['assignee', 'priority', 'project']).optional(),
   })
   .strict();
 export type SavedViewConfig = z.infer<typeof savedViewConfig>;

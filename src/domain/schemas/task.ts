@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DUE_FILTERS, LIMITS, TASK_PRIORITIES, TASK_SORTS, TASK_STATUSES, type TaskStatus } from '../constants';
-import { statusCategory, statusKey } from './workflow';
+import { DUE_FILTERS, LIMITS, TASK_PRIORITIES, TASK_SORTS, type TaskStatus } from '../constants';
+import { statusCategory, statusDto, statusKey } from './workflow';
 import { MSG } from '../messages';
 import { isoDate, isoDateTime, optionalText, uuid, versionField } from './common';
 
@@ -122,17 +122,35 @@ export const taskListDto = z.object({
 });
 export type TaskListDto = z.infer<typeof taskListDto>;
 
-/** The board's first screen: the newest `limit` tasks of each status, with the list's filters. */
+/** The board's first screen: the newest `limit` tasks of each column (taskBoardDto), with the list's filters. */
 export const taskBoardQuery = listTasksQuery.omit({ sort: true, dir: true, offset: true }).extend({
   limit: z.coerce.number().int().min(1).max(100).default(LIMITS.boardFirstPage),
 });
 export type TaskBoardQuery = z.infer<typeof taskBoardQuery>;
 
+export const boardColumnKind = z.enum(['status', 'category']);
+export type BoardColumnKind = z.infer<typeof boardColumnKind>;
+
 export const taskBoardDto = z.object({
-  /** Newest first, at most `limit` per status; with a status filter, only that column has tasks. */
-  columns: z.record(z.enum(TASK_STATUSES), z.array(taskDto)),
-  counts: taskListDto.shape.counts,
+  /**
+   * 'status': one column per status key, in workflow order — one project's statuses, or the default four when every
+   * visible project (All Projects) uses exactly the default workflow (today's board). 'category': All Projects whose
+   * workflows differ: one column per category in use (STATUS_CATEGORIES order, only categories some shown project has).
+   */
+  columnKind: boardColumnKind,
+  /** Column ids (status keys or categories) in display order; every id has an entry in columns and counts. */
+  order: z.array(z.string()),
+  /** Newest first, at most `limit` per column, by column id. With a status/category filter only that column has tasks. */
+  columns: z.record(z.string(), z.array(taskDto)),
+  /** Exact count per column id for the filters (0 when none). */
+  counts: z.record(z.string(), z.number().int()),
   total: z.number().int(),
+  /**
+   * The statuses of every project whose tasks the board can show (one project's, or every visible project's), for the
+   * column heads and WIP limits, each card's status name and colour, and a drag's target status
+   * (mapStatusToProject({ category }, statuses) for a category column).
+   */
+  workflows: z.array(z.object({ projectId: z.uuid(), statuses: z.array(statusDto) })),
 });
 export type TaskBoardDto = z.infer<typeof taskBoardDto>;
 

@@ -57,9 +57,27 @@ describe('createSerializerCompiler', () => {
       version: 3,
     };
     const board = {
+      columnKind: 'status',
+      order: ['todo', 'in_progress', 'review', 'completed'],
       columns: { todo: [task], in_progress: [], review: [], completed: [] },
       counts: { todo: 1, in_progress: 0, review: 0, completed: 0 },
       total: 1,
+      workflows: [
+        {
+          projectId: task.projectId,
+          statuses: [
+            {
+              id: '0b5e4a4c-6f1e-4b4a-9a52-0d7f4bd1c004',
+              key: 'todo',
+              name: 'To Do',
+              category: 'unstarted',
+              color: '#64748b',
+              position: 0,
+              wipLimit: null,
+            },
+          ],
+        },
+      ],
     };
     expect(compile(false, taskBoardDto)(board)).toBe(JSON.stringify(z.encode(taskBoardDto, board as never)));
   });

@@ -37,6 +37,17 @@ describe('configFromParams', () => {
   });
 });
 
+describe('a custom workflow and swimlanes', () => {
+  it("keeps any project's status key and the board's groupBy, and restores them", () => {
+    const params = new URLSearchParams({ status: 'qa_2', groupBy: 'assignee' });
+    const config = configFromParams(params);
+    expect(config).toEqual({ status: 'qa_2', groupBy: 'assignee', view: 'board' });
+    expect(paramsFromConfig(config, 'v1')).toMatchObject({ status: 'qa_2', groupBy: 'assignee' });
+    expect(configFromParams(new URLSearchParams({ groupBy: 'team', status: 'QA' }))).toEqual({ view: 'board' });
+    expect(sameConfig({ groupBy: 'priority' }, {})).toBe(false);
+  });
+});
+
 describe('paramsFromConfig / viewSearch', () => {
   it('sets what the view holds, clears the rest, and names the view', () => {
     expect(paramsFromConfig({ status: 'completed', view: 'board' }, 'v1')).toEqual({
@@ -51,6 +62,7 @@ describe('paramsFromConfig / viewSearch', () => {
       sort: null,
       dir: null,
       view: null,
+      groupBy: null,
     });
     expect(viewSearch({ projectId: P, q: 'a&b', view: 'list' }, 'v2')).toBe(`savedView=v2&project=${P}&q=a%26b&view=list`);
   });

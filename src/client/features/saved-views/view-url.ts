@@ -1,6 +1,6 @@
-import { DUE_FILTERS, TASK_PRIORITIES, TASK_SORTS, TASK_STATUSES } from '../../../domain/constants';
+import { DUE_FILTERS, TASK_PRIORITIES, TASK_SORTS } from '../../../domain/constants';
 import type { SavedViewConfig } from '../../../domain/schemas/saved-view';
-import { STATUS_CATEGORIES } from '../../../domain/workflow';
+import { STATUS_CATEGORIES, STATUS_LIMITS } from '../../../domain/workflow';
 
 /** The Tasks page's URL parameter for each part of a view (the page's own names: see tasks' use-task-filters.ts). */
 const PARAMS = {
@@ -14,12 +14,16 @@ const PARAMS = {
   sort: 'sort',
   dir: 'dir',
   view: 'view',
+  groupBy: 'groupBy',
 } as const satisfies Record<keyof SavedViewConfig, string>;
 
 /** The view the page was last set from: the Views menu marks it and offers to update, rename or delete it. */
 export const SAVED_VIEW_PARAM = 'savedView';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A status key as schemas/workflow.ts `statusKey` takes it (any project's status, not only the default four). */
+const STATUS_KEY = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
+const statusKeyOf = (v: string | null) => (v && v.length <= STATUS_LIMITS.keyMax && STATUS_KEY.test(v) ? v : undefined);
 const oneOf = <T extends string>(values: readonly T[], v: string | null): T | undefined =>
   v !== null && (values as readonly string[]).includes(v) ? (v as T) : undefined;
 
@@ -31,7 +35,7 @@ export function configFromParams(params: URLSearchParams): SavedViewConfig {
   const q = get('q')?.trim().slice(0, 200);
   const config: SavedViewConfig = {
     projectId: projectId && UUID.test(projectId) ? projectId : undefined,
-    status: oneOf(TASK_STATUSES, get('status')),
+    status: statusKeyOf(get('status')),
     category: oneOf(STATUS_CATEGORIES, get('category')),
     priority: oneOf(TASK_PRIORITIES, get('priority')),
     assigneeId: assigneeId === 'unassigned' || (assigneeId && UUID.test(assigneeId)) ? assigneeId : undefined,
@@ -41,6 +45,7 @@ export function configFromParams(params: URLSearchParams): SavedViewConfig {
     dir: oneOf(['asc', 'desc'] as const, get('dir')),
     // The board is the page's default, and has no parameter.
     view: get('view') === 'list' ? 'list' : 'board',
+    groupBy: oneOf(['assignee', 'priority', 'project'] as const, get('groupBy')),
   };
   return Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)) as SavedViewConfig;
 }

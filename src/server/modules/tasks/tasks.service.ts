@@ -3,8 +3,9 @@ import { TASK_STATUSES, type TaskStatus } from '../../../domain/constants';
 import { canDeleteTask, canMoveTaskToTeam } from '../../../domain/permissions';
 import { splitFullName } from '../../../domain/schemas/common';
 import { statusKeyUnknownMessage } from '../../../domain/schemas/workflow';
-import { mapStatusToProject } from '../../../domain/workflow';
+import { boardColumns, mapStatusToProject, type StatusCategory } from '../../../domain/workflow';
 import type {
+  BoardColumnKind,
   CreateTaskInput,
   ListTasksQuery,
   TaskBoardDto,
@@ -97,8 +98,6 @@ function countsOf(counted: { status: string; n: number }[], total?: number): Pic
   return { counts, total: total ?? Object.values(counts).reduce((a, b) => a + b, 0) };
 }
 
-const isDefaultKey = (key: string): key is TaskStatus => (TASK_STATUSES as readonly string[]).includes(key);
-
 /**
  * Holds the project's live status `key` for the transaction (workflows `shareLiveStatus`), or 400
  * `status_key_unknown` naming the project's keys. After the task's own row: a delete of the status locks its tasks
@@ -108,6 +107,55 @@ async function requireStatus(db: DbOrTx, projectId: string, key: string): Promis
   if (await shareLiveStatus(db, projectId, key)) return;
   const keys = (await liveStatuses(db, projectId)).map((s) => s.key);
   throw new AppError('status_key_unknown', { fields: { status: statusKeyUnknownMessage(key, keys) } });
+}
+
+/**
+ * The board's columns from the rows of `repo.boardStatements.statuses` (the workflows it can show): their kind and
+ * order (domain `boardColumns`), the answer's `workflows`, the counters' counts per column, which columns a filter can
+ * reach, and the answer itself. For one project (`projectId`), no row means no visible project: 404.
+ */
+function boardShape(rows: unknown[][], projectId?: string) {
+  if (projectId && rows.length === 0) throw new AppError('project_not_found');
+  const workflows: TaskBoardDto['workflows'] = [];
+  const statuses = rows.map(repo.boardStatusFromRow);
+  for (const { projectId: id, status } of statuses) {
+    const last = workflows.at(-1);
+    if (last?.projectId === id) last.statuses.push(status);
+    else workflows.push({ projectId: id, statuses: [status] });
+  }
+  const columns = boardColumns(workflows.map((w) => w.statuses));
+  const kind: BoardColumnKind = columns[0]?.kind ?? 'status';
+  const order = columns.map((c) => (c.kind === 'status' ? c.key : c.category));
+  const columnOf = (s: { key: string; category: StatusCategory }) => (kind === 'status' ? s.key : s.category);
+  return {
+    kind,
+    order,
+    /** The counters' figure per column (each status row carries its key's sum). */
+    counters: statuses.map(({ status, n }) => ({ column: columnOf(status), n })),
+    /** The columns the filters can reach: a status or category filter leaves only the columns holding it. */
+    columnsFor(f: Pick<repo.TaskFilters, 'status' | 'category'>): repo.BoardColumnFilter[] {
+      const reachable = order.filter((id) =>
+        statuses.some(
+          ({ status: s }) =>
+            columnOf(s) === id && (!f.status || s.key === f.status) && (!f.category || s.category === f.category),
+        ),
+      );
+      return reachable.map((id) => (kind === 'status' ? { status: id } : { category: id as StatusCategory }));
+    },
+    /** The answer: cards into their columns (newest first as read), the counts summed per column. */
+    answer(cards: TaskDto[], counted: { column: string; n: number }[]): TaskBoardDto {
+      const byColumn: Record<string, TaskDto[]> = Object.fromEntries(order.map((id) => [id, []]));
+      for (const card of cards) byColumn[kind === 'status' ? card.status : card.statusCategory]?.push(card);
+      const counts: Record<string, number> = Object.fromEntries(order.map((id) => [id, 0]));
+      let total = 0;
+      for (const { column, n } of counted) {
+        const value = Number(n);
+        total += value;
+        if (column in counts) counts[column]! += value;
+      }
+      return { columnKind: kind, order, columns: byColumn, counts, total, workflows };
+    },
+  };
 }
 
 const assigneeNotMember = () =>
@@ -147,33 +195,43 @@ export class TasksService {
     return { tasks: rows.map(toTaskDto), ...countsOf(counted) };
   }
 
-  /** The board's first screen in one call: each column's newest tasks and every exact count. */
+  /**
+   * The board's first screen in one call (decision 0024): its columns (boardColumns of the workflows it can show: one
+   * project's statuses, the default four, or the categories in use), each column's newest tasks, every exact count,
+   * and those workflows.
+   */
   async board(userId: string, query: TaskBoardQuery): Promise<TaskBoardDto> {
     const { limit, ...rest } = query;
-    const columns = Object.fromEntries(TASK_STATUSES.map((s) => [s, [] as TaskDto[]])) as Record<TaskStatus, TaskDto[]>;
-    if (!repo.hasTaskFilters(rest) && !query.status) {
-      const { board } = repo.cardStatements;
-      const [rows, counts] = await Promise.all([
-        (query.projectId ? board.project : board.all).run(this.database, { userId, projectId: query.projectId, limit }),
-        this.countCards(userId, query),
-      ]);
-      for (const row of rows) {
-        const task = taskDtoFromRow(row);
-        columns[task.status as TaskStatus].push(task);
+    const { projectId } = query;
+    const { statuses, project, categories } = repo.boardStatements;
+    const readStatuses = () => (projectId ? statuses.project : statuses.all).run(this.database, { userId, projectId });
+    if (!repo.hasTaskFilters(rest) && !rest.status) {
+      // No filters: the cards by a row statement, the counts from the counters (the statuses' read carries them).
+      if (projectId) {
+        const [found, rows] = await Promise.all([readStatuses(), project.run(this.database, { userId, projectId, limit })]);
+        const board = boardShape(found, projectId);
+        return board.answer(rows.map(taskDtoFromRow), board.counters);
       }
-      return { columns, ...counts };
+      // All Projects: the workflows decide the read, so it follows the statuses' (not beside it: today's statement for a
+      // caller who sees a small share of the tasks walks far, all for nothing when the workflows differ).
+      const board = boardShape(await readStatuses());
+      const rows = await (board.kind === 'status'
+        ? repo.cardStatements.board.all
+        : categories(board.order as StatusCategory[])
+      ).run(this.database, { userId, limit });
+      return board.answer(rows.map(taskDtoFromRow), board.counters);
     }
     const filters: repo.TaskFilters = { ...rest, today: query.today ?? localDate(new Date()) };
-    // The board's four default columns (per-project columns are decision 0024's step 5): another key has none.
-    const statuses = query.status ? [query.status].filter(isDefaultKey) : TASK_STATUSES;
-    const [, , rows, counted] = await Promise.all([
-      query.projectId && this.requireVisibleProject(this.db, query.projectId, userId),
+    const [found] = await Promise.all([
+      readStatuses(),
       query.teamId && requireTeamMember(this.db, query.teamId, userId, 'team_not_found'),
-      repo.listBoard(this.db, userId, filters, statuses, limit),
-      repo.countVisibleByStatus(this.db, userId, filters),
     ]);
-    for (const row of rows) columns[row.status as TaskStatus]?.push(toTaskDto(row));
-    return { columns, ...countsOf(counted) };
+    const board = boardShape(found, projectId);
+    const [rows, counted] = await Promise.all([
+      repo.listBoard(this.db, userId, filters, board.columnsFor(filters), limit),
+      repo.countBoardColumns(this.db, userId, filters, board.kind),
+    ]);
+    return board.answer(rows.map(toTaskDto), counted);
   }
 
   /**

@@ -1,7 +1,14 @@
 import { memo, useCallback, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { TaskDto } from '../../../../domain/schemas/task';
-import { PriorityIcon, priorityText, StatusIcon, statusText, statusTint } from '../../../components/task-visuals';
+import {
+  PriorityIcon,
+  priorityText,
+  StatusIcon,
+  statusTint,
+  taskStatusName,
+  useOwnStatus,
+} from '../../../components/task-visuals';
 import { cn } from '../../../lib/cn';
 import { defaultLookOf } from '../../../lib/default-column';
 import { useDraggableTask } from '../../../components/task-drag';
@@ -18,7 +25,9 @@ interface TaskChipViewProps {
 /** A task on the calendar: tinted and iconed by status, iconed (and in full, named) by priority. */
 export const TaskChipView = memo(function TaskChipView({ task, size, className }: TaskChipViewProps) {
   const isDone = task.statusCategory === 'completed';
+  // Tinted and iconed by its category's default look; named by its own status (a custom one once its project's load).
   const look = defaultLookOf(task);
+  const statusName = taskStatusName(task, useOwnStatus(task));
   return (
     <div
       className={cn(
@@ -43,7 +52,7 @@ export const TaskChipView = memo(function TaskChipView({ task, size, className }
       </div>
       {size === 'full' ? (
         <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-0.5">
-          <span>{statusText(defaultLookOf(task))}</span>
+          <span>{statusName}</span>
           <span className="inline-flex items-center gap-0.5">
             <PriorityIcon priority={task.priority} />
             {priorityText(task.priority)}
@@ -51,14 +60,16 @@ export const TaskChipView = memo(function TaskChipView({ task, size, className }
         </div>
       ) : (
         <span className="sr-only">
-          , {statusText(defaultLookOf(task))}, {priorityText(task.priority)}
+          , {statusName}, {priorityText(task.priority)}
         </span>
       )}
     </div>
   );
 });
 
-const chipTitle = (task: TaskDto) => `${task.title} — ${statusText(defaultLookOf(task))}, ${priorityText(task.priority)}`;
+/** The chip's tooltip: the title, its status (its own name once known) and priority. */
+const useChipTitle = (task: TaskDto) =>
+  `${task.title} — ${taskStatusName(task, useOwnStatus(task))}, ${priorityText(task.priority)}`;
 
 interface DraggableTaskChipProps {
   task: TaskDto;
@@ -82,6 +93,7 @@ export const DraggableTaskChip = memo(function DraggableTaskChip({
   takesFocus,
 }: DraggableTaskChipProps) {
   const { handleProps, setNodeRef, isDragging } = useDraggableTask(task, onOpen, isDragActive);
+  const title = useChipTitle(task);
   const node = useRef<HTMLDivElement | null>(null);
   const setRef = useCallback(
     (el: HTMLDivElement | null) => {
@@ -101,7 +113,7 @@ export const DraggableTaskChip = memo(function DraggableTaskChip({
       {...handleProps}
       role="button"
       tabIndex={0}
-      title={chipTitle(task)}
+      title={title}
       data-testid="calendar-task"
       data-task-id={task.id}
       className={cn(
@@ -116,12 +128,13 @@ export const DraggableTaskChip = memo(function DraggableTaskChip({
 
 /** A task in a list (a day's full list, the agenda): a link to its page, not draggable. */
 export function TaskLink({ task, size = 'full' }: { task: TaskDto; size?: ChipSize }) {
+  const title = useChipTitle(task);
   return (
     <Link
       to={`/tasks/${task.id}`}
       // Closing the task goes back here (the task page treats it as opened from its board).
       state={{ fromBoard: true }}
-      title={chipTitle(task)}
+      title={title}
       data-testid="calendar-task-link"
       className="block rounded-md outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-1 dark:focus-visible:ring-offset-slate-900"
     >

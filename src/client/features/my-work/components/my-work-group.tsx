@@ -1,6 +1,5 @@
 import { type ComponentType, useId } from 'react';
 import { Link } from 'react-router';
-import type { TaskStatus } from '../../../../domain/constants';
 import type { MyWorkGroup as GroupName } from '../../../../domain/my-work';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { cn } from '../../../lib/cn';
@@ -20,7 +19,7 @@ interface MyWorkGroupProps {
   group: GroupName;
   tasks: TaskDto[];
   TaskCard: TaskCardComponent;
-  onStatusChange: (task: TaskDto, status: TaskStatus) => void;
+  onStatusChange: (task: TaskDto, status: string) => void;
 }
 
 const TONE: Partial<Record<GroupName, string>> = {
@@ -70,7 +69,7 @@ interface MyWorkCardProps {
   task: TaskDto;
   isOverdue: boolean;
   TaskCard: TaskCardComponent;
-  onStatusChange: (task: TaskDto, status: TaskStatus) => void;
+  onStatusChange: (task: TaskDto, status: string) => void;
 }
 
 /**

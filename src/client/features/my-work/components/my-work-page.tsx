@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { CircleCheckBig, UserX } from 'lucide-react';
 import { useCallback, useMemo } from 'react';
 import { Link } from 'react-router';
-import type { TaskStatus } from '../../../../domain/constants';
 import { localIsoDate } from '../../../../domain/dates';
 import {
   groupMyWork,
@@ -79,7 +78,7 @@ export function MyWorkPage({ TaskCard }: MyWorkPageProps) {
   const openCount = groups ? MY_WORK_GROUPS.reduce((n, g) => n + groups[g].length, 0) : null;
 
   const change = useChangeTaskStatus();
-  const onStatusChange = useCallback((task: TaskDto, status: TaskStatus) => change.mutate({ task, status }), [change.mutate]);
+  const onStatusChange = useCallback((task: TaskDto, status: string) => change.mutate({ task, status }), [change.mutate]);
 
   if (otherId && !subject) {
     if (teams.isPending) return <Spinner label="Loading..." />;

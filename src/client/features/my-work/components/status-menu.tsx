@@ -1,18 +1,17 @@
 import { Check, ChevronDown } from 'lucide-react';
-import { TASK_STATUS_LABELS, TASK_STATUSES, type TaskStatus } from '../../../../domain/constants';
 import type { TaskDto } from '../../../../domain/schemas/task';
+import { DEFAULT_STATUSES } from '../../../../domain/workflow';
 import { Menu, MenuContent, MenuLabel, MenuRadioGroup, MenuRadioItem, MenuTrigger } from '../../../components/ui/menu';
 import { cn } from '../../../lib/cn';
+import { useProjectStatuses } from '../../../lib/queries/statuses';
 
 export interface StatusMenuProps {
   task: TaskDto;
-  onChange: (task: TaskDto, status: TaskStatus) => void;
+  onChange: (task: TaskDto, status: string) => void;
   className?: string;
 }
 
-const isStatus = (value: string): value is TaskStatus => (TASK_STATUSES as readonly string[]).includes(value);
-
-/** A card's quick status change: a button that opens a menu of the four statuses, the current one checked. */
+/** A card's quick status change: a button that opens a menu of its project's statuses, the current one checked. */
 export function StatusMenu({ task, onChange, className }: StatusMenuProps) {
   return (
     <Menu>
@@ -33,20 +32,31 @@ export function StatusMenu({ task, onChange, className }: StatusMenuProps) {
         <MenuLabel>
           <span className="text-xs font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-300">Status</span>
         </MenuLabel>
-        <MenuRadioGroup
-          value={task.status}
-          onValueChange={(value) => {
-            if (isStatus(value) && value !== task.status) onChange(task, value);
-          }}
-        >
-          {TASK_STATUSES.map((status) => (
-            <MenuRadioItem key={status} value={status}>
-              <span className="flex-1">{TASK_STATUS_LABELS[status]}</span>
-              {status === task.status && <Check className="h-4 w-4" aria-hidden />}
-            </MenuRadioItem>
-          ))}
-        </MenuRadioGroup>
+        <StatusItems task={task} onChange={onChange} />
       </MenuContent>
     </Menu>
+  );
+}
+
+/**
+ * The menu's choices: the task's project's statuses, asked for when the menu opens (the default four until they
+ * come, the workflow every project starts with).
+ */
+function StatusItems({ task, onChange }: Pick<StatusMenuProps, 'task' | 'onChange'>) {
+  const statuses = useProjectStatuses(task.projectId).data ?? DEFAULT_STATUSES;
+  return (
+    <MenuRadioGroup
+      value={task.status}
+      onValueChange={(value) => {
+        if (value !== task.status && statuses.some((s) => s.key === value)) onChange(task, value);
+      }}
+    >
+      {statuses.map((status) => (
+        <MenuRadioItem key={status.key} value={status.key}>
+          <span className="flex-1">{status.name}</span>
+          {status.key === task.status && <Check className="h-4 w-4" aria-hidden />}
+        </MenuRadioItem>
+      ))}
+    </MenuRadioGroup>
   );
 }

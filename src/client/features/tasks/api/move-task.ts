@@ -1,31 +1,36 @@
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import type { TaskStatus } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { api } from '../../../lib/api-client';
 import { toastError } from '../../../lib/errors';
+import { columnIdOf, type DropPatch } from '../board/board-model';
 import type { TaskPages } from './get-tasks';
+import { updateTask } from './save-task';
 import { invalidateTasks } from './prefetch-board';
 import { taskKeys } from './task-keys';
 
-export const moveTask = (id: string, status: TaskStatus) => api.patch<TaskDto>(`/api/tasks/${id}/status`, { status });
+export const moveTask = (id: string, status: string) => api.patch<TaskDto>(`/api/tasks/${id}/status`, { status });
 
-/** Takes the task out of whichever page holds it; every page's counts drop by one. */
-const removeFrom = (data: TaskPages, task: TaskDto): TaskPages => ({
+/** A drop's write: the status alone as before (PATCH …/status), or with a lane's field in one PATCH of the task. */
+export const saveDrop = (id: string, patch: DropPatch) =>
+  Object.keys(patch).length === 1 && patch.status !== undefined ? moveTask(id, patch.status) : updateTask(id, patch);
+
+/** Takes the task out of whichever page holds it; every page's count of the column drops by one. */
+const removeFrom = (data: TaskPages, task: TaskDto, column: string): TaskPages => ({
   ...data,
   pages: data.pages.map((p) => ({
     ...p,
     tasks: p.tasks.filter((t) => t.id !== task.id),
-    counts: { ...p.counts, [task.status]: Math.max(0, (p.counts[task.status] ?? 1) - 1) },
+    counts: { ...p.counts, [column]: Math.max(0, (p.counts[column] ?? 1) - 1) },
     total: Math.max(0, p.total - 1),
   })),
 });
 
 /** Puts the task into the first page in newest-first order, counting it. */
-const insertInto = (data: TaskPages, task: TaskDto): TaskPages => ({
+const insertInto = (data: TaskPages, task: TaskDto, column: string): TaskPages => ({
   ...data,
   pages: data.pages.map((p, i) => {
-    const counted = { ...p, counts: { ...p.counts, [task.status]: (p.counts[task.status] ?? 0) + 1 }, total: p.total + 1 };
+    const counted = { ...p, counts: { ...p.counts, [column]: (p.counts[column] ?? 0) + 1 }, total: p.total + 1 };
     if (i !== 0) return counted;
     const tasks = p.tasks.filter((t) => t.id !== task.id);
     const at = tasks.findIndex((t) => t.createdAt < task.createdAt);
@@ -34,12 +39,7 @@ const insertInto = (data: TaskPages, task: TaskDto): TaskPages => ({
   }),
 });
 
-const setStatusIn = (data: TaskPages, id: string, status: TaskStatus): TaskPages => ({
-  ...data,
-  pages: data.pages.map((p) => ({ ...p, tasks: p.tasks.map((t) => (t.id === id ? { ...t, status } : t)) })),
-});
-
-/** Writes the saved copy (new version) wherever the task is cached. */
+/** Writes the saved copy (new version), or the moved one, wherever the task is cached. */
 const replaceIn = (data: TaskPages, saved: TaskDto): TaskPages => ({
   ...data,
   pages: data.pages.map((p) => ({ ...p, tasks: p.tasks.map((t) => (t.id === saved.id ? { ...t, ...saved } : t)) })),
@@ -47,31 +47,41 @@ const replaceIn = (data: TaskPages, saved: TaskDto): TaskPages => ({
 
 interface MoveVars {
   task: TaskDto;
-  status: TaskStatus;
+  /** What the drop writes (dropPatch). */
+  patch: DropPatch;
+  /** The task as it shows until the answer comes (its new status, category and lane field). */
+  moved: TaskDto;
 }
 
 /**
- * The drag move: shows at once (optimistic cache write), then saves only the status. On failure the
+ * The drag move: shows at once (optimistic cache write), then saves only what the drop changes. On failure the
  * snapshot comes back (the card returns to its column), the error is logged and the spec's toast shows.
  */
 export function useMoveTask() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ task, status }: MoveVars) => moveTask(task.id, status),
-    onMutate: async ({ task, status }: MoveVars) => {
+    mutationFn: ({ task, patch }: MoveVars) => saveDrop(task.id, patch),
+    onMutate: async ({ task, moved }: MoveVars) => {
       await qc.cancelQueries({ queryKey: taskKeys.all });
       const snapshot = qc.getQueriesData({ queryKey: taskKeys.all });
-      const moved = { ...task, status };
       for (const [key, data] of qc.getQueriesData<TaskPages>({ queryKey: taskKeys.columns() })) {
         if (!data?.pages.some((p) => p.tasks.some((t) => t.id === task.id))) continue;
-        qc.setQueryData<TaskPages>(key, removeFrom(data, task));
-        // The same filters' column for the new status.
-        const target: QueryKey = [...key.slice(0, -1), status];
+        // The key ends with the column: its kind ('status' or 'category') and its id.
+        const kind = key.at(-2) === 'category' ? 'category' : 'status';
+        const from = String(key.at(-1));
+        const to = columnIdOf(moved, kind);
+        if (to === from) {
+          qc.setQueryData<TaskPages>(key, replaceIn(data, moved));
+          continue;
+        }
+        qc.setQueryData<TaskPages>(key, removeFrom(data, task, from));
+        // The same filters' column the task moves to.
+        const target: QueryKey = [...key.slice(0, -1), to];
         const targetData = qc.getQueryData<TaskPages>(target);
-        if (targetData) qc.setQueryData<TaskPages>(target, insertInto(targetData, moved));
+        if (targetData) qc.setQueryData<TaskPages>(target, insertInto(targetData, moved, to));
       }
       for (const [key, data] of qc.getQueriesData<TaskPages>({ queryKey: taskKeys.lists() })) {
-        if (data) qc.setQueryData<TaskPages>(key, setStatusIn(data, task.id, status));
+        if (data) qc.setQueryData<TaskPages>(key, replaceIn(data, moved));
       }
       return { snapshot };
     },

@@ -12,6 +12,9 @@ vi.mock('../../../stores/auth-store', () => ({
 }));
 
 const board: TaskBoardDto = {
+  columnKind: 'status',
+  order: ['todo', 'in_progress', 'review', 'completed'],
+  workflows: [],
   columns: { todo: [], in_progress: [], review: [], completed: [] },
   counts: { todo: 0, in_progress: 0, review: 0, completed: 0 },
   total: 0,

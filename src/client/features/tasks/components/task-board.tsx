@@ -1,64 +1,158 @@
-import { DndContext, type DragEndEvent, DragOverlay, type KeyboardCoordinateGetter, useDroppable } from '@dnd-kit/core';
-import { Plus } from 'lucide-react';
+import {
+  type CollisionDetection,
+  closestCenter,
+  DndContext,
+  type DragEndEvent,
+  DragOverlay,
+  type KeyboardCoordinateGetter,
+  pointerWithin,
+  useDroppable,
+} from '@dnd-kit/core';
+import { AlertTriangle, ChevronDown, ChevronRight, Plus } from 'lucide-react';
 import { memo, type ReactNode, startTransition, useCallback, useEffect, useMemo, useState } from 'react';
-import { TASK_STATUS_LABELS, TASK_STATUSES, type TaskStatus } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { localDate, matchesDueFilter } from '../../../../domain/task-filters';
+import { WORKFLOW_TEXT, wipHeader } from '../../../../domain/workflow';
+import { type DropTargets, taskDragAnnouncements, taskOf, useTaskDrag } from '../../../components/task-drag';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
-import { defaultColumnOf } from '../../../lib/default-column';
 import { logError } from '../../../lib/errors';
-import { type DropTargets, taskDragAnnouncements, taskOf, useTaskDrag } from '../../../components/task-drag';
-import { flattenPages, useTaskColumn } from '../api/get-tasks';
+import { flattenPages, useBoardShape, useTaskColumn } from '../api/get-tasks';
 import { useMoveTask } from '../api/move-task';
 import type { TaskQueryFilters } from '../api/task-keys';
+import {
+  type BoardWorkflows,
+  columnsOf,
+  DEFAULT_SHAPE,
+  type DrawnColumn,
+  dropPatch,
+  type GroupBy,
+  groupIntoLanes,
+  type Lane,
+  type LanePatch,
+  movedTask,
+  nextTarget,
+  taskStatusOf,
+} from '../board/board-model';
 import { DraggableTaskCard, TaskCardView } from './task-card';
 
-const label = (status: TaskStatus) => TASK_STATUS_LABELS[status];
+const ARROWS = { ArrowRight: 'right', ArrowLeft: 'left', ArrowUp: 'up', ArrowDown: 'down' } as const;
 
-const isStatus = (id: unknown): id is TaskStatus => TASK_STATUSES.includes(id as TaskStatus);
+/**
+ * Where an arrow key moves the dragged card: left and right to the neighbouring column; with swimlanes also up and
+ * down to the neighbouring lane, the card then centred on the cell (the keyboard's drop is the nearest centre).
+ */
+const keyboardCoordinates =
+  (lanes: boolean): KeyboardCoordinateGetter =>
+  (event, { context }) => {
+    const { collisionRect, droppableRects } = context;
+    if (!collisionRect) return undefined;
+    if (event.code.startsWith('Arrow')) event.preventDefault();
+    const dir = ARROWS[event.code as keyof typeof ARROWS];
+    if (!dir || (!lanes && (dir === 'up' || dir === 'down'))) return undefined;
+    const at = { x: collisionRect.left + collisionRect.width / 2, y: collisionRect.top + collisionRect.height / 2 };
+    const target = nextTarget([...droppableRects.values()], at, dir);
+    if (!target) return undefined;
+    const x = target.left + (target.width - collisionRect.width) / 2;
+    return { x, y: lanes ? target.top + (target.height - collisionRect.height) / 2 : target.top + 8 };
+  };
+const COLUMN_KEYS = keyboardCoordinates(false);
+const LANE_KEYS = keyboardCoordinates(true);
 
-/** Left and right arrows jump the dragged card to the neighbouring column. */
-const columnKeyboardCoordinates: KeyboardCoordinateGetter = (event, { context }) => {
-  const { collisionRect, droppableRects } = context;
-  if (!collisionRect) return undefined;
-  const dir = event.code === 'ArrowRight' ? 1 : event.code === 'ArrowLeft' ? -1 : 0;
-  if (event.code.startsWith('Arrow')) event.preventDefault();
-  if (!dir) return undefined;
-  const center = collisionRect.left + collisionRect.width / 2;
-  const rects = TASK_STATUSES.map((s) => droppableRects.get(s)).filter((r): r is NonNullable<typeof r> => Boolean(r));
-  const candidates = rects
-    .filter((r) => (dir > 0 ? r.left > center : r.left + r.width < center))
-    .sort((a, b) => (dir > 0 ? a.left - b.left : b.left - a.left));
-  const target = candidates[0];
-  if (!target) return undefined;
-  return { x: target.left + (target.width - collisionRect.width) / 2, y: target.top + 8 };
-};
+/** With lanes, the pointer decides a mouse drop; the keyboard's drop is the cell whose centre is nearest the card's. */
+const laneCollision: CollisionDetection = (args) => (args.pointerCoordinates ? pointerWithin(args) : closestCenter(args));
 
 const instructions =
   'To pick up a task, press Space. While dragging, use the left and right arrow keys to move it between columns. Press Space or Enter to drop it, or Escape to cancel. Press Enter to open the task.';
+const laneInstructions =
+  'To pick up a task, press Space. While dragging, use the left and right arrow keys to move it between columns, and the up and down arrow keys to move it between lanes. Press Space or Enter to drop it, or Escape to cancel. Press Enter to open the task.';
 
-const columns: DropTargets = {
-  nameOf: (id) => (isStatus(id) ? label(id) : null),
-  holds: (task, id) => id === defaultColumnOf(task),
-  one: 'a column',
-  outside: 'the columns',
-  at: 'in',
-};
-const announcements = taskDragAnnouncements(columns);
-
-interface TaskBoardProps {
-  filters: Omit<TaskQueryFilters, 'status'>;
-  /** With a status filter, only that column has tasks. */
-  statusFilter?: TaskStatus;
-  onOpenTask: (task: TaskDto) => void;
-  onAddTask: (status: TaskStatus) => void;
+/** What a drop target is: a column, and with swimlanes a lane of it. */
+interface DropSpot {
+  column: DrawnColumn;
+  lane?: { patch: LanePatch; name: string };
+  /** What the announcements call it ('QA', or 'QA, Alice Smith'). */
+  name: string;
 }
 
-export function TaskBoard({ filters, statusFilter, onOpenTask, onAddTask }: TaskBoardProps) {
+const spotOf = (data: unknown) => (data as { spot?: DropSpot } | undefined)?.spot;
+
+interface TaskBoardProps {
+  /** The board's filters, its status or category filter included (then only the matching columns have tasks). */
+  filters: TaskQueryFilters;
+  /** Swimlanes: the loaded cards in rows by this field. */
+  groupBy?: GroupBy;
+  onOpenTask: (task: TaskDto) => void;
+  /** 'Add task to …': the column's status (none for a category column). */
+  onAddTask: (status?: string) => void;
+}
+
+/** What a column has loaded, for the board (swimlanes draw every column's cards lane by lane). */
+interface ColumnFeedState {
+  tasks: TaskDto[];
+  count: number;
+  isLoading: boolean;
+  isError: boolean;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  loadMore: () => void;
+  /** The next page without cancelling a refetch ('Show more' came near the screen). */
+  loadNear: () => void;
+  /** Whether coming near loads: not while fetching, nor after a failed page (the button retries). */
+  nearActive: boolean;
+}
+
+const enabledFor = (filters: TaskQueryFilters, column: DrawnColumn) =>
+  !(filters.status && column.kind === 'status' && filters.status !== column.id) &&
+  !(filters.category && filters.category !== column.category);
+
+export function TaskBoard({ filters, groupBy, onOpenTask, onAddTask }: TaskBoardProps) {
   const move = useMoveTask();
   const today = localDate(new Date());
+  const shapeQuery = useBoardShape(filters);
+  const shape = shapeQuery.data ?? DEFAULT_SHAPE;
+  const ready = shapeQuery.data !== undefined;
+  const columns = useMemo(() => columnsOf(shape), [shape]);
+  const workflows = shape.workflows;
+  const [feeds, setFeeds] = useState<Record<string, ColumnFeedState>>({});
+  const report = useCallback((id: string, state: ColumnFeedState) => setFeeds((f) => ({ ...f, [id]: state })), []);
+
+  const lanes = useMemo(
+    () =>
+      groupBy
+        ? groupIntoLanes(
+            columns.map((c) => ({ id: c.id, tasks: feeds[c.id]?.tasks ?? [] })),
+            groupBy,
+            groupBy === 'project'
+              ? workflows.map((w) => ({ id: w.projectId, name: projectNameOf(feeds, w.projectId) })).filter((p) => p.name)
+              : [],
+          )
+        : [],
+    [groupBy, columns, feeds, workflows],
+  );
+
+  const spots = useMemo(() => {
+    const byId = new Map<string, DropSpot>();
+    for (const column of columns) {
+      if (!groupBy) byId.set(column.id, { column, name: column.name });
+      for (const lane of lanes) {
+        byId.set(cellId(lane, column), { column, lane, name: `${column.name}, ${lane.name}` });
+      }
+    }
+    return byId;
+  }, [columns, lanes, groupBy]);
+
+  const targets: DropTargets = {
+    nameOf: (id) => (id === undefined ? null : (spots.get(String(id))?.name ?? null)),
+    holds: (task, id) => {
+      const spot = spots.get(String(id));
+      return !spot || dropPatch(task, spot.column, workflows, spot.lane?.patch) === null;
+    },
+    one: groupBy ? 'a lane of a column' : 'a column',
+    outside: 'the columns',
+    at: 'in',
+  };
 
   const onDrop = ({ active, over }: DragEndEvent) => {
     const task = taskOf(active.data.current);
@@ -67,38 +161,64 @@ export function TaskBoard({ filters, statusFilter, onOpenTask, onAddTask }: Task
       return;
     }
     // Dropped outside every column, or where it already was: nothing to do.
-    if (!over || !isStatus(over.id) || over.id === defaultColumnOf(task)) return;
-    move.mutate({ task, status: over.id });
+    const spot = spotOf(over?.data.current);
+    if (!spot) return;
+    const patch = dropPatch(task, spot.column, workflows, spot.lane?.patch);
+    if (!patch) return;
+    move.mutate({ task, patch, moved: movedTask(task, patch, workflows, spot.column, spot.lane?.name ?? '') });
   };
   const { contextProps, activeTask, isDragActive, openTask } = useTaskDrag({
-    keyboardCoordinates: columnKeyboardCoordinates,
-    announcements,
-    instructions,
+    keyboardCoordinates: groupBy ? LANE_KEYS : COLUMN_KEYS,
+    announcements: taskDragAnnouncements(targets),
+    instructions: groupBy ? laneInstructions : instructions,
+    collisionDetection: groupBy ? laneCollision : undefined,
     onOpenTask,
     onDrop,
   });
 
+  const columnProps = (column: DrawnColumn) => ({
+    column,
+    filters,
+    enabled: ready && enabledFor(filters, column),
+    waiting: !ready,
+    today,
+    workflows,
+    onOpen: openTask,
+    onAdd: onAddTask,
+    isDragActive,
+  });
+
   return (
     <DndContext {...contextProps}>
-      <div className="-mx-4 flex gap-4 overflow-x-auto px-4 pb-4 sm:mx-0 sm:px-0" data-testid="task-board">
-        {TASK_STATUSES.map((status) => (
-          <BoardColumn
-            key={status}
-            status={status}
-            filters={filters}
-            enabled={!statusFilter || statusFilter === status}
-            today={today}
-            onOpen={openTask}
-            onAdd={onAddTask}
-            isDragActive={isDragActive}
-          />
-        ))}
-      </div>
+      {groupBy ? (
+        <LaneBoard
+          columns={columns}
+          lanes={lanes}
+          feeds={feeds}
+          groupBy={groupBy}
+          today={today}
+          workflows={workflows}
+          onOpen={openTask}
+          onAdd={onAddTask}
+          isDragActive={isDragActive}
+        >
+          {columns.map((column) => (
+            <ColumnFeed key={`${column.kind}:${column.id}`} {...columnProps(column)} onState={report} />
+          ))}
+        </LaneBoard>
+      ) : (
+        <div className="-mx-4 flex gap-4 overflow-x-auto px-4 pb-4 sm:mx-0 sm:px-0" data-testid="task-board">
+          {columns.map((column) => (
+            <BoardColumn key={`${column.kind}:${column.id}`} {...columnProps(column)} />
+          ))}
+        </div>
+      )}
       <DragOverlay dropAnimation={null}>
         {activeTask && (
           <TaskCardView
             task={activeTask}
             isOverdue={matchesDueFilter(activeTask, 'overdue', today)}
+            status={taskStatusOf(workflows, activeTask)}
             className="w-full cursor-grabbing shadow-xl ring-2 ring-brand-600"
           />
         )}
@@ -107,13 +227,26 @@ export function TaskBoard({ filters, statusFilter, onOpenTask, onAddTask }: Task
   );
 }
 
+const projectNameOf = (feeds: Record<string, ColumnFeedState>, projectId: string) => {
+  for (const feed of Object.values(feeds)) {
+    const found = feed.tasks.find((t) => t.projectId === projectId);
+    if (found) return found.projectName;
+  }
+  return '';
+};
+
+const cellId = (lane: Lane, column: DrawnColumn) => `lane:${lane.key}:${column.id}`;
+
 interface BoardColumnProps {
-  status: TaskStatus;
-  filters: Omit<TaskQueryFilters, 'status'>;
+  column: DrawnColumn;
+  filters: TaskQueryFilters;
   enabled: boolean;
+  /** The board's columns are not known yet: a skeleton. */
+  waiting: boolean;
   today: string;
+  workflows: BoardWorkflows;
   onOpen: (task: TaskDto) => void;
-  onAdd: (status: TaskStatus) => void;
+  onAdd: (status?: string) => void;
   isDragActive: () => boolean;
 }
 
@@ -130,92 +263,133 @@ function useProgressiveCards(tasks: TaskDto[]): TaskDto[] {
   return all || tasks.length <= FIRST_DRAW ? tasks : tasks.slice(0, FIRST_DRAW);
 }
 
+/** A column's loaded cards and paging. */
+function useColumnFeed(filters: TaskQueryFilters, column: DrawnColumn, enabled: boolean, waiting: boolean): ColumnFeedState {
+  const query = useTaskColumn(filters, column, enabled);
+  const tasks = useMemo(() => (enabled ? flattenPages(query.data) : []), [enabled, query.data]);
+  const { fetchNextPage } = query;
+  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+  const loadNear = useCallback(() => void fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
+  return {
+    loadNear,
+    nearActive: query.hasNextPage && !query.isFetching && !query.isFetchNextPageError,
+    tasks,
+    // The column's exact count is its pages' total (the board's count for it, kept by moves).
+    count: enabled ? (query.data?.pages[0]?.total ?? 0) : 0,
+    isLoading: waiting || (enabled && query.isPending),
+    isError: enabled && query.isError,
+    hasNextPage: query.hasNextPage,
+    isFetchingNextPage: query.isFetchingNextPage,
+    loadMore,
+  };
+}
+
+/** A column's header: its name (and colour), the count ('count / limit' with a WIP limit, marked when over it). */
+function ColumnHead({
+  column,
+  count,
+  headingId,
+  overId,
+  onAdd,
+}: {
+  column: DrawnColumn;
+  count: number;
+  headingId: string;
+  overId: string;
+  onAdd: (status?: string) => void;
+}) {
+  const limit = column.kind === 'status' ? column.wipLimit : null;
+  const wip = wipHeader(count, limit);
+  return (
+    <header className="flex items-center justify-between gap-2 px-3 pb-2 pt-3">
+      <div className="flex min-w-0 flex-wrap items-center gap-2">
+        <span className="h-2.5 w-2.5 shrink-0 rounded-full" style={{ backgroundColor: column.color }} aria-hidden />
+        <h2 id={headingId} className="truncate text-sm font-semibold text-slate-800 dark:text-slate-100">
+          {column.name}
+        </h2>
+        <span
+          className={cn(
+            'rounded-full px-2 py-0.5 text-xs font-medium',
+            wip.isOver
+              ? 'bg-red-100 text-red-800 ring-1 ring-red-600 dark:bg-red-950 dark:text-red-200 dark:ring-red-400'
+              : 'bg-white text-slate-700 dark:bg-slate-800 dark:text-slate-200',
+          )}
+          data-testid="column-count"
+        >
+          {wip.text}
+          <span className="sr-only">{limit === null ? ' tasks' : ` tasks, ${WORKFLOW_TEXT.wipLimit} ${limit}`}</span>
+        </span>
+        {wip.overText && (
+          <span
+            id={overId}
+            className="inline-flex items-center gap-1 text-xs font-semibold text-red-700 dark:text-red-300"
+            data-testid="over-wip"
+          >
+            <AlertTriangle className="h-3.5 w-3.5" aria-hidden />
+            {wip.overText}
+          </span>
+        )}
+      </div>
+      <Button
+        variant="ghost"
+        size="icon"
+        className="h-8 w-8 shrink-0"
+        title={`Add task to ${column.name}`}
+        aria-label={`Add task to ${column.name}`}
+        onClick={() => onAdd(column.kind === 'status' ? column.key : undefined)}
+      >
+        <Plus className="h-4 w-4" aria-hidden />
+      </Button>
+    </header>
+  );
+}
+
+/** The section's accessible name: the column's name, and 'Over WIP limit' while it is. */
+const labelledBy = (column: DrawnColumn, count: number, headingId: string, overId: string) =>
+  column.kind === 'status' && wipHeader(count, column.wipLimit).isOver ? `${headingId} ${overId}` : headingId;
+
 /**
  * A column: its header and its cards. It renders when its data changes, never during a drag: what a drag
  * changes (the drop highlight) lives in ColumnDropZone, which gets the cards as an element it passes on.
  */
 const BoardColumn = memo(function BoardColumn({
-  status,
+  column,
   filters,
   enabled,
+  waiting,
   today,
+  workflows,
   onOpen,
   onAdd,
   isDragActive,
 }: BoardColumnProps) {
-  const query = useTaskColumn(filters, status, enabled);
-  const tasks = useMemo(() => (enabled ? flattenPages(query.data) : []), [enabled, query.data]);
+  const feed = useColumnFeed(filters, column, enabled, waiting);
+  const { tasks, count } = feed;
   const drawn = useProgressiveCards(tasks);
-  const count = enabled ? (query.data?.pages[0]?.counts[status] ?? 0) : 0;
-  const name = label(status);
-  const headingId = `column-${status}`;
-  const isLoading = enabled && query.isPending;
-  const { fetchNextPage } = query;
-  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
-  const loadNear = useCallback(() => void fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
-  const moreRef = useLoadWhenNear(loadNear, query.hasNextPage && !query.isFetching && !query.isFetchNextPageError);
+  const headingId = `column-${column.id}`;
+  const overId = `column-${column.id}-over`;
+  const isLoading = feed.isLoading;
+  const spot = useMemo<DropSpot>(() => ({ column, name: column.name }), [column]);
 
   return (
     <section
-      aria-labelledby={headingId}
+      aria-labelledby={labelledBy(column, count, headingId, overId)}
       className="flex w-80 shrink-0 flex-col rounded-xl bg-slate-100 lg:w-auto lg:min-w-56 lg:max-w-md lg:flex-1 dark:bg-slate-900/60"
-      data-testid={`column-${status}`}
+      data-testid={`column-${column.id}`}
     >
-      <header className="flex items-center justify-between gap-2 px-3 pb-2 pt-3">
-        <div className="flex min-w-0 items-center gap-2">
-          <h2 id={headingId} className="truncate text-sm font-semibold text-slate-800 dark:text-slate-100">
-            {name}
-          </h2>
-          <span
-            className="rounded-full bg-white px-2 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200"
-            data-testid="column-count"
-          >
-            {count}
-            <span className="sr-only"> tasks</span>
-          </span>
-        </div>
-        <Button
-          variant="ghost"
-          size="icon"
-          className="h-8 w-8 shrink-0"
-          title={`Add task to ${name}`}
-          aria-label={`Add task to ${name}`}
-          onClick={() => onAdd(status)}
-        >
-          <Plus className="h-4 w-4" aria-hidden />
-        </Button>
-      </header>
-      <ColumnDropZone status={status} empty={!isLoading && tasks.length === 0} onAdd={onAdd}>
+      <ColumnHead column={column} count={count} headingId={headingId} overId={overId} onAdd={onAdd} />
+      <ColumnDropZone id={column.id} spot={spot} empty={!isLoading && tasks.length === 0} onAdd={onAdd}>
         {isLoading ? (
           <ColumnSkeleton />
         ) : (
           tasks.length > 0 && (
             <>
-              {drawn.map((task) => (
-                <DraggableTaskCard
-                  key={task.id}
-                  task={task}
-                  isOverdue={matchesDueFilter(task, 'overdue', today)}
-                  onOpen={onOpen}
-                  isDragActive={isDragActive}
-                />
-              ))}
-              {query.hasNextPage && (
-                <Button
-                  ref={moreRef}
-                  variant="secondary"
-                  size="sm"
-                  className="justify-center"
-                  isLoading={query.isFetchingNextPage}
-                  onClick={loadMore}
-                >
-                  Show more ({count - tasks.length} more)
-                </Button>
-              )}
+              <Cards tasks={drawn} today={today} workflows={workflows} onOpen={onOpen} isDragActive={isDragActive} />
+              {feed.hasNextPage && <ShowMore feed={feed} />}
             </>
           )
         )}
-        {query.isError && enabled && (
+        {feed.isError && (
           <p role="alert" className="text-sm text-red-700 dark:text-red-400">
             {MSG.loadFailed}
           </p>
@@ -224,6 +398,221 @@ const BoardColumn = memo(function BoardColumn({
     </section>
   );
 });
+
+/** A column's (or a lane cell's) cards, each with its own status from the workflows. */
+function Cards({
+  tasks,
+  today,
+  workflows,
+  onOpen,
+  isDragActive,
+}: { tasks: TaskDto[] } & Pick<BoardColumnProps, 'today' | 'workflows' | 'onOpen' | 'isDragActive'>) {
+  return tasks.map((task) => (
+    <DraggableTaskCard
+      key={task.id}
+      task={task}
+      isOverdue={matchesDueFilter(task, 'overdue', today)}
+      status={taskStatusOf(workflows, task)}
+      onOpen={onOpen}
+      isDragActive={isDragActive}
+    />
+  ));
+}
+
+/** A column's 'Show more': loads the next page itself when it comes near the visible part of the page. */
+function ShowMore({ feed }: { feed: ColumnFeedState }) {
+  const moreRef = useLoadWhenNear(feed.loadNear, feed.nearActive);
+  return (
+    <Button
+      ref={moreRef}
+      variant="secondary"
+      size="sm"
+      className="justify-center"
+      isLoading={feed.isFetchingNextPage}
+      onClick={feed.loadMore}
+    >
+      Show more ({feed.count - feed.tasks.length} more)
+    </Button>
+  );
+}
+
+/** A column's queries for the swimlanes: draws nothing, tells the board what it loaded. */
+function ColumnFeed({
+  column,
+  filters,
+  enabled,
+  waiting,
+  onState,
+}: BoardColumnProps & { onState: (id: string, state: ColumnFeedState) => void }) {
+  const feed = useColumnFeed(filters, column, enabled, waiting);
+  const { tasks, count, isLoading, isError, hasNextPage, isFetchingNextPage, loadMore, loadNear, nearActive } = feed;
+  useEffect(
+    () =>
+      onState(column.id, {
+        tasks,
+        count,
+        isLoading,
+        isError,
+        hasNextPage,
+        isFetchingNextPage,
+        loadMore,
+        loadNear,
+        nearActive,
+      }),
+    [onState, column.id, tasks, count, isLoading, isError, hasNextPage, isFetchingNextPage, loadMore, loadNear, nearActive],
+  );
+  return null;
+}
+
+interface LaneBoardProps {
+  columns: DrawnColumn[];
+  lanes: Lane[];
+  feeds: Record<string, ColumnFeedState>;
+  groupBy: GroupBy;
+  today: string;
+  workflows: BoardWorkflows;
+  onOpen: (task: TaskDto) => void;
+  onAdd: (status?: string) => void;
+  isDragActive: () => boolean;
+  /** The columns' feeds (they draw nothing). */
+  children: ReactNode;
+}
+
+/**
+ * The board in swimlanes: the column heads in a row, then one row per lane, each with a header (its name and count,
+ * a button that collapses it) and a cell per column; the columns' 'Show more' at the foot.
+ */
+function LaneBoard({ columns, lanes, feeds, groupBy, today, workflows, onOpen, onAdd, isDragActive, children }: LaneBoardProps) {
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (key: string) =>
+    setCollapsed((c) => {
+      const next = new Set(c);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
+  const grid = { gridTemplateColumns: `repeat(${columns.length}, minmax(15rem, 1fr))` };
+  const minWidth = `calc(${columns.length} * 15rem + ${columns.length - 1} * 1rem)`;
+  const isLoading = columns.some((c) => feeds[c.id]?.isLoading ?? true);
+  const anyMore = columns.some((c) => feeds[c.id]?.hasNextPage);
+
+  return (
+    <div className="-mx-4 overflow-x-auto px-4 pb-4 sm:mx-0 sm:px-0" data-testid="task-board">
+      {children}
+      <div className="space-y-3" style={{ minWidth }}>
+        <div className="grid gap-4" style={grid}>
+          {columns.map((column) => {
+            const count = feeds[column.id]?.count ?? 0;
+            const headingId = `column-${column.id}`;
+            const overId = `column-${column.id}-over`;
+            return (
+              <section
+                key={column.id}
+                aria-labelledby={labelledBy(column, count, headingId, overId)}
+                className="rounded-xl bg-slate-100 dark:bg-slate-900/60"
+                data-testid={`column-${column.id}`}
+              >
+                <ColumnHead column={column} count={count} headingId={headingId} overId={overId} onAdd={onAdd} />
+              </section>
+            );
+          })}
+        </div>
+        {isLoading && <ColumnSkeleton />}
+        {!isLoading && lanes.length === 0 && (
+          <p className="rounded-xl border-2 border-dashed border-slate-300 px-3 py-8 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300">
+            No tasks found
+          </p>
+        )}
+        {lanes.map((lane) => {
+          const open = !collapsed.has(lane.key);
+          const regionId = `lane-${groupBy}-${lane.key}`;
+          return (
+            <section
+              key={lane.key}
+              aria-labelledby={`${regionId}-title`}
+              className="rounded-xl border border-slate-200 dark:border-slate-700"
+              data-testid="lane"
+            >
+              <h3 id={`${regionId}-title`} className="text-sm font-semibold text-slate-800 dark:text-slate-100">
+                <button
+                  type="button"
+                  aria-expanded={open}
+                  aria-controls={regionId}
+                  onClick={() => toggle(lane.key)}
+                  className="flex w-full items-center gap-2 rounded-t-xl px-3 py-2 text-left hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 dark:hover:bg-slate-800/60"
+                >
+                  {open ? <ChevronDown className="h-4 w-4" aria-hidden /> : <ChevronRight className="h-4 w-4" aria-hidden />}
+                  <span className="truncate">{lane.name}</span>
+                  <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+                    {lane.count}
+                    <span className="sr-only"> tasks</span>
+                  </span>
+                </button>
+              </h3>
+              {open && (
+                <div id={regionId} className="grid gap-4 px-0 pb-2" style={grid}>
+                  {columns.map((column) => {
+                    const tasks = lane.cells[column.id] ?? [];
+                    return (
+                      <LaneCell key={column.id} id={cellId(lane, column)} column={column} lane={lane} empty={tasks.length === 0}>
+                        <Cards tasks={tasks} today={today} workflows={workflows} onOpen={onOpen} isDragActive={isDragActive} />
+                      </LaneCell>
+                    );
+                  })}
+                </div>
+              )}
+            </section>
+          );
+        })}
+        {anyMore && (
+          <div className="grid gap-4" style={grid}>
+            {columns.map((column) => {
+              const feed = feeds[column.id];
+              return <div key={column.id}>{feed?.hasNextPage && <ShowMore feed={feed} />}</div>;
+            })}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** One lane's part of a column: a drop target that sets the column's status and the lane's field. */
+function LaneCell({
+  id,
+  column,
+  lane,
+  empty,
+  children,
+}: {
+  id: string;
+  column: DrawnColumn;
+  lane: Lane;
+  empty: boolean;
+  children: ReactNode;
+}) {
+  const spot = useMemo<DropSpot>(
+    () => ({ column, lane: { patch: lane.patch, name: lane.name }, name: `${column.name}, ${lane.name}` }),
+    [column, lane.patch, lane.name],
+  );
+  const { setNodeRef, isOver } = useDroppable({ id, data: { spot } });
+  return (
+    <div
+      ref={setNodeRef}
+      data-testid={`cell-${column.id}`}
+      className={cn(
+        'flex min-h-20 flex-col gap-2 rounded-lg bg-slate-100 p-2 transition-colors dark:bg-slate-900/60',
+        isOver && 'bg-brand-100/60 ring-2 ring-inset ring-brand-600 dark:bg-indigo-950/50',
+      )}
+    >
+      {empty && (
+        <p className="sr-only">
+          No tasks in {column.name}, {lane.name}
+        </p>
+      )}
+      {children}
+    </div>
+  );
+}
 
 /**
  * The area the page scrolls in (the app shell's main element, marked data-scroll-root), or null for the viewport.
@@ -253,10 +642,11 @@ function useLoadWhenNear(load: () => void, active: boolean) {
 }
 
 interface ColumnDropZoneProps {
-  status: TaskStatus;
+  id: string;
+  spot: DropSpot;
   /** No cards: shows the empty state ('Drop task here' while a card is over it). */
   empty: boolean;
-  onAdd: (status: TaskStatus) => void;
+  onAdd: (status?: string) => void;
   children: ReactNode;
 }
 
@@ -265,9 +655,10 @@ interface ColumnDropZoneProps {
  * droppable does), so it is small: the cards come in as `children`, an element that stays the same, and
  * React does not render them again.
  */
-function ColumnDropZone({ status, empty, onAdd, children }: ColumnDropZoneProps) {
-  const { setNodeRef, isOver } = useDroppable({ id: status });
-  const name = label(status);
+function ColumnDropZone({ id, spot, empty, onAdd, children }: ColumnDropZoneProps) {
+  const data = useMemo(() => ({ spot }), [spot]);
+  const { setNodeRef, isOver } = useDroppable({ id, data });
+  const { column } = spot;
   return (
     <div
       ref={setNodeRef}
@@ -282,8 +673,8 @@ function ColumnDropZone({ status, empty, onAdd, children }: ColumnDropZoneProps)
             <p className="font-medium text-brand-700 dark:text-brand-100">Drop task here</p>
           ) : (
             <>
-              <p>No tasks in {name}</p>
-              <Button variant="link" className="mt-1" onClick={() => onAdd(status)}>
+              <p>No tasks in {column.name}</p>
+              <Button variant="link" className="mt-1" onClick={() => onAdd(column.kind === 'status' ? column.key : undefined)}>
                 Add a task
               </Button>
             </>

@@ -2,7 +2,7 @@ import { Calendar, ListChecks, MessageSquare, Paperclip, User } from 'lucide-rea
 import { memo, useId, useMemo } from 'react';
 import { LIMITS } from '../../../../domain/constants';
 import type { TaskDto } from '../../../../domain/schemas/task';
-import { PriorityBadge, StatusChip } from '../../../components/task-visuals';
+import { PriorityBadge, StatusChip, type StatusLook, WorkflowStatusChip } from '../../../components/task-visuals';
 import { cn } from '../../../lib/cn';
 import { defaultLookOf } from '../../../lib/default-column';
 import { useDraggableTask } from '../../../components/task-drag';
@@ -14,11 +14,13 @@ interface TaskCardViewProps {
   isOverdue?: boolean;
   className?: string;
   titleId?: string;
+  /** The task's own status in its project's workflow (its name and colour), when the board knows it. */
+  status?: StatusLook;
 }
 
 /** What a card shows (spec §2 'Task card'); used by the draggable card and the drag overlay. Memoised: every
  * draggable re-renders when a drag starts or changes column, its content need not. */
-export const TaskCardView = memo(function TaskCardView({ task, isOverdue, className, titleId }: TaskCardViewProps) {
+export const TaskCardView = memo(function TaskCardView({ task, isOverdue, className, titleId, status }: TaskCardViewProps) {
   const shown = task.tags.slice(0, LIMITS.cardTags);
   const more = task.tags.length - shown.length;
   return (
@@ -37,7 +39,7 @@ export const TaskCardView = memo(function TaskCardView({ task, isOverdue, classN
         </p>
       )}
       <div className="mt-2 flex flex-wrap items-center gap-1.5">
-        <StatusChip status={defaultLookOf(task)} />
+        {status ? <WorkflowStatusChip status={status} /> : <StatusChip status={defaultLookOf(task)} />}
         <PriorityBadge priority={task.priority} />
       </div>
       {task.tags.length > 0 && (
@@ -117,6 +119,7 @@ const BOARD_CARD_CLASS = 'hover:border-brand-600/60 [content-visibility:auto] [c
 interface DraggableTaskCardProps {
   task: TaskDto;
   isOverdue: boolean;
+  status?: StatusLook;
   onOpen: (task: TaskDto) => void;
   /** True while any drag is under way: Enter then ends the drag instead of opening the card. */
   isDragActive: () => boolean;
@@ -132,14 +135,15 @@ interface DraggableTaskCardProps {
 export const DraggableTaskCard = memo(function DraggableTaskCard({
   task,
   isOverdue,
+  status,
   onOpen,
   isDragActive,
 }: DraggableTaskCardProps) {
   const titleId = useId();
   const { handleProps, setNodeRef, isDragging } = useDraggableTask(task, onOpen, isDragActive);
   const content = useMemo(
-    () => <TaskCardView task={task} isOverdue={isOverdue} titleId={titleId} className={BOARD_CARD_CLASS} />,
-    [task, isOverdue, titleId],
+    () => <TaskCardView task={task} isOverdue={isOverdue} titleId={titleId} status={status} className={BOARD_CARD_CLASS} />,
+    [task, isOverdue, titleId, status],
   );
   return (
     <div

@@ -1,24 +1,20 @@
 import { Filter, X } from 'lucide-react';
 import { type ReactNode, useMemo, useState } from 'react';
-import {
-  DUE_FILTER_LABELS,
-  DUE_FILTERS,
-  TASK_PRIORITIES,
-  TASK_PRIORITY_LABELS,
-  TASK_STATUS_LABELS,
-  TASK_STATUSES,
-} from '../../../../domain/constants';
+import { DUE_FILTER_LABELS, DUE_FILTERS, TASK_PRIORITIES, TASK_PRIORITY_LABELS } from '../../../../domain/constants';
+import { DEFAULT_STATUSES, STATUS_CATEGORIES, STATUS_CATEGORY_LABELS } from '../../../../domain/workflow';
 import { Button } from '../../../components/ui/button';
 import { labelled, named, OptionsSelect, type SelectOption } from '../../../components/ui/options-select';
 import { SearchField } from '../../../components/ui/search-field';
 import { cn } from '../../../lib/cn';
+import { useProjectStatuses } from '../../../lib/queries/statuses';
 import { useUrlSearchBox } from '../../../lib/use-debounced-value';
 import { useTaskProjects } from '../api/get-projects';
 import { useTaskTeams } from '../api/get-teams';
+import type { BoardShape } from '../board/board-model';
 import type { TaskUrlState } from '../hooks/use-task-filters';
 
 /** The filters of the 'More Filters' panel, each shown as a removable chip when set. */
-type PanelFilter = 'status' | 'priority' | 'assignee' | 'due';
+type PanelFilter = 'status' | 'category' | 'priority' | 'assignee' | 'due';
 type Update = (changes: Partial<Record<keyof TaskUrlState, string | null>>) => void;
 
 interface TaskFiltersBarProps {
@@ -27,14 +23,24 @@ interface TaskFiltersBarProps {
   clearAll: () => void;
   /** Beside 'More Filters': the saved views' menu and 'Save view'. */
   tools?: ReactNode;
+  /** The board's shape when known: on All Projects whose workflows differ, the status filter offers categories. */
+  shape?: BoardShape;
 }
 
 /** Project dropdown, search, and the 'More Filters' panel; everything is applied on the server. */
-export function TaskFiltersBar({ state, update, clearAll, tools }: TaskFiltersBarProps) {
+export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFiltersBarProps) {
   const projects = useTaskProjects();
+  // Status choices: the project in scope's statuses; on All Projects the default four, or the categories when the
+  // visible projects' workflows differ (the board's columns either way).
+  const projectStatuses = useProjectStatuses(state.project || null).data;
+  const byCategory = !state.project && shape?.columnKind === 'category';
+  const statusOptions: SelectOption[] = byCategory
+    ? labelled(STATUS_CATEGORIES, STATUS_CATEGORY_LABELS)
+    : (state.project ? (projectStatuses ?? []) : DEFAULT_STATUSES).map((s) => ({ value: s.key, label: s.name }));
+  const statusName = (key: string) => statusOptions.find((o) => o.value === key)?.label ?? key;
   const teams = useTaskTeams();
   const [search, setSearch] = useUrlSearchBox(state.q, (q) => update({ q: q || null }));
-  const [isOpen, setOpen] = useState(Boolean(state.status || state.priority || state.assignee || state.due));
+  const [isOpen, setOpen] = useState(Boolean(state.status || state.category || state.priority || state.assignee || state.due));
 
   // Assignee choices: the members of the chosen project's team, else of all the caller's teams. Only worked out
   // when the panel or an assignee chip shows them (the first sort by locale costs ~12 ms on a cold load).
@@ -54,7 +60,8 @@ export function TaskFiltersBar({ state, update, clearAll, tools }: TaskFiltersBa
     id === 'unassigned' ? 'Unassigned' : (members.find((m) => m.id === id)?.name ?? 'Selected member');
 
   const chips = [
-    state.status && { key: 'status' as const, label: `Status: ${TASK_STATUS_LABELS[state.status]}` },
+    state.status && { key: 'status' as const, label: `Status: ${statusName(state.status)}` },
+    state.category && { key: 'category' as const, label: `Status: ${STATUS_CATEGORY_LABELS[state.category]}` },
     state.priority && { key: 'priority' as const, label: `Priority: ${TASK_PRIORITY_LABELS[state.priority]}` },
     state.assignee && { key: 'assignee' as const, label: `Assignee: ${assigneeName(state.assignee)}` },
     state.due && { key: 'due' as const, label: `Due: ${DUE_FILTER_LABELS[state.due]}` },
@@ -64,7 +71,7 @@ export function TaskFiltersBar({ state, update, clearAll, tools }: TaskFiltersBa
 
   // The panel's selects, each with a first choice that clears it.
   const panelSelects: { key: PanelFilter; label: string; any: string; options: SelectOption[] }[] = [
-    { key: 'status', label: 'Status', any: 'All Status', options: labelled(TASK_STATUSES, TASK_STATUS_LABELS) },
+    { key: byCategory ? 'category' : 'status', label: 'Status', any: 'All Status', options: statusOptions },
     { key: 'priority', label: 'Priority', any: 'All Priorities', options: labelled(TASK_PRIORITIES, TASK_PRIORITY_LABELS) },
     {
       key: 'assignee',
@@ -134,7 +141,14 @@ export function TaskFiltersBar({ state, update, clearAll, tools }: TaskFiltersBa
                 key={key}
                 label={label}
                 value={state[key]}
-                onChange={(e) => update({ [key]: e.target.value || null })}
+                // A status and a category filter are one choice: setting one clears the other.
+                onChange={(e) =>
+                  update(
+                    key === 'status' || key === 'category'
+                      ? { status: null, category: null, [key]: e.target.value || null }
+                      : { [key]: e.target.value || null },
+                  )
+                }
                 emptyOption={any}
                 options={options}
               />

@@ -1,12 +1,13 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import type { TaskPriority, TaskStatus } from '../../../../domain/constants';
+import type { TaskPriority } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import { canDeleteTask } from '../../../../domain/permissions';
 import { createTaskInput, parseTags, type TaskDto } from '../../../../domain/schemas/task';
 import { Markdown } from '../../../components/markdown';
-import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../../../components/task-visuals';
+import { DEFAULT_STATUSES, mapStatusToProject } from '../../../../domain/workflow';
+import { PRIORITY_OPTIONS, workflowStatusOptions } from '../../../components/task-visuals';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextAreaField, TextField } from '../../../components/ui/field';
@@ -14,6 +15,7 @@ import { Modal, ModalActions } from '../../../components/ui/modal';
 import { named, OptionsSelect } from '../../../components/ui/options-select';
 import { Spinner } from '../../../components/ui/spinner';
 import { isError, toastError } from '../../../lib/errors';
+import { useProjectStatuses } from '../../../lib/queries/statuses';
 import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
 import { useAuthStore } from '../../../stores/auth-store';
@@ -29,7 +31,8 @@ export interface TaskFormModalProps {
   onClose: () => void;
   /** Edit mode when given: the task's full view (its page, /tasks/:id). */
   taskId?: string | null;
-  initialStatus?: TaskStatus;
+  /** A status key of the project the task is created in (a board column's). */
+  initialStatus?: string;
   initialProjectId?: string;
   /** A new task's due date (YYYY-MM-DD), e.g. the calendar day it was added on. */
   initialDueDate?: string;
@@ -210,7 +213,7 @@ interface TaskFormValues extends Record<string, unknown> {
   title: string;
   description: string;
   projectId: string;
-  /** A status key: one of the default four, or the task's own key of another workflow. */
+  /** A status key of the chosen project's workflow. */
   status: string;
   priority: TaskPriority;
   assigneeId: string;
@@ -221,7 +224,8 @@ interface TaskFormValues extends Record<string, unknown> {
 interface TaskFormProps {
   formId: string;
   task: TaskDto | null;
-  initialStatus?: TaskStatus;
+  /** A status key of the project the task is created in (a board column's). */
+  initialStatus?: string;
   initialProjectId?: string;
   initialDueDate?: string;
   onSaved: () => void;
@@ -244,14 +248,6 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDat
     [task, initialStatus, initialProjectId, initialDueDate],
   );
   const form = useFormState<TaskFormValues>(initial);
-  // A task in a status of another workflow keeps it offered (by its key until the client draws workflows, step 8).
-  const statusOptions = useMemo(
-    () =>
-      task && !STATUS_OPTIONS.some((o) => o.value === task.status)
-        ? [...STATUS_OPTIONS, { value: task.status, label: task.status }]
-        : STATUS_OPTIONS,
-    [task],
-  );
   const { values, setValues, bind } = form;
   const create = useCreateTask();
   const update = useUpdateTask();
@@ -266,6 +262,18 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDat
   }, [projects.data, values.projectId, setValues]);
 
   const project = projects.data?.find((p) => p.id === values.projectId);
+  // The chosen project's statuses (the default four until they load, or with no project chosen).
+  const statuses = useProjectStatuses(values.projectId || null).data;
+  const workflow = values.projectId && statuses ? statuses : DEFAULT_STATUSES;
+  const statusOptions = useMemo(() => workflowStatusOptions(workflow), [workflow]);
+  // A status the chosen project does not have becomes its nearest one there (as a move to that project would).
+  useEffect(() => {
+    if (!statuses || statuses.some((s) => s.key === values.status)) return;
+    const own = task && task.projectId === values.projectId ? task : null;
+    const category = own?.statusCategory ?? DEFAULT_STATUSES.find((s) => s.key === values.status)?.category ?? 'unstarted';
+    const mapped = mapStatusToProject({ key: values.status, category }, statuses);
+    if (mapped) setValues((v) => ({ ...v, status: mapped.key }));
+  }, [statuses, values.status, values.projectId, task, setValues]);
   const team = useTaskTeam(project?.teamId);
   const assigneeOptions = (team.data?.members ?? []).map((m) => ({ value: m.userId, label: m.user.fullName }));
 

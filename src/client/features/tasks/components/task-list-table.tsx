@@ -2,13 +2,12 @@ import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { MSG } from '../../../../domain/messages';
 import type { TaskDto, TaskSort } from '../../../../domain/schemas/task';
 import { localDate, matchesDueFilter } from '../../../../domain/task-filters';
-import { PriorityBadge, StatusChip } from '../../../components/task-visuals';
+import { PriorityBadge, TaskStatusChip } from '../../../components/task-visuals';
 import { Button } from '../../../components/ui/button';
 import { ClickableRow, RowOpenButton } from '../../../components/ui/clickable-row';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
-import { defaultLookOf } from '../../../lib/default-column';
 import { flattenPages, useTaskList } from '../api/get-tasks';
 import type { TaskListSort, TaskQueryFilters } from '../api/task-keys';
 import { formatLongDate } from './task-meta';
@@ -88,7 +87,7 @@ export function TaskListTable({ filters, sort, onSort, onOpenTask }: TaskListTab
                     <RowOpenButton onOpen={() => onOpenTask(task)}>{task.title}</RowOpenButton>
                   </td>
                   <td className="px-4 py-3">
-                    <StatusChip status={defaultLookOf(task)} />
+                    <TaskStatusChip task={task} />
                   </td>
                   <td className="px-4 py-3">
                     <PriorityBadge priority={task.priority} />

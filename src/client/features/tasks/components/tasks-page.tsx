@@ -1,12 +1,13 @@
 import { LayoutGrid, List } from 'lucide-react';
-import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
-import type { TaskStatus } from '../../../../domain/constants';
 import type { TaskDto, TaskSort } from '../../../../domain/schemas/task';
 import { CreateButton } from '../../../components/ui/create-button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { cn } from '../../../lib/cn';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useBoardShape } from '../api/get-tasks';
+import { GROUP_BY_LABELS, GROUP_BYS, type GroupBy } from '../board/board-model';
 import { useTaskFilters } from '../hooks/use-task-filters';
 import { TaskBoard } from './task-board';
 import { TaskFiltersBar } from './task-filters-bar';
@@ -32,7 +33,7 @@ export function TasksPage() {
   useDocumentTitle('Tasks');
   const { state, query, sort, update, clearAll } = useTaskFilters();
   const slots = useOutletContext<TasksPageSlots | undefined>();
-  const [creating, setCreating] = useState<{ status?: TaskStatus } | null>(null);
+  const [creating, setCreating] = useState<{ status?: string } | null>(null);
   const { taskId } = useParams();
   const navigate = useNavigate();
   const location = useLocation();
@@ -42,13 +43,12 @@ export function TasksPage() {
   const current = useRef({ taskId, fromBoard: false });
   current.current = { taskId, fromBoard: (location.state as OpenedFromBoard | null)?.fromBoard === true };
 
-  const { status: statusFilter, ...boardFilters } = query;
-  // The URL's status filter is one of the default four (use-task-filters reads only those), the board's columns.
-  const boardStatus = statusFilter as TaskStatus | undefined;
   // Stable identity for the memoised columns.
-  const boardKey = JSON.stringify(boardFilters);
+  const boardKey = JSON.stringify(query);
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the serialised filters
-  const stableBoardFilters = useMemo(() => boardFilters, [boardKey]);
+  const stableBoardFilters = useMemo(() => query, [boardKey]);
+  // The board's shape (its columns) for the status filter's choices; the list view reads it only from the cache.
+  const shape = useBoardShape(stableBoardFilters, state.view === 'board').data;
 
   // Read from window.location so that the callback stays the same for every card (they are memoised on it).
   const openTask = useCallback(
@@ -67,7 +67,7 @@ export function TasksPage() {
     if (fromBoard) navigate(-1);
     else navigate({ pathname: '/tasks', search: window.location.search }, { replace: true });
   }, [navigate]);
-  const addTask = useCallback((status?: TaskStatus) => setCreating({ status }), []);
+  const addTask = useCallback((status?: string) => setCreating({ status }), []);
   const onSort = useCallback((s: TaskSort, dir: 'asc' | 'desc') => update({ sort: s, dir }), [update]);
 
   return (
@@ -100,15 +100,18 @@ export function TasksPage() {
                 </button>
               ))}
             </div>
+            {state.view === 'board' && (
+              <GroupBySelect value={state.groupBy} onChange={(groupBy) => update({ groupBy: groupBy || null })} />
+            )}
             <CreateButton onClick={() => addTask()}>New Task</CreateButton>
           </>
         }
       />
-      <TaskFiltersBar state={state} update={update} clearAll={clearAll} tools={slots?.filterTools} />
+      <TaskFiltersBar state={state} update={update} clearAll={clearAll} tools={slots?.filterTools} shape={shape} />
       {state.view === 'list' ? (
         <TaskListTable filters={query} sort={sort} onSort={onSort} onOpenTask={openTask} />
       ) : (
-        <TaskBoard filters={stableBoardFilters} statusFilter={boardStatus} onOpenTask={openTask} onAddTask={addTask} />
+        <TaskBoard filters={stableBoardFilters} groupBy={state.groupBy || undefined} onOpenTask={openTask} onAddTask={addTask} />
       )}
       <TaskFormModal
         open={creating ? true : Boolean(taskId)}
@@ -117,6 +120,30 @@ export function TasksPage() {
         initialStatus={creating?.status}
         initialProjectId={state.project || undefined}
       />
+    </div>
+  );
+}
+
+/** The board's swimlanes: 'None', 'Assignee', 'Priority' or 'Project' (the URL's `groupBy`). */
+function GroupBySelect({ value, onChange }: { value: GroupBy | ''; onChange: (groupBy: string) => void }) {
+  const id = useId();
+  return (
+    <div className="inline-flex items-center gap-2">
+      <label htmlFor={id} className="text-sm font-medium text-slate-700 dark:text-slate-200">
+        Group by
+      </label>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className="h-9 rounded-lg border border-slate-300 bg-white px-2 text-sm text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+      >
+        {(['', ...GROUP_BYS] as const).map((g) => (
+          <option key={g} value={g}>
+            {GROUP_BY_LABELS[g]}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

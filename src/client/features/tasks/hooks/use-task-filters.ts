@@ -4,14 +4,14 @@ import {
   type DueFilter,
   TASK_PRIORITIES,
   TASK_SORTS,
-  TASK_STATUSES,
   type TaskPriority,
   type TaskSort,
-  type TaskStatus,
 } from '../../../../domain/constants';
+import { STATUS_CATEGORIES, type StatusCategory, STATUS_LIMITS } from '../../../../domain/workflow';
 import { localDate } from '../../../../domain/task-filters';
 import { useUrlParams } from '../../../lib/use-url-params';
 import { UUID } from '../api/prefetch-board';
+import { type GroupBy, isGroupBy } from '../board/board-model';
 import type { TaskListSort, TaskQueryFilters } from '../api/task-keys';
 
 export type TaskView = 'board' | 'list';
@@ -20,17 +20,26 @@ export type TaskView = 'board' | 'list';
 export interface TaskUrlState {
   project: string;
   q: string;
-  status: TaskStatus | '';
+  /** A status key (of the project in scope, or one of the default four on All Projects). */
+  status: string;
+  /** A status category (All Projects whose workflows differ). */
+  category: StatusCategory | '';
   priority: TaskPriority | '';
   assignee: string;
   due: DueFilter | '';
   view: TaskView;
+  /** The board's swimlanes ('' for none). */
+  groupBy: GroupBy | '';
   sort: TaskSort;
   dir: 'asc' | 'desc';
 }
 
 /** The keys 'Clear All' resets. */
-export const FILTER_KEYS = ['project', 'q', 'status', 'priority', 'assignee', 'due'] as const;
+export const FILTER_KEYS = ['project', 'q', 'status', 'category', 'priority', 'assignee', 'due'] as const;
+
+/** A status key as the URL may carry it (schemas/workflow.ts `statusKey`). */
+const STATUS_KEY = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
+const statusKeyOf = (v: string | null) => (v && v.length <= STATUS_LIMITS.keyMax && STATUS_KEY.test(v) ? v : '');
 
 const oneOf = <T extends string>(values: readonly T[], v: string | null): T | '' =>
   v && (values as readonly string[]).includes(v) ? (v as T) : '';
@@ -44,11 +53,13 @@ export function useTaskFilters() {
     return {
       project: UUID.test(project) ? project : '',
       q: params.get('q') ?? '',
-      status: oneOf(TASK_STATUSES, params.get('status')),
+      status: statusKeyOf(params.get('status')),
+      category: oneOf(STATUS_CATEGORIES, params.get('category')),
       priority: oneOf(TASK_PRIORITIES, params.get('priority')),
       assignee: assignee === 'unassigned' || UUID.test(assignee) ? assignee : '',
       due: oneOf(DUE_FILTERS, params.get('due')),
       view: params.get('view') === 'list' ? 'list' : 'board',
+      groupBy: isGroupBy(params.get('groupBy')) ? (params.get('groupBy') as GroupBy) : '',
       sort: oneOf(TASK_SORTS, params.get('sort')) || 'created',
       dir: params.get('dir') === 'asc' ? 'asc' : params.get('dir') === 'desc' ? 'desc' : params.get('sort') ? 'asc' : 'desc',
     };
@@ -62,6 +73,7 @@ export function useTaskFilters() {
       projectId: state.project || undefined,
       q: state.q.trim() || undefined,
       status: state.status || undefined,
+      category: state.category || undefined,
       priority: state.priority || undefined,
       assigneeId: state.assignee || undefined,
       due: state.due || undefined,

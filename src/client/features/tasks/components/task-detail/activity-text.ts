@@ -22,7 +22,8 @@ export function describeActivity(entry: Pick<ActivityDto, 'field' | 'oldValue' |
     case 'description':
       return 'updated the description';
     case 'status':
-      return `moved this from ${label(TASK_STATUS_LABELS, oldValue)} to ${label(TASK_STATUS_LABELS, newValue)}`;
+      // The status's name when the entry recorded one (any workflow's), else the default four's label or the key.
+      return `moved this from ${oldLabel ?? label(TASK_STATUS_LABELS, oldValue)} to ${newLabel ?? label(TASK_STATUS_LABELS, newValue)}`;
     case 'priority':
       return `changed the priority from ${label(TASK_PRIORITY_LABELS, oldValue)} to ${label(TASK_PRIORITY_LABELS, newValue)}`;
     case 'assignee': {
