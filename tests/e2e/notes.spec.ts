@@ -61,10 +61,19 @@ async function personIn(browser: Browser, user: E2EUser): Promise<{ context: Bro
 }
 
 /** The caret at the end of the document, in a new paragraph. */
-async function newParagraphAtEnd(page: Page) {
+/**
+ * Puts the caret at the end of the note. TipTap's `focus` sets the selection at once but focuses the editor a frame
+ * later: a key typed before then goes nowhere (CI lost Mia's first letter, 'member 0 wrote', on a loaded machine).
+ */
+async function focusEnd(page: Page) {
   await page.evaluate(() =>
     (window as unknown as { __noteEditor: { commands: { focus: (at: 'end') => void } } }).__noteEditor.commands.focus('end'),
   );
+  await expect(editorOf(page)).toBeFocused();
+}
+
+async function newParagraphAtEnd(page: Page) {
+  await focusEnd(page);
   await page.keyboard.press('Enter');
 }
 
@@ -684,9 +693,7 @@ test('two people typing at the same spot of one empty paragraph keep their runs 
       await newParagraphAtEnd(olive.page);
       const count = (await paragraphs(olive.page)).length;
       await expect.poll(async () => (await paragraphs(mia.page)).length).toBe(count);
-      await mia.page.evaluate(() =>
-        (window as unknown as { __noteEditor: { commands: { focus: (at: 'end') => void } } }).__noteEditor.commands.focus('end'),
-      );
+      await focusEnd(mia.page);
       const pair: [string, string] = [`Owner ${round} wrote`, `Omember ${round} wrote`];
       runs.push(pair);
       await Promise.all([olive.page.keyboard.type(pair[0], { delay }), mia.page.keyboard.type(pair[1], { delay })]);
