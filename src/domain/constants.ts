@@ -206,6 +206,15 @@ export const TASK_DETAIL_LIMITS = {
   attachmentsPerTaskMax: 100,
 } as const;
 
+/**
+ * Sub-tasks (issue 37, decision 0025). A chain of sub-tasks holds at most `maxDepth` tasks counting the top one (the
+ * board shows one level; the API allows this many). `orderMax` bounds the ids one reorder of a parent's sub-tasks names.
+ */
+export const SUBTASK_LIMITS = {
+  maxDepth: 5,
+  orderMax: 1000,
+} as const;
+
 /** What a personal API token may do: `read` (GET and HEAD only) or `write` (everything its owner may do). */
 export const API_TOKEN_SCOPES = ['read', 'write'] as const;
 export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];

@@ -10,8 +10,10 @@ import {
   parseIsoDate,
   relativeTime,
   startOfWeek,
+  validateStartDate,
   weekdayName,
 } from './dates';
+import { ERRORS, errorBody, errorStatus } from './errors';
 
 // 2025-03-02 is a Sunday; the week runs Sunday 03-02 to Saturday 03-08.
 
@@ -149,5 +151,29 @@ describe('relativeTime (spec §9)', () => {
     expect(relativeTime(ago(7 * DAY), now)).toBe('Feb 26');
     expect(relativeTime(new Date(2025, 0, 9, 8, 0), now)).toBe('Jan 09');
     expect(relativeTime(new Date(2024, 10, 3, 8, 0), now)).toBe('Nov 03, 2024');
+  });
+});
+
+describe('validateStartDate', () => {
+  it('accepts no start, no due, or neither', () => {
+    expect(validateStartDate(null, null)).toEqual({ ok: true, value: null });
+    expect(validateStartDate(null, '2025-03-05')).toEqual({ ok: true, value: null });
+    expect(validateStartDate('2025-03-05', null)).toEqual({ ok: true, value: '2025-03-05' });
+  });
+
+  it('accepts a start before the due date, and the same day', () => {
+    expect(validateStartDate('2025-03-01', '2025-03-05')).toEqual({ ok: true, value: '2025-03-01' });
+    expect(validateStartDate('2025-03-05', '2025-03-05')).toEqual({ ok: true, value: '2025-03-05' });
+    expect(validateStartDate('2024-12-31', '2025-01-01')).toEqual({ ok: true, value: '2024-12-31' });
+  });
+
+  it('refuses a start after the due date, with the spec-style message on startDate', () => {
+    expect(validateStartDate('2025-03-06', '2025-03-05')).toEqual({ ok: false, reason: 'start_after_due' });
+    expect(validateStartDate('2026-01-01', '2025-12-31')).toEqual({ ok: false, reason: 'start_after_due' });
+    expect(ERRORS.start_after_due.message).toBe('Start date must be on or before the due date');
+    expect(errorStatus('start_after_due')).toBe(400);
+    expect(errorBody('start_after_due', { startDate: ERRORS.start_after_due.message }).error.fields).toEqual({
+      startDate: 'Start date must be on or before the due date',
+    });
   });
 });

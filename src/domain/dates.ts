@@ -66,6 +66,21 @@ export function isOverdue(dueDate: string, today: string): boolean {
   return dueDate < today;
 }
 
+/** The date rule's refusal (code and text: TASK_STRUCTURE_ERRORS in task-structure-errors.ts). */
+export type DateRuleReason = 'start_after_due';
+
+/**
+ * A task's start date against its due date (issue 37): either may be absent; with both, the start is on or before the
+ * due day (the same day is a one-day task). The database's check says the same. Returns the start date.
+ */
+export function validateStartDate(
+  startDate: string | null,
+  dueDate: string | null,
+): { ok: true; value: string | null } | { ok: false; reason: DateRuleReason } {
+  if (startDate === null || dueDate === null || startDate <= dueDate) return { ok: true, value: startDate };
+  return { ok: false, reason: 'start_after_due' };
+}
+
 export interface DeadlineLabel {
   /** 'Overdue', 'Today', 'Tomorrow', a weekday name within the current week, else 'MMM dd'. */
   label: string;

@@ -8,6 +8,7 @@
  * never from the body's English. A new reason without a code and a message fails the typecheck.
  */
 import { MSG } from './messages';
+import { TASK_STRUCTURE_ERRORS } from './task-structure-errors';
 import { WORKFLOW_ERRORS } from './workflow-errors';
 
 /** code -> HTTP status. */
@@ -164,6 +165,8 @@ export const ERRORS = {
   import_invalid: { code: 'validation_failed', message: 'This file could not be read as an import' },
   // a project's workflow (issue 36): its statuses' names, colours, WIP limits, the rules of deletion and order
   ...WORKFLOW_ERRORS,
+  // sub-tasks, dependencies and start dates (issue 37): parents, cycles, depth, blockers, start ≤ due
+  ...TASK_STRUCTURE_ERRORS,
 
   // settings: the account
   wrong_password: { code: 'validation_failed', message: MSG.currentPasswordWrong },
