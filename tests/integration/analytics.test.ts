@@ -332,10 +332,11 @@ describe('GET /api/analytics: one team, March 2025 in UTC', () => {
   });
 
   it('counts work in progress now per open status', () => {
+    // Two projects, both on the default workflow: today's chart, by status.
     expect(a.wip).toEqual([
-      { status: 'todo', count: 2 },
-      { status: 'in_progress', count: 1 },
-      { status: 'review', count: 1 },
+      { kind: 'status', key: 'todo', name: 'To Do', color: '#64748b', count: 2 },
+      { kind: 'status', key: 'in_progress', name: 'In Progress', color: '#0ea5e9', count: 1 },
+      { kind: 'status', key: 'review', name: 'Review', color: '#f59e0b', count: 1 },
     ]);
   });
 
@@ -472,6 +473,57 @@ describe('GET /api/analytics with a workflow of its own (issue 36: by category)'
     expect(a.burnup[0]!.points[11]).toMatchObject({ scope: 3, completed: 1 });
     // Open work: To Do and In Progress only.
     expect(a.workload).toEqual([{ assigneeId: flow.id, name: 'Flo Flow', low: 0, medium: 1, high: 0, urgent: 1, total: 2 }]);
+  });
+});
+
+describe('GET /api/analytics: work in progress on workflows of their own (issue 36)', () => {
+  it('counts every open status: one project by its statuses in order and colour, differing workflows by category', async () => {
+    const owner = await createUser(ctx.app, { fullName: 'Wendy Wip' });
+    const team = await insertTeam(db(), owner, 'Team Wip');
+    const v = await addProject('V', team.id, owner.id);
+    const plain = await addProject('VP', team.id, owner.id);
+    // V: the default four, then Design (started), Icebox (backlog) and Won't do (canceled).
+    await db()
+      .insert(projectStatuses)
+      .values([
+        { projectId: v, key: 'design', name: 'Design', category: 'started', color: '#7c3aed', position: 4 },
+        { projectId: v, key: 'icebox', name: 'Icebox', category: 'backlog', color: '#0f766e', position: 5 },
+        { projectId: v, key: 'won_t_do', name: "Won't do", category: 'canceled', color: '#94a3b8', position: 6 },
+      ]);
+    const put = (projectId: string, perKey: Record<string, number>) =>
+      db()
+        .insert(tasks)
+        .values(
+          Object.entries(perKey).flatMap(([status, n]) =>
+            Array.from({ length: n }, (_, i) => ({ title: `${status} ${i}`, projectId, creatorId: owner.id, status })),
+          ),
+        );
+    await put(v, { todo: 1, review: 1, completed: 2, design: 3, icebox: 2, won_t_do: 1 });
+    await put(plain, { todo: 2, in_progress: 1, completed: 1 });
+
+    // One project: its open statuses by name, in workflow order, each in its colour (Completed and Won't do left out).
+    const one = await analytics(owner, `?projectId=${v}`);
+    expect(one.wip).toEqual([
+      { kind: 'status', key: 'todo', name: 'To Do', color: '#64748b', count: 1 },
+      { kind: 'status', key: 'in_progress', name: 'In Progress', color: '#0ea5e9', count: 0 },
+      { kind: 'status', key: 'review', name: 'Review', color: '#f59e0b', count: 1 },
+      { kind: 'status', key: 'design', name: 'Design', color: '#7c3aed', count: 3 },
+      { kind: 'status', key: 'icebox', name: 'Icebox', color: '#0f766e', count: 2 },
+    ]);
+    // The team: the workflows differ, so by the open categories in use, in category order (the board's rule).
+    const both = await analytics(owner, `?teamId=${team.id}`);
+    expect(both.wip.map((w) => [w.kind, w.key, w.name, w.count])).toEqual([
+      ['category', 'backlog', 'Backlog', 2],
+      ['category', 'unstarted', 'Not started', 3],
+      ['category', 'started', 'Started', 5],
+    ]);
+    // The default project alone: today's chart.
+    const alone = await analytics(owner, `?projectId=${plain}`);
+    expect(alone.wip.map((w) => [w.key, w.name, w.count])).toEqual([
+      ['todo', 'To Do', 2],
+      ['in_progress', 'In Progress', 1],
+      ['review', 'Review', 0],
+    ]);
   });
 });
 
@@ -803,11 +855,12 @@ describe('GET /api/analytics against the definitions, on random histories', () =
   it('gives the figures of now as the definitions do', async () => {
     const a = await analytics(owner, QUERY);
     const open = sims.filter((t) => t.status !== 'completed');
-    expect(a.wip).toEqual(
-      (['todo', 'in_progress', 'review'] as const).map((status) => ({
+    expect(a.wip.map((w) => [w.kind, w.key, w.count])).toEqual(
+      (['todo', 'in_progress', 'review'] as const).map((status) => [
+        'status',
         status,
-        count: open.filter((t) => t.status === status).length,
-      })),
+        open.filter((t) => t.status === status).length,
+      ]),
     );
     const since = (t: Sim) => (t.moves.length ? t.moves[t.moves.length - 1]!.at : t.created);
     const oldest = [...open].sort((x, y) => since(x) - since(y) || (x.id < y.id ? -1 : 1)).slice(0, 20);

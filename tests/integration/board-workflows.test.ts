@@ -108,6 +108,24 @@ describe('one project with its own workflow', () => {
     }
   });
 
+  it('gives the list page every key’s count from the counters: one project, All Projects, one custom key', async () => {
+    // The default four always (Review at 0), and every other key that has tasks; Temp (deleted, no tasks) is not one.
+    const one = await list(mia, `projectId=${six}&limit=1`);
+    expect(one.counts).toEqual(SIX_TASKS);
+    expect(one.total).toBe(15);
+    const all = await list(mia, 'limit=1');
+    expect(all.counts).toEqual({ backlog: 3, todo: 4, design: 5, in_progress: 3, review: 1, completed: 7 });
+    expect(all.total).toBe(23);
+    const design = await list(mia, `projectId=${six}&status=design&limit=2`);
+    expect(design.counts).toEqual({ todo: 0, in_progress: 0, review: 0, completed: 0, design: 5 });
+    expect(design.total).toBe(5);
+    // The same figures as counting the tasks (a filter takes that path): high and low priority make every task.
+    const [high, low] = await Promise.all(['high', 'low'].map((p) => list(mia, `projectId=${six}&priority=${p}&limit=1`)));
+    expect(Object.fromEntries(Object.keys(one.counts).map((k) => [k, (high!.counts[k] ?? 0) + (low!.counts[k] ?? 0)]))).toEqual(
+      one.counts,
+    );
+  });
+
   it('takes a custom key as the status filter, a category filter, and other filters, counting the matching tasks', async () => {
     const design = await board(mia, `projectId=${six}&status=design&limit=3`);
     expectWellFormed(design);

@@ -135,10 +135,30 @@ describe('search: matching', () => {
         projectId: ids.apolloProject,
         teamId: apollo.id,
         status: 'todo',
+        statusName: 'To Do',
+        statusCategory: 'unstarted',
         priority: 'medium',
         context: 'Kanban board rollout',
       });
     }
+  });
+
+  it('gives a task hit its own status’s name in its project’s workflow (issue 36), renamed as it is renamed', async () => {
+    const status = await ok<{ id: string; key: string }>(
+      alice,
+      'POST',
+      `/api/projects/${ids.apolloProject}/statuses`,
+      { name: 'Wireframing', category: 'started', color: '#7c3aed' },
+      201,
+    );
+    const id = await task(alice, ids.apolloProject!, 'Zanzibar mockups', { status: status.key });
+    const hit = async () => (await search(alice, 'zanzibar')).groups.task.find((h) => h.id === id);
+    expect(await hit()).toMatchObject({ status: status.key, statusName: 'Wireframing', statusCategory: 'started' });
+    await ok(alice, 'PATCH', `/api/statuses/${status.id}`, { name: 'Sketching' });
+    expect(await hit()).toMatchObject({ status: status.key, statusName: 'Sketching', statusCategory: 'started' });
+    // Other kinds carry none.
+    const project = (await search(alice, 'kanban', '&kinds=project')).groups.project[0];
+    expect(project).toMatchObject({ status: null, statusName: null, statusCategory: null });
   });
 
   it('finds titles and names with a typo (trigram similarity)', async () => {

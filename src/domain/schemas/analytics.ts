@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { TASK_STATUSES } from '../constants';
 import { statusCategory, statusKey } from './workflow';
 import { isoDate, isoDateTime, uuid } from './common';
 
@@ -87,8 +86,21 @@ export const analyticsDto = z.object({
       points: z.array(z.object({ week, scope: z.number().int(), completed: z.number().int() })),
     }),
   ),
-  /** Open tasks per status now. */
-  wip: z.array(z.object({ status: z.enum(TASK_STATUSES), count: z.number().int() })),
+  /**
+   * Open tasks now (every status outside the completed and canceled categories), by the board's rule (domain
+   * workflow.ts `boardColumns`): one project, by its statuses in workflow order; several that all keep the default
+   * workflow, by its open statuses (To Do, In Progress, Review); several whose workflows differ, by the open
+   * categories in use, in category order. `kind` says which; `key` is the status's key or the category.
+   */
+  wip: z.array(
+    z.object({
+      kind: z.enum(['status', 'category']),
+      key: z.string(),
+      name: z.string(),
+      color: z.string(),
+      count: z.number().int(),
+    }),
+  ),
   /** The open tasks longest in their current status, oldest first. */
   ageing: z.array(
     z.object({

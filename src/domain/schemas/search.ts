@@ -48,6 +48,8 @@ export const searchHit = z.object({
   teamId: uuid.nullable(),
   /** A task's status and priority (task hits), for the palette's icons. */
   status: statusKey.nullable(),
+  /** A task's status's name in its project's workflow (task hits), what the palette shows. */
+  statusName: z.string().nullable(),
   statusCategory: statusCategory.nullable(),
   priority: z.enum(TASK_PRIORITIES).nullable(),
   /** The context line under the title: a task's project, a project's team, a person's team(s). */

@@ -62,10 +62,10 @@ const dto: AnalyticsDto = analyticsDto.parse({
     },
   ],
   wip: [
-    { status: 'todo', count: 4 },
-    { status: 'in_progress', count: 2 },
-    { status: 'review', count: 1 },
-    { status: 'completed', count: 0 },
+    { kind: 'status', key: 'todo', name: 'To Do', color: '#64748b', count: 4 },
+    { kind: 'status', key: 'design', name: 'Design', color: '#7c3aed', count: 2 },
+    { kind: 'status', key: 'review', name: 'Review', color: '#f59e0b', count: 1 },
+    { kind: 'status', key: 'qa', name: 'QA', color: '#0f766e', count: 0 },
   ],
   ageing: [
     {
@@ -145,13 +145,39 @@ describe('the tables (each chart’s text alternative and its CSV)', () => {
     expect(table.rows.at(-1)).toEqual(['2026-11-23', 13, 10]);
   });
 
-  it('work in progress: every status by its label', () => {
-    expect(wipTable(dto).rows).toEqual([
+  it('work in progress: every open status by its own name, custom ones included', () => {
+    const table = wipTable(dto);
+    expect(table.caption).toBe('Open tasks per status now');
+    expect(table.columns.map((c) => c.label)).toEqual(['Status', 'Tasks']);
+    expect(table.rows).toEqual([
       ['To Do', 4],
-      ['In Progress', 2],
+      ['Design', 2],
       ['Review', 1],
-      ['Completed', 0],
+      ['QA', 0],
     ]);
+    expect(tableCsv(table)).toBe('Status,Tasks\r\nTo Do,4\r\nDesign,2\r\nReview,1\r\nQA,0\r\n');
+  });
+
+  it('work in progress across differing workflows: by category, said so in the table, the CSV and the summary', () => {
+    const byCategory: AnalyticsDto = {
+      ...dto,
+      wip: [
+        { kind: 'category', key: 'backlog', name: 'Backlog', color: '#94a3b8', count: 3 },
+        { kind: 'category', key: 'unstarted', name: 'Not started', color: '#64748b', count: 5 },
+        { kind: 'category', key: 'started', name: 'Started', color: '#0ea5e9', count: 2 },
+      ],
+    };
+    const table = wipTable(byCategory);
+    expect(table.caption).toBe('Open tasks per category now');
+    expect(table.columns.map((c) => c.label)).toEqual(['Category', 'Tasks']);
+    expect(table.rows).toEqual([
+      ['Backlog', 3],
+      ['Not started', 5],
+      ['Started', 2],
+    ]);
+    expect(wipSummary(byCategory)).toBe(
+      'Work in progress, bar chart of open tasks per category: Backlog 3, Not started 5, Started 2.',
+    );
   });
 
   it('ageing: the task links to its page; the since date is a calendar date', () => {
@@ -203,9 +229,7 @@ describe('summaries (each chart’s accessible name)', () => {
     );
     expect(cycleTimeSummary(dto)).toContain('in the week of Nov 23 the median was 30 min and the 85th percentile 2 d');
     expect(burnupSummary(dto.burnup[0]!)).toContain('10 of 13 completed');
-    expect(wipSummary(dto)).toBe(
-      'Work in progress, bar chart of open tasks per status: To Do 4, In Progress 2, Review 1, Completed 0.',
-    );
+    expect(wipSummary(dto)).toBe('Work in progress, bar chart of open tasks per status: To Do 4, Design 2, Review 1, QA 0.');
     expect(workloadSummary(dto)).toContain('most loaded: Anna Ant with 4');
     expect(overdueSummary(dto)).toContain('2 at the latest week’s end, most 3 in the week of Nov 16');
   });

@@ -100,11 +100,14 @@ export function burnupTable(project: BurnupProject): DataTable {
   };
 }
 
+/** What the work-in-progress bars stand for: statuses, or (projects whose workflows differ) categories. */
+const wipUnit = (dto: AnalyticsDto): 'status' | 'category' => (dto.wip[0]?.kind === 'category' ? 'category' : 'status');
+
 export function wipTable(dto: AnalyticsDto): DataTable {
   return {
-    caption: 'Open tasks per status now',
-    columns: [{ label: 'Status' }, { label: 'Tasks', numeric: true }],
-    rows: dto.wip.map((w) => [TASK_STATUS_LABELS[w.status], w.count]),
+    caption: `Open tasks per ${wipUnit(dto)} now`,
+    columns: [{ label: wipUnit(dto) === 'category' ? 'Category' : 'Status' }, { label: 'Tasks', numeric: true }],
+    rows: dto.wip.map((w) => [w.name, w.count]),
   };
 }
 
@@ -228,8 +231,8 @@ export function burnupSummary(project: BurnupProject): string {
 }
 
 export function wipSummary(dto: AnalyticsDto): string {
-  const parts = dto.wip.map((w) => `${TASK_STATUS_LABELS[w.status]} ${w.count}`).join(', ');
-  return `${CHARTS.wip.title}, bar chart of open tasks per status: ${parts}.`;
+  const parts = dto.wip.map((w) => `${w.name} ${w.count}`).join(', ');
+  return `${CHARTS.wip.title}, bar chart of open tasks per ${wipUnit(dto)}: ${parts}.`;
 }
 
 export function workloadSummary(dto: AnalyticsDto): string {

@@ -4,7 +4,7 @@ import { ANALYTICS_LIMITS } from '../../../domain/schemas/analytics';
 import type { StatusCategory } from '../../../domain/workflow';
 import type { DbOrTx } from '../../db/client';
 import { projects, projectStatusCounts, projectStatuses, tasks, teamMembers, users } from '../../db/schema';
-import { categorySum, counterStatus, countSums, countTotal } from '../../db/task-counters';
+import { categorySum, counterStatus, countTotal } from '../../db/task-counters';
 import { activeMembership } from '../../db/visibility';
 
 /**
@@ -73,7 +73,10 @@ export interface FiguresRow {
   distribution: WeekCount[] | null;
   /** project, week (0-based), scope, completed; the projects largest first. */
   burnup: [projectId: string, name: string, week: number, scope: number, completed: number][] | null;
-  wip: { todo: number; in_progress: number; review: number };
+  /** Every live status of the scope's projects (to apply the board's rule) with its tasks now, by the counters. */
+  wip:
+    | [projectId: string, key: string, name: string, category: StatusCategory, color: string, position: number, n: number][]
+    | null;
   ageing: [taskId: string, title: string, status: string, projectId: string, projectName: string, since: string][] | null;
   workload:
     | [assigneeId: string | null, name: string | null, low: number, medium: number, high: number, urgent: number, total: number][]
@@ -125,7 +128,7 @@ function buildFigures(db: DbOrTx) {
     ),
     counts as (
       select ${projectStatusCounts.projectId} as project_id, ${countTotal} as total, ${categorySum('completed')} as completed,
-        ${categorySum('canceled')} as canceled, ${countSums.todo} as todo, ${countSums.in_progress} as in_progress, ${countSums.review} as review
+        ${categorySum('canceled')} as canceled
       from pids, ${projectStatusCounts} left join ${projectStatuses} on ${counterStatus}
       where ${projectStatusCounts.projectId} = any(pids.ids) group by 1
     ),
@@ -247,8 +250,13 @@ function buildFigures(db: DbOrTx) {
         as distribution,
       (select json_agg(json_build_array(project_id, name, k, scope, completed) order by size desc, name, project_id, k)
         from burnup) as burnup,
-      (select json_build_object('todo', coalesce(sum(todo), 0), 'in_progress', coalesce(sum(in_progress), 0),
-        'review', coalesce(sum(review), 0)) from counts) as wip,
+      (select json_agg(json_build_array(st.project_id, st.key, st.name, st.category, st.color, st.position, st.n)
+          order by st.project_id, st.position)
+        from (
+          select s.project_id, s.key, s.name, s.category, s.color, s.position, coalesce(sum(c.n), 0)::int as n
+          from pids, ${projectStatuses} s left join ${projectStatusCounts} c on c.project_id = s.project_id and c.status = s.key
+          where s.project_id = any(pids.ids) and s.deleted_at is null
+          group by s.id) st) as wip,
       (select json_agg(json_build_array(a.task_id, t.title, a.status, a.project_id, p.name, a.from_at) order by a.from_at, a.task_id)
         from ageing a join ${tasks} t on t.id = a.task_id join p on p.id = a.project_id) as ageing,
       (select json_agg(json_build_array(wl.assignee_id, u.full_name, wl.low, wl.medium, wl.high, wl.urgent, wl.total)

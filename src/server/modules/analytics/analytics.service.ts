@@ -1,7 +1,6 @@
 import {
   CYCLE_TIME_BUCKETS,
   localDateIn,
-  OPEN_TASK_STATUSES,
   resolvePeriod,
   roundHours,
   startOfLocalDay,
@@ -10,11 +9,44 @@ import {
 } from '../../../domain/analytics';
 import { addDays, daysBetween } from '../../../domain/dates';
 import type { AnalyticsDto, AnalyticsQuery, CumulativeFlowDto, CumulativeFlowQuery } from '../../../domain/schemas/analytics';
-import { STATUS_CATEGORIES } from '../../../domain/workflow';
+import { boardColumns, isClosed, STATUS_CATEGORIES, type WorkflowStatus } from '../../../domain/workflow';
 import { zoneOrUtc } from '../../../domain/schemas/time-zone';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import * as repo from './analytics.repo';
+
+/**
+ * The 'Work in progress' chart's bars: the open columns of the board the scope's workflows give (`boardColumns`: one
+ * project's statuses, the default four's, or the categories in use), each with its open tasks now.
+ */
+function workInProgress(rows: NonNullable<repo.FiguresRow['wip']>): AnalyticsDto['wip'] {
+  const workflows = new Map<string, WorkflowStatus[]>();
+  const byKey = new Map<string, number>();
+  const byCategory = new Map<string, number>();
+  for (const [projectId, key, name, category, color, position, n] of rows) {
+    let workflow = workflows.get(projectId);
+    if (!workflow) {
+      workflow = [];
+      workflows.set(projectId, workflow);
+    }
+    workflow.push({ id: key, key, name, category, color, position, wipLimit: null });
+    byKey.set(key, (byKey.get(key) ?? 0) + n);
+    byCategory.set(category, (byCategory.get(category) ?? 0) + n);
+  }
+  return boardColumns([...workflows.values()])
+    .filter((column) => !isClosed(column.category))
+    .map((column) =>
+      column.kind === 'status'
+        ? { kind: 'status', key: column.key, name: column.name, color: column.color, count: byKey.get(column.key) ?? 0 }
+        : {
+            kind: 'category',
+            key: column.category,
+            name: column.name,
+            color: column.color,
+            count: byCategory.get(column.category) ?? 0,
+          },
+    );
+}
 
 export interface AnalyticsCaller {
   userId: string;
@@ -92,7 +124,7 @@ export class AnalyticsService {
         distribution: CYCLE_TIME_BUCKETS.map((b, i) => ({ ...b, count: distribution.get(i) ?? 0 })),
       },
       burnup: [...burnup.values()],
-      wip: OPEN_TASK_STATUSES.map((status) => ({ status, count: Number(figures?.wip[status] ?? 0) })),
+      wip: workInProgress(figures?.wip ?? []),
       ageing: (figures?.ageing ?? []).map(([taskId, title, status, projectId, projectName, since]) => {
         const at = new Date(since);
         return { taskId, title, status, projectId, projectName, since: at.toISOString(), days: wholeDaysSince(at, now) };

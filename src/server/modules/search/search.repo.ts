@@ -26,6 +26,8 @@ export interface SearchRow {
   projectId: string | null;
   teamId: string | null;
   status: string | null;
+  /** The name of a task's status in its project's workflow (tasks only). */
+  statusName: string | null;
   statusCategory: StatusCategory | null;
   priority: TaskPriority | null;
   context: string | null;
@@ -158,10 +160,12 @@ function branches(typos: boolean) {
         ${headline(sql`t.title`, WHOLE)} as title,
         case when t.description is not null then ${headline(sql`left(t.description, ${SNIPPET_SOURCE_MAX})`, PARTS)} end as snippet,
         case when cardinality(t.tags) > 0 then ${headline(sql`array_to_string(t.tags, ', ')`, WHOLE)} end as alt,
-        t.id as "taskId", t.project_id as "projectId", p.team_id as "teamId", t.status, t.status_category as "statusCategory", t.priority,
+        t.id as "taskId", t.project_id as "projectId", p.team_id as "teamId", t.status, st.name as "statusName",
+        t.status_category as "statusCategory", t.priority,
         ${clean(sql`p.name`)} as context, x.rank,
         row_number() over (order by x.rank desc, x.updated_at desc, x.id) as ord
-      from task_top x join tasks t on t.id = x.id join projects p on p.id = t.project_id`,
+      from task_top x join tasks t on t.id = x.id join projects p on p.id = t.project_id
+        left join project_statuses st on st.project_id = t.project_id and st.key = t.status`,
   };
 
   const project = {
@@ -193,7 +197,7 @@ function branches(typos: boolean) {
       select 'project' as kind, p.id,
         ${headline(sql`p.name`, WHOLE)} as title,
         case when p.description is not null then ${headline(sql`left(p.description, ${SNIPPET_SOURCE_MAX})`, PARTS)} end as snippet,
-        null as alt, null::uuid as "taskId", p.id as "projectId", p.team_id as "teamId", null as status, null as "statusCategory", null as priority,
+        null as alt, null::uuid as "taskId", p.id as "projectId", p.team_id as "teamId", null as status, null as "statusName", null as "statusCategory", null as priority,
         ${clean(sql`tm.name`)} as context, x.rank,
         row_number() over (order by x.rank desc, x.updated_at desc, x.id) as ord
       from project_top x join projects p on p.id = x.id join teams tm on tm.id = p.team_id`,
@@ -218,7 +222,7 @@ function branches(typos: boolean) {
       select 'team' as kind, tm.id,
         ${headline(sql`tm.name`, WHOLE)} as title,
         null as snippet, null as alt, null::uuid as "taskId", null::uuid as "projectId", tm.id as "teamId",
-        null as status, null as "statusCategory", null as priority, null as context, x.rank,
+        null as status, null as "statusName", null as "statusCategory", null as priority, null as context, x.rank,
         row_number() over (order by x.rank desc, x.updated_at desc, x.id) as ord
       from team_top x join teams tm on tm.id = x.id`,
   };
@@ -244,7 +248,7 @@ function branches(typos: boolean) {
       select 'person' as kind, u.id,
         ${headline(sql`u.full_name`, WHOLE)} as title,
         u.email as snippet, null as alt, null::uuid as "taskId", null::uuid as "projectId", null::uuid as "teamId",
-        null as status, null as "statusCategory", null as priority,
+        null as status, null as "statusName", null as "statusCategory", null as priority,
         (select string_agg(${clean(sql`tm.name`)}, ', ' order by lower(tm.name), tm.id)
           from ${teamMembers} join teams tm on tm.id = ${teamMembers.teamId}
           where ${teamMembers.userId} = u.id and ${isActiveRow()} and ${teamMembers.teamId} in (select team_id from my_teams)) as context,
@@ -278,7 +282,7 @@ function branches(typos: boolean) {
           PARTS,
         )} as snippet,
         null as alt, c.task_id as "taskId", t.project_id as "projectId", p.team_id as "teamId",
-        null as status, null as "statusCategory", null as priority, ${clean(sql`p.name`)} as context, x.rank,
+        null as status, null as "statusName", null as "statusCategory", null as priority, ${clean(sql`p.name`)} as context, x.rank,
         row_number() over (order by x.rank desc, x.created_at desc, x.id) as ord
       from comment_top x join task_comments c on c.id = x.id join tasks t on t.id = c.task_id
         join projects p on p.id = t.project_id`,
@@ -302,7 +306,7 @@ function branches(typos: boolean) {
         ${headline(sql`n.title`, WHOLE)} as title,
         case when n.plain_text <> '' then ${headline(sql`left(n.plain_text, ${SNIPPET_SOURCE_MAX})`, PARTS)} end as snippet,
         null as alt, null::uuid as "taskId", n.project_id as "projectId", n.team_id as "teamId",
-        null as status, null as "statusCategory", null as priority, ${clean(sql`coalesce(p.name, tm.name)`)} as context, x.rank,
+        null as status, null as "statusName", null as "statusCategory", null as priority, ${clean(sql`coalesce(p.name, tm.name)`)} as context, x.rank,
         row_number() over (order by x.rank desc, x.updated_at desc, x.id) as ord
       from note_top x join notes n on n.id = x.id join teams tm on tm.id = n.team_id
         left join projects p on p.id = n.project_id`,
@@ -322,6 +326,7 @@ const hitColumns = {
   projectId: sql<string | null>`"projectId"`,
   teamId: sql<string | null>`"teamId"`,
   status: sql<string | null>`status`,
+  statusName: sql<string | null>`"statusName"`,
   statusCategory: sql<StatusCategory | null>`"statusCategory"`,
   priority: sql<TaskPriority | null>`priority`,
   context: sql<string | null>`context`,

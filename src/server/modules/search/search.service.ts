@@ -92,6 +92,7 @@ function toHit(row: repo.SearchRow, words: string[]): SearchHit {
     projectId: row.projectId,
     teamId: row.teamId,
     status: row.status,
+    statusName: row.statusName,
     statusCategory: row.statusCategory,
     priority: row.priority,
     context: row.context,

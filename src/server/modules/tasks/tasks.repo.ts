@@ -8,7 +8,7 @@ import type { DbOrTx } from '../../db/client';
 import { projects, projectStatusCounts, projectStatuses, tasks, users } from '../../db/schema';
 import { type RowStatement, rowStatement } from '../../db/row-statements';
 import { containsText } from '../../db/search';
-import { counterStatus, countSums, countTotal } from '../../db/task-counters';
+import { counterStatus, countTotal } from '../../db/task-counters';
 import { activeRole, isActiveMember } from '../../db/visibility';
 import { teamHasActiveWebhook } from '../webhooks';
 import { taskProject } from '../../db/task-access';
@@ -369,28 +369,34 @@ export const isDefaultOrder = (f: Pick<TaskFilters, 'sort' | 'dir'>) =>
   (f.sort ?? 'created') === 'created' && (f.dir ?? 'desc') === 'desc';
 
 /**
- * Counts per status for the card statements, from the counters (migrations 0004, 0011): of one project, with
- * whether `userId` may see it (no row: no such project), or of every visible project. One statement each, so a page
- * of one project costs two: its cards, and this.
+ * Counts per status key for the card statements, from the counters (migrations 0004, 0011: the slots of each key
+ * summed, as `boardStatements.statuses` does): of one project, with whether `userId` may see it (no row: no such
+ * project; a project without counter rows gives one row whose key is null), or of every visible project. One
+ * statement each, so a page of one project costs two: its cards, and this.
  */
-/* Columns: `visible`, then countSums (in TASK_STATUSES order), then the total of every key. */
+/* Columns: `visible`, the status key, its tasks; one row per key. */
 export const countStatements = {
   project: rowStatement(
     'card_counts_project',
     qb
-      .select({ visible: sql<boolean>`${visibleTo(sql.placeholder('userId'))}`, ...countSums, total: countTotal })
+      .select({
+        visible: sql<boolean>`${visibleTo(sql.placeholder('userId'))}`,
+        status: projectStatusCounts.status,
+        n: countTotal,
+      })
       .from(projects)
       .leftJoin(projectStatusCounts, eq(projectStatusCounts.projectId, projects.id))
       .where(eq(projects.id, sql.placeholder('projectId')))
-      .groupBy(projects.id),
+      .groupBy(projects.id, projectStatusCounts.status),
   ),
   all: rowStatement(
     'card_counts_all',
     qb
-      .select({ visible: sql<boolean>`true`, ...countSums, total: countTotal })
+      .select({ visible: sql<boolean>`true`, status: projectStatusCounts.status, n: countTotal })
       .from(projectStatusCounts)
       .innerJoin(projects, eq(projects.id, projectStatusCounts.projectId))
-      .where(visibleTo(sql.placeholder('userId'))),
+      .where(visibleTo(sql.placeholder('userId')))
+      .groupBy(projectStatusCounts.status),
   ),
 };
 

@@ -239,14 +239,16 @@ export class TasksService {
    * visibility check (404 for a stranger, whatever the cards statement found), or of every visible project.
    */
   private async countCards(userId: string, query: { projectId?: string; status?: string }) {
-    const [row] = await (query.projectId ? repo.countStatements.project : repo.countStatements.all).run(this.database, {
+    const rows = await (query.projectId ? repo.countStatements.project : repo.countStatements.all).run(this.database, {
       userId,
       projectId: query.projectId,
     });
-    if (query.projectId && row?.[0] !== true) throw new AppError('project_not_found');
-    const counted = TASK_STATUSES.map((status, i) => ({ status, n: Number(row?.[i + 1] ?? 0) }));
-    if (query.status) return countsOf(counted.filter((c) => c.status === query.status));
-    return countsOf(counted, Number(row?.[TASK_STATUSES.length + 1] ?? 0));
+    if (query.projectId && rows[0]?.[0] !== true) throw new AppError('project_not_found');
+    // Every key of the counters (one row each); a key without tasks (its counter rows left at 0) is not listed.
+    const counted = rows.flatMap(([, status, n]) =>
+      status !== null && Number(n) > 0 ? [{ status: status as string, n: Number(n) }] : [],
+    );
+    return countsOf(query.status ? counted.filter((c) => c.status === query.status) : counted);
   }
 
   async get(userId: string, id: string): Promise<TaskDto> {

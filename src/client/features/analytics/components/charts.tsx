@@ -1,5 +1,19 @@
-import { Area, AreaChart, Bar, BarChart, CartesianGrid, LabelList, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { TASK_PRIORITIES, TASK_STATUS_LABELS } from '../../../../domain/constants';
+import {
+  Area,
+  AreaChart,
+  Bar,
+  BarChart,
+  type BarShapeProps,
+  CartesianGrid,
+  LabelList,
+  Line,
+  LineChart,
+  Rectangle,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import { TASK_PRIORITIES } from '../../../../domain/constants';
 import { formatShortDate } from '../../../../domain/dates';
 import type { AnalyticsDto, CumulativeFlowDto } from '../../../../domain/schemas/analytics';
 import {
@@ -171,8 +185,11 @@ export function BurnupChart({ project }: { project: BurnupProject }) {
   );
 }
 
+/** A bar in its status's (or category's) colour; its name is on the axis, its count above it. */
+const statusBar = (props: BarShapeProps) => <Rectangle {...props} fill={(props.payload as { color: string }).color} />;
+
 export function WipChart({ dto }: { dto: AnalyticsDto }) {
-  const data = dto.wip.map((w) => ({ status: TASK_STATUS_LABELS[w.status], count: w.count }));
+  const data = dto.wip.map((w) => ({ status: w.name, count: w.count, color: w.color }));
   return (
     <ChartFrame>
       <BarChart data={data} {...imageProps(wipSummary(dto))}>
@@ -180,7 +197,7 @@ export function WipChart({ dto }: { dto: AnalyticsDto }) {
         <XAxis dataKey="status" interval={0} {...axisProps} />
         <YAxis {...yCounts} />
         <Tooltip content={<ChartTooltip />} cursor={tooltipCursor} />
-        <Bar {...countBars('count', 'Open tasks', 64)}>
+        <Bar {...countBars('count', 'Open tasks', 64)} shape={statusBar}>
           <LabelList {...topLabel('count')} />
         </Bar>
       </BarChart>

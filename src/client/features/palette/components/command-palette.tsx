@@ -4,11 +4,9 @@ import { Command } from 'cmdk';
 import { CheckSquare, FileText, FolderKanban, type LucideIcon, MessageSquare, Search, User, Users } from 'lucide-react';
 import { type ComponentType, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { TASK_STATUS_LABELS } from '../../../../domain/constants';
 import { canUseAdminArea } from '../../../../domain/permissions';
 import type { SearchHit, SearchKind } from '../../../../domain/schemas/search';
 import { cn } from '../../../lib/cn';
-import { defaultLookOf } from '../../../lib/default-column';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useThemeStore } from '../../../stores/theme-store';
@@ -223,10 +221,7 @@ function CommandPalette({ deps }: { deps: PaletteDeps }) {
               icon: KIND_ICONS[kind],
               title: hit.title,
               detail: [hit.context, hit.snippet].filter(Boolean).join(' · ') || null,
-              badge:
-                hit.status && hit.statusCategory
-                  ? TASK_STATUS_LABELS[defaultLookOf({ status: hit.status, statusCategory: hit.statusCategory })]
-                  : null,
+              badge: hit.statusName,
               onSelect: () => go(to, recent),
             };
           }),
