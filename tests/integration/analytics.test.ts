@@ -347,7 +347,7 @@ describe('GET /api/analytics: one team, March 2025 in UTC', () => {
       ['Task T4', 'todo', '2025-03-18T12:00:00.000Z'],
       ['Task T10', 'in_progress', '2025-03-21T10:00:00.000Z'],
     ]);
-    expect(a.ageing[1]).toMatchObject({ taskId: ids.T11, projectId: ids.P2, projectName: 'Project P2' });
+    expect(a.ageing[1]).toMatchObject({ taskId: ids.T11, projectId: ids.P2, projectName: 'Project P2', statusName: 'Review' });
     const days = wholeDaysSince(new Date('2025-02-01T00:00:00Z'), new Date());
     expect([days, days + 1]).toContain(a.ageing[0]!.days); // the day may turn between the request and this line
   });
@@ -510,6 +510,10 @@ describe('GET /api/analytics: work in progress on workflows of their own (issue 
       { kind: 'status', key: 'design', name: 'Design', color: '#7c3aed', count: 3 },
       { kind: 'status', key: 'icebox', name: 'Icebox', color: '#0f766e', count: 2 },
     ]);
+    // The ageing table names each open task's status as its workflow does.
+    expect(new Set(one.ageing.map((a) => `${a.status}:${a.statusName}`))).toEqual(
+      new Set(['todo:To Do', 'review:Review', 'design:Design', 'icebox:Icebox']),
+    );
     // The team: the workflows differ, so by the open categories in use, in category order (the board's rule).
     const both = await analytics(owner, `?teamId=${team.id}`);
     expect(both.wip.map((w) => [w.kind, w.key, w.name, w.count])).toEqual([

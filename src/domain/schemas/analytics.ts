@@ -108,6 +108,8 @@ export const analyticsDto = z.object({
       title: z.string(),
       /** The key of the task's status. */
       status: statusKey,
+      /** That status's name in its project's workflow (a deleted status keeps its last name). */
+      statusName: z.string(),
       projectId: uuid,
       projectName: z.string(),
       since: isoDateTime,

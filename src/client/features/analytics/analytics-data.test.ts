@@ -72,6 +72,7 @@ const dto: AnalyticsDto = analyticsDto.parse({
       taskId: TASK,
       title: '=HYPERLINK("http://evil.example")',
       status: 'in_progress',
+      statusName: 'In Progress',
       projectId: PROJECT,
       projectName: 'Launch, "Site"',
       since: '2026-11-01T09:30:00.000Z',

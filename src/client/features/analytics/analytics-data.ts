@@ -1,4 +1,4 @@
-import { TASK_PRIORITIES, TASK_PRIORITY_LABELS, TASK_STATUS_LABELS, type TaskStatus } from '../../../domain/constants';
+import { TASK_PRIORITIES, TASK_PRIORITY_LABELS } from '../../../domain/constants';
 import { type CsvCell, fileSlug, toCsv } from '../../../domain/csv';
 import { formatLongDate, formatShortDate } from '../../../domain/dates';
 import type { AnalyticsDto, CumulativeFlowDto } from '../../../domain/schemas/analytics';
@@ -124,8 +124,7 @@ export function ageingTable(dto: AnalyticsDto): DataTable {
     rows: dto.ageing.map((a) => [
       { text: a.title, href: `/tasks/${a.taskId}` },
       a.projectName,
-      // A key of another workflow shows as itself until the client reads workflows (decision 0024, step 8).
-      TASK_STATUS_LABELS[a.status as TaskStatus] ?? a.status,
+      a.statusName,
       a.since.slice(0, 10),
       a.days,
     ]),

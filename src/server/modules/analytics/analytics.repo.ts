@@ -77,7 +77,7 @@ export interface FiguresRow {
   wip:
     | [projectId: string, key: string, name: string, category: StatusCategory, color: string, position: number, n: number][]
     | null;
-  ageing: [taskId: string, title: string, status: string, projectId: string, projectName: string, since: string][] | null;
+  ageing: [taskId: string, title: string, status: string, projectId: string, projectName: string, since: string, statusName: string][] | null;
   workload:
     | [assigneeId: string | null, name: string | null, low: number, medium: number, high: number, urgent: number, total: number][]
     | null;
@@ -257,8 +257,10 @@ function buildFigures(db: DbOrTx) {
           from pids, ${projectStatuses} s left join ${projectStatusCounts} c on c.project_id = s.project_id and c.status = s.key
           where s.project_id = any(pids.ids) and s.deleted_at is null
           group by s.id) st) as wip,
-      (select json_agg(json_build_array(a.task_id, t.title, a.status, a.project_id, p.name, a.from_at) order by a.from_at, a.task_id)
-        from ageing a join ${tasks} t on t.id = a.task_id join p on p.id = a.project_id) as ageing,
+      (select json_agg(json_build_array(a.task_id, t.title, a.status, a.project_id, p.name, a.from_at, coalesce(ps.name, a.status))
+          order by a.from_at, a.task_id)
+        from ageing a join ${tasks} t on t.id = a.task_id join p on p.id = a.project_id
+        left join ${projectStatuses} ps on ps.project_id = a.project_id and ps.key = a.status) as ageing,
       (select json_agg(json_build_array(wl.assignee_id, u.full_name, wl.low, wl.medium, wl.high, wl.urgent, wl.total)
           order by wl.total desc, u.full_name nulls last, wl.assignee_id)
         from workload wl left join ${users} u on u.id = wl.assignee_id) as workload,

@@ -125,9 +125,18 @@ export class AnalyticsService {
       },
       burnup: [...burnup.values()],
       wip: workInProgress(figures?.wip ?? []),
-      ageing: (figures?.ageing ?? []).map(([taskId, title, status, projectId, projectName, since]) => {
+      ageing: (figures?.ageing ?? []).map(([taskId, title, status, projectId, projectName, since, statusName]) => {
         const at = new Date(since);
-        return { taskId, title, status, projectId, projectName, since: at.toISOString(), days: wholeDaysSince(at, now) };
+        return {
+          taskId,
+          title,
+          status,
+          statusName,
+          projectId,
+          projectName,
+          since: at.toISOString(),
+          days: wholeDaysSince(at, now),
+        };
       }),
       workload: (figures?.workload ?? []).map(([assigneeId, name, low, medium, high, urgent, total]) => ({
         assigneeId,
