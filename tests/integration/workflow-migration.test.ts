@@ -5,21 +5,18 @@
 // analytics' tables read the same as before. Then, at 0011, a project with a workflow of its own and its history, and
 // the migration to 0012 (the history by category): every status row gets its categories, and the analytics' figures of
 // the default projects are the same.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STATUSES } from '../../src/domain/workflow';
 import { AnalyticsService } from '../../src/server/modules/analytics';
-import { type Database, migrationsFolder, openDatabase } from '../../src/server/db/client';
+import { type Database, openDatabase } from '../../src/server/db/client';
 import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { projects, taskActivity, tasks } from '../../src/server/db/schema';
 import { recountAllProjects } from '../../src/server/db/task-counters';
 import { pgCode } from '../../src/server/lib/errors';
 import { projectCounters } from '../factories';
+import { migrateWith, migrationsUpTo } from '../helpers/migrations';
 import { createScratchTarget, type ScratchTarget } from '../helpers/scratch-db';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -30,24 +27,6 @@ const codeOf = (p: Promise<unknown>) =>
     () => 'ok',
     (e: unknown) => pgCode(e) ?? String(e),
   );
-
-/** A copy of the migrations folder whose journal ends at `lastTag`. */
-function migrationsUpTo(lastTag: string): string {
-  const folder = mkdtempSync(join(tmpdir(), 'crewboard-migrations-'));
-  cpSync(migrationsFolder(), folder, { recursive: true });
-  const journalFile = join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
-  const end = journal.entries.findIndex((e) => e.tag === lastTag);
-  if (end < 0) throw new Error(`no migration ${lastTag}`);
-  journal.entries = journal.entries.slice(0, end + 1);
-  writeFileSync(journalFile, JSON.stringify(journal, null, 2));
-  return folder;
-}
-
-const migrateWith = (database: Database, migrationsFolder: string) =>
-  database.kind === 'pglite'
-    ? migratePglite(database.db as never, { migrationsFolder })
-    : migratePg(database.db as never, { migrationsFolder });
 
 const STATUSES = ['todo', 'in_progress', 'review', 'completed'] as const;
 const CATEGORY_OF: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { LocalStorage, type ObjectStorage } from '../lib/storage';
-import type { Db, DbOrTx } from './client';
+import type { Db, DbOrTx, Tx } from './client';
 import { recountAllProjects, recountTaskChildren } from './task-counters';
 
 /**
@@ -137,7 +137,7 @@ export async function restoreBackup(db: Db, backup: Backup): Promise<{ tables: n
     let rows = 0;
     for (const name of present) {
       if (DERIVED_TABLES.includes(name)) continue;
-      const data = byName.get(name) ?? [];
+      const data = name === 'tasks' ? parentsFirst(byName.get(name) ?? []) : (byName.get(name) ?? []);
       const columns = sql.raw((await storedColumns(tx, name)).map(ident).join(', '));
       for (let i = 0; i < data.length; i += 500) {
         const chunk = JSON.stringify(data.slice(i, i + 500));
@@ -163,8 +163,59 @@ export async function restoreBackup(db: Db, backup: Backup): Promise<{ tables: n
     // The task triggers counted the restored tasks; one row per project and status instead of one per slot.
     await recountAllProjects(tx);
     await recountTaskChildren(tx);
+    await recountTaskStructure(tx);
     return { tables: present.length, rows };
   });
+}
+
+/**
+ * Tasks with every parent before its sub-tasks (migration 0013): a chunk's foreign keys are checked at the end of its
+ * statement, so a sub-task may share its parent's chunk but not come in a chunk before it. Stable otherwise.
+ */
+function parentsFirst(rows: Record<string, unknown>[]): Record<string, unknown>[] {
+  const parentOf = new Map(rows.map((r) => [String(r.id), r.parent_id == null ? null : String(r.parent_id)]));
+  const depth = new Map<string, number>();
+  const depthOf = (id: string): number => {
+    const chain: string[] = [];
+    let at: string | null = id;
+    // Up to a task of known depth, a top-level one, or one whose parent is not in the backup (the foreign key says so).
+    while (at !== null && !depth.has(at) && parentOf.has(at) && !chain.includes(at)) {
+      chain.push(at);
+      at = parentOf.get(at) ?? null;
+    }
+    let d = at !== null && depth.has(at) ? depth.get(at)! + 1 : 0;
+    for (let i = chain.length - 1; i >= 0; i--) depth.set(chain[i]!, d++);
+    return depth.get(id)!;
+  };
+  return rows
+    .map((row, i) => ({ row, i, d: depthOf(String(row.id)) }))
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .map((x) => x.row);
+}
+
+/**
+ * The counters of migration 0013 from the restored rows: sub-task counts and open blockers (the triggers added the
+ * restored sub-tasks and dependencies to the counts the restored tasks already carried).
+ */
+async function recountTaskStructure(tx: Tx): Promise<void> {
+  await tx.execute(sql`
+    with sub as (
+      select parent_id as id, count(*) filter (where status_category = 'completed')::int as done,
+        count(*) filter (where status_category <> 'canceled')::int as total
+      from tasks where parent_id is not null group by parent_id
+    ),
+    blk as (
+      select d.task_id as id, count(*)::int as open
+      from task_dependencies d join tasks b on b.id = d.blocked_by_id
+      where b.status_category <> 'completed' group by d.task_id
+    ),
+    counted as (
+      select x.id, coalesce(sub.done, 0) as done, coalesce(sub.total, 0) as total, coalesce(blk.open, 0) as open
+      from tasks x left join sub on sub.id = x.id left join blk on blk.id = x.id
+    )
+    update tasks t set subtask_done = c.done, subtask_total = c.total, open_blocker_count = c.open
+    from counted c
+    where c.id = t.id and (t.subtask_done, t.subtask_total, t.open_blocker_count) is distinct from (c.done, c.total, c.open)`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -123,6 +123,18 @@ export const tasks = pgTable(
     attachmentCount: integer('attachment_count').notNull().default(0),
     checklistTotal: integer('checklist_total').notNull().default(0),
     checklistDone: integer('checklist_done').notNull().default(0),
+    // Sub-tasks (decision 0025, migration 0013): the parent (null: a top-level task; same project, which a trigger
+    // checks), the place among its siblings (null for a top-level task).
+    parentId: uuid('parent_id'),
+    subtaskPosition: integer('subtask_position'),
+    // The sub-tasks' progress, kept by a trigger on tasks (migration 0013): done counts the completed category, total
+    // leaves out the canceled ones. Never written by the app; a child's change leaves the parent's version alone.
+    subtaskDone: integer('subtask_done').notNull().default(0),
+    subtaskTotal: integer('subtask_total').notNull().default(0),
+    startDate: date('start_date', { mode: 'string' }),
+    // How many of the task's blockers (task_dependencies) are not in the completed category, kept by triggers on
+    // task_dependencies and tasks (migration 0013). Never written by the app.
+    openBlockerCount: integer('open_blocker_count').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -140,6 +152,12 @@ export const tasks = pgTable(
     index('tasks_assignee_idx').on(t.assigneeId),
     index('tasks_creator_idx').on(t.creatorId),
     index('tasks_due_idx').on(t.dueDate),
+    // A parent's sub-tasks in order (and the cascade's lookup when a parent is deleted).
+    // Partial: a top-level task (most of them) writes no entry.
+    index('tasks_parent_idx')
+      .on(t.parentId, t.subtaskPosition)
+      .where(sql`${t.parentId} is not null`),
+    foreignKey({ name: 'tasks_parent_id_tasks_id_fk', columns: [t.parentId], foreignColumns: [t.id] }).onDelete('cascade'),
     foreignKey({
       name: 'tasks_project_status_fk',
       columns: [t.projectId, t.status],
@@ -147,5 +165,6 @@ export const tasks = pgTable(
     }),
     check('tasks_status_category_check', oneOf(t.statusCategory, STATUS_CATEGORIES)),
     check('tasks_priority_check', oneOf(t.priority, TASK_PRIORITIES)),
+    check('tasks_dates_check', sql`${t.startDate} is null or ${t.dueDate} is null or ${t.startDate} <= ${t.dueDate}`),
   ],
 );

@@ -117,3 +117,25 @@ export const taskWatchers = pgTable(
   },
   (t) => [primaryKey({ columns: [t.taskId, t.userId] }), index('task_watchers_user_idx').on(t.userId)],
 );
+
+/**
+ * "Task A is blocked by task B" (decision 0025, migration 0013): `taskId` is blocked by `blockedById`. Both tasks are
+ * in projects of one team (the service checks it), never the same task, and the graph has no cycle (the service
+ * checks it under a per-team lock). The blocked task's `open_blocker_count` is kept by triggers on this table and on
+ * tasks.
+ */
+export const taskDependencies = pgTable(
+  'task_dependencies',
+  {
+    taskId: requiredRef('task_id', () => tasks.id, 'cascade'),
+    blockedById: requiredRef('blocked_by_id', () => tasks.id, 'cascade'),
+    createdAt: createdAt(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.taskId, t.blockedById] }),
+    // What a task blocks: the fan-out when a blocker's category changes, and the task page's 'Blocking'.
+    index('task_dependencies_blocked_by_idx').on(t.blockedById),
+    check('task_dependencies_not_self_check', sql`${t.taskId} <> ${t.blockedById}`),
+  ],
+);
