@@ -77,7 +77,9 @@ export interface FiguresRow {
   wip:
     | [projectId: string, key: string, name: string, category: StatusCategory, color: string, position: number, n: number][]
     | null;
-  ageing: [taskId: string, title: string, status: string, projectId: string, projectName: string, since: string, statusName: string][] | null;
+  ageing:
+    | [taskId: string, title: string, status: string, projectId: string, projectName: string, since: string, statusName: string][]
+    | null;
   workload:
     | [assigneeId: string | null, name: string | null, low: number, medium: number, high: number, urgent: number, total: number][]
     | null;
