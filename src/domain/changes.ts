@@ -58,7 +58,7 @@ interface MemberRef {
 }
 
 /** The part of a task's page that changed without the task row itself changing. */
-export type TaskDetailPart = 'comments' | 'attachments' | 'checklist' | 'watchers';
+export type TaskDetailPart = 'comments' | 'attachments' | 'checklist' | 'watchers' | 'subtasks';
 
 type Of<K extends string, Fields> = { kind: K } & Fields;
 

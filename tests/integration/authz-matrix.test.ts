@@ -86,6 +86,9 @@ interface Scope {
   /** A file the plain member attached to `taskId` (its bytes are not stored). */
   attachmentId: string;
   checklistItemId: string;
+  /** A task of the owner with one sub-task (issue 37): the sub-task order's rows. */
+  parentTaskId: string;
+  subtaskId: string;
   /** A saved view the plain member shared with the team. */
   viewId: string;
   /** On team A's copies: a fresh view of team B's plain member, shared with team B (not among `ids`). */
@@ -590,12 +593,27 @@ const TABLE: Row[] = [
     expect: teamB(400),
     foreignBodyId: 'assigneeId',
   },
+  {
+    route: 'POST /api/tasks',
+    variant: 'parentId of team B (foreign)',
+    req: (w) => ({ url: '/api/tasks', body: { title: 'Matrix task', projectId: w.a.projectId, parentId: w.b.taskId } }),
+    // A parent the caller cannot see is 404 before any rule; one they see in another project is the 400 of the rule.
+    expect: teamA(404, { memberAB: 400, adminAB: 400 }),
+    foreignBodyId: 'parentId',
+  },
   { route: 'GET /api/tasks/{id}', variant: 'team A', req: (w) => ({ url: `/api/tasks/${w.a.taskId}` }), expect: teamA(200) },
   {
     route: 'PATCH /api/tasks/{id}',
     variant: 'team A',
     req: (w) => ({ url: `/api/tasks/${w.a.taskId}`, body: { title: 'Renamed task' } }),
     expect: teamA(200),
+  },
+  {
+    route: 'PATCH /api/tasks/{id}',
+    variant: 'parentId of team B (foreign)',
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}`, body: { parentId: w.b.taskId } }),
+    expect: teamA(404, { memberAB: 400, adminAB: 400 }),
+    foreignBodyId: 'parentId',
   },
   {
     route: 'PATCH /api/tasks/{id}',
@@ -648,6 +666,7 @@ const TABLE: Row[] = [
       ['GET /api/tasks/{id}/attachments', 'attachments'],
       ['GET /api/tasks/{id}/checklist', 'checklist'],
       ['GET /api/tasks/{id}/activity', 'activity'],
+      ['GET /api/tasks/{id}/subtasks', 'subtasks'],
     ] as const
   ).flatMap(([route, part]): Row[] => [
     { route, variant: 'team A', req: (w) => ({ url: `/api/tasks/${w.a.taskId}/${part}` }), expect: teamA(200) },
@@ -744,6 +763,24 @@ const TABLE: Row[] = [
     variant: "team B's item in team A's order",
     req: (w) => ({ url: `/api/tasks/${w.a.taskId}/checklist/order`, body: { ids: [w.b.checklistItemId] } }),
     expect: teamA(409),
+  },
+  {
+    route: 'PUT /api/tasks/{id}/subtasks/order',
+    variant: 'team A, its one sub-task',
+    req: (w) => ({ url: `/api/tasks/${w.a.parentTaskId}/subtasks/order`, body: { ids: [w.a.subtaskId] } }),
+    expect: teamA(200),
+  },
+  {
+    route: 'PUT /api/tasks/{id}/subtasks/order',
+    variant: "team B's sub-task in team A's order",
+    req: (w) => ({ url: `/api/tasks/${w.a.parentTaskId}/subtasks/order`, body: { ids: [w.b.subtaskId] } }),
+    expect: teamA(409),
+  },
+  {
+    route: 'PUT /api/tasks/{id}/subtasks/order',
+    variant: "team B's task",
+    req: (w) => ({ url: `/api/tasks/${w.b.parentTaskId}/subtasks/order`, body: { ids: [w.b.subtaskId] } }),
+    expect: teamB(200),
   },
 
   // ---- dashboard, notifications, realtime ----
@@ -1253,6 +1290,14 @@ async function buildScope(
       { title: 'Two-team member task', projectId: project!.id, creatorId: p.memberAB.id },
     ])
     .returning();
+  const [parentTask] = await db
+    .insert(tasks)
+    .values({ title: 'Parent task', projectId: project!.id, creatorId: p.owner.id })
+    .returning();
+  const [subtask] = await db
+    .insert(tasks)
+    .values({ title: 'Sub-task', projectId: project!.id, creatorId: p.owner.id, parentId: parentTask!.id, subtaskPosition: 0 })
+    .returning();
   const common = {
     teamId: team.id,
     teamName: team.name,
@@ -1345,6 +1390,8 @@ async function buildScope(
     taskId: task!.id,
     memberTaskId: memberTask!.id,
     memberABTaskId: memberABTask!.id,
+    parentTaskId: parentTask!.id,
+    subtaskId: subtask!.id,
     invitationId: invitation!.id,
     outsiderInvitationId: outsiderInvitation!.id,
     targetMemberId: target.id,

@@ -62,6 +62,8 @@ interface World {
   /** The caller's comment and a checklist item on the task. */
   commentId: string;
   checklistItemId: string;
+  /** The one sub-task of `taskId` (issue 37). */
+  subtaskId: string;
   /** A saved view of the caller's, shared with the team. */
   viewId: string;
   /** A webhook of the team and one of its deliveries; a note of the team and one of its versions. */
@@ -119,6 +121,7 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
   'POST /api/tasks/{id}/checklist': () => ({ title: 'Fuzz item' }),
   'PATCH /api/tasks/{id}/checklist/{itemId}': () => ({ done: true }),
   'PUT /api/tasks/{id}/checklist/order': (w) => ({ ids: [w.checklistItemId] }),
+  'PUT /api/tasks/{id}/subtasks/order': (w) => ({ ids: [w.subtaskId] }),
   'POST /api/views': (w) => ({ name: 'Fuzz view', teamId: w.teamId, config: { status: 'todo', q: 'x', view: 'list' } }),
   'PATCH /api/views/{id}': () => ({ name: 'Fuzz view renamed', config: { sort: 'due', dir: 'asc' } }),
   'POST /api/me/api-tokens': () => ({ name: 'Fuzz token', expiresInDays: 30, scope: 'read' }),
@@ -285,6 +288,10 @@ async function seedWorld(): Promise<World> {
   const [task] = await db.insert(tasks).values({ title: 'Fuzz task', projectId: project!.id, creatorId: caller.id }).returning();
   const [comment] = await db.insert(taskComments).values({ taskId: task!.id, authorId: caller.id, body: 'Fuzz' }).returning();
   const [item] = await db.insert(taskChecklistItems).values({ taskId: task!.id, title: 'Fuzz', position: 1 }).returning();
+  const [subtask] = await db
+    .insert(tasks)
+    .values({ title: 'Fuzz sub-task', projectId: project!.id, creatorId: caller.id, parentId: task!.id, subtaskPosition: 0 })
+    .returning();
   const [view] = await db
     .insert(savedViews)
     .values({ ownerId: caller.id, teamId: team.id, name: 'Fuzz view', config: {} })
@@ -334,6 +341,7 @@ async function seedWorld(): Promise<World> {
     targetUserId: target!.id,
     commentId: comment!.id,
     checklistItemId: item!.id,
+    subtaskId: subtask!.id,
     viewId: view!.id,
     statusId: statuses.find((st) => st.key === 'review')!.id,
     statusIds: statuses.map((st) => st.id),

@@ -19,6 +19,13 @@ const taskFields = {
   assigneeId: uuid.nullish().transform((v) => v ?? null),
   dueDate: isoDate.nullish().transform((v) => v ?? null),
   tags,
+  /**
+   * The parent task (issue 37): one the caller can see, in the same project (null: a top-level task). The service
+   * applies domain hierarchy.ts `checkParent`: no cycle, at most SUBTASK_LIMITS.maxDepth tasks deep.
+   */
+  parentId: uuid.nullish().transform((v) => v ?? null),
+  /** On or before the due date when both are given (domain dates.ts `validateStartDate`). */
+  startDate: isoDate.nullish().transform((v) => v ?? null),
 };
 
 export const createTaskInput = z.object({ ...taskFields, projectId: z.uuid({ error: MSG.projectRequired }) }).strict();
@@ -36,6 +43,9 @@ export const updateTaskInput = z
     assigneeId: uuid.nullish(),
     dueDate: isoDate.nullish(),
     tags: z.array(z.string().trim().min(1).max(LIMITS.tagMax)).max(LIMITS.tagsMax).optional(),
+    /** Another parent (null: top level); missing leaves it. A sub-task moved to another project leaves its parent. */
+    parentId: uuid.nullish(),
+    startDate: isoDate.nullish(),
     version: versionField,
   })
   .strict();
@@ -101,11 +111,25 @@ export const taskDto = z.object({
   /** Checklist items in all and ticked (the card shows 'done/total' when there are any). */
   checklistTotal: z.number().int(),
   checklistDone: z.number().int(),
+  /** The parent task (null: top level). */
+  parentId: uuid.nullable(),
+  /**
+   * The sub-tasks' progress, 'done/total' on the card (domain hierarchy.ts `subtaskProgress`): done counts the completed
+   * category, total leaves out canceled ones. Both 0 for a task without sub-tasks.
+   */
+  subtaskCounts: z.object({ done: z.number().int(), total: z.number().int() }),
+  startDate: isoDate.nullable(),
+  /** Blockers not in the completed category ('This task is blocked by N open tasks'). */
+  blockedCount: z.number().int(),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
   version: z.number().int(),
 });
 export type TaskDto = z.infer<typeof taskDto>;
+
+/** `GET /api/tasks/:id/subtasks` and the answer of `PUT /api/tasks/:id/subtasks/order`: the sub-tasks in order. */
+export const subtaskListDto = z.object({ tasks: z.array(taskDto) });
+export type SubtaskListDto = z.infer<typeof subtaskListDto>;
 
 const count = z.number().int();
 

@@ -26,6 +26,17 @@ export type Subscriber =
  */
 export type RecordChange = (change: Change, actor?: ChangeActor) => Promise<void>;
 
+/** How many times a change's transaction runs when PostgreSQL picks it to break a deadlock. */
+export const DEADLOCK_ATTEMPTS = 3;
+
+/** PostgreSQL's deadlock_detected (40P01), as the driver throws it or as Drizzle wraps it (`cause`). */
+export function isDeadlock(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === '40P01') return true;
+  }
+  return false;
+}
+
 /**
  * The one path for every change (issue 34). A service opens its write with `run`, makes its change in the transaction
  * it is given, and states what happened with `record(change)`; the subscribers do the rest.
@@ -44,15 +55,24 @@ export class ChangeRecorder {
    * has committed, the after-commit reactions run, in the order the changes were recorded.
    */
   async run<T>(db: Db, actor: ChangeActor, work: (tx: Tx, record: RecordChange) => Promise<T>): Promise<T> {
-    const recorded: { change: Change; by: ChangeActor }[] = [];
-    const result = await db.transaction((tx) =>
-      work(tx, async (change, by = actor) => {
-        await this.write(tx, by, change);
-        recorded.push({ change, by });
-      }),
-    );
-    for (const { change, by } of recorded) this.react(by, change);
-    return result;
+    for (let attempt = 1; ; attempt++) {
+      const recorded: { change: Change; by: ChangeActor }[] = [];
+      try {
+        const result = await db.transaction((tx) =>
+          work(tx, async (change, by = actor) => {
+            await this.write(tx, by, change);
+            recorded.push({ change, by });
+          }),
+        );
+        for (const { change, by } of recorded) this.react(by, change);
+        return result;
+      } catch (error) {
+        // PostgreSQL broke a deadlock by rolling this transaction back whole (a parent deleted while one of its
+        // sub-tasks changes: the cascade locks parent then child, the counting trigger child then parent). Nothing of
+        // it stayed and no reaction ran, so it runs again, as a person retrying would.
+        if (attempt >= DEADLOCK_ATTEMPTS || !isDeadlock(error)) throw error;
+      }
+    }
   }
 
   private async write(tx: Tx, actor: ChangeActor, change: Change): Promise<void> {

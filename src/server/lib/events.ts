@@ -48,7 +48,12 @@ export type DomainEvent =
   /** A task's comments (edited, deleted), attachments, checklist or watchers changed: open task pages and cards refresh. */
   | Event<
       'task.detail_changed',
-      { teamId: string; taskId: string; projectId: string; part: 'comments' | 'attachments' | 'checklist' | 'watchers' }
+      {
+        teamId: string;
+        taskId: string;
+        projectId: string;
+        part: 'comments' | 'attachments' | 'checklist' | 'watchers' | 'subtasks';
+      }
     >
   /** A team's note was created, changed (title, pin, project, or its text when edits are compacted) or deleted. */
   | Event<'note.created' | 'note.updated' | 'note.deleted', { teamId: string; noteId: string }>

@@ -59,6 +59,8 @@ export const OPERATIONS: Record<string, OperationText> = {
   'PATCH /api/tasks/{id}': { id: 'updateTask', summary: 'Update a task' },
   'DELETE /api/tasks/{id}': { id: 'deleteTask', summary: 'Delete a task' },
   'PATCH /api/tasks/{id}/status': { id: 'moveTask', summary: 'Move a task to another status column' },
+  'GET /api/tasks/{id}/subtasks': { id: 'listSubtasks', summary: "List a task's sub-tasks in order" },
+  'PUT /api/tasks/{id}/subtasks/order': { id: 'reorderSubtasks', summary: "Reorder a task's sub-tasks" },
   'GET /api/tasks/{id}/checklist': { id: 'listChecklistItems', summary: "List a task's checklist" },
   'POST /api/tasks/{id}/checklist': { id: 'addChecklistItem', summary: 'Add a checklist item' },
   'PUT /api/tasks/{id}/checklist/order': { id: 'reorderChecklist', summary: "Reorder a task's checklist" },

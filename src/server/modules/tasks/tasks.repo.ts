@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, gte, isNull, lte, notInArray, type Placeholder, sql, type SQL } from 'drizzle-orm';
-import { TASK_STATUSES, type TaskPriority, type TeamRole } from '../../../domain/constants';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, notInArray, type Placeholder, sql, type SQL } from 'drizzle-orm';
+import { SUBTASK_LIMITS, TASK_STATUSES, type TaskPriority, type TeamRole } from '../../../domain/constants';
 import { STATUS_CATEGORIES, type StatusCategory, type WorkflowStatus } from '../../../domain/workflow';
 import type { ListTasksQuery, TaskSort } from '../../../domain/schemas/task';
 import { dueRange } from '../../../domain/task-filters';
@@ -37,6 +37,11 @@ export const listColumns = {
   attachmentCount: tasks.attachmentCount,
   checklistTotal: tasks.checklistTotal,
   checklistDone: tasks.checklistDone,
+  parentId: tasks.parentId,
+  subtaskDone: tasks.subtaskDone,
+  subtaskTotal: tasks.subtaskTotal,
+  startDate: tasks.startDate,
+  openBlockerCount: tasks.openBlockerCount,
 };
 export interface TaskListRow {
   id: string;
@@ -59,6 +64,11 @@ export interface TaskListRow {
   attachmentCount: number;
   checklistTotal: number;
   checklistDone: number;
+  parentId: string | null;
+  subtaskDone: number;
+  subtaskTotal: number;
+  startDate: string | null;
+  openBlockerCount: number;
 }
 
 /** A task list's page size when the query names none. */
@@ -490,11 +500,16 @@ export async function createOne(db: DbOrTx, values: NewTask): Promise<TaskRow> {
   return row!;
 }
 
+/** What an edit may write of a task (the counters are the triggers'). */
+export type TaskChanges = Partial<
+  Omit<NewTask, 'id' | 'creatorId' | 'createdAt' | 'version' | 'subtaskDone' | 'subtaskTotal' | 'openBlockerCount'>
+>;
+
 /** Updates and bumps the version; with `expectedVersion`, only if it still matches (else undefined). */
 export async function updateOne(
   db: DbOrTx,
   id: string,
-  values: Partial<Omit<NewTask, 'id' | 'creatorId' | 'createdAt' | 'version'>>,
+  values: TaskChanges,
   expectedVersion?: number,
 ): Promise<TaskRow | undefined> {
   const where = expectedVersion === undefined ? eq(tasks.id, id) : and(eq(tasks.id, id), eq(tasks.version, expectedVersion));
@@ -508,4 +523,116 @@ export async function updateOne(
 
 export async function deleteOne(db: DbOrTx, id: string): Promise<void> {
   await db.delete(tasks).where(eq(tasks.id, id));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sub-tasks (issue 37, decision 0025)
+
+/** Levels a walk up or down the tree reads at most: one more than the deepest chain allowed tells "too deep". */
+const TREE_WALK_MAX = SUBTASK_LIMITS.maxDepth + 1;
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/**
+ * The parent of a task being written, locked `for no key update` (the lock the sub-task counts take on it anyway:
+ * siblings added at once queue here, so each reads the last position), with its team and the caller's role there.
+ */
+export async function lockParent(db: DbOrTx, id: string, userId: string) {
+  const [row] = await db
+    .select({ id: tasks.id, projectId: tasks.projectId, teamId: projects.teamId, callerRole: roleIn(userId) })
+    .from(tasks)
+    .innerJoin(projects, taskProject)
+    .where(eq(tasks.id, id))
+    .for('no key update', { of: tasks });
+  return row;
+}
+
+/** The ancestors of task `id`, from its own parent up to the top task, in one recursive statement (capped). */
+export async function ancestorIds(db: DbOrTx, id: string): Promise<string[]> {
+  const result = await db.execute(sql`
+    with recursive up(id, parent_id, depth) as (
+      select t.id, t.parent_id, 0 from ${tasks} t where t.id = ${id}
+      union all
+      select p.id, p.parent_id, up.depth + 1 from up join ${tasks} p on p.id = up.parent_id
+      where up.depth < ${TREE_WALK_MAX}
+    )
+    select id from up where depth > 0 order by depth`);
+  return rowsOf<{ id: string }>(result).map((r) => r.id);
+}
+
+/** The descendants of task `id` with their depth below it (1: its sub-tasks), in one recursive statement (capped). */
+async function descendants(db: DbOrTx, id: string): Promise<{ id: string; depth: number }[]> {
+  const result = await db.execute(sql`
+    with recursive down(id, depth) as (
+      select c.id, 1 from ${tasks} c where c.parent_id = ${id}
+      union all
+      select c.id, down.depth + 1 from down join ${tasks} c on c.parent_id = down.id
+      where down.depth < ${TREE_WALK_MAX}
+    )
+    select id, depth from down`);
+  return rowsOf<{ id: string; depth: number }>(result).map((r) => ({ id: r.id, depth: Number(r.depth) }));
+}
+
+/** Tasks in the longest chain from task `id` down, counting itself (1: no sub-tasks), capped past the limit. */
+export async function subtreeHeight(db: DbOrTx, id: string): Promise<number> {
+  return 1 + Math.max(0, ...(await descendants(db, id)).map((d) => d.depth));
+}
+
+/** The place after the parent's last sub-task. */
+export async function nextSubtaskPosition(db: DbOrTx, parentId: string): Promise<number> {
+  const [row] = await db
+    .select({ next: sql<number>`coalesce(max(${tasks.subtaskPosition}) + 1, 0)::int` })
+    .from(tasks)
+    .where(eq(tasks.parentId, parentId));
+  return Number(row?.next ?? 0);
+}
+
+/** Whether the task has any sub-task. */
+export async function hasSubtasks(db: DbOrTx, id: string): Promise<boolean> {
+  const [row] = await db.select({ id: tasks.id }).from(tasks).where(eq(tasks.parentId, id)).limit(1);
+  return row !== undefined;
+}
+
+/** A parent's sub-tasks as cards, in their order. */
+export async function listSubtasks(db: DbOrTx, parentId: string): Promise<TaskListRow[]> {
+  return selectCards(db)
+    .where(eq(tasks.parentId, parentId))
+    .orderBy(asc(tasks.subtaskPosition), asc(tasks.createdAt), asc(tasks.id));
+}
+
+/** A parent's sub-task ids (any order). */
+export async function listSubtaskIds(db: DbOrTx, parentId: string): Promise<string[]> {
+  const rows = await db.select({ id: tasks.id }).from(tasks).where(eq(tasks.parentId, parentId));
+  return rows.map((r) => r.id);
+}
+
+/** Gives each sub-task its place in `ids` (already checked to be exactly the parent's sub-tasks), in one statement. */
+export async function reorderSubtasks(db: DbOrTx, parentId: string, ids: readonly string[]): Promise<void> {
+  const values = sql.join(
+    ids.map((id, i) => sql`(${id}::uuid, ${i}::int)`),
+    sql`, `,
+  );
+  await db.execute(sql`
+    update ${tasks} t set subtask_position = v.position
+    from (values ${values}) as v(id, position)
+    where t.id = v.id and t.parent_id = ${parentId}`);
+}
+
+/**
+ * The task's sub-tasks at every level, top-down, each with what its DTO needs: the rows of a deletion's `task.deleted`
+ * records, read (and locked) before the cascade removes them. Empty for a task without sub-tasks.
+ */
+export async function lockSubtree(db: DbOrTx, id: string): Promise<TaskListRow[]> {
+  const levels = await descendants(db, id);
+  if (levels.length === 0) return [];
+  const depthOf = new Map(levels.map((l) => [l.id, l.depth]));
+  const rows = await selectCards(db)
+    .where(
+      inArray(
+        tasks.id,
+        levels.map((l) => l.id),
+      ),
+    )
+    .for('update', { of: tasks });
+  return rows.sort((a, b) => depthOf.get(a.id)! - depthOf.get(b.id)! || a.id.localeCompare(b.id));
 }

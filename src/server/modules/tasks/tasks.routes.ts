@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { errorResponse, idParams } from '../../../domain/schemas/common';
+import { subtaskOrderInput } from '../../../domain/schemas/dependencies';
 import {
   createTaskInput,
   listTasksQuery,
   moveTaskInput,
+  subtaskListDto,
   taskBoardDto,
   taskBoardQuery,
   taskDto,
@@ -55,6 +57,23 @@ export function registerTasks(app: FastifyInstance): void {
     config: { auth: 'user' },
     schema: { tags: ['tasks'], params: idParams, body: moveTaskInput, response: { 200: taskDto, ...errors } },
     handler: async (req) => service.move(actorOf(req), req.params.id, req.body.status),
+  });
+
+  r.get('/api/tasks/:id/subtasks', {
+    config: { auth: 'user' },
+    schema: { tags: ['tasks'], params: idParams, response: { 200: builtExactly(subtaskListDto), ...errors } },
+    handler: async (req) => service.subtasks(requireUser(req).userId, req.params.id),
+  });
+
+  r.put('/api/tasks/:id/subtasks/order', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['tasks'],
+      params: idParams,
+      body: subtaskOrderInput,
+      response: { 200: builtExactly(subtaskListDto), ...errors },
+    },
+    handler: async (req) => service.reorderSubtasks(actorOf(req), req.params.id, req.body),
   });
 
   r.delete('/api/tasks/:id', {

@@ -1,4 +1,8 @@
-import type { PersonActor } from '../../../domain/changes';
+import { detailChanged, type PersonActor } from '../../../domain/changes';
+import { isExactOrder } from '../../../domain/checklist';
+import { validateStartDate } from '../../../domain/dates';
+import { checkParent, type HierarchyTask } from '../../../domain/hierarchy';
+import type { SubtaskOrderInput } from '../../../domain/schemas/dependencies';
 import { TASK_STATUSES, type TaskStatus } from '../../../domain/constants';
 import { canDeleteTask, canMoveTaskToTeam } from '../../../domain/permissions';
 import { splitFullName } from '../../../domain/schemas/common';
@@ -8,6 +12,7 @@ import type {
   BoardColumnKind,
   CreateTaskInput,
   ListTasksQuery,
+  SubtaskListDto,
   TaskBoardDto,
   TaskBoardQuery,
   TaskDto,
@@ -46,6 +51,10 @@ function toTaskDto(row: repo.TaskListRow): TaskDto {
     attachmentCount: row.attachmentCount,
     checklistTotal: row.checklistTotal,
     checklistDone: row.checklistDone,
+    parentId: row.parentId,
+    subtaskCounts: { done: row.subtaskDone, total: row.subtaskTotal },
+    startDate: row.startDate,
+    blockedCount: row.openBlockerCount,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     version: row.version,
@@ -85,6 +94,10 @@ export function taskDtoFromRow(row: unknown[]): TaskDto {
     attachmentCount: row[column.attachmentCount] as number,
     checklistTotal: row[column.checklistTotal] as number,
     checklistDone: row[column.checklistDone] as number,
+    parentId: row[column.parentId] as string | null,
+    subtaskCounts: { done: row[column.subtaskDone] as number, total: row[column.subtaskTotal] as number },
+    startDate: row[column.startDate] as string | null,
+    blockedCount: row[column.openBlockerCount] as number,
     createdAt: isoFromPg(row[column.createdAt] as string),
     updatedAt: isoFromPg(row[column.updatedAt] as string),
     version: row[column.version] as number,
@@ -156,6 +169,26 @@ function boardShape(rows: unknown[][], projectId?: string) {
       return { columnKind: kind, order, columns: byColumn, counts, total, workflows };
     },
   };
+}
+
+/**
+ * 400 unless `task` may be a sub-task of `parent` (domain hierarchy.ts `checkParent`, with the parent's ancestors and
+ * the task's subtree height, one recursive statement each).
+ */
+async function requireParentRule(db: DbOrTx, task: { id?: string; projectId: string }, parent: HierarchyTask | null) {
+  if (parent === null) return;
+  const [parentAncestorIds, subtreeHeight] = await Promise.all([
+    repo.ancestorIds(db, parent.id),
+    task.id === undefined ? 1 : repo.subtreeHeight(db, task.id),
+  ]);
+  const result = checkParent({ task, parent, parentAncestorIds, subtreeHeight });
+  if (!result.ok) throw new AppError(result.reason, { fields: { parentId: ERROR_MESSAGES[result.reason] } });
+}
+
+/** 400 on the field startDate when the start is after the due date (domain dates.ts `validateStartDate`). */
+function requireStartDate(startDate: string | null, dueDate: string | null): void {
+  const result = validateStartDate(startDate, dueDate);
+  if (!result.ok) throw new AppError(result.reason, { fields: { startDate: ERROR_MESSAGES[result.reason] } });
 }
 
 const assigneeNotMember = () =>
@@ -265,6 +298,9 @@ export class TasksService {
       // 0003, 0004) and locks a counter row until the commit, so it goes as late as it can; a project deleted in between
       // fails the insert's foreign key (400).
       const access = await this.requireVisibleProject(tx, input.projectId, userId, input.assigneeId);
+      const parent = input.parentId === null ? null : await this.lockVisibleParent(tx, input.parentId, userId);
+      await requireParentRule(tx, { projectId: input.projectId }, parent);
+      requireStartDate(input.startDate, input.dueDate);
       await requireStatus(tx, input.projectId, input.status);
       const created = await repo.createOne(tx, {
         title: input.title,
@@ -276,6 +312,10 @@ export class TasksService {
         creatorId: userId,
         dueDate: input.dueDate,
         tags: input.tags,
+        parentId: parent?.id ?? null,
+        // A new sub-task goes last among its siblings (the parent's lock queues siblings added at once).
+        subtaskPosition: parent ? await repo.nextSubtaskPosition(tx, parent.id) : null,
+        startDate: input.startDate,
       });
       // The answer is built from what the check already read: no second look-up.
       const task = toTaskDto({ ...created, projectName: access.projectName, assigneeName: access.assigneeName });
@@ -292,6 +332,13 @@ export class TasksService {
       const before = found.task;
       let teamId = found.teamId;
       const projectChanged = changes.projectId !== undefined && changes.projectId !== before.projectId;
+      // A sub-task moved to another project leaves its parent, unless the body names one there.
+      if (projectChanged && changes.parentId === undefined && before.parentId !== null) changes.parentId = null;
+      const parentId = changes.parentId === undefined ? before.parentId : changes.parentId;
+      const parentChanged = parentId !== before.parentId;
+      // The parent's visibility is read before any rule: a 400 never tells a stranger's task exists.
+      const parent =
+        parentId !== null && (parentChanged || projectChanged) ? await this.lockVisibleParent(tx, parentId, userId) : null;
       const assigneeId = changes.assigneeId === undefined ? before.assigneeId : changes.assigneeId;
       if (projectChanged) {
         // The new project must be visible to the caller, and the assignee a member of its team.
@@ -303,6 +350,16 @@ export class TasksService {
         teamId = destination.teamId;
       } else if (assigneeId && assigneeId !== before.assigneeId) {
         await this.requireAssignee(tx, teamId, assigneeId);
+      }
+      if (projectChanged && (await repo.hasSubtasks(tx, id))) throw new AppError('subtask_move_has_children');
+      if (parent) {
+        await requireParentRule(tx, { id, projectId: projectChanged ? changes.projectId! : before.projectId }, parent);
+      }
+      if (changes.startDate !== undefined || changes.dueDate !== undefined) {
+        requireStartDate(
+          changes.startDate === undefined ? before.startDate : changes.startDate,
+          changes.dueDate === undefined ? before.dueDate : changes.dueDate,
+        );
       }
       if (projectChanged && (changes.status === undefined || changes.status === before.status)) {
         // Unless the body names another status, the task takes the one mapStatusToProject gives it there (its own key
@@ -317,12 +374,9 @@ export class TasksService {
         await requireStatus(tx, projectChanged ? changes.projectId! : before.projectId, changes.status);
       }
       if (version !== undefined && version !== before.version) throw new AppError('stale_edit');
-      const after = await repo.updateOne(
-        tx,
-        id,
-        Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
-        version,
-      );
+      const values: repo.TaskChanges = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+      if (parentChanged) values.subtaskPosition = parentId === null ? null : await repo.nextSubtaskPosition(tx, parentId);
+      const after = await repo.updateOne(tx, id, values, version);
       if (!after) throw new AppError('stale_edit');
       // The names read with the lock still hold unless the project or the assignee changed; then
       // the answer is read again (membership was checked above, in this transaction).
@@ -351,10 +405,45 @@ export class TasksService {
     await this.changes.run(this.db, actor, async (tx, record) => {
       const found = await this.lockVisible(tx, id, actor.userId);
       if (!canDeleteTask(found.callerRole, actor.userId, found.task)) throw new AppError('task_delete_denied');
+      // Its sub-tasks go with it (the foreign key's cascade): each is a deletion the caller must have the right to, and
+      // each is recorded (activity, webhooks and realtime see every task), deepest last.
+      const subtree = await repo.lockSubtree(tx, id);
+      if (subtree.some((t) => !canDeleteTask(found.callerRole, actor.userId, t))) throw new AppError('task_delete_denied');
       await repo.deleteOne(tx, id);
       const task = toTaskDto({ ...found.task, projectName: found.projectName, assigneeName: found.assigneeName });
       await record({ kind: 'task.deleted', teamId: found.teamId, task });
+      for (const sub of subtree) await record({ kind: 'task.deleted', teamId: found.teamId, task: toTaskDto(sub) });
     });
+  }
+
+  /** A task's sub-tasks in their order; 404 when the caller may not see the task. */
+  async subtasks(userId: string, id: string): Promise<SubtaskListDto> {
+    const row = await repo.getOneById(this.db, id);
+    if (!row) throw new AppError('task_not_found');
+    await requireTeamMember(this.db, row.teamId, userId, 'task_not_found');
+    return { tasks: (await repo.listSubtasks(this.db, id)).map(toTaskDto) };
+  }
+
+  /**
+   * The sub-tasks in a new order: `ids` must be exactly the task's sub-tasks (else 409, they changed meanwhile). Rights
+   * as editing the task (any member of its team); open pages refresh (`task.detail_changed`, part 'subtasks').
+   */
+  async reorderSubtasks(actor: PersonActor, id: string, input: SubtaskOrderInput): Promise<SubtaskListDto> {
+    const ids = input.ids.map((x) => x.toLowerCase());
+    return this.changes.run(this.db, actor, async (tx, record) => {
+      const found = await this.lockVisible(tx, id, actor.userId);
+      if (!isExactOrder(await repo.listSubtaskIds(tx, id), ids)) throw new AppError('subtask_order_mismatch');
+      await repo.reorderSubtasks(tx, id, ids);
+      await record(detailChanged({ id, teamId: found.teamId, projectId: found.task.projectId }, 'subtasks'));
+      return { tasks: (await repo.listSubtasks(tx, id)).map(toTaskDto) };
+    });
+  }
+
+  /** The parent a task is being given, locked, or 404 `subtask_parent_not_found` when the caller may not see it. */
+  private async lockVisibleParent(db: DbOrTx, parentId: string, userId: string): Promise<HierarchyTask> {
+    const parent = await repo.lockParent(db, parentId, userId);
+    if (!parent?.callerRole) throw new AppError('subtask_parent_not_found');
+    return { id: parent.id, projectId: parent.projectId };
   }
 
   /**
