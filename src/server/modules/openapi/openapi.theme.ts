@@ -20,14 +20,18 @@ export const THEME_CSS = `
 .swagger-ui .opblock .opblock-summary-description { color: #1f2937; }
 .swagger-ui .opblock-tag small, .swagger-ui .opblock-tag small p { color: #374151; }
 .swagger-ui .opblock-summary-control:focus-visible, .swagger-ui button:focus-visible, .swagger-ui a:focus-visible,
-.swagger-ui select:focus-visible, .swagger-ui input:focus-visible { outline: 2px solid #1d4ed8; outline-offset: 2px; }
+.swagger-ui select:focus-visible, .swagger-ui input:focus-visible, .swagger-ui .microlight:focus-visible { outline: 2px solid #1d4ed8; outline-offset: 2px; }
 @media (max-width: 600px) { .swagger-ui .opblock .opblock-summary-operation-id { display: none; } }
 `;
 
 export const THEME_JS = `
-// Swagger UI renders its server select without a name: give it one, whenever it is (re)rendered.
+// Swagger UI renders its server select without a name: give it one, whenever it is (re)rendered. Its code blocks
+// (examples, schemas, answers) scroll when long, and a scrolling box must be reachable by keyboard (WCAG 2.1.1, axe
+// scrollable-region-focusable): each gets a tab stop.
 new MutationObserver(function () {
   var select = document.getElementById('servers');
   if (select && !select.hasAttribute('aria-label')) select.setAttribute('aria-label', 'Server');
+  var blocks = document.querySelectorAll('.swagger-ui .microlight:not([tabindex])');
+  for (var i = 0; i < blocks.length; i++) blocks[i].setAttribute('tabindex', '0');
 }).observe(document.documentElement, { childList: true, subtree: true });
 `;
