@@ -194,6 +194,9 @@ export const TASK_ACTIVITY_FIELDS = [
   'due_date',
   'project',
   'tags',
+  // Issue 37 (migration 0014): the start date, and the parent task (its title at the time as the label).
+  'start_date',
+  'parent',
 ] as const;
 export type TaskActivityField = (typeof TASK_ACTIVITY_FIELDS)[number];
 

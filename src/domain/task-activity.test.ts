@@ -12,6 +12,9 @@ const base: TaskActivityState = {
   projectId: 'p1',
   projectName: 'Launch',
   tags: ['a', 'b'],
+  startDate: null,
+  parentId: null,
+  parentTitle: null,
 };
 
 describe('taskFieldChanges', () => {
@@ -58,5 +61,15 @@ describe('taskFieldChanges', () => {
   it('tells tag lists apart that join to the same text', () => {
     const changes = taskFieldChanges({ ...base, tags: ['a,b'] }, { ...base, tags: ['a', 'b'] });
     expect(changes.map((c) => c.field)).toEqual(['tags']);
+  });
+
+  it('records the start date and the parent (issue 37), the parent by its title at the time', () => {
+    const after: TaskActivityState = { ...base, startDate: '2026-12-01', parentId: 'p9', parentTitle: 'Launch plan' };
+    expect(taskFieldChanges(base, after)).toEqual([
+      { field: 'start_date', oldValue: null, newValue: '2026-12-01', oldLabel: null, newLabel: null },
+      { field: 'parent', oldValue: null, newValue: 'p9', oldLabel: null, newLabel: 'Launch plan' },
+    ]);
+    // A renamed parent is not a change of parent.
+    expect(taskFieldChanges(after, { ...after, parentTitle: 'Renamed' })).toEqual([]);
   });
 });

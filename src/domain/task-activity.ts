@@ -18,6 +18,10 @@ export interface TaskActivityState {
   projectId: string;
   projectName: string | null;
   tags: readonly string[];
+  startDate: string | null;
+  parentId: string | null;
+  /** The parent's title, read by the writer only when the parent changed. */
+  parentTitle: string | null;
 }
 
 export interface TaskFieldChange {
@@ -62,5 +66,7 @@ export function taskFieldChanges(before: TaskActivityState, after: TaskActivityS
       newLabel: null,
     });
   }
+  push('start_date', before.startDate, after.startDate);
+  push('parent', before.parentId, after.parentId, before.parentTitle, after.parentTitle);
   return changes;
 }

@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SUBTASK_LIMITS } from '../../src/domain/constants';
 import { ERROR_MESSAGES } from '../../src/domain/errors';
+import type { ActivityListDto } from '../../src/domain/schemas/task-detail';
 import type { StatusDto } from '../../src/domain/schemas/workflow';
 import type { SubtaskListDto, TaskBoardDto, TaskDto, TaskListDto } from '../../src/domain/schemas/task';
 import { tasks, webhookDeliveries } from '../../src/server/db/schema';
@@ -208,6 +209,24 @@ describe('sub-tasks', () => {
     expect(seen).toHaveLength(1);
     const [delivery] = await deliveries('task.updated', task.id);
     expect(JSON.parse(delivery!.body).data.task).toMatchObject({ parentId: parent.id, startDate: '2026-03-01' });
+  });
+
+  it('writes the history of a start date and of each parent, named by its title at the time (migration 0014)', async () => {
+    const first = await create({ title: 'History parent' });
+    const second = await create({ title: 'Second history parent' });
+    const task = await create({ title: 'Has a history' });
+    await patch(task.id, { parentId: first.id, startDate: '2026-03-01' });
+    await patch(first.id, { title: 'Renamed parent' });
+    await patch(task.id, { parentId: second.id });
+    await patch(task.id, { parentId: null, startDate: null });
+    const { activity } = await ok<ActivityListDto>(owner, 'GET', `/api/tasks/${task.id}/activity`);
+    expect(activity.map((a) => [a.field, a.oldValue, a.newValue, a.oldLabel, a.newLabel])).toEqual([
+      ['start_date', null, '2026-03-01', null, null],
+      ['parent', null, first.id, null, 'History parent'],
+      ['parent', first.id, second.id, 'Renamed parent', 'Second history parent'],
+      ['start_date', '2026-03-01', null, null, null],
+      ['parent', second.id, null, 'Second history parent', null],
+    ]);
   });
 
   it('moves a sub-task to another project out of its parent, and refuses to move a parent with sub-tasks', async () => {

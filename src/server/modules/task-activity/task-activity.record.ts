@@ -1,10 +1,10 @@
 import type { TaskDto } from '../../../domain/schemas/task';
 import { type TaskActivityState, taskFieldChanges } from '../../../domain/task-activity';
 import type { DbOrTx } from '../../db/client';
-import { insertActivity, insertStatusMoves } from './task-activity.repo';
+import { insertActivity, insertStatusMoves, taskTitles } from './task-activity.repo';
 
 /** What the activity history compares of a task, with the names its ids stood for. */
-const activityState = (task: TaskDto): TaskActivityState => ({
+const activityState = (task: TaskDto, parentTitle: string | null): TaskActivityState => ({
   title: task.title,
   description: task.description,
   status: task.status,
@@ -15,6 +15,9 @@ const activityState = (task: TaskDto): TaskActivityState => ({
   projectId: task.projectId,
   projectName: task.projectName,
   tags: task.tags,
+  startDate: task.startDate,
+  parentId: task.parentId,
+  parentTitle,
 });
 
 /**
@@ -22,10 +25,15 @@ const activityState = (task: TaskDto): TaskActivityState => ({
  * carries the categories the task had before and after (migration 0012): only the writer knows them for a task moved
  * to another project, whose old key means nothing in the new one.
  */
-export function recordTaskEdit(db: DbOrTx, actorId: string, before: TaskDto, after: TaskDto): Promise<void> {
-  const changes = taskFieldChanges(activityState(before), activityState(after)).map((c) =>
-    c.field === 'status' ? { ...c, oldCategory: before.statusCategory, newCategory: after.statusCategory } : c,
-  );
+export async function recordTaskEdit(db: DbOrTx, actorId: string, before: TaskDto, after: TaskDto): Promise<void> {
+  // A new parent is named by its title at the time (one read, only when the parent changed).
+  const titles =
+    before.parentId === after.parentId ? new Map<string, string>() : await taskTitles(db, [before.parentId, after.parentId]);
+  const titleOf = (id: string | null) => (id ? (titles.get(id) ?? null) : null);
+  const changes = taskFieldChanges(
+    activityState(before, titleOf(before.parentId)),
+    activityState(after, titleOf(after.parentId)),
+  ).map((c) => (c.field === 'status' ? { ...c, oldCategory: before.statusCategory, newCategory: after.statusCategory } : c));
   return insertActivity(db, after.id, actorId, changes);
 }
 

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { TaskFieldChange } from '../../../domain/task-activity';
 import type { StatusCategory } from '../../../domain/workflow';
 import { alias } from 'drizzle-orm/pg-core';
@@ -79,4 +79,12 @@ export async function insertStatusMoves(
     insert into ${taskActivity} (task_id, actor_id, field, old_value, new_value, created_at)
     select moved.id, ${actorId}, 'status', ${move.from}, ${move.to}, clock_timestamp()
     from unnest(${`{${taskIds.join(',')}}`}::uuid[]) as moved(id)`);
+}
+
+/** The titles of these tasks (nulls skipped), by id: what a history entry names a parent by. */
+export async function taskTitles(db: DbOrTx, ids: readonly (string | null)[]): Promise<Map<string, string>> {
+  const wanted = ids.filter((id): id is string => id !== null);
+  if (wanted.length === 0) return new Map();
+  const rows = await db.select({ id: tasks.id, title: tasks.title }).from(tasks).where(inArray(tasks.id, wanted));
+  return new Map(rows.map((r) => [r.id, r.title]));
 }

@@ -52,4 +52,15 @@ describe('describeActivity', () => {
     expect(actorName(null)).toBe('A former member');
     expect(actorName({ fullName: 'Alex' })).toBe('Alex');
   });
+
+  it('says start dates and parents (issue 37), the parent by its title at the time', () => {
+    expect(describeActivity(entry('start_date', null, '2026-12-01'))).toMatch(/^set the start date to /);
+    expect(describeActivity(entry('parent', null, ID_A, null, 'Launch plan'))).toBe('made this a sub-task of “Launch plan”');
+    expect(describeActivity(entry('parent', ID_A, null, 'Launch plan', null))).toBe(
+      'made this a top-level task (was a sub-task of “Launch plan”)',
+    );
+    expect(describeActivity(entry('parent', ID_A, ID_B, null, 'Site'))).toBe(
+      'moved this from under “a deleted task” to under “Site”',
+    );
+  });
 });

@@ -43,5 +43,17 @@ export function describeActivity(entry: Pick<ActivityDto, 'field' | 'oldValue' |
       if (!newValue) return 'removed the tags';
       if (!oldValue) return `tagged this ${tags(newValue)}`;
       return `changed the tags to ${tags(newValue)}`;
+    case 'start_date':
+      if (!oldValue) return `set the start date to ${date(newValue)}`;
+      if (!newValue) return `removed the start date (was ${date(oldValue)})`;
+      return `changed the start date from ${date(oldValue)} to ${date(newValue)}`;
+    case 'parent': {
+      // The parent's title at the time; a task deleted since is named by what it was.
+      const before = oldValue ? quoted(oldLabel ?? 'a deleted task') : null;
+      const after = newValue ? quoted(newLabel ?? 'a deleted task') : null;
+      if (!before) return `made this a sub-task of ${after}`;
+      if (!after) return `made this a top-level task (was a sub-task of ${before})`;
+      return `moved this from under ${before} to under ${after}`;
+    }
   }
 }
