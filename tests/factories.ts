@@ -56,7 +56,7 @@ export async function signIn(app: FastifyInstance, email: string, password: stri
 }
 
 import { eq, sql } from 'drizzle-orm';
-import { projects, projectStatusCounts, teamInvitations, teamMembers, teams } from '../src/server/db/schema';
+import { projects, projectStatusCounts, taskActivity, tasks, teamInvitations, teamMembers, teams } from '../src/server/db/schema';
 import type { Db } from '../src/server/db/client';
 import { countSums, projectTotals } from '../src/server/db/task-counters';
 
@@ -129,4 +129,40 @@ export async function projectCounters(db: Db, projectId: string) {
     .where(eq(projects.id, projectId));
   const [byStatus] = await db.select(countSums).from(projectStatusCounts).where(eq(projectStatusCounts.projectId, projectId));
   return { ...row!, ...byStatus! };
+}
+
+/** A status move of a scripted history: when, from which key, to which key. */
+export type StatusMove = [when: string, from: string, to: string];
+
+/**
+ * A task created at `created` in `first` that then moved through `moves`, written straight to the database: the task
+ * in its last status, then one history row per move, one statement each, as the app writes them (the database fills
+ * their categories and the analytics spans).
+ */
+export async function insertTaskWithStatusHistory(
+  db: Db,
+  task: { title: string; projectId: string; creatorId: string; created: string; first: string; actorId?: string },
+  moves: readonly StatusMove[] = [],
+): Promise<string> {
+  const [row] = await db
+    .insert(tasks)
+    .values({
+      title: task.title,
+      projectId: task.projectId,
+      creatorId: task.creatorId,
+      status: moves.length ? moves[moves.length - 1]![2] : task.first,
+      createdAt: new Date(task.created),
+    })
+    .returning({ id: tasks.id });
+  for (const [when, from, to] of moves) {
+    await db.insert(taskActivity).values({
+      taskId: row!.id,
+      actorId: task.actorId,
+      field: 'status',
+      oldValue: from,
+      newValue: to,
+      createdAt: new Date(when),
+    });
+  }
+  return row!.id;
 }

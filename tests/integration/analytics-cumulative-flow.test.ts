@@ -2,8 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CumulativeFlowDto } from '../../src/domain/schemas/analytics';
 import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
-import { projects, projectStatuses, taskActivity, tasks, users } from '../../src/server/db/schema';
-import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
+import { projects, projectStatuses, users } from '../../src/server/db/schema';
+import { createUser, insertMember, insertTaskWithStatusHistory, insertTeam, type StatusMove, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
 
 /**
@@ -26,23 +26,8 @@ let stranger: TestUser;
 let projectId: string;
 const WEEK = 'from=2025-03-03&to=2025-03-09';
 
-async function addTask(title: string, created: string, first: string, moves: [string, string, string][] = []) {
-  const [t] = await db()
-    .insert(tasks)
-    .values({
-      title,
-      projectId,
-      creatorId: owner.id,
-      status: moves.length ? moves[moves.length - 1]![2] : first,
-      createdAt: new Date(created),
-    })
-    .returning();
-  for (const [when, from, to] of moves) {
-    await db()
-      .insert(taskActivity)
-      .values({ taskId: t!.id, actorId: owner.id, field: 'status', oldValue: from, newValue: to, createdAt: new Date(when) });
-  }
-}
+const addTask = (title: string, created: string, first: string, moves: StatusMove[] = []) =>
+  insertTaskWithStatusHistory(db(), { title, projectId, creatorId: owner.id, actorId: owner.id, created, first }, moves);
 
 beforeAll(async () => {
   [owner, member, stranger] = await Promise.all([

@@ -15,7 +15,7 @@ import type { TaskPriority, TaskStatus } from '../../src/domain/constants';
 import type { AnalyticsDto } from '../../src/domain/schemas/analytics';
 import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { projects, projectStatuses, taskActivity, tasks, users } from '../../src/server/db/schema';
-import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
+import { createUser, insertMember, insertTaskWithStatusHistory, insertTeam, type StatusMove, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
 
 /**
@@ -551,7 +551,7 @@ describe('GET /api/analytics by category (issue 36): Done and Archived completed
         { projectId: x, key: 'archived', name: 'Archived', category: 'completed', color: '#15803d', position: 5 },
         { projectId: x, key: 'won_t_do', name: "Won't do", category: 'canceled', color: '#94a3b8', position: 6 },
       ]);
-    const history: [string, string, [string, string, string][]][] = [
+    const history: [string, string, StatusMove[]][] = [
       [
         '2025-03-03T00:00:00Z',
         'todo',
@@ -572,23 +572,13 @@ describe('GET /api/analytics by category (issue 36): Done and Archived completed
       ['2025-03-17T09:00:00Z', 'in_progress', [['2025-03-18T09:00:00Z', 'in_progress', 'completed']]],
       ['2025-03-20T00:00:00Z', 'won_t_do', []],
     ];
+    // One row at a time, as the app writes them; the rows carry no categories: the database gives them.
     for (const [created, first, moves] of history) {
-      const [t] = await db()
-        .insert(tasks)
-        .values({
-          title: `Categorised ${created}`,
-          projectId: x,
-          creatorId: flow.id,
-          status: moves.length ? moves[moves.length - 1]![2] : first,
-          createdAt: new Date(created),
-        })
-        .returning();
-      // One row at a time, as the app writes them; the rows carry no categories: the database gives them.
-      for (const [when, from, to] of moves) {
-        await db()
-          .insert(taskActivity)
-          .values({ taskId: t!.id, field: 'status', oldValue: from, newValue: to, createdAt: new Date(when) });
-      }
+      await insertTaskWithStatusHistory(
+        db(),
+        { title: `Categorised ${created}`, projectId: x, creatorId: flow.id, created, first },
+        moves,
+      );
     }
   });
 
