@@ -253,6 +253,13 @@ export function reorder(
 // ---------------------------------------------------------------------------------------------------------------
 // Keys
 
+/** What a status key looks like: lower-case letters and digits in runs joined by single `_`. */
+export const STATUS_KEY_PATTERN = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
+
+/** Whether `value` can be a status key (the URL's and saved views' `status`; the API's `statusKey` schema). */
+export const isStatusKeyShaped = (value: string): boolean =>
+  value.length <= STATUS_LIMITS.keyMax && STATUS_KEY_PATTERN.test(value);
+
 /** The key of a name with no ASCII letter ('Готово', '🚀', '2025'). */
 const FALLBACK_KEY = 'status';
 

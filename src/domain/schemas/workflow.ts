@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { WORKFLOW_ERRORS } from '../workflow-errors';
 import {
   STATUS_CATEGORIES,
+  STATUS_KEY_PATTERN,
   STATUS_LIMITS,
   validateStatusColor,
   validateStatusName,
@@ -28,7 +29,7 @@ export const statusCategory = z.enum(STATUS_CATEGORIES);
 export const statusKey = z
   .string()
   .max(STATUS_LIMITS.keyMax)
-  .regex(/^[a-z0-9]+(?:_[a-z0-9]+)*$/, 'A status key is lower-case letters, digits and _');
+  .regex(STATUS_KEY_PATTERN, 'A status key is lower-case letters, digits and _');
 
 /** Adds a domain rule's refusal as the field's issue. */
 const byRule =

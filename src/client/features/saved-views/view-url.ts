@@ -1,6 +1,6 @@
 import { DUE_FILTERS, TASK_PRIORITIES, TASK_SORTS } from '../../../domain/constants';
 import type { SavedViewConfig } from '../../../domain/schemas/saved-view';
-import { STATUS_CATEGORIES, STATUS_LIMITS } from '../../../domain/workflow';
+import { isStatusKeyShaped, STATUS_CATEGORIES } from '../../../domain/workflow';
 
 /** The Tasks page's URL parameter for each part of a view (the page's own names: see tasks' use-task-filters.ts). */
 const PARAMS = {
@@ -21,9 +21,8 @@ const PARAMS = {
 export const SAVED_VIEW_PARAM = 'savedView';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A status key as schemas/workflow.ts `statusKey` takes it (any project's status, not only the default four). */
-const STATUS_KEY = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
-const statusKeyOf = (v: string | null) => (v && v.length <= STATUS_LIMITS.keyMax && STATUS_KEY.test(v) ? v : undefined);
+/** A status key (any project's status, not only the default four). */
+const statusKeyOf = (v: string | null) => (v && isStatusKeyShaped(v) ? v : undefined);
 const oneOf = <T extends string>(values: readonly T[], v: string | null): T | undefined =>
   v !== null && (values as readonly string[]).includes(v) ? (v as T) : undefined;
 

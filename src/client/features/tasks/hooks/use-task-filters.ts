@@ -7,7 +7,7 @@ import {
   type TaskPriority,
   type TaskSort,
 } from '../../../../domain/constants';
-import { STATUS_CATEGORIES, type StatusCategory, STATUS_LIMITS } from '../../../../domain/workflow';
+import { isStatusKeyShaped, STATUS_CATEGORIES, type StatusCategory } from '../../../../domain/workflow';
 import { localDate } from '../../../../domain/task-filters';
 import { useUrlParams } from '../../../lib/use-url-params';
 import { UUID } from '../api/prefetch-board';
@@ -37,9 +37,8 @@ export interface TaskUrlState {
 /** The keys 'Clear All' resets. */
 export const FILTER_KEYS = ['project', 'q', 'status', 'category', 'priority', 'assignee', 'due'] as const;
 
-/** A status key as the URL may carry it (schemas/workflow.ts `statusKey`). */
-const STATUS_KEY = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
-const statusKeyOf = (v: string | null) => (v && v.length <= STATUS_LIMITS.keyMax && STATUS_KEY.test(v) ? v : '');
+/** A status key as the URL may carry it. */
+const statusKeyOf = (v: string | null) => (v && isStatusKeyShaped(v) ? v : '');
 
 const oneOf = <T extends string>(values: readonly T[], v: string | null): T | '' =>
   v && (values as readonly string[]).includes(v) ? (v as T) : '';
