@@ -2,6 +2,8 @@
 
 export const TASK_STATUSES = ['todo', 'in_progress', 'review', 'completed'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
+/** Whether a status key is one of the default four (any project may have others: decision 0024). */
+export const isDefaultStatusKey = (key: string): key is TaskStatus => (TASK_STATUSES as readonly string[]).includes(key);
 
 /** The due-date buckets of the task filters (spec §2 'Filter panel'). */
 export const DUE_FILTERS = ['overdue', 'today', 'this_week', 'next_week'] as const;

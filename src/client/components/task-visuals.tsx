@@ -20,6 +20,7 @@ import {
   TASK_STATUSES,
   type TaskPriority,
   type TaskStatus,
+  isDefaultStatusKey,
 } from '../../domain/constants';
 import type { StatusCategory } from '../../domain/workflow';
 import type { TaskDto } from '../../domain/schemas/task';
@@ -113,14 +114,12 @@ const CATEGORY_ICON: Record<StatusCategory, LucideIcon> = {
   canceled: CircleX,
 };
 
-const isDefaultKey = (key: string): key is TaskStatus => (TASK_STATUSES as readonly string[]).includes(key);
-
 /**
  * A status of the task's own workflow as a named badge: the default four keep their look (STATUS_LOOK) under their
  * (possibly renamed) name; any other status shows an icon by its category in its colour, and its name.
  */
 export function WorkflowStatusChip({ status }: { status: StatusLook }) {
-  if (isDefaultKey(status.key)) return <Badge tone={STATUS_LOOK[status.key].tone}>{status.name}</Badge>;
+  if (isDefaultStatusKey(status.key)) return <Badge tone={STATUS_LOOK[status.key].tone}>{status.name}</Badge>;
   const Icon = CATEGORY_ICON[status.category];
   return (
     <Badge className="gap-1 border border-slate-300 bg-white text-slate-800 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100">
@@ -140,7 +139,7 @@ export const workflowStatusOptions = (statuses: readonly { key: string; name: st
  * and until they load.
  */
 export function useOwnStatus(task: Pick<TaskDto, 'projectId' | 'status'>): StatusLook | undefined {
-  const own = !isDefaultKey(task.status);
+  const own = !isDefaultStatusKey(task.status);
   const statuses = useProjectStatuses(own ? task.projectId : null).data;
   return own ? statuses?.find((s) => s.key === task.status) : undefined;
 }

@@ -1,4 +1,4 @@
-import type { TaskStatus } from '../../domain/constants';
+import { isDefaultStatusKey, type TaskStatus } from '../../domain/constants';
 import type { StatusCategory } from '../../domain/workflow';
 
 /**
@@ -14,12 +14,9 @@ const COLUMN_OF_CATEGORY: Record<StatusCategory, TaskStatus | null> = {
   canceled: null,
 };
 
-const isDefaultKey = (key: string): key is TaskStatus =>
-  key === 'todo' || key === 'in_progress' || key === 'review' || key === 'completed';
-
 /** The default column a task is drawn under on the board: its own key when it is one of the four, else by category. */
 export function defaultColumnOf(task: { status: string; statusCategory: StatusCategory }): TaskStatus | null {
-  return isDefaultKey(task.status) ? task.status : COLUMN_OF_CATEGORY[task.statusCategory];
+  return isDefaultStatusKey(task.status) ? task.status : COLUMN_OF_CATEGORY[task.statusCategory];
 }
 
 /** The default status whose look (chip, icon, tint) a task takes in lists: its column, a canceled task Completed's. */

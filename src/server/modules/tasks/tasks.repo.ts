@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lte, notInArray, type Placeholder, sql, type SQL } from 'drizzle-orm';
-import { SUBTASK_LIMITS, TASK_STATUSES, type TaskPriority, type TeamRole } from '../../../domain/constants';
+import { isDefaultStatusKey, SUBTASK_LIMITS, TASK_STATUSES, type TaskPriority, type TeamRole } from '../../../domain/constants';
 import { STATUS_CATEGORIES, type StatusCategory, type WorkflowStatus } from '../../../domain/workflow';
 import type { ListTasksQuery, TaskSort } from '../../../domain/schemas/task';
 import { dueRange } from '../../../domain/task-filters';
@@ -215,7 +215,7 @@ export const hasTaskFilters = (f: Omit<TaskFilters, 'today'>) =>
       f.open === 'true' ||
       f.category ||
       // The counters' statements read the default four; any other key is counted from its tasks.
-      (f.status && !(TASK_STATUSES as readonly string[]).includes(f.status)),
+      (f.status && !isDefaultStatusKey(f.status)),
   );
 
 const qb = new QueryBuilder();
