@@ -74,6 +74,14 @@ export default defineConfig(({ command }) => ({
               priority: 4,
               includeDependenciesRecursively: false,
             },
+            // The calendar's date grid and its team/project selects, shared by /calendar and /timeline only: a chunk of
+            // their own, so that 'shared' (which /tasks loads) does not carry them.
+            {
+              name: 'planning',
+              test: /[\\/]src[\\/](domain[\\/]calendar\.ts|client[\\/]features[\\/]calendar[\\/]components[\\/]calendar-filters\.tsx)$/,
+              priority: 3,
+              includeDependenciesRecursively: false,
+            },
             { name: 'boot', tags: ['$initial'], priority: 2 },
             { name: 'shared', minShareCount: 2, priority: 1 },
           ],

@@ -90,8 +90,11 @@ interface Scenario {
   connections: number[];
   /** The route as listed in /api/openapi.json; the scenario is skipped when the server lacks it. */
   route: string;
-  /** Who asks: user 0 (every team, the default workflow everywhere) unless 'workflow' (the seed's workflow team). */
-  as?: 'workflow';
+  /**
+   * Who asks: user 0 (every team, the default workflow everywhere) unless 'workflow' (the seed's workflow team) or
+   * 'timeline' (the seed's timeline team).
+   */
+  as?: 'workflow' | 'timeline';
 }
 
 function scenarios(data: Seeded): Scenario[] {
@@ -192,6 +195,19 @@ function scenarios(data: Seeded): Scenario[] {
       connections: options.connections,
     },
     {
+      // The timeline page's one read (issue 37, decision 0025): a team's 2,000 dated tasks overlapping a 90-day window,
+      // the 500 dependencies among them, and its open unscheduled tasks (the newest 100 of 150, and their count).
+      name: 'timeline: 2,000 tasks, 500 dependencies',
+      kind: 'read',
+      as: 'timeline',
+      route: '/api/timeline',
+      spec: {
+        method: 'GET',
+        path: `/api/timeline?teamId=${data.timeline.teamId}&from=${data.timeline.from}&to=${data.timeline.to}`,
+      },
+      connections: options.connections,
+    },
+    {
       name: 'task create',
       kind: 'write',
       route: '/api/tasks',
@@ -256,7 +272,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     );
 
     const list = scenarios(data);
-    const emailOf = (s: Scenario) => (s.as === 'workflow' ? data.workflow.user.email : data.users[0]!.email);
+    const emailOf = (s: Scenario) => (s.as ? data[s.as].user.email : data.users[0]!.email);
     // Each read path once per caller; a board's limit is the sum of its columns', a column's their mean.
     const reads = new Map<string, Record<string, string>>();
     for (const s of list.filter((x) => x.kind === 'read')) {
@@ -285,6 +301,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     try {
       const token = await signIn(server.url, data.users[0]!.email);
       const workflowToken = list.some((s) => s.as === 'workflow') ? await signIn(server.url, data.workflow.user.email) : '';
+      const timelineToken = list.some((s) => s.as === 'timeline') ? await signIn(server.url, data.timeline.user.email) : '';
       const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { paths?: Record<string, unknown> };
       const routes = new Set(Object.keys(doc.paths ?? {}));
       rssIdleMb = server.rssMb();
@@ -295,7 +312,9 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
           runs.push({ name: s.name, kind: s.kind, path: describePath(s.spec), skipped: `${s.route} not served`, loads: [] });
           continue;
         }
-        const headers = { authorization: `Bearer ${s.as === 'workflow' ? workflowToken : token}` };
+        const headers = {
+          authorization: `Bearer ${s.as === 'workflow' ? workflowToken : s.as === 'timeline' ? timelineToken : token}`,
+        };
         const readHeaders = { ...headers, 'accept-encoding': 'gzip, deflate, br' };
         let limitMs: number | undefined;
         let limitStatements: ScenarioRun['limitStatements'];

@@ -11,6 +11,7 @@ import {
   projects,
   projectStatuses,
   taskActivity,
+  taskDependencies,
   tasks,
   teamMembers,
   teams,
@@ -48,6 +49,8 @@ export interface Seeded {
   moveTaskIds: string[];
   /** The team with a custom workflow (WORKFLOW_STATUSES), apart from user 0 (see `seedWorkflowTeam`). */
   workflow: SeededWorkflow;
+  /** The timeline's team: 2,000 dated tasks in a window and 500 dependencies (see `seedTimelineTeam`). */
+  timeline: SeededTimeline;
   seconds: number;
 }
 
@@ -353,6 +356,7 @@ export async function seed(db: Db, shape: SeedShape, today = new Date()): Promis
   const historyRows = statusHistory(taskRows, today.getTime());
   await insertChunked(historyRows, 5000, (chunk) => db.insert(taskActivity).values(chunk));
   const workflow = await seedWorkflowTeam(db, shape, teamRows[1]!.id, passwordHash, today);
+  const timeline = await seedTimelineTeam(db, passwordHash, today);
 
   // The task triggers counted the tasks; then the steady state autovacuum would reach (visibility
   // map for index-only scans, planner statistics).
@@ -365,6 +369,7 @@ export async function seed(db: Db, shape: SeedShape, today = new Date()): Promis
     projects: projectRows.map((p, i) => ({ id: p.id, teamId: p.teamId, tasks: perProject[i]! })),
     moveTaskIds,
     workflow,
+    timeline,
     seconds: (performance.now() - started) / 1000,
   };
 }
@@ -427,4 +432,120 @@ async function seedWorkflowTeam(
   });
   await insertChunked(rows, 2000, (chunk) => db.insert(tasks).values(chunk));
   return { user: { id: user.id, email: user.email }, project: { id: project.id, teamId: team.id, tasks: count } };
+}
+
+export interface SeededTimeline {
+  /** Owns the timeline team (and is in no other team). */
+  user: SeededUser;
+  teamId: string;
+  /** The window the scenario asks for: `TIMELINE_SHAPE.inWindow` dated tasks overlap it. */
+  from: string;
+  to: string;
+}
+
+/** What the timeline's team holds, whatever the dataset's size (issue 37: "up to 2,000 dated tasks and 500 dependencies"). */
+export const TIMELINE_SHAPE = {
+  projects: 4,
+  /** Dated tasks overlapping the window, sub-tasks included. */
+  inWindow: 2000,
+  /** Of those, sub-tasks (of a task of the window, in the same project). */
+  subtasks: 200,
+  /** Dependencies among the tasks of the window (acyclic: a task is only blocked by one made before it). */
+  dependencies: 500,
+  /** Dated tasks before the window, which the read must skip. */
+  before: 1000,
+  /** Tasks with neither date: open ones (the unscheduled list), then closed ones. */
+  unscheduledOpen: 150,
+  unscheduledClosed: 100,
+  /** The window: from 30 days ago to 60 days ahead. */
+  windowDays: [-30, 60],
+} as const;
+
+/**
+ * A team of its own for the timeline read (decision 0025): `TIMELINE_SHAPE` — four projects, 2,000 dated tasks
+ * overlapping a 90-day window (bars with both dates, milestones with one, some spanning the whole window), 200 of them
+ * sub-tasks, 500 dependencies among them, 1,000 older dated tasks and 250 undated ones. Its owner is in no other team,
+ * so the other scenarios read the same data as without it; its own generator, so the rest of the data is the same too.
+ */
+async function seedTimelineTeam(db: Db, passwordHash: string, today: Date): Promise<SeededTimeline> {
+  const rand = prng(20261129);
+  const shape = TIMELINE_SHAPE;
+  const user = { id: randomUUID(), email: 'bench.timeline@bench.example.com', fullName: 'Tim Line', emailVerified: true };
+  await db.insert(users).values(user);
+  await db.insert(passwordCredentials).values({ userId: user.id, passwordHash });
+  const team = { id: randomUUID(), name: 'Timeline', description: 'The team of the timeline read', ownerId: user.id };
+  await db.insert(teams).values(team);
+  await db.insert(teamMembers).values({ teamId: team.id, userId: user.id, role: 'owner' });
+  const projectRows = Array.from({ length: shape.projects }, (_, i) => ({
+    id: randomUUID(),
+    name: `Roadmap ${String.fromCharCode(65 + i)}`,
+    status: 'active' as const,
+    ownerId: user.id,
+    teamId: team.id,
+  }));
+  await db.insert(projects).values(projectRows);
+  await insertDefaultStatuses(
+    db,
+    projectRows.map((p) => p.id),
+  );
+
+  const day = (offset: number) => isoDay(today.getTime() + offset * DAY);
+  const [first, last] = shape.windowDays;
+  const task = (k: number, dates: { startDate: string | null; dueDate: string | null }, status?: Status) => {
+    const created = today.getTime() - (30 + rand.int(300)) * DAY;
+    return {
+      id: randomUUID(),
+      title: `${rand.pick(VERBS)} ${rand.pick(NOUNS)} #${k + 1}`,
+      status: status ?? rand.weighted<Status>({ todo: 35, in_progress: 30, review: 10, completed: 25 }),
+      priority: rand.weighted({ low: 20, medium: 45, high: 25, urgent: 10 }),
+      assigneeId: rand.next() < 0.2 ? null : user.id,
+      projectId: projectRows[rand.int(projectRows.length)]!.id,
+      creatorId: user.id,
+      ...dates,
+      createdAt: new Date(created),
+      updatedAt: new Date(created),
+    };
+  };
+  /** Dates overlapping the window: 60% bars, 25% milestones (due only), 10% start only, 5% spanning it all. */
+  const inWindow = () => {
+    const r = rand.next();
+    const start = first - 20 + rand.int(last - first + 20);
+    if (r < 0.05) return { startDate: day(first - 10 - rand.int(30)), dueDate: day(last + 5 + rand.int(30)) };
+    if (r < 0.15) return { startDate: day(first + rand.int(last - first)), dueDate: null };
+    if (r < 0.4) return { startDate: null, dueDate: day(first + rand.int(last - first)) };
+    return { startDate: day(start), dueDate: day(Math.max(start + 1 + rand.int(25), first)) };
+  };
+  const top = Array.from({ length: shape.inWindow - shape.subtasks }, (_, k) => task(k, inWindow()));
+  const older = Array.from({ length: shape.before }, (_, k) => {
+    const due = first - 1 - rand.int(300);
+    return task(k, { startDate: rand.next() < 0.5 ? null : day(due - 1 - rand.int(20)), dueDate: day(due) });
+  });
+  const undated = [
+    ...Array.from({ length: shape.unscheduledOpen }, (_, k) => task(k, { startDate: null, dueDate: null }, 'todo')),
+    ...Array.from({ length: shape.unscheduledClosed }, (_, k) => task(k, { startDate: null, dueDate: null }, 'completed')),
+  ];
+  await insertChunked([...top, ...older, ...undated], 2000, (chunk) => db.insert(tasks).values(chunk));
+  // Sub-tasks after their parents (the parent rule's trigger reads the parent's row), within the parent's dates.
+  const positions = new Map<string, number>();
+  const subtasks = Array.from({ length: shape.subtasks }, (_, k) => {
+    const parent = top[rand.int(top.length)]!;
+    const position = positions.get(parent.id) ?? 0;
+    positions.set(parent.id, position + 1);
+    const dates = parent.startDate && parent.dueDate ? { startDate: parent.startDate, dueDate: parent.dueDate } : inWindow();
+    return { ...task(k, dates), projectId: parent.projectId, parentId: parent.id, subtaskPosition: position };
+  });
+  await db.insert(tasks).values(subtasks);
+
+  // Dependencies among the window's tasks, blocked by one made earlier: no cycle, and no pair twice.
+  const window = [...top, ...subtasks];
+  const edges = new Map<string, { taskId: string; blockedById: string; createdBy: string }>();
+  while (edges.size < shape.dependencies) {
+    const a = 1 + rand.int(window.length - 1);
+    const b = rand.int(a);
+    const taskId = window[a]!.id;
+    const blockedById = window[b]!.id;
+    edges.set(`${taskId} ${blockedById}`, { taskId, blockedById, createdBy: user.id });
+  }
+  await db.insert(taskDependencies).values([...edges.values()]);
+  return { user: { id: user.id, email: user.email }, teamId: team.id, from: day(first), to: day(last) };
 }

@@ -58,9 +58,17 @@ interface MemberRef {
 }
 
 /** The part of a task's page that changed without the task row itself changing. */
-export type TaskDetailPart = 'comments' | 'attachments' | 'checklist' | 'watchers' | 'subtasks';
+export type TaskDetailPart = 'comments' | 'attachments' | 'checklist' | 'watchers' | 'subtasks' | 'dependencies';
 
 type Of<K extends string, Fields> = { kind: K } & Fields;
+
+/** One end of a dependency, as the change names it (its title at the time: the history's label). */
+export interface DependencySide {
+  id: string;
+  title: string;
+  projectId: string;
+  teamId: string;
+}
 
 export type Change =
   // ---- teams ----
@@ -119,6 +127,13 @@ export type Change =
         watcherIds: string[];
       }
     >
+  /**
+   * "`task` is blocked by `blocker`" added or removed (issue 37): the history of both tasks, webhooks, and the pages and
+   * cards of both. Each side carries its own team: one added is always within a team, but a project moved to another team
+   * since takes its side there.
+   */
+  | Of<'task.dependency_added', { teamId: string; task: DependencySide; blocker: DependencySide }>
+  | Of<'task.dependency_removed', { teamId: string; task: DependencySide; blocker: DependencySide }>
   /** Comments edited or deleted, files, the checklist or the watchers changed: open task pages and cards refresh. */
   | Of<'task.detail_changed', { teamId: string; taskId: string; projectId: string; part: TaskDetailPart }>
   // ---- imports ----

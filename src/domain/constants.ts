@@ -17,7 +17,19 @@ export const DUE_FILTER_LABELS: Record<DueFilter, string> = {
 };
 
 /** The list view's sortable columns. */
-export const TASK_SORTS = ['created', 'title', 'status', 'priority', 'assignee', 'due', 'project'] as const;
+/** The start-date filter (URL `start`, API `start`): tasks without a start date, or with one. */
+export const START_FILTERS = ['none', 'set'] as const;
+export type StartFilter = (typeof START_FILTERS)[number];
+export const START_FILTER_LABELS: Record<StartFilter, string> = { none: 'Not set', set: 'Set' };
+
+/**
+ * The sub-task filter (URL `subtasks`, API `subtasks`, saved views `subtasks`): 'hide' keeps only top-level tasks
+ * (the board's 'Show sub-tasks' off); absent shows sub-tasks as tasks (the default).
+ */
+export const SUBTASK_FILTERS = ['hide'] as const;
+export type SubtaskFilter = (typeof SUBTASK_FILTERS)[number];
+
+export const TASK_SORTS = ['created', 'title', 'status', 'priority', 'assignee', 'due', 'start', 'project'] as const;
 export type TaskSort = (typeof TASK_SORTS)[number];
 
 export const TASK_STATUS_LABELS: Record<TaskStatus, string> = {
@@ -199,6 +211,10 @@ export const TASK_ACTIVITY_FIELDS = [
   // Issue 37 (migration 0014): the start date, and the parent task (its title at the time as the label).
   'start_date',
   'parent',
+  // Issue 37 (migration 0015): a dependency added or removed, on both tasks; the value is the other task's id (new: added,
+  // old: removed), the label its title at the time.
+  'blocked_by',
+  'blocking',
 ] as const;
 export type TaskActivityField = (typeof TASK_ACTIVITY_FIELDS)[number];
 
@@ -248,6 +264,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'status.created',
   'status.updated',
   'status.deleted',
+  /** Dependencies (issue 37): "a task is blocked by another" added or removed. */
+  'task.dependency_added',
+  'task.dependency_removed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

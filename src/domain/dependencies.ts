@@ -41,6 +41,12 @@ export const DEPENDENCY_TEXT = {
 } as const;
 
 /**
+ * What a history entry of a dependency ('blocked_by', 'blocking') holds in place of the other task's id when the reader
+ * may not see that task now (its label is left out too): the client says DEPENDENCY_TEXT.hiddenTask.
+ */
+export const HIDDEN_TASK_VALUE = 'hidden';
+
+/**
  * The cycle that adding "`task` is blocked by `blocker`" would close, or null. The cycle is the ids in order, each
  * blocked by the next and the last blocked by the first: `[task, blocker, …]`, the shortest such path (breadth first
  * over the existing blocked-by edges from `blocker`, neighbours in id order, so the same graph always gives the same

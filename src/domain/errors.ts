@@ -152,10 +152,6 @@ export const ERRORS = {
   mention_not_member: { code: 'validation_failed', message: "Only members of the task's team can be mentioned" },
   checklist_order_mismatch: { code: 'conflict', message: 'The checklist changed meanwhile. Please try again.' },
   subtask_order_mismatch: { code: 'conflict', message: 'The sub-tasks changed meanwhile. Please try again.' },
-  subtask_move_has_children: {
-    code: 'validation_failed',
-    message: 'A task with sub-tasks cannot move to another project: move or remove its sub-tasks first',
-  },
   checklist_full: { code: 'conflict', message: 'A checklist holds at most 200 items' },
   too_many_attachments: { code: 'conflict', message: 'A task holds at most 100 files' },
   file_too_large: { code: 'payload_too_large', message: 'This file is too large' },

@@ -27,9 +27,10 @@ export const TASK_STRUCTURE_ERRORS = {
   dependency_exists: { code: 'conflict', message: 'This task is already blocked by that task' },
   dependency_self: { code: 'validation_failed', message: 'A task cannot be blocked by itself' },
   dependency_other_team: { code: 'validation_failed', message: 'A task can only be blocked by tasks of its own team' },
+  dependency_not_found: { code: 'not_found', message: 'This task is not blocked by that task' },
   start_after_due: { code: 'validation_failed', message: 'Start date must be on or before the due date' },
 } as const satisfies Record<
-  HierarchyRuleReason | DependencyRuleReason | DateRuleReason | 'subtask_parent_not_found',
+  HierarchyRuleReason | DependencyRuleReason | DateRuleReason | 'subtask_parent_not_found' | 'dependency_not_found',
   { code: string; message: string }
 >;
 

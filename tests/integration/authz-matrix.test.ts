@@ -17,6 +17,7 @@ import {
   savedViews,
   taskChecklistItems,
   taskComments,
+  taskDependencies,
   tasks,
   teamInvitations,
   teamMembers,
@@ -667,6 +668,7 @@ const TABLE: Row[] = [
       ['GET /api/tasks/{id}/checklist', 'checklist'],
       ['GET /api/tasks/{id}/activity', 'activity'],
       ['GET /api/tasks/{id}/subtasks', 'subtasks'],
+      ['GET /api/tasks/{id}/dependencies', 'dependencies'],
     ] as const
   ).flatMap(([route, part]): Row[] => [
     { route, variant: 'team A', req: (w) => ({ url: `/api/tasks/${w.a.taskId}/${part}` }), expect: teamA(200) },
@@ -781,6 +783,41 @@ const TABLE: Row[] = [
     variant: "team B's task",
     req: (w) => ({ url: `/api/tasks/${w.b.parentTaskId}/subtasks/order`, body: { ids: [w.b.subtaskId] } }),
     expect: teamB(200),
+  },
+
+  // ---- dependencies (issue 37): rights as editing the task; a blocker the caller cannot see (or of another team) is 404 ----
+  {
+    route: 'POST /api/tasks/{id}/dependencies',
+    variant: 'team A, blocked by a team A task',
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/dependencies`, body: { blockedBy: w.a.memberTaskId } }),
+    expect: teamA(201),
+  },
+  {
+    route: 'POST /api/tasks/{id}/dependencies',
+    variant: 'blockedBy of team B (foreign)',
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/dependencies`, body: { blockedBy: w.b.taskId } }),
+    // Same team only: a blocker the two-team callers see in team B is 404 too, as a stranger's task.
+    expect: teamA(404),
+    foreignBodyId: 'blockedBy',
+  },
+  {
+    route: 'POST /api/tasks/{id}/dependencies',
+    variant: "team B's task, closing a cycle",
+    // Team B is one copy for every cell: a cycle (its member's task is blocked by its parent task) answers the same each time.
+    req: (w) => ({ url: `/api/tasks/${w.b.parentTaskId}/dependencies`, body: { blockedBy: w.b.memberTaskId } }),
+    expect: teamB(400),
+  },
+  {
+    route: 'DELETE /api/tasks/{id}/dependencies/{otherId}',
+    variant: 'team A, its one dependency',
+    req: (w) => ({ url: `/api/tasks/${w.a.memberTaskId}/dependencies/${w.a.parentTaskId}` }),
+    expect: teamA(204),
+  },
+  {
+    route: 'DELETE /api/tasks/{id}/dependencies/{otherId}',
+    variant: "team B's dependency through team A's task",
+    req: (w) => ({ url: `/api/tasks/${w.a.memberTaskId}/dependencies/${w.b.parentTaskId}` }),
+    expect: teamA(404),
   },
 
   // ---- dashboard, notifications, realtime ----
@@ -1222,6 +1259,24 @@ const TABLE: Row[] = [
     req: (w) => ({ url: `/api/analytics/cumulative-flow?projectId=${w.b.projectId}` }),
     expect: teamB(200),
   },
+  {
+    route: 'GET /api/timeline',
+    variant: 'every project I see',
+    req: () => ({ url: '/api/timeline?from=2026-01-01&to=2026-12-31' }),
+    expect: allow(200),
+  },
+  {
+    route: 'GET /api/timeline',
+    variant: "team A's project",
+    req: (w) => ({ url: `/api/timeline?projectId=${w.a.projectId}&from=2026-01-01&to=2026-12-31` }),
+    expect: teamA(200),
+  },
+  {
+    route: 'GET /api/timeline',
+    variant: 'team B',
+    req: (w) => ({ url: `/api/timeline?teamId=${w.b.teamId}&from=2026-01-01&to=2026-12-31` }),
+    expect: teamB(200),
+  },
 
   // ---- admin ----
   {
@@ -1298,6 +1353,8 @@ async function buildScope(
     .insert(tasks)
     .values({ title: 'Sub-task', projectId: project!.id, creatorId: p.owner.id, parentId: parentTask!.id, subtaskPosition: 0 })
     .returning();
+  // The member's task is blocked by the parent task (issue 37): the dependency the delete rows remove.
+  await db.insert(taskDependencies).values({ taskId: memberTask!.id, blockedById: parentTask!.id, createdBy: p.owner.id });
   const common = {
     teamId: team.id,
     teamName: team.name,

@@ -259,6 +259,31 @@ describe('calendar feed: content', () => {
     expect(byUid.get(`${drawn.id}@crewboard`)!.DESCRIPTION).toContain('\\nStatus: Design\\n');
   });
 
+  it('makes a task with a start date an all-day event from its start to its due day (issue 37)', async () => {
+    const start = addDays(today, 10);
+    const due = addDays(today, 13);
+    const span = await newTask(owner, { title: 'Four-day span', startDate: start, dueDate: due });
+    const oneDay = await newTask(owner, { title: 'Same-day span', startDate: due, dueDate: due });
+    const startOnly = await newTask(owner, { title: 'Start, no due', startDate: start });
+    const text = (await fetchFeed((await subscribe(owner)).url)).body;
+    const byUid = new Map(events(text).map((e) => [e.UID, e]));
+    const event = byUid.get(`${span.id}@crewboard`)!;
+    expect(event['DTSTART;VALUE=DATE']).toBe(start.replaceAll('-', ''));
+    // DTEND is exclusive: the day after the due day.
+    expect(event['DTEND;VALUE=DATE']).toBe(addDays(due, 1).replaceAll('-', ''));
+    expect(byUid.get(`${oneDay.id}@crewboard`)!['DTSTART;VALUE=DATE']).toBe(due.replaceAll('-', ''));
+    expect(byUid.has(`${startOnly.id}@crewboard`)).toBe(false);
+    // The outside parser reads the same days: an all-day event lasting four days.
+    const parsed = new ICAL.Component(ICAL.parse(text))
+      .getAllSubcomponents('vevent')
+      .map((c) => new ICAL.Event(c))
+      .find((e) => e.uid === `${span.id}@crewboard`)!;
+    expect(parsed.startDate.isDate).toBe(true);
+    expect(parsed.startDate.toString()).toBe(start);
+    expect(parsed.endDate.toString()).toBe(addDays(due, 1));
+    expect(parsed.duration.toString()).toBe('P4D');
+  });
+
   it('never lists a stranger’s tasks; after leaving a team its tasks disappear', async () => {
     const mine = await newTask(owner, { title: 'Team task for the member', dueDate: addDays(today, 1) });
     const feed = await subscribe(member);

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_PREFERENCE_KINDS } from '../../src/domain/constants';
+import { timelineAnswer } from '../../src/domain/schemas/timeline';
 import { TRANSFER_LIMITS } from '../../src/domain/schemas/transfer';
 import type { StatusListDto } from '../../src/domain/schemas/workflow';
 import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
@@ -93,7 +94,8 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
   'POST /api/projects': (w) => ({ name: 'Fuzz project', teamId: w.teamId, status: 'active' }),
   'PATCH /api/projects/{id}': () => ({ name: 'Fuzz project renamed' }),
   'POST /api/tasks': (w) => ({ title: 'Fuzz task', projectId: w.projectId, tags: ['a'], priority: 'high' }),
-  'PATCH /api/tasks/{id}': () => ({ title: 'Fuzz task renamed' }),
+  // Without a status the flag is ignored; a fuzzed status of the completed category completes the sub-task with it.
+  'PATCH /api/tasks/{id}': () => ({ title: 'Fuzz task renamed', completeSubtasks: true }),
   'PATCH /api/tasks/{id}/status': () => ({ status: 'review' }),
   'PATCH /api/admin/users/{id}': () => ({ isActive: true }),
   'PATCH /api/me/profile': () => ({ fullName: 'Fuzz Caller', timeZone: 'Europe/Paris' }),
@@ -122,6 +124,8 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
   'PATCH /api/tasks/{id}/checklist/{itemId}': () => ({ done: true }),
   'PUT /api/tasks/{id}/checklist/order': (w) => ({ ids: [w.checklistItemId] }),
   'PUT /api/tasks/{id}/subtasks/order': (w) => ({ ids: [w.subtaskId] }),
+  // A blocker of the same team (issue 37): the first body adds it, the rest are 409 (already) or the fuzzer's 400s.
+  'POST /api/tasks/{id}/dependencies': (w) => ({ blockedBy: w.subtaskId }),
   'POST /api/views': (w) => ({ name: 'Fuzz view', teamId: w.teamId, config: { status: 'todo', q: 'x', view: 'list' } }),
   'PATCH /api/views/{id}': () => ({ name: 'Fuzz view renamed', config: { sort: 'due', dir: 'asc' } }),
   'POST /api/me/api-tokens': () => ({ name: 'Fuzz token', expiresInDays: 30, scope: 'read' }),
@@ -490,5 +494,51 @@ describe('fuzzing the query string of GET /api/auth/link-status', () => {
     }
     expect(failures).toEqual([]);
     expect(known).toBeGreaterThan(0);
+  });
+});
+
+describe('fuzzing the query string of GET /api/timeline', () => {
+  it('never answers 500: 200 in the contract, or 400 / 404 with the error shape', async () => {
+    const caller = await createUser(ctx.app);
+    const teamId = (await insertTeam(ctx.database.db, caller)).id;
+    const as = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
+      ctx.app.inject({ method, url, payload, headers: caller.auth });
+    const projectId = (await as('POST', '/api/projects', { name: 'Fuzz timeline', teamId })).json().id as string;
+    await as('POST', '/api/tasks', { title: 'Dated', projectId, startDate: '2030-03-01', dueDate: '2030-03-09' });
+    await as('POST', '/api/tasks', { title: 'Undated', projectId });
+    const day = fc
+      .date({ min: new Date('1900-01-01'), max: new Date('2200-12-31'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10));
+    const dateish = fc.oneof(
+      day,
+      fc.string({ maxLength: 30 }),
+      fc.constantFrom('2030-02-30', '0000-01-01', '0001-01-01', '9999-12-31', '2030-1-1', '', '__proto__', '[]'),
+    );
+    const id = fc.oneof(fc.uuid(), fc.constantFrom(teamId, projectId), fc.string({ maxLength: 40 }));
+    const param = fc.oneof(
+      fc.tuple(fc.constantFrom('from', 'to'), dateish),
+      fc.tuple(fc.constantFrom('teamId', 'projectId'), id),
+      fc.tuple(fc.constantFrom('__proto__', 'constructor', 'from[]', 'to[a]', 'limit', 'x'), fc.string({ maxLength: 30 })),
+    );
+    const queries = fc.sample(fc.array(param, { maxLength: 6 }), { numRuns: 400, seed: Number(process.env.FUZZ_SEED) || 37 });
+    queries.push([
+      ['from', '2030-01-01'],
+      ['to', '2030-12-31'],
+      ['projectId', projectId],
+    ]);
+    const failures: string[] = [];
+    let answered = 0;
+    for (const pairs of queries) {
+      const qs = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+      const res = await as('GET', `/api/timeline?${qs}`);
+      if (res.statusCode === 200) {
+        if (!timelineAnswer.safeParse(res.json()).success) failures.push(`${qs.slice(0, 200)} -> 200 ${res.body.slice(0, 200)}`);
+        answered++;
+      } else if (![400, 404].includes(res.statusCode) || typeof res.json().error?.code !== 'string') {
+        failures.push(`${qs.slice(0, 200)} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(answered).toBeGreaterThan(0);
   });
 });

@@ -1,18 +1,19 @@
 /**
  * Sub-tasks and start dates in the tasks API (issue 37 step 3, decision 0025): the parent rule (visibility first, then
- * cycle, depth, project), the counts the database keeps on the parent, the order route, deleting a subtree, and the
- * start date against the due date.
+ * cycle, depth, project), the counts the database keeps on the parent, the order route, deleting a subtree, completing
+ * a parent with its open sub-tasks and moving a subtree to another project (step 3b), and the start date against the
+ * due date.
  */
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SUBTASK_LIMITS } from '../../src/domain/constants';
 import { ERROR_MESSAGES } from '../../src/domain/errors';
 import type { ActivityListDto } from '../../src/domain/schemas/task-detail';
-import type { StatusDto } from '../../src/domain/schemas/workflow';
+import type { StatusDto, StatusListDto } from '../../src/domain/schemas/workflow';
 import type { SubtaskListDto, TaskBoardDto, TaskDto, TaskListDto } from '../../src/domain/schemas/task';
 import { tasks, webhookDeliveries } from '../../src/server/db/schema';
 import type { DomainEvent } from '../../src/server/lib/events';
-import { insertOwnerMemberStranger, type TestUser } from '../factories';
+import { insertOwnerMemberStranger, insertTeam, type TestUser } from '../factories';
 import { apiRequests } from '../helpers/api';
 import { setupTestApp } from '../helpers/app';
 
@@ -45,7 +46,7 @@ beforeAll(async () => {
       owner,
       'POST',
       `/api/teams/${teamId}/webhooks`,
-      { url: 'http://127.0.0.1:9/never', events: ['task.updated', 'task.deleted'] },
+      { url: 'http://127.0.0.1:9/never', events: ['task.updated', 'task.moved', 'task.deleted'] },
       201,
     )
   ).id;
@@ -229,16 +230,13 @@ describe('sub-tasks', () => {
     ]);
   });
 
-  it('moves a sub-task to another project out of its parent, and refuses to move a parent with sub-tasks', async () => {
+  it('moves a sub-task to another project out of its parent, or into another project under a parent there', async () => {
     const parent = await create({ title: 'Stays' });
     const child = await create({ title: 'Leaves', parentId: parent.id });
-    const refused = await fails(owner, 'PATCH', `/api/tasks/${parent.id}`, { projectId: otherProjectId }, 400);
-    expect(refused.json().error.message).toBe(ERROR_MESSAGES.subtask_move_has_children);
     const moved = await patch(child.id, { projectId: otherProjectId });
     expect(moved).toMatchObject({ projectId: otherProjectId, parentId: null });
     expect((await get(parent.id)).subtaskCounts).toEqual({ done: 0, total: 0 });
-    // Now without sub-tasks, the parent may move.
-    expect((await patch(parent.id, { projectId: otherProjectId })).projectId).toBe(otherProjectId);
+    expect((await get(parent.id)).projectId).toBe(projectId);
     // Into another project under a parent there, in one edit.
     const there = await create({ title: 'Parent there', projectId: otherProjectId });
     const task = await create({ title: 'Goes under' });
@@ -305,6 +303,221 @@ describe('sub-tasks', () => {
     await fails(member, 'DELETE', `/api/tasks/${parent.id}`, undefined, 403);
     expect((await get(child.id)).parentId).toBe(parent.id);
     await ok(owner, 'DELETE', `/api/tasks/${parent.id}`, undefined, 204);
+  });
+});
+
+type TaskEvent = Extract<DomainEvent, { type: 'task.created' | 'task.updated' | 'task.deleted' }>;
+
+/** The `task.updated` events published while `act` runs, in order. */
+async function updatedDuring(act: () => Promise<unknown>): Promise<TaskEvent[]> {
+  const seen: TaskEvent[] = [];
+  const unsubscribe = ctx.app.deps.events.subscribe((e) => {
+    if (e.type === 'task.updated') seen.push(e);
+  });
+  try {
+    await act();
+  } finally {
+    unsubscribe();
+  }
+  return seen;
+}
+
+const statusesOf = async (project: string) =>
+  (await ok<StatusListDto>(owner, 'GET', `/api/projects/${project}/statuses`)).statuses;
+const newProject = async (name: string) => (await ok<{ id: string }>(owner, 'POST', '/api/projects', { name, teamId }, 201)).id;
+const addStatus = (project: string, name: string, category: string) =>
+  ok<StatusDto>(owner, 'POST', `/api/projects/${project}/statuses`, { name, category, color: '#6b7280' }, 201);
+const byId = (ids: string[]) => [...ids].sort();
+
+describe('completing and moving a subtree (step 3b)', () => {
+  it("completes the open sub-tasks at every level with completeSubtasks, each in its workflow's first completed status", async () => {
+    // A workflow whose first completed status is 'Shipped' (placed before 'Completed'), with a canceled 'Dropped'.
+    const flow = await newProject('Release flow');
+    const shipped = await addStatus(flow, 'Shipped', 'completed');
+    const dropped = await addStatus(flow, 'Dropped', 'canceled');
+    const ids = (await statusesOf(flow)).map((s) => s.id).filter((id) => id !== shipped.id);
+    const completedId = (await statusesOf(flow)).find((s) => s.key === 'completed')!.id;
+    ids.splice(ids.indexOf(completedId), 0, shipped.id);
+    await ok(owner, 'PUT', `/api/projects/${flow}/statuses/order`, { ids });
+
+    const parent = await create({ title: 'Release', projectId: flow });
+    const done = await create({ title: 'Done already', projectId: flow, parentId: parent.id, status: 'completed' });
+    const canceled = await create({ title: 'Not doing', projectId: flow, parentId: parent.id, status: dropped.key });
+    const open = await create({ title: 'Open', projectId: flow, parentId: parent.id, status: 'in_progress' }, member);
+    const grandchild = await create({ title: 'Open grandchild', projectId: flow, parentId: open.id });
+    expect((await get(parent.id)).subtaskCounts).toEqual({ done: 1, total: 2 });
+
+    let answer: TaskDto | undefined;
+    const seen = await updatedDuring(async () => {
+      answer = await patch(parent.id, { status: 'completed', completeSubtasks: true, version: parent.version }, member);
+    });
+    // The answer's counts are read after the children changed.
+    expect(answer).toMatchObject({ status: 'completed', subtaskCounts: { done: 2, total: 2 }, version: parent.version + 1 });
+    expect(await get(open.id)).toMatchObject({
+      status: shipped.key,
+      statusCategory: 'completed',
+      subtaskCounts: { done: 1, total: 1 },
+      version: open.version + 1,
+    });
+    expect(await get(grandchild.id)).toMatchObject({ status: shipped.key, statusCategory: 'completed' });
+    // Closed ones are left as they were: the completed one keeps its status, the canceled one stays canceled.
+    expect(await get(done.id)).toMatchObject({ status: 'completed', version: done.version });
+    expect(await get(canceled.id)).toMatchObject({ status: dropped.key, version: canceled.version });
+
+    // One change: a task.updated per task changed, the parent first, then its sub-tasks top-down.
+    expect(seen.map((e) => e.taskId)).toEqual([parent.id, open.id, grandchild.id]);
+    expect(seen.slice(1).map((e) => [e.previousStatus, e.status, e.category])).toEqual([
+      ['in_progress', shipped.key, 'completed'],
+      ['todo', shipped.key, 'completed'],
+    ]);
+    for (const id of [parent.id, open.id, grandchild.id]) expect(await deliveries('task.moved', id)).toHaveLength(1);
+    expect(await deliveries('task.moved', done.id)).toHaveLength(0);
+    const { activity } = await ok<ActivityListDto>(owner, 'GET', `/api/tasks/${grandchild.id}/activity`);
+    expect(activity.map((a) => [a.field, a.oldValue, a.newValue])).toEqual([['status', 'todo', shipped.key]]);
+  });
+
+  it('leaves the sub-tasks as they are without the flag, or with a status that is not completed', async () => {
+    const parent = await create({ title: 'Done alone' });
+    const child = await create({ title: 'Still open', parentId: parent.id });
+    const grandchild = await create({ title: 'Still open below', parentId: child.id });
+    // The flag with another category's status, or with no status, is ignored.
+    expect(await patch(parent.id, { status: 'in_progress', completeSubtasks: true })).toMatchObject({
+      subtaskCounts: { done: 0, total: 1 },
+    });
+    await patch(parent.id, { title: 'Done alone, renamed', completeSubtasks: true });
+    const seen = await updatedDuring(() => patch(parent.id, { status: 'completed' }));
+    expect(seen.map((e) => e.taskId)).toEqual([parent.id]);
+    await patch(parent.id, { status: 'in_progress' });
+    await patch(parent.id, { status: 'completed', completeSubtasks: false });
+    expect(await get(child.id)).toMatchObject({ status: 'todo', version: child.version });
+    expect(await get(grandchild.id)).toMatchObject({ status: 'todo', version: grandchild.version });
+    expect((await get(parent.id)).subtaskCounts).toEqual({ done: 0, total: 1 });
+    await fails(owner, 'PATCH', `/api/tasks/${parent.id}`, { status: 'completed', completeSubtasks: 'yes' }, 400);
+  });
+
+  it('moves a parent with its subtree to another project, each status mapped into its workflow', async () => {
+    // The target has no Review and a canceled 'Dropped'; the source has the default four and "Won't do".
+    const target = await newProject('Other flow');
+    const review = (await statusesOf(target)).find((s) => s.key === 'review')!;
+    await ok(owner, 'DELETE', `/api/statuses/${review.id}`, undefined, 204);
+    const dropped = await addStatus(target, 'Dropped', 'canceled');
+
+    const parent = await create({ title: 'Moving parent', status: 'in_progress' });
+    const inReview = await create({ title: 'In review', parentId: parent.id, status: 'review' });
+    const wontDo = await create({ title: 'Not doing', parentId: parent.id, status: canceledKey });
+    const done = await create({ title: 'Done', parentId: parent.id, status: 'completed' }, member);
+    const grandchild = await create({ title: 'Deep', parentId: inReview.id });
+    const greatGrandchild = await create({ title: 'Deeper', parentId: grandchild.id, status: 'review' });
+    const order = (await subtasks(parent.id)).map((t) => t.id);
+
+    let moved: TaskDto | undefined;
+    const seen = await updatedDuring(async () => {
+      moved = await patch(parent.id, { projectId: target }, member);
+    });
+    expect(moved).toMatchObject({
+      projectId: target,
+      status: 'in_progress',
+      parentId: null,
+      subtaskCounts: { done: 1, total: 2 },
+    });
+    expect(await get(inReview.id)).toMatchObject({
+      projectId: target,
+      projectName: 'Other flow',
+      status: 'in_progress',
+      parentId: parent.id,
+      subtaskCounts: { done: 0, total: 1 },
+      version: inReview.version + 1,
+    });
+    expect(await get(wontDo.id)).toMatchObject({ projectId: target, status: dropped.key, statusCategory: 'canceled' });
+    expect(await get(done.id)).toMatchObject({ projectId: target, status: 'completed' });
+    expect(await get(grandchild.id)).toMatchObject({
+      projectId: target,
+      status: 'todo',
+      parentId: inReview.id,
+      subtaskCounts: { done: 0, total: 1 },
+    });
+    expect(await get(greatGrandchild.id)).toMatchObject({ projectId: target, status: 'in_progress', parentId: grandchild.id });
+    // Their order among siblings holds, and the target's list holds the whole subtree.
+    expect((await subtasks(parent.id)).map((t) => t.id)).toEqual(order);
+    const list = await ok<TaskListDto>(owner, 'GET', `/api/tasks?projectId=${target}`);
+    expect(byId(list.tasks.map((t) => t.id))).toEqual(
+      byId([parent.id, inReview.id, wontDo.id, done.id, grandchild.id, greatGrandchild.id]),
+    );
+
+    // A task.updated per moved task, top-down (a level in id order), each with its history.
+    expect(seen.map((e) => e.taskId)).toEqual([
+      parent.id,
+      ...byId([inReview.id, wontDo.id, done.id]),
+      grandchild.id,
+      greatGrandchild.id,
+    ]);
+    expect(seen.every((e) => e.projectId === target)).toBe(true);
+    expect(await deliveries('task.updated', greatGrandchild.id)).toHaveLength(1);
+    const { activity } = await ok<ActivityListDto>(owner, 'GET', `/api/tasks/${greatGrandchild.id}/activity`);
+    expect(activity.map((a) => a.field).sort()).toEqual(['project', 'status']);
+  });
+
+  it('moves a subtree into another team only with the right to move each task (403) and its assignees there (400)', async () => {
+    // Mia runs a team of her own; in Olive's team she is a plain member, who may take out only her own tasks.
+    const theirTeam = await insertTeam(ctx.database.db, member);
+    const theirProject = (await ok<{ id: string }>(member, 'POST', '/api/projects', { name: "Mia's", teamId: theirTeam.id }, 201))
+      .id;
+    const parent = await create({ title: "Mia's parent" }, member);
+    const mine = await create({ title: "Mia's child", parentId: parent.id }, member);
+    const olives = await create({ title: "Olive's grandchild", parentId: mine.id });
+    await fails(member, 'PATCH', `/api/tasks/${parent.id}`, { projectId: theirProject }, 403, 'task_move_denied');
+    for (const t of [parent, mine, olives]) expect(await get(t.id)).toMatchObject({ projectId, version: t.version });
+
+    // Without Olive's task, but with one assigned to Olive, who is not in Mia's team.
+    await ok(owner, 'DELETE', `/api/tasks/${olives.id}`, undefined, 204);
+    await patch(mine.id, { assigneeId: owner.id });
+    await fails(member, 'PATCH', `/api/tasks/${parent.id}`, { projectId: theirProject }, 400, 'assignee_not_member');
+    await patch(mine.id, { assigneeId: member.id });
+
+    const moved = await ok<TaskDto>(member, 'PATCH', `/api/tasks/${parent.id}`, { projectId: theirProject });
+    expect(moved).toMatchObject({ projectId: theirProject, subtaskCounts: { done: 0, total: 1 } });
+    expect(await get(mine.id, member)).toMatchObject({ projectId: theirProject, parentId: parent.id });
+    // It left Olive's team: she no longer sees it, and her team's hook heard each task leave.
+    await fails(owner, 'GET', `/api/tasks/${mine.id}`, undefined, 404);
+    expect(await deliveries('task.deleted', mine.id)).toHaveLength(1);
+  });
+
+  it('answers a stranger 404 and a project they cannot see 404, touching nothing', async () => {
+    const parent = await create({ title: 'Not theirs' });
+    const child = await create({ title: 'Not theirs either', parentId: parent.id });
+    const body = { status: 'completed', completeSubtasks: true };
+    await fails(stranger, 'PATCH', `/api/tasks/${parent.id}`, body, 404, 'task_not_found');
+    await fails(stranger, 'PATCH', `/api/tasks/${parent.id}`, { projectId: strangerProjectId }, 404, 'task_not_found');
+    await fails(null, 'PATCH', `/api/tasks/${parent.id}`, body, 401);
+    await fails(owner, 'PATCH', `/api/tasks/${parent.id}`, { projectId: strangerProjectId }, 404, 'project_not_found');
+    expect(await get(parent.id)).toMatchObject({ status: 'todo', projectId, version: parent.version });
+    expect(await get(child.id)).toMatchObject({ status: 'todo', projectId, version: child.version });
+  });
+
+  it('completes a subtree while its tasks change at once: every write lands, and the counts stay exact', async () => {
+    const parent = await create({ title: 'Busy release' });
+    const children: TaskDto[] = [];
+    for (let i = 0; i < 6; i++) children.push(await create({ title: `Busy ${i}`, parentId: parent.id }));
+    const below = await create({ title: 'Busy below', parentId: children[0]!.id });
+    const responses = await Promise.all([
+      call(owner, 'PATCH', `/api/tasks/${parent.id}`, { status: 'completed', completeSubtasks: true }),
+      ...children.slice(0, 3).map((c) => call(member, 'PATCH', `/api/tasks/${c.id}/status`, { status: 'in_progress' })),
+      ...children.slice(3).map((c) => call(member, 'PATCH', `/api/tasks/${c.id}`, { title: `${c.title}, renamed` })),
+      call(member, 'PATCH', `/api/tasks/${below.id}`, { status: canceledKey }),
+      call(member, 'POST', '/api/tasks', { title: 'Late', projectId, parentId: children[1]!.id }),
+    ]);
+    expect(responses.filter((r) => r.statusCode >= 300).map((r) => `${r.statusCode} ${r.body}`)).toEqual([]);
+    // Every count is its sub-tasks' (done: completed; total: all but canceled).
+    const rows = await ctx.database.db.select().from(tasks).where(eq(tasks.projectId, projectId));
+    const tree = new Set([parent.id, ...children.map((c) => c.id)]);
+    for (const task of rows.filter((t) => tree.has(t.id))) {
+      const kids = rows.filter((t) => t.parentId === task.id);
+      expect([task.subtaskDone, task.subtaskTotal], task.title).toEqual([
+        kids.filter((k) => k.statusCategory === 'completed').length,
+        kids.filter((k) => k.statusCategory !== 'canceled').length,
+      ]);
+    }
+    expect((await get(parent.id)).status).toBe('completed');
   });
 });
 

@@ -328,6 +328,7 @@ describe('CSV import', () => {
       description: 'Line one\nline "two"',
       status: 'in_progress',
       priority: 'high',
+      startDate: null,
       dueDate: '2024-05-01',
       tags: ['a', 'b'],
       assignee: 'Mia Member',
@@ -466,9 +467,11 @@ describe('export', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="crewboard-launch-crew-[\d-]+-tasks\.csv"$/);
     const body = res.rawPayload.toString('utf8');
-    expect(body.startsWith('\uFEFFTitle,Status,Priority,Assignee,Due Date,Project,Tags,Created,Description\r\n')).toBe(true);
-    expect(body).toContain(`"Plan, then ship",In Progress,High,Mia Member,2024-05-01,From CSV,"a, b",`);
-    expect(body).toContain('Ünïcødé — 東京,Review,Urgent,,2024-06-03,From CSV,東京,');
+    expect(body.startsWith('\uFEFFTitle,Status,Priority,Assignee,Start Date,Due Date,Project,Tags,Created,Description\r\n')).toBe(
+      true,
+    );
+    expect(body).toContain(`"Plan, then ship",In Progress,High,Mia Member,,2024-05-01,From CSV,"a, b",`);
+    expect(body).toContain('Ünïcødé — 東京,Review,Urgent,,,2024-06-03,From CSV,東京,');
     expect(body).toContain(`"'=HYPERLINK(""http://evil"")"`);
     const lines = body.split('\r\n').filter(Boolean);
     expect(lines.length - 1).toBe(await taskCountInTeam(team.id));
@@ -771,9 +774,9 @@ describe('npm run cli -- export', () => {
       expect(written.tasks.map((t) => t.title)).toEqual(file.tasks.map((t) => t.title));
       const csv = run(['export', imported.teamId, '--csv']);
       expect(csv.status, csv.stderr).toBe(0);
-      expect(csv.stdout.startsWith('\uFEFFTitle,Status,Priority,Assignee,Due Date,Project,Tags,Created,Description\r\n')).toBe(
-        true,
-      );
+      expect(
+        csv.stdout.startsWith('\uFEFFTitle,Status,Priority,Assignee,Start Date,Due Date,Project,Tags,Created,Description\r\n'),
+      ).toBe(true);
       expect(csv.stdout.split('\r\n').filter(Boolean)).toHaveLength(file.tasks.length + 1);
       const missing = run(['export', '00000000-0000-4000-8000-000000000000']);
       expect(missing.status).toBe(1);

@@ -18,6 +18,7 @@ const loadMyWork = () => import('./routes/my-work-route');
 const loadCalendar = () => import('../features/calendar/components/calendar-page');
 // The charts' library loads with this page only (never with /tasks).
 const loadAnalytics = () => import('../features/analytics/components/analytics-page');
+const loadTimeline = () => import('./routes/timeline-route');
 
 /**
  * A page loaded with its chunk (React.lazy), drawn straight away, without suspending, when the chunk is already in.
@@ -51,6 +52,7 @@ const SettingsPage = lazyPage(loadSettings, (m) => m.SettingsPage);
 const MyWorkPage = lazyPage(loadMyWork, (m) => m.MyWorkRoute);
 const CalendarPage = lazyPage(loadCalendar, (m) => m.CalendarPage);
 const AnalyticsPage = lazyPage(loadAnalytics, (m) => m.AnalyticsPage);
+const TimelinePage = lazyPage(loadTimeline, (m) => m.TimelineRoute);
 const loadNotes = () => import('../features/notes/components/notes-page');
 const loadNote = () => import('../features/notes/components/note-page');
 const NotesPage = lazyPage(loadNotes, (m) => m.NotesPage);
@@ -84,6 +86,7 @@ const PRELOAD: Record<string, { load: () => Promise<unknown> }> = {
   '/settings': SettingsPage,
   '/my-work': MyWorkPage,
   '/calendar': CalendarPage,
+  '/timeline': TimelinePage,
   '/analytics': AnalyticsPage,
   '/notes': NotesPage,
   // A note's page (/notes/:id): the editor's chunk is the largest; fetch it beside the session check.
@@ -161,6 +164,7 @@ export const router = createBrowserRouter([
           { path: 'notes/:id', element: <NotePage /> },
           { path: 'my-work', element: <MyWorkPage /> },
           { path: 'calendar', element: <CalendarPage /> },
+          { path: 'timeline', element: <TimelinePage /> },
           { path: 'analytics', element: <AnalyticsPage /> },
           { path: 'settings', element: <SettingsPage /> },
           { path: 'notifications', element: <NotificationsPage /> },

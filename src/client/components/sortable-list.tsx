@@ -111,6 +111,18 @@ export function useSortableRow(id: UniqueIdentifier, canMove: boolean) {
   };
 }
 
+/**
+ * A compact row's look (a checklist item, a sub-task) and its drag states: ringed while another row is over it, lifted
+ * while it is dragged.
+ */
+export const compactRowClass = (row: ReturnType<typeof useSortableRow>, className?: string) =>
+  cn(
+    'flex items-center rounded-md px-1 py-1 hover:bg-slate-50 dark:hover:bg-slate-800/60',
+    className,
+    row.isOver && 'ring-2 ring-brand-600 dark:ring-brand-500',
+    row.isDragging && 'relative z-10 bg-white shadow-md dark:bg-slate-800',
+  );
+
 /** The row's drag handle: for pointers only (hidden from readers; the Move buttons are the keyboard's way). */
 export function DragGrip({ row, className }: { row: ReturnType<typeof useSortableRow>; className?: string }) {
   return (

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DUE_FILTERS, TASK_PRIORITIES, TASK_SORTS } from '../constants';
+import { DUE_FILTERS, START_FILTERS, SUBTASK_FILTERS, TASK_PRIORITIES, TASK_SORTS } from '../constants';
 import { isoDateTime, uuid } from './common';
 import { statusCategory, statusKey } from './workflow';
 
@@ -17,6 +17,10 @@ export const savedViewConfig = z
     priority: z.enum(TASK_PRIORITIES).optional(),
     assigneeId: uuid.or(z.literal('unassigned')).optional(),
     due: z.enum(DUE_FILTERS).optional(),
+    /** The start-date filter ('none', 'set'). */
+    start: z.enum(START_FILTERS).optional(),
+    /** 'hide': the board's 'Show sub-tasks' off (top-level tasks only). */
+    subtasks: z.enum(SUBTASK_FILTERS).optional(),
     q: z.string().max(200).optional(),
     sort: z.enum(TASK_SORTS).optional(),
     dir: z.enum(['asc', 'desc']).optional(),

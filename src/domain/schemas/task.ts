@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DUE_FILTERS, LIMITS, TASK_PRIORITIES, TASK_SORTS, type TaskStatus } from '../constants';
+import { DUE_FILTERS, LIMITS, START_FILTERS, SUBTASK_FILTERS, TASK_PRIORITIES, TASK_SORTS, type TaskStatus } from '../constants';
 import { statusCategory, statusDto, statusKey } from './workflow';
 import { MSG } from '../messages';
 import { isoDate, isoDateTime, optionalText, uuid, versionField } from './common';
@@ -46,6 +46,11 @@ export const updateTaskInput = z
     /** Another parent (null: top level); missing leaves it. A sub-task moved to another project leaves its parent. */
     parentId: uuid.nullish(),
     startDate: isoDate.nullish(),
+    /** With a `status` of the completed category: the open sub-tasks, at every level, are completed in the same change. */
+    completeSubtasks: z.boolean().optional().meta({
+      description:
+        "With `status` in the completed category: every open sub-task of the task (at every level; not completed, not canceled) moves to the first completed status of its project's workflow, in the same change (a `task.updated` for each). Ignored with any other status or without one. The answer's `subtaskCounts` show the sub-tasks' new states.",
+    }),
     version: versionField,
   })
   .strict();
@@ -65,6 +70,12 @@ export const listTasksQuery = z.object({
   /** Due on or after / on or before these dates (the calendar's visible range). */
   dueFrom: isoDate.optional(),
   dueTo: isoDate.optional(),
+  /**
+   * Tasks with a due date whose days (start to due, or the due day alone) overlap spanFrom..spanTo: due ≥ spanFrom and
+   * (start or due) ≤ spanTo — the calendar's visible range, where a task with both dates spans its days.
+   */
+  spanFrom: isoDate.optional(),
+  spanTo: isoDate.optional(),
   /** 'true': only tasks not completed (My work). */
   open: z.enum(['true', 'false']).optional(),
   /** A status key (of the project in scope: another project's tasks do not have it). */
@@ -75,6 +86,13 @@ export const listTasksQuery = z.object({
   /** A user id, or 'unassigned'. */
   assigneeId: uuid.or(z.literal('unassigned')).optional(),
   due: z.enum(DUE_FILTERS).optional(),
+  /** 'none': no start date; 'set': a start date (domain constants.ts START_FILTERS). */
+  start: z.enum(START_FILTERS).optional(),
+  /** Starting on or after / on or before these dates (a task without a start date is left out). */
+  startFrom: isoDate.optional(),
+  startTo: isoDate.optional(),
+  /** 'hide': only top-level tasks (no sub-tasks), in the cards, the counts and every page (issue 37 'Show sub-tasks'). */
+  subtasks: z.enum(SUBTASK_FILTERS).optional(),
   /** The caller's local date, for the due-date buckets. */
   today: isoDate.optional(),
   q: z.string().max(200).optional(),
@@ -126,6 +144,26 @@ export const taskDto = z.object({
   version: z.number().int(),
 });
 export type TaskDto = z.infer<typeof taskDto>;
+
+/**
+ * The single task read (`GET /api/tasks/:id`, the task page): the task with the ids of its dependencies the caller may
+ * see, `blockedBy` (the tasks blocking it) and `blocking` (the tasks it blocks), oldest first. Ids the caller may not see
+ * are left out (`GET /api/tasks/:id/dependencies` lists them as hidden refs). Board, list and other answers carry the
+ * task without them (`blockedCount` counts the open blockers there).
+ */
+export const taskReadDto = taskDto
+  .extend({
+    blockedBy: z
+      .array(uuid)
+      .describe('The tasks blocking this one that you can see (oldest first); GET /api/tasks/{id}/dependencies lists all.'),
+    blocking: z
+      .array(uuid)
+      .describe('The tasks this one blocks that you can see (oldest first); GET /api/tasks/{id}/dependencies lists all.'),
+  })
+  .describe(
+    'A task as its page reads it: with `blockedBy` and `blocking`, the ids of its dependencies you can see. Board, list and other answers carry the task without them (`blockedCount`: its open blockers).',
+  );
+export type TaskReadDto = z.infer<typeof taskReadDto>;
 
 /** `GET /api/tasks/:id/subtasks` and the answer of `PUT /api/tasks/:id/subtasks/order`: the sub-tasks in order. */
 export const subtaskListDto = z.object({ tasks: z.array(taskDto) });

@@ -125,6 +125,8 @@ export const exportTask = z.object({
   comments: z.array(exportComment).max(10_000),
   checklist: z.array(exportChecklistItem).max(TASK_DETAIL_LIMITS.checklistItemsMax),
   history: z.array(exportHistoryEntry).max(10_000),
+  /** Issue 37; left out by older files. Last: the serializer writes optional fields after the others. */
+  startDate: isoDate.nullable().optional(),
 });
 
 export const exportNote = z.object({
@@ -225,7 +227,17 @@ export const importResultDto = z.object({
 export type ImportResultDto = z.infer<typeof importResultDto>;
 
 /** The fields a CSV column can fill. */
-export const CSV_IMPORT_FIELDS = ['title', 'description', 'status', 'priority', 'dueDate', 'tags', 'assignee', 'ignore'] as const;
+export const CSV_IMPORT_FIELDS = [
+  'title',
+  'description',
+  'status',
+  'priority',
+  'startDate',
+  'dueDate',
+  'tags',
+  'assignee',
+  'ignore',
+] as const;
 export type CsvImportField = (typeof CSV_IMPORT_FIELDS)[number];
 
 export const CSV_IMPORT_FIELD_LABELS: Record<CsvImportField, string> = {
@@ -233,6 +245,7 @@ export const CSV_IMPORT_FIELD_LABELS: Record<CsvImportField, string> = {
   description: 'Description',
   status: 'Status',
   priority: 'Priority',
+  startDate: 'Start date',
   dueDate: 'Due date',
   tags: 'Tags',
   assignee: 'Assignee',
@@ -264,6 +277,7 @@ export const csvPreviewTask = z.object({
   /** A status key: one of the four read from the file, or what it becomes in the project the tasks go into. */
   status: statusKey,
   priority: z.enum(TASK_PRIORITIES),
+  startDate: isoDate.nullable(),
   dueDate: isoDate.nullable(),
   tags: z.array(z.string()),
   /** The member it will be assigned to (their name), null for nobody. */

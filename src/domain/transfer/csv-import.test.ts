@@ -67,9 +67,10 @@ describe('reading back an export (issue 35, item 8)', () => {
 
 describe('mapping', () => {
   it('suggests each field from the first column whose name says it', () => {
-    expect(suggestCsvMapping(['Title', 'Status', 'Due Date', 'Tags', 'Assignee', 'Name', 'Whatever'])).toEqual({
+    expect(suggestCsvMapping(['Title', 'Status', 'Start Date', 'Due Date', 'Tags', 'Assignee', 'Name', 'Whatever'])).toEqual({
       Title: 'title',
       Status: 'status',
+      'Start Date': 'startDate',
       'Due Date': 'dueDate',
       Tags: 'tags',
       Assignee: 'assignee',
@@ -118,6 +119,33 @@ describe('planCsvImport', () => {
     expect(plan.warnings).toEqual(['Line 8: "Twin" is not a member of the team: left unassigned']);
   });
 
+  it('reads a start date column: a start after the due date, or not a date, refuses the row', () => {
+    const plan = planCsvImport(
+      ['T', 'St', 'D'],
+      [
+        { line: 2, cells: ['Spans', '2024-01-01', '2024-01-05'] },
+        { line: 3, cells: ['One day', '2024/01/05', '2024-01-05'] },
+        { line: 4, cells: ['Backwards', '2024-01-06', '2024-01-05'] },
+        { line: 5, cells: ['Start only', '2024-02-30', ''] },
+        { line: 6, cells: ['No due', '2024-03-01', ''] },
+      ],
+      { T: 'title', St: 'startDate', D: 'dueDate' },
+      members,
+    );
+    expect(plan.tasks.map((t) => [t.line, t.startDate, t.dueDate])).toEqual([
+      [2, '2024-01-01', '2024-01-05'],
+      [3, '2024-01-05', '2024-01-05'],
+      [6, '2024-03-01', null],
+    ]);
+    expect(plan.errors).toEqual([
+      { line: 4, message: 'Start date must be on or before the due date' },
+      { line: 5, message: 'Start date "2024-02-30" is not a date (YYYY-MM-DD)' },
+    ]);
+    expect(planCsvImport(['T', 'A', 'B'], [], { T: 'title', A: 'startDate', B: 'startDate' }, []).errors).toEqual([
+      { line: 1, message: 'Only one column can be the start date' },
+    ]);
+  });
+
   it('needs a title column, and one column per field', () => {
     expect(planCsvImport(headers, [], { S: 'status' }, members).errors).toEqual([
       { line: 1, message: 'Choose the column that holds the task titles' },
@@ -136,6 +164,7 @@ describe('tasksCsv', () => {
         status: 'in_progress',
         priority: 'urgent',
         assigneeName: 'Mia, M.',
+        startDate: '2023-12-30',
         dueDate: '2024-01-02',
         projectName: 'Ünïcødé — 東京',
         tags: ['a', 'b'],
@@ -144,8 +173,8 @@ describe('tasksCsv', () => {
       },
     ]);
     expect(csv).toBe(
-      '\uFEFFTitle,Status,Priority,Assignee,Due Date,Project,Tags,Created,Description\r\n' +
-        `'=1+1,In Progress,Urgent,"Mia, M.",2024-01-02,Ünïcødé — 東京,"a, b",2024-01-01T00:00:00.000Z,"two\nlines"\r\n`,
+      '\uFEFFTitle,Status,Priority,Assignee,Start Date,Due Date,Project,Tags,Created,Description\r\n' +
+        `'=1+1,In Progress,Urgent,"Mia, M.",2023-12-30,2024-01-02,Ünïcødé — 東京,"a, b",2024-01-01T00:00:00.000Z,"two\nlines"\r\n`,
     );
   });
 });

@@ -13,8 +13,19 @@ import {
   type TaskStatus,
 } from '../constants';
 import { unguardCsvField } from '../csv';
-import { type CsvImportField, type CsvPreviewTask, type CsvRowError, TRANSFER_LIMITS } from '../schemas/transfer';
+import {
+  CSV_IMPORT_FIELD_LABELS,
+  type CsvImportField,
+  type CsvPreviewTask,
+  type CsvRowError,
+  TRANSFER_LIMITS,
+} from '../schemas/transfer';
+import { validateStartDate } from '../dates';
+import { TASK_STRUCTURE_ERRORS } from '../task-structure-errors';
 import { type ImportPlan, oneProjectPlan } from './import-plan';
+
+/** A start after the due date (the task form's and the API's message). */
+export const START_AFTER_DUE = TASK_STRUCTURE_ERRORS.start_after_due.message;
 
 /** One record of the file: its cells, and the line of the file it starts on (1 is the header). */
 export interface CsvRecord {
@@ -34,6 +45,7 @@ const HEADER_HINTS: [CsvImportField, RegExp][] = [
   ['description', /^(description|desc|details|notes|body|card description)$/],
   ['status', /^(status|state|list|list name|stage|column)$/],
   ['priority', /^(priority|prio|importance)$/],
+  ['startDate', /^(start|start date|startdate|starts|starts on|start on|begin|begins|begin date)$/],
   ['dueDate', /^(due|due date|duedate|deadline|due on|due at)$/],
   ['tags', /^(tags|tag|labels|label)$/],
   ['assignee', /^(assignee|assigned to|assignee email|owner|responsible|members?)$/],
@@ -177,7 +189,7 @@ export function planCsvImport(
     }
     if (field === 'ignore') continue;
     if (column[field] !== undefined) {
-      errors.push({ line: 1, message: `Only one column can be the ${field === 'dueDate' ? 'due date' : field}` });
+      errors.push({ line: 1, message: `Only one column can be the ${CSV_IMPORT_FIELD_LABELS[field].toLowerCase()}` });
       continue;
     }
     column[field] = index;
@@ -218,6 +230,10 @@ export function planCsvImport(
     const dueText = cell(record, 'dueDate');
     const dueDate = dueText ? parseDueDate(dueText) : null;
     if (dueDate === undefined) problems.push(`Due date "${dueText.slice(0, 40)}" is not a date (YYYY-MM-DD)`);
+    const startText = cell(record, 'startDate');
+    const startDate = startText ? parseDueDate(startText) : null;
+    if (startDate === undefined) problems.push(`Start date "${startText.slice(0, 40)}" is not a date (YYYY-MM-DD)`);
+    else if (dueDate !== undefined && !validateStartDate(startDate, dueDate).ok) problems.push(START_AFTER_DUE);
     const tags = parseTags(cell(record, 'tags'));
     if (tags.length > LIMITS.tagsMax) problems.push(`More than ${LIMITS.tagsMax} tags`);
     const long = tags.find((t) => t.length > LIMITS.tagMax);
@@ -237,6 +253,7 @@ export function planCsvImport(
       description: description || null,
       status: status!,
       priority: priority!,
+      startDate: startDate ?? null,
       dueDate: dueDate ?? null,
       tags,
       assigneeId: assignee?.id ?? null,

@@ -84,6 +84,8 @@ export interface PlanTask {
   priority: TaskPriority;
   /** A member of the target team, or null. */
   assigneeId: string | null;
+  /** On or before dueDate (each planner drops or refuses a start after it). */
+  startDate: string | null;
   dueDate: string | null;
   tags: string[];
   /** null: now, in plan order, the first the newest (a board shows newest first). */
@@ -133,6 +135,8 @@ export interface FileTask {
   /** Left out: medium. */
   priority?: TaskPriority;
   assigneeId: string | null;
+  /** Left out: none. */
+  startDate?: string | null;
   dueDate: string | null;
   tags: string[];
   comments?: PlanComment[];
@@ -161,6 +165,7 @@ export function oneProjectPlan(
       status: t.status,
       priority: t.priority ?? 'medium',
       assigneeId: t.assigneeId,
+      startDate: t.startDate ?? null,
       dueDate: t.dueDate,
       tags: t.tags,
       createdAt: null,

@@ -7,6 +7,7 @@ export const TASK_CSV_HEADER = [
   'Status',
   'Priority',
   'Assignee',
+  'Start Date',
   'Due Date',
   'Project',
   'Tags',
@@ -20,6 +21,7 @@ export interface TaskCsvRow {
   status: string;
   priority: TaskPriority;
   assigneeName: string | null;
+  startDate: string | null;
   dueDate: string | null;
   projectName: string;
   tags: string[];
@@ -52,6 +54,7 @@ export function tasksCsv(rows: readonly TaskCsvRow[]): string {
         TASK_STATUS_LABELS[r.status as TaskStatus] ?? r.status,
         TASK_PRIORITY_LABELS[r.priority],
         r.assigneeName,
+        r.startDate,
         r.dueDate,
         r.projectName,
         tagsCell(r.tags),

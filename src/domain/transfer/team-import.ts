@@ -8,6 +8,7 @@
 import { LIMITS, TASK_DETAIL_LIMITS } from '../constants';
 import type { CrewboardExport, ExportStatus } from '../schemas/transfer';
 import { inWorkflowOrder } from '../workflow';
+import { validateStartDate } from '../dates';
 import type { ImportPlan, PlanStatus, PlanValue } from './import-plan';
 import { trelloCommentBody } from './trello';
 
@@ -59,6 +60,18 @@ export function planTeamImport(file: CrewboardExport, importer: Importer): Impor
   };
 
   const others = file.members.filter((m) => !isMe(m.email)).length;
+  const warnings = others
+    ? [
+        `${others} member${others === 1 ? ' is' : 's are'} not added to the new team: invite them. Their tasks are left unassigned.`,
+      ]
+    : [];
+  // A start after the due date (a hand-edited file) is dropped, the task kept, with a warning naming it.
+  const startOf = (t: CrewboardExport['tasks'][number]) => {
+    const start = t.startDate ?? null;
+    if (validateStartDate(start, t.dueDate).ok) return start;
+    warnings.push(`${t.title.slice(0, 60)}: its start date ${start} is after its due date ${t.dueDate}: left out`);
+    return null;
+  };
   return {
     source: 'crewboard',
     target: { kind: 'new_team', name: file.team.name.trim(), description: file.team.description },
@@ -86,6 +99,7 @@ export function planTeamImport(file: CrewboardExport, importer: Importer): Impor
         priority: t.priority,
         // Only the team's members can be assigned, and the new team has one: the importer.
         assigneeId: person(t.assignee),
+        startDate: startOf(t),
         dueDate: t.dueDate,
         tags: t.tags,
         createdAt: t.createdAt,
@@ -124,10 +138,6 @@ export function planTeamImport(file: CrewboardExport, importer: Importer): Impor
       createdAt: n.createdAt,
       updatedAt: n.updatedAt,
     })),
-    warnings: others
-      ? [
-          `${others} member${others === 1 ? ' is' : 's are'} not added to the new team: invite them. Their tasks are left unassigned.`,
-        ]
-      : [],
+    warnings,
   };
 }

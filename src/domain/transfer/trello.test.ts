@@ -28,6 +28,7 @@ const board = (extra: Record<string, unknown> = {}) => ({
       pos: 1,
       desc: 'Text',
       due: '2024-02-29T23:30:00.000Z',
+      start: '2024-02-27T09:00:00.000Z',
       idLabels: ['x', 'y', 'z'],
     },
     { id: 'c', idList: 'l2', name: 'Shipped', pos: 1 },
@@ -135,6 +136,7 @@ describe('planTrelloImport', () => {
       description: 'Text',
       status: 'todo',
       assigneeId: null,
+      startDate: '2024-02-27',
       dueDate: '2024-02-29',
       tags: ['Bug', 'green'],
       checklist: [
@@ -153,6 +155,26 @@ describe('planTrelloImport', () => {
       ['In the attic', 'review'],
     ]);
     expect(p.counts).toEqual({ tasks: 2, comments: 0, checklistItems: 0 });
+  });
+
+  it("reads a card's start date; one after its due date, or unreadable, is left out with a warning", () => {
+    const cards = [
+      { id: 'a', idList: 'l1', name: 'Backwards', start: '2024-03-02T10:00:00Z', due: '2024-03-01T10:00:00Z' },
+      { id: 'b', idList: 'l1', name: 'Start only', start: '2024-03-02T10:00:00Z' },
+      { id: 'c', idList: 'l1', name: 'Garbled', start: 'someday', due: '2024-03-01T10:00:00Z' },
+    ];
+    const parsed = parseTrelloBoard(board({ cards, checklists: [], actions: [] }));
+    if (!parsed.ok) throw new Error('not a board');
+    const p = planTrelloImport(parsed.board);
+    expect(p.tasks.map((t) => [t.title, t.startDate, t.dueDate])).toEqual([
+      ['Backwards', null, '2024-03-01'],
+      ['Start only', '2024-03-02', null],
+      ['Garbled', null, '2024-03-01'],
+    ]);
+    expect(p.warnings).toEqual([
+      'Card "Backwards": its start date 2024-03-02 is after its due date 2024-03-01: left out',
+      'Card "Garbled": its start date "someday" could not be read',
+    ]);
   });
 
   it('shortens what is too long, with a warning', () => {

@@ -22,6 +22,7 @@
 import { z } from 'zod';
 import { localDateIn } from '../analytics';
 import { LIMITS, TASK_DETAIL_LIMITS } from '../constants';
+import { validateStartDate } from '../dates';
 import { TRANSFER_LIMITS, type TrelloListTarget } from '../schemas/transfer';
 import {
   DEFAULT_STATUSES,
@@ -46,6 +47,8 @@ const trelloCard = z.looseObject({
   idList: id,
   closed: z.boolean().nullish(),
   due: z.string().max(100).nullish(),
+  /** The card's start (Trello's 'Start date'), an ISO date-time like `due`. */
+  start: z.string().max(100).nullish(),
   idLabels: z.array(id).nullish(),
   labels: z.array(trelloLabel).nullish(),
   pos: z.number().nullish(),
@@ -257,6 +260,7 @@ export interface PlannedTask {
   status: string;
   /** The team member the card's members matched first, or null. */
   assigneeId: string | null;
+  startDate: string | null;
   dueDate: string | null;
   tags: string[];
   checklist: { title: string; done: boolean }[];
@@ -562,12 +566,19 @@ function planCard(card: TrelloCard, status: string, context: CardContext): Plann
 
   const dueDate = trelloDueDate(card.due, context.timeZone);
   if (card.due && !dueDate) warnings.add(`${name}: its due date "${card.due.slice(0, 40)}" could not be read`);
+  let startDate = trelloDueDate(card.start, context.timeZone);
+  if (card.start && !startDate) warnings.add(`${name}: its start date "${card.start.slice(0, 40)}" could not be read`);
+  if (!validateStartDate(startDate, dueDate).ok) {
+    warnings.add(`${name}: its start date ${startDate} is after its due date ${dueDate}: left out`);
+    startDate = null;
+  }
 
   return {
     title,
     description,
     status,
     assigneeId,
+    startDate,
     dueDate,
     tags: tags.slice(0, LIMITS.tagsMax),
     checklist: checklist.slice(0, TASK_DETAIL_LIMITS.checklistItemsMax),

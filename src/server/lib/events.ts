@@ -52,7 +52,7 @@ export type DomainEvent =
         teamId: string;
         taskId: string;
         projectId: string;
-        part: 'comments' | 'attachments' | 'checklist' | 'watchers' | 'subtasks';
+        part: 'comments' | 'attachments' | 'checklist' | 'watchers' | 'subtasks' | 'dependencies';
       }
     >
   /** A team's note was created, changed (title, pin, project, or its text when edits are compacted) or deleted. */

@@ -26,6 +26,8 @@ import { registerAudit } from './audit/audit.routes';
 import { registerTransfer } from './transfer/transfer.routes';
 import { registerNotes } from './notes/notes.routes';
 import { registerWorkflows } from './workflows/workflows.routes';
+import { registerTaskDependencies } from './task-dependencies/task-dependencies.routes';
+import { registerTimeline } from './timeline/timeline.routes';
 
 /**
  * Feature modules register their routes here. Each module owns its folder:
@@ -59,4 +61,6 @@ export function registerModules(app: FastifyInstance): void {
   registerTransfer(app);
   registerNotes(app);
   registerWorkflows(app);
+  registerTaskDependencies(app);
+  registerTimeline(app);
 }

@@ -1,5 +1,5 @@
 import { actorUserId } from '../../domain/changes';
-import { recordStatusMoves, recordTaskEdit } from '../modules/task-activity';
+import { recordDependencyChange, recordStatusMoves, recordTaskEdit } from '../modules/task-activity';
 import { inTransaction } from './reactions';
 
 /** The task page's activity history: an entry per changed field of an edit (or per task a status delete moved), written with it. */
@@ -7,6 +7,15 @@ export const activitySubscriber = inTransaction('activity', {
   'task.updated': async (c, actor, tx) => {
     const actorId = actorUserId(actor);
     if (actorId) await recordTaskEdit(tx, actorId, c.before, c.after);
+  },
+  // A dependency: an entry on both tasks.
+  'task.dependency_added': async (c, actor, tx) => {
+    const actorId = actorUserId(actor);
+    if (actorId) await recordDependencyChange(tx, actorId, c, true);
+  },
+  'task.dependency_removed': async (c, actor, tx) => {
+    const actorId = actorUserId(actor);
+    if (actorId) await recordDependencyChange(tx, actorId, c, false);
   },
   // A deleted status's tasks, moved in its transaction: each gets the status entry a move of its own would write.
   'status.deleted': async (c, actor, tx) => {

@@ -40,6 +40,9 @@ export const REACTIONS = {
   'task.deleted': ['webhooks', 'realtime'],
   'comment.created': ['webhooks', 'mail', 'realtime'],
   'task.detail_changed': ['realtime'],
+  // Issue 37: a dependency's history is on both tasks; realtime refreshes both tasks' pages and cards.
+  'task.dependency_added': ['activity', 'webhooks', 'realtime'],
+  'task.dependency_removed': ['activity', 'webhooks', 'realtime'],
   'import.completed': ['audit', 'webhooks', 'realtime'],
   'webhook.created': ['audit'],
   'webhook.updated': ['audit'],

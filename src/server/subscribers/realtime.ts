@@ -1,4 +1,4 @@
-import { type ChangeActor, actorUserId } from '../../domain/changes';
+import { type ChangeActor, type DependencySide, actorUserId } from '../../domain/changes';
 import type { DomainEventType } from '../../domain/events';
 import type { TaskDto } from '../../domain/schemas/task';
 import type { StatusCategory } from '../../domain/workflow';
@@ -64,6 +64,18 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
     }
   };
 
+  const dependencyChanged = (c: { task: DependencySide; blocker: DependencySide }, actor: ChangeActor) => {
+    for (const side of [c.task, c.blocker]) {
+      publish({
+        type: 'task.detail_changed',
+        ...of(side, actor),
+        taskId: side.id,
+        projectId: side.projectId,
+        part: 'dependencies',
+      });
+    }
+  };
+
   return afterCommit('realtime', {
     'team.created': team('team.created', () => ({})),
     'team.updated': team('team.updated', () => ({})),
@@ -123,6 +135,10 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
       mentionedIds: c.mentionedIds,
     })),
     'task.detail_changed': team('task.detail_changed', (c) => ({ taskId: c.taskId, projectId: c.projectId, part: c.part })),
+    // A dependency: both tasks' pages and cards refresh, each for the members of its own team (its `blockedCount`,
+    // its lists); neither event names the other task.
+    'task.dependency_added': (c, actor) => dependencyChanged(c, actor),
+    'task.dependency_removed': (c, actor) => dependencyChanged(c, actor),
     // Open boards refresh: the new team, or the project the tasks went into.
     'import.completed': (c, actor) => {
       const base = of({ teamId: c.team.id }, actor);

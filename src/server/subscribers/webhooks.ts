@@ -1,4 +1,4 @@
-import { type ChangeActor, actorUserId } from '../../domain/changes';
+import { type ChangeActor, type DependencySide, actorUserId } from '../../domain/changes';
 import { enqueueWebhookEvent, memberWebhookEvent, projectWebhookEvent, taskChangeEvents } from '../modules/webhooks';
 import type { Tx } from '../db/client';
 import { inTransaction } from './reactions';
@@ -24,6 +24,31 @@ const statusEvent = (
     actorId: actorId(actor),
     object: { status: { ...status, projectId: c.projectId } },
   });
+
+/**
+ * `task.dependency_*` (issue 37) to the team of each side: `data.dependency` is `{ taskId, blockedById }`, the id of a side
+ * in another team (a project moved there since) left out as null.
+ */
+async function dependencyEvent(
+  tx: Tx,
+  c: { task: DependencySide; blocker: DependencySide },
+  actor: ChangeActor,
+  type: 'task.dependency_added' | 'task.dependency_removed',
+) {
+  for (const teamId of new Set([c.task.teamId, c.blocker.teamId])) {
+    await enqueueWebhookEvent(tx, {
+      teamId,
+      type,
+      actorId: actorId(actor),
+      object: {
+        dependency: {
+          taskId: c.task.teamId === teamId ? c.task.id : null,
+          blockedById: c.blocker.teamId === teamId ? c.blocker.id : null,
+        },
+      },
+    });
+  }
+}
 
 /**
  * The team's webhooks (DESIGN.md "outboxes"): deliveries are queued in the change's transaction. A task or project that
@@ -79,6 +104,8 @@ export const webhookSubscriber = inTransaction('webhooks', {
   },
   'task.deleted': (c, actor, tx) =>
     enqueueWebhookEvent(tx, { teamId: c.teamId, type: 'task.deleted', actorId: actorId(actor), object: { task: c.task } }),
+  'task.dependency_added': (c, actor, tx) => dependencyEvent(tx, c, actor, 'task.dependency_added'),
+  'task.dependency_removed': (c, actor, tx) => dependencyEvent(tx, c, actor, 'task.dependency_removed'),
   'comment.created': (c, actor, tx) =>
     enqueueWebhookEvent(tx, {
       teamId: c.teamId,

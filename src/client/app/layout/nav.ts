@@ -3,6 +3,7 @@ import {
   Calendar,
   CheckSquare,
   FolderKanban,
+  GanttChart,
   LayoutDashboard,
   type LucideIcon,
   Settings,
@@ -24,6 +25,7 @@ export const MAIN_NAV: NavItem[] = [
   { label: 'Teams', to: '/teams', icon: Users },
   { label: 'Notes', to: '/notes', icon: StickyNote },
   { label: 'Calendar', to: '/calendar', icon: Calendar },
+  { label: 'Timeline', to: '/timeline', icon: GanttChart },
   { label: 'Analytics', to: '/analytics', icon: BarChart3 },
 ];
 

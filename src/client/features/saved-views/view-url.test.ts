@@ -48,6 +48,16 @@ describe('a custom workflow and swimlanes', () => {
   });
 });
 
+describe("'Show sub-tasks' off and the start-date filter", () => {
+  it('keeps subtasks=hide and start in a view, and restores them', () => {
+    const config = configFromParams(new URLSearchParams({ subtasks: 'hide', start: 'none' }));
+    expect(config).toEqual({ subtasks: 'hide', start: 'none', view: 'board' });
+    expect(paramsFromConfig(config, 'v1')).toMatchObject({ subtasks: 'hide', start: 'none' });
+    expect(configFromParams(new URLSearchParams({ subtasks: 'show', start: 'later' }))).toEqual({ view: 'board' });
+    expect(sameConfig({ subtasks: 'hide' }, {})).toBe(false);
+  });
+});
+
 describe('paramsFromConfig / viewSearch', () => {
   it('sets what the view holds, clears the rest, and names the view', () => {
     expect(paramsFromConfig({ status: 'completed', view: 'board' }, 'v1')).toEqual({
@@ -58,6 +68,8 @@ describe('paramsFromConfig / viewSearch', () => {
       priority: null,
       assignee: null,
       due: null,
+      start: null,
+      subtasks: null,
       q: null,
       sort: null,
       dir: null,

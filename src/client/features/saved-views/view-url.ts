@@ -1,4 +1,4 @@
-import { DUE_FILTERS, TASK_PRIORITIES, TASK_SORTS } from '../../../domain/constants';
+import { DUE_FILTERS, START_FILTERS, SUBTASK_FILTERS, TASK_PRIORITIES, TASK_SORTS } from '../../../domain/constants';
 import type { SavedViewConfig } from '../../../domain/schemas/saved-view';
 import { isStatusKeyShaped, STATUS_CATEGORIES } from '../../../domain/workflow';
 
@@ -10,6 +10,8 @@ const PARAMS = {
   priority: 'priority',
   assigneeId: 'assignee',
   due: 'due',
+  start: 'start',
+  subtasks: 'subtasks',
   q: 'q',
   sort: 'sort',
   dir: 'dir',
@@ -39,6 +41,8 @@ export function configFromParams(params: URLSearchParams): SavedViewConfig {
     priority: oneOf(TASK_PRIORITIES, get('priority')),
     assigneeId: assigneeId === 'unassigned' || (assigneeId && UUID.test(assigneeId)) ? assigneeId : undefined,
     due: oneOf(DUE_FILTERS, get('due')),
+    start: oneOf(START_FILTERS, get('start')),
+    subtasks: oneOf(SUBTASK_FILTERS, get('subtasks')),
     q: q || undefined,
     sort: oneOf(TASK_SORTS, get('sort')),
     dir: oneOf(['asc', 'desc'] as const, get('dir')),

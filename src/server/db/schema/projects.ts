@@ -157,6 +157,16 @@ export const tasks = pgTable(
     index('tasks_parent_idx')
       .on(t.parentId, t.subtaskPosition)
       .where(sql`${t.parentId} is not null`),
+    // The timeline (decision 0025, migration 0016): a project's dated tasks that end on or after a day (the window's
+    // first), and a project's open tasks with neither date, each a range of its own (partial: nothing else is in them).
+    index('tasks_window_idx')
+      .on(t.projectId, sql`(coalesce(${t.dueDate}, ${t.startDate}))`)
+      .where(sql`coalesce(${t.dueDate}, ${t.startDate}) is not null`),
+    index('tasks_unscheduled_idx')
+      .on(t.projectId, t.createdAt, t.id)
+      .where(
+        sql`${t.startDate} is null and ${t.dueDate} is null and ${t.statusCategory} not in ('completed', 'canceled')`,
+      ),
     foreignKey({ name: 'tasks_parent_id_tasks_id_fk', columns: [t.parentId], foreignColumns: [t.id] }).onDelete('cascade'),
     foreignKey({
       name: 'tasks_project_status_fk',

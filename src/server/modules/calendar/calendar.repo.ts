@@ -65,6 +65,8 @@ export interface FeedTaskRow {
   statusCategory: StatusCategory;
   priority: TaskPriority;
   dueDate: string;
+  /** On or before dueDate (the database's check), or null: the event then covers the due day alone. */
+  startDate: string | null;
   projectName: string;
   updatedAt: Date;
   version: number;
@@ -83,6 +85,7 @@ export async function listFeedTasks(db: DbOrTx, userId: string, limit: number): 
       statusCategory: tasks.statusCategory,
       priority: tasks.priority,
       dueDate: tasks.dueDate,
+      startDate: tasks.startDate,
       projectName: projects.name,
       updatedAt: tasks.updatedAt,
       version: tasks.version,

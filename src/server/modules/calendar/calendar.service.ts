@@ -82,7 +82,10 @@ export function feedText(calendar: ICalCalendar): string {
   return text.endsWith('\r\n') ? text : `${text}\r\n`;
 }
 
-/** One all-day event per task (RFC 5545; ical-generator escapes text and folds long lines). */
+/**
+ * One all-day event per task (RFC 5545; ical-generator escapes text and folds long lines): from its start date (else
+ * its due day) to its due day, DTEND being the day after (exclusive).
+ */
 export function buildCalendar(rows: readonly repo.FeedTaskRow[], publicUrl: string): ICalCalendar {
   const calendar = ical({
     name: 'Crewboard',
@@ -91,7 +94,7 @@ export function buildCalendar(rows: readonly repo.FeedTaskRow[], publicUrl: stri
   });
   for (const task of rows) {
     const url = `${publicUrl}/tasks/${task.id}`;
-    const start = parseIsoDate(task.dueDate);
+    const start = parseIsoDate(task.startDate ?? task.dueDate);
     calendar.createEvent({
       id: `${task.id}@crewboard`,
       allDay: true,

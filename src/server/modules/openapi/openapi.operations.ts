@@ -61,6 +61,12 @@ export const OPERATIONS: Record<string, OperationText> = {
   'PATCH /api/tasks/{id}/status': { id: 'moveTask', summary: 'Move a task to another status column' },
   'GET /api/tasks/{id}/subtasks': { id: 'listSubtasks', summary: "List a task's sub-tasks in order" },
   'PUT /api/tasks/{id}/subtasks/order': { id: 'reorderSubtasks', summary: "Reorder a task's sub-tasks" },
+  'GET /api/tasks/{id}/dependencies': {
+    id: 'listTaskDependencies',
+    summary: 'List the tasks blocking a task and the tasks it blocks (hidden refs for tasks you cannot see)',
+  },
+  'POST /api/tasks/{id}/dependencies': { id: 'addTaskDependency', summary: 'Make a task blocked by another task of its team' },
+  'DELETE /api/tasks/{id}/dependencies/{otherId}': { id: 'removeTaskDependency', summary: 'Remove a blocker from a task' },
   'GET /api/tasks/{id}/checklist': { id: 'listChecklistItems', summary: "List a task's checklist" },
   'POST /api/tasks/{id}/checklist': { id: 'addChecklistItem', summary: 'Add a checklist item' },
   'PUT /api/tasks/{id}/checklist/order': { id: 'reorderChecklist', summary: "Reorder a task's checklist" },
@@ -99,6 +105,10 @@ export const OPERATIONS: Record<string, OperationText> = {
   'GET /api/analytics/cumulative-flow': {
     id: 'getCumulativeFlow',
     summary: "Get a project's tasks per status for each day of a period",
+  },
+  'GET /api/timeline': {
+    id: 'getTimeline',
+    summary: 'Get the timeline: dated tasks in a window, their dependencies, and the unscheduled tasks',
   },
   'GET /api/search': { id: 'search', summary: 'Search everything you may see' },
   'GET /api/notifications': { id: 'listNotifications', summary: 'List your notifications' },
@@ -189,6 +199,7 @@ export const TAGS: Record<string, string> = {
   dashboard: "The dashboard's figures.",
   analytics: 'Analytics of a team or project over time.',
   search: 'Search over everything the caller may see.',
+  timeline: 'The timeline: dated tasks overlapping a window, the dependencies among them, and the unscheduled tasks.',
   notifications: 'Your notifications.',
   realtime: 'The event stream of changes (server-sent events).',
   admin: 'The admin panel (super admins).',

@@ -33,6 +33,12 @@ const importObject = z.object({
 /** A status of a project's workflow, as the API lists it, with its project. */
 const statusObject = statusDto.extend({ projectId: uuid });
 
+/** A dependency: `taskId` is (or was) blocked by `blockedById`; a side in another team (its project moved) is null. */
+const dependencyObject = z.object({
+  taskId: uuid.nullable().describe('The blocked task; null when it is in another team now.'),
+  blockedById: uuid.nullable().describe('The blocker; null when it is in another team now.'),
+});
+
 type EventName = WebhookEventType | typeof WEBHOOK_PING_EVENT;
 
 /** Each event: the name of its object in `data`, that object's schema, and what it means. */
@@ -70,6 +76,16 @@ const OBJECTS: Record<EventName, { key: string; schema: z.ZodType; description: 
       movedTaskCount: z.number().int(),
     }),
     description: "A status was deleted from a project's workflow, as it was; its tasks, if any, moved to `movedTo` with it.",
+  },
+  'task.dependency_added': {
+    key: 'dependency',
+    schema: dependencyObject,
+    description: 'A task became blocked by another task (both of this team when it was added).',
+  },
+  'task.dependency_removed': {
+    key: 'dependency',
+    schema: dependencyObject,
+    description: 'A task is no longer blocked by another task.',
   },
   [WEBHOOK_PING_EVENT]: {
     key: 'webhook',

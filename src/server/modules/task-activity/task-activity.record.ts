@@ -1,5 +1,5 @@
 import type { TaskDto } from '../../../domain/schemas/task';
-import { type TaskActivityState, taskFieldChanges } from '../../../domain/task-activity';
+import { type TaskActivityState, type TaskFieldChange, taskFieldChanges } from '../../../domain/task-activity';
 import type { DbOrTx } from '../../db/client';
 import { insertActivity, insertStatusMoves, taskTitles } from './task-activity.repo';
 
@@ -45,4 +45,22 @@ export function recordStatusMoves(
   move: { from: string; to: string },
 ): Promise<void> {
   return insertStatusMoves(db, taskIds, actorId, move);
+}
+
+/**
+ * A dependency added or removed (issue 37): an entry on each task, 'blocked_by' on the blocked one and 'blocking' on the
+ * blocker, the other task's id as the new value (added) or the old one (removed) and its title at the time as the label.
+ */
+export async function recordDependencyChange(
+  db: DbOrTx,
+  actorId: string,
+  dependency: { task: { id: string; title: string }; blocker: { id: string; title: string } },
+  added: boolean,
+): Promise<void> {
+  const entry = (field: 'blocked_by' | 'blocking', other: { id: string; title: string }): TaskFieldChange =>
+    added
+      ? { field, oldValue: null, newValue: other.id, oldLabel: null, newLabel: other.title }
+      : { field, oldValue: other.id, newValue: null, oldLabel: other.title, newLabel: null };
+  await insertActivity(db, dependency.task.id, actorId, [entry('blocked_by', dependency.blocker)]);
+  await insertActivity(db, dependency.blocker.id, actorId, [entry('blocking', dependency.task)]);
 }

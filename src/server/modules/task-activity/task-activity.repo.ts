@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { TaskFieldChange } from '../../../domain/task-activity';
 import type { StatusCategory } from '../../../domain/workflow';
 import { alias } from 'drizzle-orm/pg-core';
@@ -87,4 +87,15 @@ export async function taskTitles(db: DbOrTx, ids: readonly (string | null)[]): P
   if (wanted.length === 0) return new Map();
   const rows = await db.select({ id: tasks.id, title: tasks.title }).from(tasks).where(inArray(tasks.id, wanted));
   return new Map(rows.map((r) => [r.id, r.title]));
+}
+
+/** Of these task ids, those of tasks that exist in a team `userId` is not an active member of (a deleted one is not). */
+export async function hiddenTaskIds(db: DbOrTx, ids: readonly string[], userId: string): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: tasks.id })
+    .from(tasks)
+    .innerJoin(projects, taskProject)
+    .where(and(inArray(tasks.id, [...ids]), sql`${activeRole(projects.teamId, userId)} is null`));
+  return new Set(rows.map((r) => r.id));
 }

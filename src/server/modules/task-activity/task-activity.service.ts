@@ -1,3 +1,4 @@
+import { HIDDEN_TASK_VALUE } from '../../../domain/dependencies';
 import type { ActivityListDto, PersonDto } from '../../../domain/schemas/task-detail';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
@@ -5,6 +6,18 @@ import * as repo from './task-activity.repo';
 
 const person = (id: string | null, fullName: string | null, avatar: string | null): PersonDto | null =>
   id === null ? null : { id, fullName: fullName ?? '', avatar };
+
+const isDependencyField = (field: string) => field === 'blocked_by' || field === 'blocking';
+const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
+/** A dependency entry whose other task is in `hidden`: HIDDEN_TASK_VALUE in place of its id, and no title. */
+const hideOthers =
+  (hidden: ReadonlySet<string>) =>
+  <R extends { field: string; oldValue: string | null; newValue: string | null }>(row: R): R => {
+    if (!isDependencyField(row.field) || !hidden.has(row.newValue ?? row.oldValue ?? '')) return row;
+    const value = (v: string | null) => (v === null ? null : HIDDEN_TASK_VALUE);
+    return { ...row, oldValue: value(row.oldValue), newValue: value(row.newValue), oldLabel: null, newLabel: null };
+  };
 
 /** The history of a task's fields (written by TasksService.update in the transaction of each change). */
 export class TaskActivityService {
@@ -17,12 +30,15 @@ export class TaskActivityService {
       repo.listByTaskId(this.db, taskId),
     ]);
     if (!creation?.callerRole) throw new AppError('task_not_found');
+    // A dependency's other task that the reader cannot see now (its project moved to another team) loses its id and title.
+    const others = rows.flatMap((r) => (isDependencyField(r.field) ? [r.newValue ?? r.oldValue ?? ''] : []));
+    const hidden = await repo.hiddenTaskIds(this.db, others.filter(isUuid), userId);
     return {
       created: {
         by: person(creation.creatorId, creation.creatorName, creation.creatorAvatar),
         at: creation.createdAt.toISOString(),
       },
-      activity: rows.map((row) => ({
+      activity: rows.map(hideOthers(hidden)).map((row) => ({
         id: row.id,
         taskId: row.taskId,
         actor: person(row.actorId, row.actorName, row.actorAvatar),

@@ -1,4 +1,19 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, lte, notInArray, type Placeholder, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  notInArray,
+  type Placeholder,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import { isDefaultStatusKey, SUBTASK_LIMITS, TASK_STATUSES, type TaskPriority, type TeamRole } from '../../../domain/constants';
 import { STATUS_CATEGORIES, type StatusCategory, type WorkflowStatus } from '../../../domain/workflow';
 import type { ListTasksQuery, TaskSort } from '../../../domain/schemas/task';
@@ -91,6 +106,8 @@ function filterConditions(userId: string, f: TaskFilters): SQL[] {
   if (f.creatorId) where.push(eq(tasks.creatorId, f.creatorId));
   if (f.dueFrom) where.push(gte(tasks.dueDate, f.dueFrom));
   if (f.dueTo) where.push(lte(tasks.dueDate, f.dueTo));
+  if (f.spanFrom) where.push(gte(tasks.dueDate, f.spanFrom));
+  if (f.spanTo) where.push(isNotNull(tasks.dueDate), lte(sql`coalesce(${tasks.startDate}, ${tasks.dueDate})`, f.spanTo));
   if (f.open === 'true') where.push(isOpen);
   if (f.status) where.push(eq(tasks.status, f.status));
   if (f.category) where.push(eq(tasks.statusCategory, f.category));
@@ -99,6 +116,12 @@ function filterConditions(userId: string, f: TaskFilters): SQL[] {
   else if (f.assigneeId) where.push(eq(tasks.assigneeId, f.assigneeId));
   const q = f.q?.trim();
   if (q) where.push(containsText(q, tasks.title, tasks.description));
+  if (f.start === 'none') where.push(isNull(tasks.startDate));
+  else if (f.start === 'set') where.push(isNotNull(tasks.startDate));
+  if (f.startFrom) where.push(gte(tasks.startDate, f.startFrom));
+  if (f.startTo) where.push(lte(tasks.startDate, f.startTo));
+  // 'Show sub-tasks' off: top-level tasks only, in the cards and the counts alike.
+  if (f.subtasks === 'hide') where.push(isNull(tasks.parentId));
   if (f.due) {
     const range = dueRange(f.due, f.today);
     if (range.from) where.push(gte(tasks.dueDate, range.from));
@@ -118,7 +141,7 @@ const priorityRank = sql`case ${tasks.priority} when 'low' then 0 when 'medium' 
 
 function orderBy(sort: TaskSort = 'created', dir: 'asc' | 'desc' = sort === 'created' ? 'desc' : 'asc'): SQL[] {
   const by = dir === 'asc' ? asc : desc;
-  const nullsLast = (e: SQL | typeof tasks.dueDate) => sql`${e} ${sql.raw(dir)} nulls last`;
+  const nullsLast = (e: SQL | typeof tasks.dueDate | typeof tasks.startDate) => sql`${e} ${sql.raw(dir)} nulls last`;
   const key: Record<TaskSort, SQL> = {
     created: by(tasks.createdAt),
     title: by(sql`lower(${tasks.title})`),
@@ -129,6 +152,7 @@ function orderBy(sort: TaskSort = 'created', dir: 'asc' | 'desc' = sort === 'cre
     priority: by(priorityRank),
     assignee: nullsLast(sql`lower(${users.fullName})`),
     due: nullsLast(tasks.dueDate),
+    start: nullsLast(tasks.startDate),
     project: by(sql`lower(${projects.name})`),
   };
   // Ties fall back to newest first, then id, so paging is stable.
@@ -212,8 +236,15 @@ export const hasTaskFilters = (f: Omit<TaskFilters, 'today'>) =>
       f.creatorId ||
       f.dueFrom ||
       f.dueTo ||
+      f.spanFrom ||
+      f.spanTo ||
       f.open === 'true' ||
       f.category ||
+      f.start ||
+      f.startFrom ||
+      f.startTo ||
+      // The counters and the card statements count sub-tasks: hiding them counts from the tasks.
+      f.subtasks ||
       // The counters' statements read the default four; any other key is counted from its tasks.
       (f.status && !isDefaultStatusKey(f.status)),
   );
@@ -587,12 +618,6 @@ export async function nextSubtaskPosition(db: DbOrTx, parentId: string): Promise
   return Number(row?.next ?? 0);
 }
 
-/** Whether the task has any sub-task. */
-export async function hasSubtasks(db: DbOrTx, id: string): Promise<boolean> {
-  const [row] = await db.select({ id: tasks.id }).from(tasks).where(eq(tasks.parentId, id)).limit(1);
-  return row !== undefined;
-}
-
 /** A parent's sub-tasks as cards, in their order. */
 export async function listSubtasks(db: DbOrTx, parentId: string): Promise<TaskListRow[]> {
   return selectCards(db)
@@ -618,21 +643,54 @@ export async function reorderSubtasks(db: DbOrTx, parentId: string, ids: readonl
     where t.id = v.id and t.parent_id = ${parentId}`);
 }
 
+/** A sub-task read with its subtree's top task: its card row, and its depth below the top (1: a sub-task of it). */
+export type SubtreeRow = TaskListRow & { depth: number };
+
 /**
- * The task's sub-tasks at every level, top-down, each with what its DTO needs: the rows of a deletion's `task.deleted`
- * records, read (and locked) before the cascade removes them. Empty for a task without sub-tasks.
+ * The task's sub-tasks at every level, top-down, each with what its DTO needs, locked `for update` after the task
+ * itself (which the caller has locked): one statement a level, each level's rows locked in id order, each level read
+ * under the locks of the one above, so a sub-task added or re-parented into the subtree meanwhile (its trigger locks
+ * its parent) waits for this transaction and none is missed. The rows of a deletion's `task.deleted` records (read
+ * before the cascade removes them), of a move to another project and of completing the open ones. Empty for a task
+ * without sub-tasks.
  */
-export async function lockSubtree(db: DbOrTx, id: string): Promise<TaskListRow[]> {
-  const levels = await descendants(db, id);
-  if (levels.length === 0) return [];
-  const depthOf = new Map(levels.map((l) => [l.id, l.depth]));
-  const rows = await selectCards(db)
-    .where(
-      inArray(
-        tasks.id,
-        levels.map((l) => l.id),
-      ),
-    )
-    .for('update', { of: tasks });
-  return rows.sort((a, b) => depthOf.get(a.id)! - depthOf.get(b.id)! || a.id.localeCompare(b.id));
+export async function lockSubtree(db: DbOrTx, id: string): Promise<SubtreeRow[]> {
+  const subtree: SubtreeRow[] = [];
+  let parents = [id];
+  for (let depth = 1; parents.length > 0 && depth < TREE_WALK_MAX; depth++) {
+    const level = await selectCards(db)
+      .where(inArray(tasks.parentId, parents))
+      .orderBy(asc(tasks.id))
+      .for('update', { of: tasks });
+    subtree.push(...level.map((row) => ({ ...row, depth })));
+    parents = level.map((row) => row.id);
+  }
+  return subtree;
+}
+
+/**
+ * Writes one level of a subtree (rows of one depth below its top task) into `projectId` with each row's own status,
+ * bumping their versions, in one statement. Top-down, a level at a time: the status trigger (migrations 0011, 0013)
+ * checks that a moved sub-task's parent is in its new project, so a parent is written before its sub-tasks.
+ */
+export async function writeSubtreeLevel(
+  db: DbOrTx,
+  projectId: string,
+  rows: readonly { id: string; status: string }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const values = sql.join(
+    rows.map((r) => sql`(${r.id}::uuid, ${r.status}::text)`),
+    sql`, `,
+  );
+  await db.execute(sql`
+    update ${tasks} t set project_id = ${projectId}::uuid, status = v.status, version = t.version + 1, updated_at = now()
+    from (values ${values}) as v(id, status)
+    where t.id = v.id`);
+}
+
+/** Tasks as cards, by id (in no particular order). */
+export async function listCardsByIds(db: DbOrTx, ids: readonly string[]): Promise<TaskListRow[]> {
+  if (ids.length === 0) return [];
+  return selectCards(db).where(inArray(tasks.id, [...ids]));
 }

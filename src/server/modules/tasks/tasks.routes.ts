@@ -11,6 +11,7 @@ import {
   taskBoardQuery,
   taskDto,
   taskListDto,
+  taskReadDto,
   updateTaskInput,
 } from '../../../domain/schemas/task';
 import { actorOf, requireUser, typed } from '../../lib/http';
@@ -43,7 +44,7 @@ export function registerTasks(app: FastifyInstance): void {
 
   r.get('/api/tasks/:id', {
     config: { auth: 'user' },
-    schema: { tags: ['tasks'], params: idParams, response: { 200: taskDto, ...errors } },
+    schema: { tags: ['tasks'], params: idParams, response: { 200: taskReadDto, ...errors } },
     handler: async (req) => service.get(requireUser(req).userId, req.params.id),
   });
 

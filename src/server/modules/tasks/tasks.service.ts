@@ -3,11 +3,11 @@ import { isExactOrder } from '../../../domain/checklist';
 import { validateStartDate } from '../../../domain/dates';
 import { checkParent, type HierarchyTask } from '../../../domain/hierarchy';
 import type { SubtaskOrderInput } from '../../../domain/schemas/dependencies';
-import { TASK_STATUSES, type TaskStatus } from '../../../domain/constants';
+import { TASK_STATUSES, type TaskStatus, type TeamRole } from '../../../domain/constants';
 import { canDeleteTask, canMoveTaskToTeam } from '../../../domain/permissions';
 import { splitFullName } from '../../../domain/schemas/common';
 import { statusKeyUnknownMessage } from '../../../domain/schemas/workflow';
-import { boardColumns, mapStatusToProject, type StatusCategory } from '../../../domain/workflow';
+import { boardColumns, isClosed, mapStatusToProject, type StatusCategory } from '../../../domain/workflow';
 import type {
   BoardColumnKind,
   CreateTaskInput,
@@ -17,6 +17,7 @@ import type {
   TaskBoardQuery,
   TaskDto,
   TaskListDto,
+  TaskReadDto,
   UpdateTaskInput,
 } from '../../../domain/schemas/task';
 import { localDate } from '../../../domain/task-filters';
@@ -27,6 +28,7 @@ import { AppError } from '../../lib/errors';
 import type { ChangeRecorder } from '../../lib/changes';
 import { getMemberRole, requireTeamMember } from '../../db/membership';
 import { liveStatuses, shareLiveStatus } from '../workflows';
+import { visibleDependencyIds } from '../task-dependencies';
 import * as repo from './tasks.repo';
 
 function toTaskDto(row: repo.TaskListRow): TaskDto {
@@ -191,6 +193,25 @@ function requireStartDate(startDate: string | null, dueDate: string | null): voi
   if (!result.ok) throw new AppError(result.reason, { fields: { startDate: ERROR_MESSAGES[result.reason] } });
 }
 
+/**
+ * The sub-tasks an edit of their top task writes, each with its new status (top-down, as locked): moved with it
+ * (`move`: each status mapped into the workflow `statuses` by mapStatusToProject, as the task's own), and with
+ * `complete` each open one (neither completed nor canceled) in the workflow's first completed status. Without either,
+ * none.
+ */
+function subtreeStatuses(
+  subtree: readonly repo.SubtreeRow[],
+  statuses: readonly { key: string; category: StatusCategory; position: number }[],
+  how: { move: boolean; complete: boolean },
+): { row: repo.SubtreeRow; status: string }[] {
+  const completed = how.complete ? mapStatusToProject({ category: 'completed' }, statuses) : undefined;
+  return subtree.flatMap((row) => {
+    if (completed && !isClosed(row.statusCategory)) return [{ row, status: completed.key }];
+    if (!how.move) return [];
+    return [{ row, status: mapStatusToProject({ key: row.status, category: row.statusCategory }, statuses)?.key ?? row.status }];
+  });
+}
+
 const assigneeNotMember = () =>
   new AppError('assignee_not_member', { fields: { assigneeId: ERROR_MESSAGES.assignee_not_member } });
 
@@ -284,11 +305,12 @@ export class TasksService {
     return countsOf(query.status ? counted.filter((c) => c.status === query.status) : counted);
   }
 
-  async get(userId: string, id: string): Promise<TaskDto> {
-    const row = await repo.getOneById(this.db, id);
+  /** The task page's read: the task and the ids of its dependencies the caller may see (read beside it, dropped on 404). */
+  async get(userId: string, id: string): Promise<TaskReadDto> {
+    const [row, dependencies] = await Promise.all([repo.getOneById(this.db, id), visibleDependencyIds(this.db, id, userId)]);
     if (!row) throw new AppError('task_not_found');
     await requireTeamMember(this.db, row.teamId, userId, 'task_not_found');
-    return toTaskDto(row);
+    return { ...toTaskDto(row), ...dependencies };
   }
 
   async create(actor: PersonActor, input: CreateTaskInput): Promise<TaskDto> {
@@ -326,11 +348,12 @@ export class TasksService {
 
   async update(actor: PersonActor, id: string, input: UpdateTaskInput): Promise<TaskDto> {
     const { userId } = actor;
-    const { version, ...changes } = input;
+    const { version, completeSubtasks, ...changes } = input;
     return this.changes.run(this.db, actor, async (tx, record) => {
       const found = await this.lockVisible(tx, id, userId);
       const before = found.task;
       let teamId = found.teamId;
+      let destinationRole: TeamRole | null = found.callerRole;
       const projectChanged = changes.projectId !== undefined && changes.projectId !== before.projectId;
       // A sub-task moved to another project leaves its parent, unless the body names one there.
       if (projectChanged && changes.parentId === undefined && before.parentId !== null) changes.parentId = null;
@@ -348,10 +371,10 @@ export class TasksService {
           throw new AppError('task_move_denied');
         }
         teamId = destination.teamId;
+        destinationRole = destination.callerRole;
       } else if (assigneeId && assigneeId !== before.assigneeId) {
         await this.requireAssignee(tx, teamId, assigneeId);
       }
-      if (projectChanged && (await repo.hasSubtasks(tx, id))) throw new AppError('subtask_move_has_children');
       if (parent) {
         await requireParentRule(tx, { id, projectId: projectChanged ? changes.projectId! : before.projectId }, parent);
       }
@@ -361,27 +384,43 @@ export class TasksService {
           changes.dueDate === undefined ? before.dueDate : changes.dueDate,
         );
       }
+      const projectId = projectChanged ? changes.projectId! : before.projectId;
+      // The workflow the task ends in: it maps the moved tasks' statuses, and tells a completion.
+      const statuses =
+        projectChanged || (completeSubtasks && changes.status !== undefined) ? await liveStatuses(tx, projectId) : [];
       if (projectChanged && (changes.status === undefined || changes.status === before.status)) {
         // Unless the body names another status, the task takes the one mapStatusToProject gives it there (its own key
         // when the project has it, in the same category); the answer and the history say the new key.
-        const target = mapStatusToProject(
-          { key: before.status, category: before.statusCategory },
-          await liveStatuses(tx, changes.projectId!),
-        );
+        const target = mapStatusToProject({ key: before.status, category: before.statusCategory }, statuses);
         changes.status = target?.key ?? before.status;
       }
-      if (changes.status !== undefined && (projectChanged || changes.status !== before.status)) {
-        await requireStatus(tx, projectChanged ? changes.projectId! : before.projectId, changes.status);
+      // Its subtree moves with it, and with `completeSubtasks` and a completed status its open tasks are completed
+      // (the flag is ignored with any other status). Locked after the task, before any status.
+      const complete = completeSubtasks === true && statuses.find((s) => s.key === changes.status)?.category === 'completed';
+      const subtree = projectChanged || complete ? await repo.lockSubtree(tx, id) : [];
+      if (teamId !== found.teamId) await this.requireSubtreeMove(tx, subtree, { userId, teamId, found, destinationRole });
+      const subtreeWrites = subtreeStatuses(subtree, statuses, { move: projectChanged, complete });
+      const newStatus =
+        changes.status !== undefined && (projectChanged || changes.status !== before.status) ? changes.status : null;
+      if (newStatus !== null) await requireStatus(tx, projectId, newStatus);
+      for (const key of new Set(subtreeWrites.map((w) => w.status))) {
+        if (key !== newStatus) await requireStatus(tx, projectId, key);
       }
       if (version !== undefined && version !== before.version) throw new AppError('stale_edit');
       const values: repo.TaskChanges = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
       if (parentChanged) values.subtaskPosition = parentId === null ? null : await repo.nextSubtaskPosition(tx, parentId);
       const after = await repo.updateOne(tx, id, values, version);
       if (!after) throw new AppError('stale_edit');
-      // The names read with the lock still hold unless the project or the assignee changed; then
-      // the answer is read again (membership was checked above, in this transaction).
+      // The subtree after the task, top-down, one statement a level (each sub-task's parent is there first).
+      for (let depth = 1; subtreeWrites.some((w) => w.row.depth >= depth); depth++) {
+        const level = subtreeWrites.filter((w) => w.row.depth === depth).map((w) => ({ id: w.row.id, status: w.status }));
+        await repo.writeSubtreeLevel(tx, projectId, level);
+      }
+      // The names read with the lock still hold unless the project or the assignee changed; then the answer is read
+      // again (membership was checked above, in this transaction), as it is after its sub-tasks changed (the counts of
+      // migration 0013's triggers, which ran with their statements).
       const current =
-        projectChanged || after.assigneeId !== before.assigneeId
+        projectChanged || after.assigneeId !== before.assigneeId || subtreeWrites.length > 0
           ? (await repo.getOneById(tx, id))!
           : { ...after, projectName: found.projectName, assigneeName: found.assigneeName };
       const dto = toTaskDto(current);
@@ -393,6 +432,19 @@ export class TasksService {
         after: dto,
         keys: Object.keys(changes),
       });
+      // Each sub-task written is a change of its own (activity, webhooks and realtime see every task), top-down.
+      const writtenIds = subtreeWrites.map((w) => w.row.id);
+      const written = new Map((await repo.listCardsByIds(tx, writtenIds)).map((r) => [r.id, r]));
+      for (const { row } of subtreeWrites) {
+        await record({
+          kind: 'task.updated',
+          teamId,
+          previousTeamId: found.teamId,
+          before: toTaskDto(row),
+          after: toTaskDto(written.get(row.id)!),
+          keys: projectChanged ? ['projectId', 'status'] : ['status'],
+        });
+      }
       return dto;
     });
   }
@@ -437,6 +489,24 @@ export class TasksService {
       await record(detailChanged({ id, teamId: found.teamId, projectId: found.task.projectId }, 'subtasks'));
       return { tasks: (await repo.listSubtasks(tx, id)).map(toTaskDto) };
     });
+  }
+
+  /**
+   * A subtree moving into another team with its top task: the caller must have the right to move each of its tasks
+   * there (as the top task's own move: the right to delete it in its team; 403 `task_move_denied` otherwise, so a
+   * member cannot take others' tasks along under a task of their own), and each assignee must be a member there (400).
+   */
+  private async requireSubtreeMove(
+    db: DbOrTx,
+    subtree: readonly repo.SubtreeRow[],
+    move: { userId: string; teamId: string; found: { callerRole: TeamRole }; destinationRole: TeamRole | null },
+  ): Promise<void> {
+    if (subtree.some((t) => !canMoveTaskToTeam(move.found.callerRole, move.destinationRole, move.userId, t))) {
+      throw new AppError('task_move_denied');
+    }
+    for (const assigneeId of new Set(subtree.flatMap((t) => (t.assigneeId ? [t.assigneeId] : [])))) {
+      if (!(await getMemberRole(db, move.teamId, assigneeId))) throw new AppError('assignee_not_member');
+    }
   }
 
   /** The parent a task is being given, locked, or 404 `subtask_parent_not_found` when the caller may not see it. */

@@ -57,6 +57,7 @@ describe('an export read back (issue 35, item 8)', () => {
     status: 'todo' as const,
     priority: 'medium' as const,
     assigneeName: null,
+    startDate: i === 3 ? '2024-01-01' : null,
     dueDate: null,
     projectName: 'P',
     tags: i === 0 ? ['alpha, beta', 'gamma'] : i === 1 ? ['=x', 'semi;colon', 'say "q"'] : [`t${i}`],
@@ -70,7 +71,7 @@ describe('an export read back (issue 35, item 8)', () => {
     expect(cells.slice(1).map((r) => r[0])).toEqual(titles.map((t) => (/^'*[=+\-@]/.test(t) ? `'${t}` : t)));
     // Nothing an outside reader sees in any cell starts like a formula.
     expect(cells.flat().filter((c) => /^[=+\-@\t\r]/.test(c))).toEqual([]);
-    expect(cells[1]![6]).toBe('"alpha, beta", gamma');
+    expect(cells[1]![7]).toBe('"alpha, beta", gamma');
   });
 
   it('the import gives back the same titles, tags and descriptions', () => {
@@ -80,5 +81,6 @@ describe('an export read back (issue 35, item 8)', () => {
     expect(plan.tasks.map((t) => t.title)).toEqual(titles.map((t) => t.trim()));
     expect(plan.tasks.map((t) => t.tags)).toEqual(rows.map((r) => r.tags));
     expect(plan.tasks[2]!.description).toBe('- a list\n- of items');
+    expect(plan.tasks.map((t) => t.startDate)).toEqual(rows.map((r) => r.startDate));
   });
 });

@@ -89,6 +89,7 @@ export class TransferService {
         status: r.statusName ?? r.task.status,
         priority: r.task.priority,
         assigneeName: r.assigneeName,
+        startDate: r.task.startDate,
         dueDate: r.task.dueDate,
         projectName: r.projectName,
         tags: r.task.tags,
@@ -413,6 +414,7 @@ async function buildExport(db: Db, teamId: string): Promise<CrewboardExport> {
         createdAt: a.createdAt.toISOString(),
         ...(a.field === 'status' ? { oldCategory: a.oldCategory, newCategory: a.newCategory } : {}),
       })),
+      startDate: task.startDate,
     })),
     notes: noteRows.map(({ note, authorEmail, state }) => {
       const updates = (updatesOf.get(note.id) ?? []).map((u) => new Uint8Array(u.update));

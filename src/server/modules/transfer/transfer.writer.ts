@@ -61,6 +61,7 @@ export async function writeImportPlan(tx: Tx, plan: ImportPlan, importerId: stri
       assigneeId: t.assigneeId,
       projectId: projectId(t.project),
       creatorId: importerId,
+      startDate: t.startDate,
       dueDate: t.dueDate,
       tags: t.tags,
       createdAt: t.createdAt ? repo.fileTime(t.createdAt, i) : repo.newestFirst(i),

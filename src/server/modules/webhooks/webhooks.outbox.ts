@@ -11,7 +11,8 @@ type EventObject =
   | { project: unknown }
   | { member: unknown }
   | { import: unknown }
-  | { status: unknown };
+  | { status: unknown }
+  | { dependency: unknown };
 
 export interface WebhookEvent {
   teamId: string;

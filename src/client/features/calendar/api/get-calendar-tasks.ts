@@ -3,9 +3,12 @@ import type { TaskDto } from '../../../../domain/schemas/task';
 import { getAllTasks } from '../../../lib/queries/tasks';
 import { type CalendarQuery, calendarKeys } from './calendar-keys';
 
-/** Every task due in the shown days (dueFrom/dueTo, teamId, projectId), ordered by due date. */
+/**
+ * Every task due in the shown days or spanning into them (spanFrom/spanTo: start to due overlaps them), with the
+ * teamId and projectId filters, ordered by due date.
+ */
 export const getCalendarTasks = (q: CalendarQuery, signal?: AbortSignal): Promise<TaskDto[]> =>
-  getAllTasks({ dueFrom: q.from, dueTo: q.to, teamId: q.teamId, projectId: q.projectId, sort: 'due', dir: 'asc' }, signal);
+  getAllTasks({ spanFrom: q.from, spanTo: q.to, teamId: q.teamId, projectId: q.projectId, sort: 'due', dir: 'asc' }, signal);
 
 export const calendarTasksOptions = (q: CalendarQuery) =>
   queryOptions({

@@ -5,10 +5,11 @@ import type { TaskDto } from '../../../../domain/schemas/task';
 import { api } from '../../../lib/api-client';
 import { errorText, logError } from '../../../lib/errors';
 import { rootKey } from '../../../lib/query-keys';
+import { movedDates } from '../components/span-layout';
 import { calendarKeys } from './calendar-keys';
 
 export const setTaskDueDate = (task: TaskDto, dueDate: string) =>
-  api.patch<TaskDto>(`/api/tasks/${task.id}`, { dueDate, version: task.version });
+  api.patch<TaskDto>(`/api/tasks/${task.id}`, { ...movedDates(task, dueDate), version: task.version });
 
 interface MoveVars {
   task: TaskDto;
@@ -36,7 +37,7 @@ export function useMoveTaskDate() {
       for (const [key, data] of snapshot) {
         qc.setQueryData<TaskDto[]>(
           key,
-          withTask(data, task.id, (t) => ({ ...t, dueDate })),
+          withTask(data, task.id, (t) => ({ ...t, ...movedDates(t, dueDate) })),
         );
       }
       return { snapshot };

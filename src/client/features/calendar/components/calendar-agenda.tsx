@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { cn } from '../../../lib/cn';
 import { EMPTY_TEXT } from './calendar-texts';
+import { agendaDayOf, spansDays } from './span-layout';
 import { TaskLink } from './task-chip';
 
 interface CalendarAgendaProps {
@@ -18,7 +19,15 @@ interface CalendarAgendaProps {
 
 /** Narrow screens: the shown days that have tasks, in order, one under the other. */
 export function CalendarAgenda({ range, today, tasks, isLoading, onAddTask }: CalendarAgendaProps) {
-  const days = useMemo(() => agendaDays(tasks, range.weeks.flat()), [tasks, range]);
+  // A spanning task is listed under its first shown day, with its days (agendaDays groups by the day given it).
+  const days = useMemo(
+    () =>
+      agendaDays(
+        tasks.map((t) => ({ ...t, task: t, dueDate: agendaDayOf(t, range.from) })),
+        range.weeks.flat(),
+      ),
+    [tasks, range],
+  );
   if (isLoading) {
     return (
       <div aria-hidden className="space-y-3">
@@ -63,9 +72,12 @@ export function CalendarAgenda({ range, today, tasks, isLoading, onAddTask }: Ca
             </button>
           </div>
           <ul className="flex flex-col gap-1.5">
-            {dayTasks.map((task) => (
+            {dayTasks.map(({ task }) => (
               <li key={task.id}>
-                <TaskLink task={task} />
+                <TaskLink
+                  task={task}
+                  days={spansDays(task) ? `${shortDayLabel(task.startDate!)} – ${shortDayLabel(task.dueDate!)}` : undefined}
+                />
               </li>
             ))}
           </ul>

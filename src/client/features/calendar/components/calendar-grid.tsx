@@ -19,10 +19,13 @@ import { cn } from '../../../lib/cn';
 import { type DropTargets, taskDragAnnouncements, taskOf, useTaskDrag } from '../../../components/task-drag';
 import { useMoveTaskDate } from '../api/move-task-date';
 import { DayTasksDialog } from './day-tasks-dialog';
+import { layoutSpans, type SpanSegment, spansDays } from './span-layout';
 import { type ChipSize, DraggableTaskChip, TaskChipView } from './task-chip';
 
 /** Lines of tasks a day cell has room for (the '+N more' button takes the last one when they do not all fit). */
 const CAPACITY = { month: 3, week: 12 } as const;
+/** Of those, the lines spanning tasks' bars may take in a row (the rest are told by the days' '+N more'). */
+const SPAN_LANES = { month: 2, week: 6 } as const;
 
 const dayOf = (id: unknown) => (typeof id === 'string' ? parseCalendarDate(id) : null);
 
@@ -78,7 +81,16 @@ export function CalendarGrid({ range, date, today, weekStartsOn, tasks, isLoadin
   const takesFocus = useCallback((id: string) => focusTarget.current?.id === id && Date.now() < focusTarget.current.until, []);
 
   const days = useMemo(() => range.weeks.flat(), [range]);
-  const byDay = useMemo(() => tasksByDay(tasks, days), [tasks, days]);
+  // A task with a start before its due day is a bar across its days; the others are chips on their due day.
+  const byDay = useMemo(
+    () =>
+      tasksByDay(
+        tasks.filter((t) => !spansDays(t)),
+        days,
+      ),
+    [tasks, days],
+  );
+  const spans = useMemo(() => layoutSpans(tasks, range.weeks, SPAN_LANES[range.view]), [tasks, range]);
   const size: ChipSize = range.view === 'month' ? 'compact' : 'full';
 
   const onDrop = ({ active, over, activatorEvent }: DragEndEvent) => {
@@ -102,7 +114,10 @@ export function CalendarGrid({ range, date, today, weekStartsOn, tasks, isLoadin
   });
 
   const names = weekdayNames(weekStartsOn, true);
-  const moreTasks = moreDay ? (byDay.get(moreDay) ?? []) : [];
+  // A day's full list: its chips and every bar across it.
+  const moreTasks = moreDay
+    ? [...tasks.filter((t) => spansDays(t) && t.startDate! <= moreDay && t.dueDate! >= moreDay), ...(byDay.get(moreDay) ?? [])]
+    : [];
 
   return (
     <DndContext {...contextProps}>
@@ -124,6 +139,11 @@ export function CalendarGrid({ range, date, today, weekStartsOn, tasks, isLoadin
         <ol className="grid grid-cols-7" data-testid="calendar-grid" data-view={range.view}>
           {days.map((day, i) => {
             const dayTasks = byDay.get(day) ?? [];
+            const row = spans[Math.floor(i / 7)]!;
+            const hidden = row.hidden[i % 7]!.length;
+            // The bars' lines come off the cell's room; bars left out count in '+N more' with the chips.
+            const fit = fitDay(dayTasks.length + hidden, CAPACITY[range.view] - row.lanes);
+            const shown = Math.min(fit.shown, dayTasks.length);
             return (
               <DayCell
                 key={day}
@@ -134,11 +154,16 @@ export function CalendarGrid({ range, date, today, weekStartsOn, tasks, isLoadin
                 isLastRow={i >= days.length - 7}
                 view={range.view}
                 count={dayTasks.length}
+                more={dayTasks.length + hidden - shown}
+                lanes={row.lanes}
+                bars={row.segments
+                  .filter((s) => s.column === i % 7)
+                  .map((s) => <SpanBar key={s.task.id} segment={s} onOpen={onOpenTask} />)}
                 onAdd={onAddTask}
                 onMore={setMoreDay}
                 isLoading={isLoading}
               >
-                {dayTasks.slice(0, fitDay(dayTasks.length, CAPACITY[range.view]).shown).map((task) => (
+                {dayTasks.slice(0, shown).map((task) => (
                   <li key={task.id}>
                     <DraggableTaskChip
                       task={task}
@@ -178,6 +203,12 @@ interface DayCellProps {
   isLastRow: boolean;
   view: CalendarRange['view'];
   count: number;
+  /** The day's tasks not shown in the cell (chips past its room, bars past the row's lanes). */
+  more: number;
+  /** Lines the row's bars take: kept free at the top of every cell of the row. */
+  lanes: number;
+  /** The bars that start in this cell (drawn across the next cells of the row). */
+  bars: ReactNode;
   isLoading: boolean;
   onAdd: (date: string) => void;
   onMore: (date: string) => void;
@@ -194,6 +225,9 @@ function DayCell({
   isLastRow,
   view,
   count,
+  more,
+  lanes,
+  bars,
   isLoading,
   onAdd,
   onMore,
@@ -202,14 +236,13 @@ function DayCell({
   const { setNodeRef, isOver } = useDroppable({ id: date });
   const label = longDayLabel(date);
   const headingId = `day-${date}`;
-  const { more } = fitDay(count, CAPACITY[view]);
   return (
     <li
       ref={setNodeRef}
       data-date={date}
       data-testid="calendar-day"
       className={cn(
-        'group flex min-w-0 flex-col gap-1 p-1.5 transition-colors',
+        'group relative flex min-w-0 flex-col gap-1 p-1.5 transition-colors',
         view === 'month' ? 'min-h-32' : 'min-h-[28rem]',
         !isLastColumn && 'border-r border-slate-200 dark:border-slate-700',
         !isLastRow && 'border-b border-slate-200 dark:border-slate-700',
@@ -247,6 +280,8 @@ function DayCell({
           <Plus className="h-4 w-4" aria-hidden />
         </button>
       </div>
+      {bars}
+      {lanes > 0 && <div aria-hidden style={{ height: lanes * SPAN_LINE_PX - 4 }} />}
       {isLoading ? (
         <div aria-hidden className="h-6 animate-pulse rounded-md bg-slate-100 dark:bg-slate-800" />
       ) : (
@@ -263,5 +298,59 @@ function DayCell({
         </button>
       )}
     </li>
+  );
+}
+
+/** A bar's line: its height and the gap under it (px); the first line starts under the day's number row. */
+const SPAN_LINE_PX = 30;
+const SPAN_TOP_PX = 38;
+
+/**
+ * One row's piece of a spanning task: from its first day in the row across `length` days, open at an end where the
+ * task goes on into the next or previous row. The task's first piece is a button (a click or Enter opens the task, its
+ * name says the days); the pieces that repeat it in later rows are for the pointer and the eye only.
+ */
+function SpanBar({ segment, onOpen }: { segment: SpanSegment<TaskDto>; onOpen: (task: TaskDto) => void }) {
+  const { task, length, lane, continuesBefore, continuesAfter, isFirst } = segment;
+  const days = `${longDayLabel(task.startDate!)} to ${longDayLabel(task.dueDate!)}`;
+  const open = () => onOpen(task);
+  return (
+    <div
+      role={isFirst ? 'button' : undefined}
+      tabIndex={isFirst ? 0 : undefined}
+      aria-hidden={isFirst ? undefined : true}
+      title={`${task.title}: ${days}`}
+      data-testid="calendar-span"
+      data-task-id={task.id}
+      onClick={open}
+      onKeyDown={
+        isFirst
+          ? (e) => {
+              if (e.key === 'Enter' || e.key === ' ') {
+                e.preventDefault();
+                open();
+              }
+            }
+          : undefined
+      }
+      className="absolute z-10 cursor-pointer rounded-md outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-1 dark:focus-visible:ring-offset-slate-900"
+      style={{
+        top: SPAN_TOP_PX + lane * SPAN_LINE_PX,
+        left: continuesBefore ? 0 : 4,
+        // Across `length` cells (each cell's right border is 1px), less the inset at a closed end.
+        width: `calc(${length * 100}% + ${length - 1}px - ${(continuesBefore ? 0 : 4) + (continuesAfter ? 0 : 4)}px)`,
+      }}
+    >
+      <TaskChipView
+        task={task}
+        size="compact"
+        days={isFirst ? days : undefined}
+        className={cn(
+          'hover:border-brand-600',
+          continuesBefore && 'rounded-l-none border-l-0',
+          continuesAfter && 'rounded-r-none border-r-0',
+        )}
+      />
+    </div>
   );
 }

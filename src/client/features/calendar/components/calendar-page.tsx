@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { ChevronLeft, ChevronRight, Rss } from 'lucide-react';
+import { Rss } from 'lucide-react';
 import { useCallback } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { CalendarView } from '../../../../domain/calendar';
 import type { TaskDto } from '../../../../domain/schemas/task';
-import { Button } from '../../../components/ui/button';
+import { LoadError } from '../../../components/ui/load-error';
 import { PageHeader } from '../../../components/ui/page-header';
+import { RangeNav } from '../../../components/ui/range-nav';
 import { cn } from '../../../lib/cn';
 import { projectsQueryOptions } from '../../../lib/queries/projects';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -73,22 +74,7 @@ export function CalendarPage() {
       />
 
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-        <div className="flex min-w-0 flex-wrap items-center gap-2">
-          <Button variant="secondary" size="sm" onClick={goToday}>
-            Today
-          </Button>
-          <div className="flex items-center">
-            <Button variant="ghost" size="icon" onClick={() => go(-1)} aria-label={`Previous ${unit}`} title={`Previous ${unit}`}>
-              <ChevronLeft className="h-5 w-5" aria-hidden />
-            </Button>
-            <Button variant="ghost" size="icon" onClick={() => go(1)} aria-label={`Next ${unit}`} title={`Next ${unit}`}>
-              <ChevronRight className="h-5 w-5" aria-hidden />
-            </Button>
-          </div>
-          <h2 className="text-lg font-semibold" aria-live="polite" data-testid="calendar-title">
-            {range.title}
-          </h2>
-        </div>
+        <RangeNav unit={unit} title={range.title} onToday={goToday} onStep={go} isTitleLive titleTestId="calendar-title" />
         <div className="flex w-full flex-wrap items-center gap-2 sm:w-auto">
           <div
             role="group"
@@ -116,17 +102,7 @@ export function CalendarPage() {
         </div>
       </div>
 
-      {query.isError && (
-        <div
-          role="alert"
-          className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
-        >
-          {LOAD_FAILED_TEXT}
-          <Button variant="secondary" size="sm" onClick={() => void query.refetch()} isLoading={query.isFetching}>
-            Retry
-          </Button>
-        </div>
-      )}
+      {query.isError && <LoadError text={LOAD_FAILED_TEXT} onRetry={() => void query.refetch()} isRetrying={query.isFetching} />}
       {isLoading && (
         <p className="sr-only" role="status">
           Loading tasks...

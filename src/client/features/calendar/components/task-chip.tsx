@@ -19,11 +19,13 @@ interface TaskChipViewProps {
   task: TaskDto;
   /** compact: one line (the month grid); full: the title on up to three lines, status and priority named. */
   size: ChipSize;
+  /** A spanning task's days ('Wednesday, November 4, 2026 to …'): a line of the full chip, read out by the compact one. */
+  days?: string;
   className?: string;
 }
 
 /** A task on the calendar: tinted and iconed by status, iconed (and in full, named) by priority. */
-export const TaskChipView = memo(function TaskChipView({ task, size, className }: TaskChipViewProps) {
+export const TaskChipView = memo(function TaskChipView({ task, size, days, className }: TaskChipViewProps) {
   const isDone = task.statusCategory === 'completed';
   // Tinted and iconed by its category's default look; named by its own status (a custom one once its project's load).
   const look = defaultLookOf(task);
@@ -57,10 +59,12 @@ export const TaskChipView = memo(function TaskChipView({ task, size, className }
             <PriorityIcon priority={task.priority} />
             {priorityText(task.priority)}
           </span>
+          {days && <span className="basis-full">{days}</span>}
         </div>
       ) : (
         <span className="sr-only">
           , {statusName}, {priorityText(task.priority)}
+          {days && `, ${days}`}
         </span>
       )}
     </div>
@@ -127,7 +131,7 @@ export const DraggableTaskChip = memo(function DraggableTaskChip({
 });
 
 /** A task in a list (a day's full list, the agenda): a link to its page, not draggable. */
-export function TaskLink({ task, size = 'full' }: { task: TaskDto; size?: ChipSize }) {
+export function TaskLink({ task, size = 'full', days }: { task: TaskDto; size?: ChipSize; days?: string }) {
   const title = useChipTitle(task);
   return (
     <Link
@@ -138,7 +142,7 @@ export function TaskLink({ task, size = 'full' }: { task: TaskDto; size?: ChipSi
       data-testid="calendar-task-link"
       className="block rounded-md outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-1 dark:focus-visible:ring-offset-slate-900"
     >
-      <TaskChipView task={task} size={size} className="hover:border-brand-600" />
+      <TaskChipView task={task} size={size} days={days} className="hover:border-brand-600" />
     </Link>
   );
 }

@@ -1,4 +1,6 @@
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { blockedToastText } from '../../../../domain/dependencies';
 import { MSG } from '../../../../domain/messages';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { api } from '../../../lib/api-client';
@@ -11,8 +13,11 @@ import { taskKeys } from './task-keys';
 
 export const moveTask = (id: string, status: string) => api.patch<TaskDto>(`/api/tasks/${id}/status`, { status });
 
-/** A drop's write: the status alone as before (PATCH …/status), or with a lane's field in one PATCH of the task. */
-export const saveDrop = (id: string, patch: DropPatch) =>
+/**
+ * A drop's write: the status alone as before (PATCH …/status), or with a lane's field (or `completeSubtasks`, the
+ * answer to 'Complete its open sub-tasks too?') in one PATCH of the task.
+ */
+export const saveDrop = (id: string, patch: DropPatch & { completeSubtasks?: boolean }) =>
   Object.keys(patch).length === 1 && patch.status !== undefined ? moveTask(id, patch.status) : updateTask(id, patch);
 
 /** Takes the task out of whichever page holds it; every page's count of the column drops by one. */
@@ -51,6 +56,18 @@ interface MoveVars {
   patch: DropPatch;
   /** The task as it shows until the answer comes (its new status, category and lane field). */
   moved: TaskDto;
+  /** Yes to 'Complete its open sub-tasks too?': they are completed in the same change. */
+  completeSubtasks?: boolean;
+}
+
+/**
+ * A blocked task moved into a started status: the move stands, and the toast says how many blockers are open (issue
+ * 37). Wherever a status changes (the board's drag, the task page).
+ */
+export function toastIfBlocked(before: Pick<TaskDto, 'statusCategory'>, saved: Pick<TaskDto, 'statusCategory' | 'blockedCount'>) {
+  if (before.statusCategory === 'started' || saved.statusCategory !== 'started') return;
+  const text = blockedToastText(saved.blockedCount);
+  if (text) toast.warning(text);
 }
 
 /**
@@ -60,7 +77,8 @@ interface MoveVars {
 export function useMoveTask() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ task, patch }: MoveVars) => saveDrop(task.id, patch),
+    mutationFn: ({ task, patch, completeSubtasks }: MoveVars) =>
+      saveDrop(task.id, completeSubtasks ? { ...patch, completeSubtasks: true } : patch),
     onMutate: async ({ task, moved }: MoveVars) => {
       await qc.cancelQueries({ queryKey: taskKeys.all });
       const snapshot = qc.getQueriesData({ queryKey: taskKeys.all });
@@ -85,7 +103,8 @@ export function useMoveTask() {
       }
       return { snapshot };
     },
-    onSuccess: (saved) => {
+    onSuccess: (saved, { task }) => {
+      toastIfBlocked(task, saved);
       // Opening the card right after a move must edit the new version, not the one dragged.
       for (const [key, data] of qc.getQueriesData<TaskPages>({ queryKey: taskKeys.all })) {
         if (data?.pages) qc.setQueryData<TaskPages>(key, replaceIn(data, saved));

@@ -9,7 +9,8 @@ import {
   useDroppable,
 } from '@dnd-kit/core';
 import { AlertTriangle, ChevronDown, ChevronRight, Plus } from 'lucide-react';
-import { memo, type ReactNode, startTransition, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, memo, type ReactNode, startTransition, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { openSubtaskCount } from '../../../../domain/hierarchy';
 import { MSG } from '../../../../domain/messages';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { localDate, matchesDueFilter } from '../../../../domain/task-filters';
@@ -36,6 +37,11 @@ import {
   taskStatusOf,
 } from '../board/board-model';
 import { DraggableTaskCard, TaskCardView } from './task-card';
+
+/** 'Complete its open sub-tasks too?': its code (the dialog's) loads only when a drop asks it. */
+const CompleteSubtasksDialog = lazy(() =>
+  import('./task-detail/complete-subtasks-dialog').then((m) => ({ default: m.CompleteSubtasksDialog })),
+);
 
 const ARROWS = { ArrowRight: 'right', ArrowLeft: 'left', ArrowUp: 'up', ArrowDown: 'down' } as const;
 
@@ -109,6 +115,8 @@ const enabledFor = (filters: TaskQueryFilters, column: DrawnColumn) =>
 
 export function TaskBoard({ filters, groupBy, onOpenTask, onAddTask }: TaskBoardProps) {
   const move = useMoveTask();
+  // A drop that completes a task with open sub-tasks waits for the answer to 'Complete its open sub-tasks too?'.
+  const [asking, setAsking] = useState<Parameters<typeof move.mutate>[0] | null>(null);
   const today = localDate(new Date());
   const shapeQuery = useBoardShape(filters);
   const shape = shapeQuery.data ?? DEFAULT_SHAPE;
@@ -165,7 +173,10 @@ export function TaskBoard({ filters, groupBy, onOpenTask, onAddTask }: TaskBoard
     if (!spot) return;
     const patch = dropPatch(task, spot.column, workflows, spot.lane?.patch);
     if (!patch) return;
-    move.mutate({ task, patch, moved: movedTask(task, patch, workflows, spot.column, spot.lane?.name ?? '') });
+    const vars = { task, patch, moved: movedTask(task, patch, workflows, spot.column, spot.lane?.name ?? '') };
+    const completes = vars.moved.statusCategory === 'completed' && task.statusCategory !== 'completed';
+    if (completes && openSubtaskCount(task.subtaskCounts) > 0) setAsking(vars);
+    else move.mutate(vars);
   };
   const { contextProps, activeTask, isDragActive, openTask } = useTaskDrag({
     keyboardCoordinates: groupBy ? LANE_KEYS : COLUMN_KEYS,
@@ -223,6 +234,20 @@ export function TaskBoard({ filters, groupBy, onOpenTask, onAddTask }: TaskBoard
           />
         )}
       </DragOverlay>
+      {asking && (
+        <Suspense fallback={null}>
+          <CompleteSubtasksDialog
+            open
+            title={asking.task.title}
+            openCount={openSubtaskCount(asking.task.subtaskCounts)}
+            onAnswer={(completeSubtasks) => {
+              move.mutate({ ...asking, completeSubtasks });
+              setAsking(null);
+            }}
+            onCancel={() => setAsking(null)}
+          />
+        </Suspense>
+      )}
     </DndContext>
   );
 }

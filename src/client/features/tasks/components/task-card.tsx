@@ -1,8 +1,11 @@
-import { Calendar, ListChecks, MessageSquare, Paperclip, User } from 'lucide-react';
+import { Ban, Calendar, ListChecks, ListTree, MessageSquare, Paperclip, User } from 'lucide-react';
 import { memo, useId, useMemo } from 'react';
 import { LIMITS } from '../../../../domain/constants';
+import { DEPENDENCY_TEXT } from '../../../../domain/dependencies';
+import { subtaskProgress } from '../../../../domain/hierarchy';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { PriorityBadge, StatusChip, type StatusLook, WorkflowStatusChip } from '../../../components/task-visuals';
+import { Badge } from '../../../components/ui/badge';
 import { cn } from '../../../lib/cn';
 import { defaultLookOf } from '../../../lib/default-column';
 import { useDraggableTask } from '../../../components/task-drag';
@@ -41,6 +44,7 @@ export const TaskCardView = memo(function TaskCardView({ task, isOverdue, classN
       <div className="mt-2 flex flex-wrap items-center gap-1.5">
         {status ? <WorkflowStatusChip status={status} /> : <StatusChip status={defaultLookOf(task)} />}
         <PriorityBadge priority={task.priority} />
+        <BlockedBadge task={task} />
       </div>
       {task.tags.length > 0 && (
         <ul className="mt-2 flex flex-wrap gap-1" aria-label="Tags">
@@ -79,6 +83,7 @@ export const TaskCardView = memo(function TaskCardView({ task, isOverdue, classN
           </span>
         )}
         <span className="ml-auto inline-flex items-center gap-3">
+          <SubtaskProgress task={task} />
           {task.checklistTotal > 0 && (
             <span
               className={cn(
@@ -111,6 +116,38 @@ export const TaskCardView = memo(function TaskCardView({ task, isOverdue, classN
     </div>
   );
 });
+
+/** 'Blocked' while any of the task's blockers is open: the word and an icon, never colour alone. */
+export function BlockedBadge({ task }: { task: Pick<TaskDto, 'blockedCount'> }) {
+  if (task.blockedCount <= 0) return null;
+  const open = `${task.blockedCount} open ${task.blockedCount === 1 ? 'task' : 'tasks'}`;
+  return (
+    <Badge tone="warning" className="gap-1">
+      <Ban className="h-3 w-3 shrink-0" aria-hidden />
+      {DEPENDENCY_TEXT.blocked}
+      <span className="sr-only"> by {open}</span>
+    </Badge>
+  );
+}
+
+/** The sub-tasks' 'n/m' (completed ÷ all but canceled) when the task has any, read '2 of 3 sub-tasks done'. */
+export function SubtaskProgress({ task }: { task: Pick<TaskDto, 'subtaskCounts'> }) {
+  const { done, total } = task.subtaskCounts;
+  if (total <= 0) return null;
+  return (
+    <span
+      className={cn('inline-flex items-center gap-1', done === total && 'font-semibold text-green-700 dark:text-green-400')}
+      title="Sub-tasks"
+      data-testid="subtask-counts"
+    >
+      <ListTree className="h-3.5 w-3.5" aria-hidden />
+      <span aria-hidden>{subtaskProgress(task.subtaskCounts)}</span>
+      <span className="sr-only">
+        {done} of {total} sub-tasks done
+      </span>
+    </span>
+  );
+}
 
 /** A card on the board. Off-screen cards skip style, layout and paint (content-visibility) until they scroll into
  * view; their last drawn height is kept, 9rem before the first time. */

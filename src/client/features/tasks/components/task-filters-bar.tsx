@@ -1,6 +1,13 @@
 import { Filter, X } from 'lucide-react';
 import { type ReactNode, useMemo, useState } from 'react';
-import { DUE_FILTER_LABELS, DUE_FILTERS, TASK_PRIORITIES, TASK_PRIORITY_LABELS } from '../../../../domain/constants';
+import {
+  DUE_FILTER_LABELS,
+  DUE_FILTERS,
+  START_FILTER_LABELS,
+  START_FILTERS,
+  TASK_PRIORITIES,
+  TASK_PRIORITY_LABELS,
+} from '../../../../domain/constants';
 import { DEFAULT_STATUSES, STATUS_CATEGORIES, STATUS_CATEGORY_LABELS } from '../../../../domain/workflow';
 import { Button } from '../../../components/ui/button';
 import { labelled, named, OptionsSelect, type SelectOption } from '../../../components/ui/options-select';
@@ -14,7 +21,7 @@ import type { BoardShape } from '../board/board-model';
 import type { TaskUrlState } from '../hooks/use-task-filters';
 
 /** The filters of the 'More Filters' panel, each shown as a removable chip when set. */
-type PanelFilter = 'status' | 'category' | 'priority' | 'assignee' | 'due';
+type PanelFilter = 'status' | 'category' | 'priority' | 'assignee' | 'due' | 'start';
 type Update = (changes: Partial<Record<keyof TaskUrlState, string | null>>) => void;
 
 interface TaskFiltersBarProps {
@@ -40,7 +47,9 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
   const statusName = (key: string) => statusOptions.find((o) => o.value === key)?.label ?? key;
   const teams = useTaskTeams();
   const [search, setSearch] = useUrlSearchBox(state.q, (q) => update({ q: q || null }));
-  const [isOpen, setOpen] = useState(Boolean(state.status || state.category || state.priority || state.assignee || state.due));
+  const [isOpen, setOpen] = useState(
+    Boolean(state.status || state.category || state.priority || state.assignee || state.due || state.start),
+  );
 
   // Assignee choices: the members of the chosen project's team, else of all the caller's teams. Only worked out
   // when the panel or an assignee chip shows them (the first sort by locale costs ~12 ms on a cold load).
@@ -65,6 +74,7 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
     state.priority && { key: 'priority' as const, label: `Priority: ${TASK_PRIORITY_LABELS[state.priority]}` },
     state.assignee && { key: 'assignee' as const, label: `Assignee: ${assigneeName(state.assignee)}` },
     state.due && { key: 'due' as const, label: `Due: ${DUE_FILTER_LABELS[state.due]}` },
+    state.start && { key: 'start' as const, label: `Start date: ${START_FILTER_LABELS[state.start]}` },
   ].filter((c): c is { key: PanelFilter; label: string } => Boolean(c));
 
   const hasAny = chips.length > 0 || Boolean(state.project || state.q);
@@ -80,6 +90,7 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
       options: [{ value: 'unassigned', label: 'Unassigned' }, ...named(members)],
     },
     { key: 'due', label: 'Due Date', any: 'Any Due Date', options: labelled(DUE_FILTERS, DUE_FILTER_LABELS) },
+    { key: 'start', label: 'Start Date', any: 'Any Start Date', options: labelled(START_FILTERS, START_FILTER_LABELS) },
   ];
 
   return (
@@ -135,7 +146,7 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
               Clear All
             </Button>
           </div>
-          <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+          <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5">
             {panelSelects.map(({ key, label, any, options }) => (
               <OptionsSelect
                 key={key}

@@ -3,6 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import type { TaskPriority } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
+import { validateStartDate } from '../../../../domain/dates';
+import { ERROR_MESSAGES } from '../../../../domain/errors';
 import { canDeleteTask } from '../../../../domain/permissions';
 import { createTaskInput, parseTags, type TaskDto } from '../../../../domain/schemas/task';
 import { Markdown } from '../../../components/markdown';
@@ -24,7 +26,12 @@ import { findCachedTask, useTask } from '../api/get-task';
 import { useTaskTeam } from '../api/get-teams';
 import { UUID } from '../api/prefetch-board';
 import { useCreateTask, useDeleteTask, useUpdateTask } from '../api/save-task';
+import { useSubtreeCount } from '../api/get-subtasks';
+import { toastIfBlocked } from '../api/move-task';
+import { openSubtaskCount } from '../../../../domain/hierarchy';
+import { useCompleteSubtasksPrompt } from './task-detail/complete-subtasks-dialog';
 import { TaskDetailPanel } from './task-detail/task-detail-panel';
+import { TaskStructureBanner } from './task-detail/task-structure-banner';
 
 export interface TaskFormModalProps {
   open: boolean;
@@ -111,6 +118,7 @@ function TaskEditor({
   const isEdit = Boolean(task);
   const form = (
     <TaskForm
+      key={task?.id ?? 'new'}
       formId={formId}
       task={task ?? null}
       initialStatus={initialStatus}
@@ -136,6 +144,7 @@ function TaskEditor({
           </>
         }
       >
+        {task && <TaskStructureBanner key={task.id} task={task} />}
         {task ? (
           <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
             <div className="min-w-0">{form}</div>
@@ -188,13 +197,18 @@ function DeleteTaskDialog({
   onDeleted: () => void;
 }) {
   const remove = useDeleteTask();
+  // Its sub-tasks go with it (the whole subtree, canceled ones too): the question says how many.
+  const subtree = useSubtreeCount(task.id, open);
+  const withSubtasks = subtree.data
+    ? ` This also deletes its ${subtree.data} ${subtree.data === 1 ? 'sub-task' : 'sub-tasks'}.`
+    : '';
   return (
     <ConfirmDialog
       open={open}
       title="Delete Task"
-      message={`Are you sure you want to delete "${task.title}"? This cannot be undone.`}
+      message={`Are you sure you want to delete "${task.title}"?${withSubtasks} This cannot be undone.`}
       confirmLabel="Delete"
-      isLoading={remove.isPending}
+      isLoading={remove.isPending || (open && subtree.isPending)}
       onCancel={onCancel}
       onConfirm={() =>
         remove.mutate(task.id, {
@@ -218,6 +232,7 @@ interface TaskFormValues extends Record<string, unknown> {
   priority: TaskPriority;
   assigneeId: string;
   dueDate: string;
+  startDate: string;
   tags: string;
 }
 
@@ -243,6 +258,7 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDat
       priority: task?.priority ?? 'medium',
       assigneeId: task?.assigneeId ?? '',
       dueDate: task?.dueDate ?? initialDueDate ?? '',
+      startDate: task?.startDate ?? '',
       tags: task?.tags.join(', ') ?? '',
     }),
     [task, initialStatus, initialProjectId, initialDueDate],
@@ -251,6 +267,9 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDat
   const { values, setValues, bind } = form;
   const create = useCreateTask();
   const update = useUpdateTask();
+  const prompt = useCompleteSubtasksPrompt();
+  // The task's live counts: sub-tasks added on its page since it opened count too.
+  const live = useTask(task?.id ?? '', Boolean(task)).data ?? task;
 
   // Default project: the first one, once they have loaded.
   const defaulted = useRef(false);
@@ -284,6 +303,11 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDat
     }
   }, [team.data, values.assigneeId, setValues]);
 
+  // The domain's rule (dates.ts), told as soon as both dates are set; else the form's or the server's message.
+  const startError = validateStartDate(values.startDate || null, values.dueDate || null).ok
+    ? form.errors.startDate
+    : ERROR_MESSAGES.start_after_due;
+
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     const payload = {
@@ -294,18 +318,36 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDat
       priority: values.priority,
       ...(values.assigneeId ? { assigneeId: values.assigneeId } : {}),
       dueDate: values.dueDate || null,
+      startDate: values.startDate || null,
       tags: parseTags(values.tags),
     };
     const body = form.validate(createTaskInput, payload);
     if (!body) return;
-    // An edit sends a cleared description or assignee as null.
-    const { description, assigneeId, ...rest } = body;
+    // Start on or before due: the server's rule, told under the field before asking it (startError shows it).
+    if (!validateStartDate(body.startDate, body.dueDate).ok) return;
+    // An edit sends a cleared description or assignee as null, and never the parent (the form has no field for it: the
+    // parsed body's `parentId: null` would take a sub-task out from under its parent).
+    const { description, assigneeId, parentId: _parentId, ...rest } = body;
+    // Completing a task with open sub-tasks asks whether to complete them too; closing the question cancels the save.
+    const category = workflow.find((s) => s.key === values.status)?.category;
+    const completes = task && task.statusCategory !== 'completed' && category === 'completed';
+    const openCount = completes && live ? openSubtaskCount(live.subtaskCounts) : 0;
+    const completeSubtasks = openCount > 0 && task ? await prompt.ask(task.title, openCount) : false;
+    if (completeSubtasks === null) return;
     const request = task
       ? () =>
-          update.mutateAsync({
-            id: task.id,
-            input: { ...rest, description: description ?? null, assigneeId: assigneeId ?? null, version: task.version },
-          })
+          update
+            .mutateAsync({
+              id: task.id,
+              input: {
+                ...rest,
+                description: description ?? null,
+                assigneeId: assigneeId ?? null,
+                version: task.version,
+                ...(completeSubtasks ? { completeSubtasks } : {}),
+              },
+            })
+            .then((saved) => toastIfBlocked(task, saved))
       : () => create.mutateAsync(body);
     const texts = task
       ? { saved: MSG.taskUpdated, failed: MSG.taskUpdateFailed }
@@ -333,8 +375,22 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDat
       <OptionsSelect label="Assignee" {...bind('assigneeId')} emptyOption="Unassigned" options={assigneeOptions} />
       <OptionsSelect label="Status" {...bind('status')} options={statusOptions} />
       <OptionsSelect label="Priority" {...bind('priority')} options={PRIORITY_OPTIONS} />
+      <TextField
+        label="Start Date"
+        type="date"
+        className="dark:[&_input]:[color-scheme:dark]"
+        {...bind('startDate')}
+        error={startError}
+      />
       <TextField label="Due Date" type="date" className="dark:[&_input]:[color-scheme:dark]" {...bind('dueDate')} />
-      <TextField label="Tags" {...bind('tags')} placeholder="frontend, bug, urgent" hint="Separate tags with commas" />
+      <TextField
+        label="Tags"
+        className="sm:col-span-2"
+        {...bind('tags')}
+        placeholder="frontend, bug, urgent"
+        hint="Separate tags with commas"
+      />
+      {prompt.dialog}
     </form>
   );
 }

@@ -11,12 +11,14 @@ import { cn } from '../../../lib/cn';
 import { flattenPages, useTaskList } from '../api/get-tasks';
 import type { TaskListSort, TaskQueryFilters } from '../api/task-keys';
 import { formatLongDate } from './task-meta';
+import { BlockedBadge, SubtaskProgress } from './task-card';
 
 const COLUMNS: { key: TaskSort | null; label: string }[] = [
   { key: 'title', label: 'Title' },
   { key: 'status', label: 'Status' },
   { key: 'priority', label: 'Priority' },
   { key: 'assignee', label: 'Assignee' },
+  { key: 'start', label: 'Start Date' },
   { key: 'due', label: 'Due Date' },
   { key: 'project', label: 'Project' },
   { key: null, label: 'Tags' },
@@ -44,7 +46,7 @@ export function TaskListTable({ filters, sort, onSort, onOpenTask }: TaskListTab
   return (
     <div className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-700 dark:bg-slate-900">
       <div className="overflow-x-auto">
-        <table className="w-full min-w-[56rem] text-left text-sm">
+        <table className="w-full min-w-[63rem] text-left text-sm">
           <caption className="sr-only">Tasks, {total} in all</caption>
           <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:border-slate-700 dark:bg-slate-800/60 dark:text-slate-300">
             <tr>
@@ -85,6 +87,12 @@ export function TaskListTable({ filters, sort, onSort, onOpenTask }: TaskListTab
                 <ClickableRow key={task.id} onOpen={() => onOpenTask(task)}>
                   <td className="max-w-xs px-4 py-3">
                     <RowOpenButton onOpen={() => onOpenTask(task)}>{task.title}</RowOpenButton>
+                    {(task.blockedCount > 0 || task.subtaskCounts.total > 0) && (
+                      <span className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-300">
+                        <BlockedBadge task={task} />
+                        <SubtaskProgress task={task} />
+                      </span>
+                    )}
                   </td>
                   <td className="px-4 py-3">
                     <TaskStatusChip task={task} />
@@ -94,6 +102,13 @@ export function TaskListTable({ filters, sort, onSort, onOpenTask }: TaskListTab
                   </td>
                   <td className="px-4 py-3 text-slate-700 dark:text-slate-200">
                     {task.assignee?.fullName ?? <span className="text-slate-500 dark:text-slate-400">Unassigned</span>}
+                  </td>
+                  <td className="whitespace-nowrap px-4 py-3 text-slate-700 dark:text-slate-200">
+                    {task.startDate ? (
+                      formatLongDate(task.startDate)
+                    ) : (
+                      <span className="text-slate-500 dark:text-slate-400">No start date</span>
+                    )}
                   </td>
                   <td
                     className={cn(

@@ -4,6 +4,7 @@ import { useLocation, useNavigate, useOutletContext, useParams } from 'react-rou
 import type { TaskDto, TaskSort } from '../../../../domain/schemas/task';
 import { CreateButton } from '../../../components/ui/create-button';
 import { PageHeader } from '../../../components/ui/page-header';
+import { Switch } from '../../../components/ui/switch';
 import { cn } from '../../../lib/cn';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBoardShape } from '../api/get-tasks';
@@ -103,6 +104,11 @@ export function TasksPage() {
             {state.view === 'board' && (
               <GroupBySelect value={state.groupBy} onChange={(groupBy) => update({ groupBy: groupBy || null })} />
             )}
+            <Switch
+              label="Show sub-tasks"
+              checked={state.subtasks !== 'hide'}
+              onCheckedChange={(show) => update({ subtasks: show ? null : 'hide' })}
+            />
             <CreateButton onClick={() => addTask()}>New Task</CreateButton>
           </>
         }

@@ -2,6 +2,10 @@ import { useCallback, useMemo } from 'react';
 import {
   DUE_FILTERS,
   type DueFilter,
+  START_FILTERS,
+  type StartFilter,
+  SUBTASK_FILTERS,
+  type SubtaskFilter,
   TASK_PRIORITIES,
   TASK_SORTS,
   type TaskPriority,
@@ -27,6 +31,10 @@ export interface TaskUrlState {
   priority: TaskPriority | '';
   assignee: string;
   due: DueFilter | '';
+  /** The start-date filter: 'none' (not set) or 'set'. */
+  start: StartFilter | '';
+  /** 'hide': only top-level tasks (the board's 'Show sub-tasks' off); '' shows sub-tasks (the default). */
+  subtasks: SubtaskFilter | '';
   view: TaskView;
   /** The board's swimlanes ('' for none). */
   groupBy: GroupBy | '';
@@ -35,7 +43,7 @@ export interface TaskUrlState {
 }
 
 /** The keys 'Clear All' resets. */
-export const FILTER_KEYS = ['project', 'q', 'status', 'category', 'priority', 'assignee', 'due'] as const;
+export const FILTER_KEYS = ['project', 'q', 'status', 'category', 'priority', 'assignee', 'due', 'start'] as const;
 
 /** A status key as the URL may carry it. */
 const statusKeyOf = (v: string | null) => (v && isStatusKeyShaped(v) ? v : '');
@@ -57,6 +65,8 @@ export function useTaskFilters() {
       priority: oneOf(TASK_PRIORITIES, params.get('priority')),
       assignee: assignee === 'unassigned' || UUID.test(assignee) ? assignee : '',
       due: oneOf(DUE_FILTERS, params.get('due')),
+      start: oneOf(START_FILTERS, params.get('start')),
+      subtasks: oneOf(SUBTASK_FILTERS, params.get('subtasks')),
       view: params.get('view') === 'list' ? 'list' : 'board',
       groupBy: isGroupBy(params.get('groupBy')) ? (params.get('groupBy') as GroupBy) : '',
       sort: oneOf(TASK_SORTS, params.get('sort')) || 'created',
@@ -76,6 +86,8 @@ export function useTaskFilters() {
       priority: state.priority || undefined,
       assigneeId: state.assignee || undefined,
       due: state.due || undefined,
+      start: state.start || undefined,
+      subtasks: state.subtasks || undefined,
       // The caller's own calendar date decides the due buckets; only sent when a bucket is chosen.
       today: state.due ? today : undefined,
     }),

@@ -129,11 +129,11 @@ function PreviewRows({ rows }: { rows: CsvPreviewDto['rows'] }) {
     <div>
       <h3 className="font-semibold">{TEXT.firstRows}</h3>
       <div className="mt-2 overflow-x-auto">
-        <table className="w-full min-w-[36rem] text-left text-sm">
+        <table className="w-full min-w-[40rem] text-left text-sm">
           <thead className="text-xs uppercase tracking-wide text-slate-600 dark:text-slate-300">
             <tr>
               <ColumnHeaders
-                labels={[TEXT.line, TEXT.title, TEXT.statusColumn, TEXT.priority, TEXT.due, TEXT.tags, TEXT.assignee]}
+                labels={[TEXT.line, TEXT.title, TEXT.statusColumn, TEXT.priority, TEXT.start, TEXT.due, TEXT.tags, TEXT.assignee]}
                 className="py-1 pr-3 font-semibold"
               />
             </tr>
@@ -145,6 +145,7 @@ function PreviewRows({ rows }: { rows: CsvPreviewDto['rows'] }) {
                 <td className="py-1 pr-3">{r.title}</td>
                 <td className="py-1 pr-3">{TASK_STATUS_LABELS[r.status as TaskStatus] ?? r.status}</td>
                 <td className="py-1 pr-3">{TASK_PRIORITY_LABELS[r.priority]}</td>
+                <td className="py-1 pr-3">{r.startDate ?? '—'}</td>
                 <td className="py-1 pr-3">{r.dueDate ?? '—'}</td>
                 <td className="py-1 pr-3">{r.tags.join(', ') || '—'}</td>
                 <td className="py-1 pr-3">{r.assignee ?? '—'}</td>

@@ -58,6 +58,7 @@ export const TEXT = {
   line: 'Line',
   title: 'Title',
   priority: 'Priority',
+  start: 'Start',
   due: 'Due',
   tags: 'Tags',
   assignee: 'Assignee',

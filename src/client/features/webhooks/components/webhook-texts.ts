@@ -72,6 +72,8 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'status.created': 'Status created',
   'status.updated': 'Status updated',
   'status.deleted': 'Status deleted',
+  'task.dependency_added': 'Dependency added',
+  'task.dependency_removed': 'Dependency removed',
 };
 
 export const WEBHOOK_STATUS_LABELS: Record<WebhookStatus, string> = { active: 'Active', paused: 'Paused', failing: 'Failing' };

@@ -63,4 +63,20 @@ describe('describeActivity', () => {
       'moved this from under “a deleted task” to under “Site”',
     );
   });
+
+  it('says dependencies added and removed (issue 37), a task the reader cannot see without its title', () => {
+    expect(describeActivity(entry('blocked_by', null, ID_A, null, 'Write notes'))).toBe(
+      'added a dependency: blocked by “Write notes”',
+    );
+    expect(describeActivity(entry('blocked_by', ID_A, null, 'Write notes', null))).toBe(
+      'removed a dependency: no longer blocked by “Write notes”',
+    );
+    expect(describeActivity(entry('blocking', null, ID_B, null, 'Ship'))).toBe('added a dependency: blocking “Ship”');
+    expect(describeActivity(entry('blocking', 'hidden', null))).toBe(
+      'removed a dependency: no longer blocking A task in another project',
+    );
+    expect(describeActivity(entry('blocked_by', null, 'hidden'))).toBe(
+      'added a dependency: blocked by A task in another project',
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import { TASK_PRIORITY_LABELS, TASK_STATUS_LABELS } from '../../../../../domain/constants';
 import { formatLongDate } from '../../../../../domain/dates';
+import { DEPENDENCY_TEXT, HIDDEN_TASK_VALUE } from '../../../../../domain/dependencies';
 import type { ActivityDto } from '../../../../../domain/schemas/task-detail';
 
 /** Who did it, as a sentence starts: their name, or 'A former member' once the account is gone. */
@@ -54,6 +55,14 @@ export function describeActivity(entry: Pick<ActivityDto, 'field' | 'oldValue' |
       if (!before) return `made this a sub-task of ${after}`;
       if (!after) return `made this a top-level task (was a sub-task of ${before})`;
       return `moved this from under ${before} to under ${after}`;
+    }
+    case 'blocked_by':
+    case 'blocking': {
+      // The other task's title at the time; a task the reader cannot see now comes without its id or title.
+      const other = newValue ?? oldValue;
+      const name = other === HIDDEN_TASK_VALUE ? DEPENDENCY_TEXT.hiddenTask : quoted(newLabel ?? oldLabel ?? 'a deleted task');
+      const relation = entry.field === 'blocked_by' ? 'blocked by' : 'blocking';
+      return newValue ? `added a dependency: ${relation} ${name}` : `removed a dependency: no longer ${relation} ${name}`;
     }
   }
 }

@@ -4,6 +4,7 @@ import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } fr
 import { TASK_DETAIL_LIMITS } from '../../../../../domain/constants';
 import type { ChecklistItemDto } from '../../../../../domain/schemas/task-detail';
 import {
+  compactRowClass,
   DragGrip,
   type MoveDirection,
   MoveButtons,
@@ -218,11 +219,7 @@ function ChecklistRow({ item, isFirst, isLast, canMove, onToggle, onRename, onDe
       data-item={item.id}
       data-sortable={item.id}
       style={row.style}
-      className={cn(
-        'group flex items-center gap-2 rounded-md px-1 py-1 hover:bg-slate-50 dark:hover:bg-slate-800/60',
-        row.isOver && 'ring-2 ring-brand-600 dark:ring-brand-500',
-        row.isDragging && 'relative z-10 bg-white shadow-md dark:bg-slate-800',
-      )}
+      className={compactRowClass(row, 'group gap-2')}
     >
       <DragGrip row={row} />
       <input

@@ -1,0 +1,3 @@
+-- Issue 37: the history records dependencies added and removed, on both tasks (decision 0025).
+ALTER TABLE "task_activity" DROP CONSTRAINT "task_activity_field_check";--> statement-breakpoint
+ALTER TABLE "task_activity" ADD CONSTRAINT "task_activity_field_check" CHECK ("task_activity"."field" in ('title', 'description', 'status', 'priority', 'assignee', 'due_date', 'project', 'tags', 'start_date', 'parent', 'blocked_by', 'blocking'));

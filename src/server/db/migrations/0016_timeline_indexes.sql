@@ -1,0 +1,4 @@
+-- Issue 37, the timeline (decision 0025): a project's dated tasks by their last day, and its open tasks with neither
+-- date (partial). Without them the timeline's generic plans scan every task (measured on PostgreSQL, see 0025).
+CREATE INDEX "tasks_window_idx" ON "tasks" USING btree ("project_id",(coalesce("due_date", "start_date"))) WHERE coalesce("tasks"."due_date", "tasks"."start_date") is not null;--> statement-breakpoint
+CREATE INDEX "tasks_unscheduled_idx" ON "tasks" USING btree ("project_id","created_at","id") WHERE "tasks"."start_date" is null and "tasks"."due_date" is null and "tasks"."status_category" not in ('completed', 'canceled');
