@@ -375,6 +375,7 @@ test.describe('tasks', () => {
       'Status',
       'Priority',
       'Assignee',
+      'Start Date',
       'Due Date',
       'Project',
       'Tags',

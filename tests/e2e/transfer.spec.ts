@@ -96,9 +96,11 @@ test('Export JSON and Export CSV download the team', async ({ page }) => {
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
   expect(csv.suggestedFilename()).toMatch(/^crewboard-crew-one-[\d-]+-tasks\.csv$/);
   const text = readFileSync((await csv.path())!, 'utf8');
-  expect(text.startsWith('\uFEFFTitle,Status,Priority,Assignee,Due Date,Project,Tags,Created,Description\r\n')).toBe(true);
-  expect(text).toContain('Ünïcødé — 東京,To Do,High,,,Apollo,"a, b",');
-  expect(text).toContain('"Plain, with a comma",Review,Medium,,,Apollo,,');
+  expect(text.startsWith('\uFEFFTitle,Status,Priority,Assignee,Start Date,Due Date,Project,Tags,Created,Description\r\n')).toBe(
+    true,
+  );
+  expect(text).toContain('Ünïcødé — 東京,To Do,High,,,,Apollo,"a, b",');
+  expect(text).toContain('"Plain, with a comma",Review,Medium,,,,Apollo,,');
 });
 
 test('Import from Trello: map the lists, preview, import, and see the tasks on the board', async ({ page }) => {

@@ -1,4 +1,5 @@
 import {
+  DndContext,
   type DragEndEvent,
   PointerSensor,
   type UniqueIdentifier,
@@ -9,7 +10,7 @@ import {
 } from '@dnd-kit/core';
 import { CSS } from '@dnd-kit/utilities';
 import { ArrowDown, ArrowUp, GripVertical } from 'lucide-react';
-import { type ButtonHTMLAttributes, forwardRef, useCallback, useEffect, useRef, useState } from 'react';
+import { type ButtonHTMLAttributes, forwardRef, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { cn } from '../lib/cn';
 import { moveById, moveItem } from '../lib/move-item';
 import { Button } from './ui/button';
@@ -88,6 +89,25 @@ export function useSortableList<T extends { id: string }>({
   };
 
   return { listRef, sensors, onDragEnd, move, announcement, setAnnouncement };
+}
+
+/** The list's element in its drag context: a named <ul> of rows (each a `useSortableRow`). */
+export function SortableListFrame({
+  sortable,
+  label,
+  children,
+}: {
+  sortable: Pick<ReturnType<typeof useSortableList>, 'sensors' | 'onDragEnd' | 'listRef'>;
+  label: string;
+  children: ReactNode;
+}) {
+  return (
+    <DndContext sensors={sortable.sensors} onDragEnd={sortable.onDragEnd} accessibility={SORTABLE_INSTRUCTIONS}>
+      <ul ref={sortable.listRef} className="space-y-1" aria-label={label}>
+        {children}
+      </ul>
+    </DndContext>
+  );
 }
 
 /**

@@ -164,9 +164,7 @@ export const tasks = pgTable(
       .where(sql`coalesce(${t.dueDate}, ${t.startDate}) is not null`),
     index('tasks_unscheduled_idx')
       .on(t.projectId, t.createdAt, t.id)
-      .where(
-        sql`${t.startDate} is null and ${t.dueDate} is null and ${t.statusCategory} not in ('completed', 'canceled')`,
-      ),
+      .where(sql`${t.startDate} is null and ${t.dueDate} is null and ${t.statusCategory} not in ('completed', 'canceled')`),
     foreignKey({ name: 'tasks_parent_id_tasks_id_fk', columns: [t.parentId], foreignColumns: [t.id] }).onDelete('cascade'),
     foreignKey({
       name: 'tasks_project_status_fk',

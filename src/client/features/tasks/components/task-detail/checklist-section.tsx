@@ -1,4 +1,3 @@
-import { DndContext } from '@dnd-kit/core';
 import { Pencil, Trash2 } from 'lucide-react';
 import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { TASK_DETAIL_LIMITS } from '../../../../../domain/constants';
@@ -9,7 +8,7 @@ import {
   type MoveDirection,
   MoveButtons,
   RowIconButton,
-  SORTABLE_INSTRUCTIONS,
+  SortableListFrame,
   useSortableList,
   useSortableRow,
 } from '../../../../components/sortable-list';
@@ -84,27 +83,25 @@ export function ChecklistSection({ taskId }: ChecklistSectionProps) {
       ) : items.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">No items yet. Break the task into steps below.</p>
       ) : (
-        <DndContext sensors={sortable.sensors} onDragEnd={sortable.onDragEnd} accessibility={SORTABLE_INSTRUCTIONS}>
-          <ul ref={sortable.listRef} className="space-y-1" aria-label="Checklist items">
-            {items.map((item, index) => (
-              <ChecklistRow
-                key={item.id}
-                item={item}
-                isFirst={index === 0}
-                isLast={index === items.length - 1}
-                canMove={!hasPending}
-                onToggle={(next) => change.update(item.id, { done: next })}
-                onRename={(title) => change.update(item.id, { title })}
-                onDelete={() => {
-                  change.remove(item.id);
-                  sortable.setAnnouncement(`Deleted ${item.title}`);
-                  addRef.current?.focus();
-                }}
-                onMove={(direction) => sortable.move(item, direction)}
-              />
-            ))}
-          </ul>
-        </DndContext>
+        <SortableListFrame sortable={sortable} label="Checklist items">
+          {items.map((item, index) => (
+            <ChecklistRow
+              key={item.id}
+              item={item}
+              isFirst={index === 0}
+              isLast={index === items.length - 1}
+              canMove={!hasPending}
+              onToggle={(next) => change.update(item.id, { done: next })}
+              onRename={(title) => change.update(item.id, { title })}
+              onDelete={() => {
+                change.remove(item.id);
+                sortable.setAnnouncement(`Deleted ${item.title}`);
+                addRef.current?.focus();
+              }}
+              onMove={(direction) => sortable.move(item, direction)}
+            />
+          ))}
+        </SortableListFrame>
       )}
 
       <AddItemForm inputRef={addRef} onAdd={change.add} disabled={isPending || isError} />

@@ -137,7 +137,7 @@ function RefRow({
   const showCanceled = isBlocker && item.statusCategory === 'canceled' && own?.name.toLowerCase() !== 'canceled';
   return (
     <li className="flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md px-1 py-1 hover:bg-slate-50 dark:hover:bg-slate-800/60">
-      <TaskLink taskId={item.id} className="min-w-0 flex-1 basis-40 text-sm">
+      <TaskLink taskId={item.id} className="min-w-0 flex-1 basis-32 text-sm">
         {item.title}
       </TaskLink>
       <span className="flex shrink-0 items-center gap-2">

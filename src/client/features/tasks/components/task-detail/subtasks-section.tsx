@@ -1,4 +1,3 @@
-import { DndContext } from '@dnd-kit/core';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { countSubtasks, subtaskProgress } from '../../../../../domain/hierarchy';
 import type { TaskDto } from '../../../../../domain/schemas/task';
@@ -8,7 +7,7 @@ import {
   DragGrip,
   type MoveDirection,
   MoveButtons,
-  SORTABLE_INSTRUCTIONS,
+  SortableListFrame,
   useSortableList,
   useSortableRow,
 } from '../../../../components/sortable-list';
@@ -77,20 +76,18 @@ export function SubtasksSection({ task }: SubtasksSectionProps) {
       ) : subtasks.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">No sub-tasks yet.</p>
       ) : (
-        <DndContext sensors={sortable.sensors} onDragEnd={sortable.onDragEnd} accessibility={SORTABLE_INSTRUCTIONS}>
-          <ul ref={sortable.listRef} className="space-y-1" aria-label="Sub-tasks">
-            {subtasks.map((subtask, index) => (
-              <SubtaskRow
-                key={subtask.id}
-                subtask={subtask}
-                isFirst={index === 0}
-                isLast={index === subtasks.length - 1}
-                canMove={!reorder.isPending}
-                onMove={(direction) => sortable.move(subtask, direction)}
-              />
-            ))}
-          </ul>
-        </DndContext>
+        <SortableListFrame sortable={sortable} label="Sub-tasks">
+          {subtasks.map((subtask, index) => (
+            <SubtaskRow
+              key={subtask.id}
+              subtask={subtask}
+              isFirst={index === 0}
+              isLast={index === subtasks.length - 1}
+              canMove={!reorder.isPending}
+              onMove={(direction) => sortable.move(subtask, direction)}
+            />
+          ))}
+        </SortableListFrame>
       )}
 
       <AddSubtaskForm parent={task} disabled={isPending || isError} />
@@ -172,7 +169,7 @@ function SubtaskRow({ subtask, isFirst, isLast, canMove, onMove }: SubtaskRowPro
       <DragGrip row={row} />
       <TaskLink
         taskId={subtask.id}
-        className={cn('min-w-0 flex-1 basis-40 text-sm', isClosed && 'line-through decoration-slate-400')}
+        className={cn('min-w-0 flex-1 basis-32 text-sm', isClosed && 'line-through decoration-slate-400')}
       >
         {subtask.title}
       </TaskLink>
