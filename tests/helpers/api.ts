@@ -31,3 +31,26 @@ export function apiRequests(source: { app: FastifyInstance } | (() => FastifyIns
 
   return { call, ok, fails };
 }
+
+/**
+ * Two projects of the owner's team, one of the stranger's own team, and a webhook on the owner's team that is never
+ * delivered (the worker of a test app set up with a long poll interval): its queued deliveries are what a test reads.
+ */
+export async function projectsAndQueuedHook(
+  ok: ReturnType<typeof apiRequests>['ok'],
+  who: { owner: TestUser; stranger: TestUser; teamId: string },
+  names: readonly [string, string],
+  events: readonly string[],
+) {
+  const { owner, stranger, teamId } = who;
+  const projectId = (await ok<{ id: string }>(owner, 'POST', '/api/projects', { name: names[0], teamId }, 201)).id;
+  const otherProjectId = (await ok<{ id: string }>(owner, 'POST', '/api/projects', { name: names[1], teamId }, 201)).id;
+  const strangerTeamId = (await ok<{ id: string }[]>(stranger, 'GET', '/api/teams'))[0]!.id;
+  const strangerProjectId = (
+    await ok<{ id: string }>(stranger, 'POST', '/api/projects', { name: 'Theirs', teamId: strangerTeamId }, 201)
+  ).id;
+  const hookId = (
+    await ok<{ id: string }>(owner, 'POST', `/api/teams/${teamId}/webhooks`, { url: 'http://127.0.0.1:9/never', events }, 201)
+  ).id;
+  return { projectId, otherProjectId, strangerProjectId, hookId };
+}

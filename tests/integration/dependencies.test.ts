@@ -15,7 +15,7 @@ import type { ActivityListDto } from '../../src/domain/schemas/task-detail';
 import { webhookDeliveries } from '../../src/server/db/schema';
 import type { DomainEvent } from '../../src/server/lib/events';
 import { createUser, insertMember, insertOwnerMemberStranger, type TestUser } from '../factories';
-import { apiRequests } from '../helpers/api';
+import { apiRequests, projectsAndQueuedHook } from '../helpers/api';
 import { setupTestApp } from '../helpers/app';
 
 // A hook that is never delivered (the worker polls once a minute): its queued deliveries are what is read.
@@ -35,21 +35,12 @@ beforeAll(async () => {
   let team: { id: string };
   ({ owner, member, stranger, team } = await insertOwnerMemberStranger(ctx.app, ctx.database.db, { strangerTeam: true }));
   teamId = team.id;
-  projectId = (await ok<{ id: string }>(owner, 'POST', '/api/projects', { name: 'Here', teamId }, 201)).id;
-  otherProjectId = (await ok<{ id: string }>(owner, 'POST', '/api/projects', { name: 'Next door', teamId }, 201)).id;
-  const strangerTeamId = (await ok<{ id: string }[]>(stranger, 'GET', '/api/teams'))[0]!.id;
-  strangerProjectId = (
-    await ok<{ id: string }>(stranger, 'POST', '/api/projects', { name: 'Theirs', teamId: strangerTeamId }, 201)
-  ).id;
-  hookId = (
-    await ok<{ id: string }>(
-      owner,
-      'POST',
-      `/api/teams/${teamId}/webhooks`,
-      { url: 'http://127.0.0.1:9/never', events: ['task.dependency_added', 'task.dependency_removed'] },
-      201,
-    )
-  ).id;
+  ({ projectId, otherProjectId, strangerProjectId, hookId } = await projectsAndQueuedHook(
+    ok,
+    { owner, stranger, teamId },
+    ['Here', 'Next door'],
+    ['task.dependency_added', 'task.dependency_removed'],
+  ));
 });
 
 const create = (title: string, body: Record<string, unknown> = {}, user = owner) =>

@@ -14,7 +14,7 @@ import type { SubtaskListDto, TaskBoardDto, TaskDto, TaskListDto } from '../../s
 import { tasks, webhookDeliveries } from '../../src/server/db/schema';
 import type { DomainEvent } from '../../src/server/lib/events';
 import { insertOwnerMemberStranger, insertTeam, type TestUser } from '../factories';
-import { apiRequests } from '../helpers/api';
+import { apiRequests, projectsAndQueuedHook } from '../helpers/api';
 import { setupTestApp } from '../helpers/app';
 
 // A hook that is never delivered (the worker polls once a minute): its queued deliveries are what is read.
@@ -35,21 +35,12 @@ beforeAll(async () => {
   let team: { id: string };
   ({ owner, member, stranger, team } = await insertOwnerMemberStranger(ctx.app, ctx.database.db, { strangerTeam: true }));
   teamId = team.id;
-  projectId = (await ok<{ id: string }>(owner, 'POST', '/api/projects', { name: 'Trees', teamId }, 201)).id;
-  otherProjectId = (await ok<{ id: string }>(owner, 'POST', '/api/projects', { name: 'Elsewhere', teamId }, 201)).id;
-  const strangerTeamId = (await ok<{ id: string }[]>(stranger, 'GET', '/api/teams'))[0]!.id;
-  strangerProjectId = (
-    await ok<{ id: string }>(stranger, 'POST', '/api/projects', { name: 'Theirs', teamId: strangerTeamId }, 201)
-  ).id;
-  hookId = (
-    await ok<{ id: string }>(
-      owner,
-      'POST',
-      `/api/teams/${teamId}/webhooks`,
-      { url: 'http://127.0.0.1:9/never', events: ['task.updated', 'task.moved', 'task.deleted'] },
-      201,
-    )
-  ).id;
+  ({ projectId, otherProjectId, strangerProjectId, hookId } = await projectsAndQueuedHook(
+    ok,
+    { owner, stranger, teamId },
+    ['Trees', 'Elsewhere'],
+    ['task.updated', 'task.moved', 'task.deleted'],
+  ));
   canceledKey = (
     await ok<StatusDto>(
       owner,
