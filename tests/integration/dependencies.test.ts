@@ -303,7 +303,13 @@ describe('what a change records', () => {
       expect.objectContaining({ taskId: blocker.id, part: 'dependencies' }),
     ]);
 
-    const bodies = (await ctx.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hookId)))
+    const bodies = (
+      await ctx.database.db
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.webhookId, hookId))
+        .orderBy(webhookDeliveries.id)
+    )
       .map((d) => ({ type: d.eventType, body: JSON.parse(d.body) as { data: { dependency: unknown; actor: { id: string } } } }))
       .filter((d) => JSON.stringify(d.body.data.dependency) === JSON.stringify({ taskId: task.id, blockedById: blocker.id }));
     expect(bodies.map((d) => d.type)).toEqual(['task.dependency_added', 'task.dependency_removed']);

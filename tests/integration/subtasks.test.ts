@@ -60,9 +60,13 @@ const subtasks = async (id: string, user = owner) => (await ok<SubtaskListDto>(u
 
 /** The webhook deliveries queued (never sent: the worker polls once a minute) of `type` about task `taskId`. */
 const deliveries = async (type: string, taskId: string) =>
-  (await ctx.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hookId))).filter(
-    (d) => d.eventType === type && (JSON.parse(d.body) as { data: { task: { id: string } } }).data.task.id === taskId,
-  );
+  (
+    await ctx.database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.webhookId, hookId))
+      .orderBy(webhookDeliveries.id)
+  ).filter((d) => d.eventType === type && (JSON.parse(d.body) as { data: { task: { id: string } } }).data.task.id === taskId);
 
 /** A chain of `n` tasks, each the sub-task of the one before; the top first. */
 async function chain(n: number): Promise<TaskDto[]> {
