@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  hideDependencyEntry,
+  HIDDEN_TASK_VALUE,
   blockedToastText,
   checkNewDependency,
   DEPENDENCY_RULE_REASONS,
@@ -201,5 +203,38 @@ describe('dependency schemas', () => {
     expect(subtaskOrderInput.safeParse({ ids: [] }).success).toBe(false);
     expect(subtaskOrderInput.safeParse({ ids: ['x'] }).success).toBe(false);
     expect(subtaskOrderInput.safeParse({ ids: [id], more: true }).success).toBe(false);
+  });
+});
+
+describe('hideDependencyEntry', () => {
+  const entry = (field: string, oldValue: string | null, newValue: string | null) => ({
+    field,
+    oldValue,
+    newValue,
+    oldLabel: oldValue && 'Old title',
+    newLabel: newValue && 'New title',
+  });
+  const hidden = (id: string) => id === 'b';
+
+  it("hides a dependency's other task the reader may not see, id and title, added or removed", () => {
+    expect(hideDependencyEntry(entry('blocked_by', null, 'b'), hidden)).toEqual({
+      field: 'blocked_by',
+      oldValue: null,
+      newValue: HIDDEN_TASK_VALUE,
+      oldLabel: null,
+      newLabel: null,
+    });
+    expect(hideDependencyEntry(entry('blocking', 'b', null), hidden)).toMatchObject({
+      oldValue: HIDDEN_TASK_VALUE,
+      oldLabel: null,
+      newValue: null,
+    });
+  });
+
+  it('leaves a visible task, and every other field, as they are', () => {
+    const visible = entry('blocked_by', null, 'a');
+    expect(hideDependencyEntry(visible, hidden)).toBe(visible);
+    const parent = entry('parent', null, 'b');
+    expect(hideDependencyEntry(parent, hidden)).toBe(parent);
   });
 });

@@ -122,3 +122,19 @@ export function blockedToastText(openBlockers: number): string | null {
   if (openBlockers <= 0) return null;
   return `This task is blocked by ${openBlockers} open ${openBlockers === 1 ? 'task' : 'tasks'}`;
 }
+
+/**
+ * A history entry of a dependency ('blocked_by', 'blocking') whose other task `isHidden` says the reader may not see:
+ * HIDDEN_TASK_VALUE in place of its id, and no title. Any other entry as it is. The history read and the team export
+ * both show an entry through this.
+ */
+export function hideDependencyEntry<R extends { field: string; oldValue: string | null; newValue: string | null }>(
+  row: R,
+  isHidden: (taskId: string) => boolean,
+): R {
+  if (row.field !== 'blocked_by' && row.field !== 'blocking') return row;
+  const other = row.newValue ?? row.oldValue;
+  if (other === null || !isHidden(other)) return row;
+  const value = (v: string | null) => (v === null ? null : HIDDEN_TASK_VALUE);
+  return { ...row, oldValue: value(row.oldValue), newValue: value(row.newValue), oldLabel: null, newLabel: null };
+}

@@ -250,8 +250,25 @@ describe('hidden refs: a task the reader cannot see', () => {
 
     // Across teams now: no new dependency (404, as a stranger's task), but the old one can be removed by id.
     await fails(owner, 'POST', `/api/tasks/${task.id}/dependencies`, { blockedBy: blocked.id }, 404, 'task_not_found');
+    await ok(owner, 'PATCH', `/api/tasks/${blocker.id}`, { title: 'Secret of the other team' });
     await remove(task.id, blocker.id, member);
     expect((await read(task.id)).blockedCount).toBe(0);
+
+    // The removal is recorded without the other team's task, on both sides; deleting that task later reveals nothing.
+    await ok(owner, 'DELETE', `/api/tasks/${blocker.id}`, undefined, 204);
+    const after = await ok<ActivityListDto>(member, 'GET', `/api/tasks/${task.id}/activity`);
+    const removal = after.activity.filter((e) => e.field === 'blocked_by' && e.newValue === null);
+    expect(removal).toEqual([expect.objectContaining({ oldValue: HIDDEN_TASK_VALUE, oldLabel: null })]);
+    // The team's export carries the entry as its members see it.
+    const file = await ok<{
+      tasks: { title: string; history: { field: string; oldValue: string | null; oldLabel: string | null }[] }[];
+    }>(owner, 'GET', `/api/teams/${teamId}/export`);
+    const exported = file.tasks.find((t) => t.title === 'Stays')!.history.filter((h) => h.field === 'blocked_by');
+    expect(exported).toContainEqual(expect.objectContaining({ oldValue: HIDDEN_TASK_VALUE, oldLabel: null }));
+    // Nor the ids of tasks that are not the team's (moved away, or deleted), whenever the entry was written.
+    for (const gone of ['Secret of the other team', blocker.id, blocked.id]) expect(JSON.stringify(file)).not.toContain(gone);
+    // (What was written while both were one team's, the addition, stays as it was seen then.)
+    expect(JSON.stringify(after)).not.toContain('Secret of the other team');
   });
 
   it('a blocker in a team the reader left is hidden to them, and a cycle through it names it as hidden', async () => {

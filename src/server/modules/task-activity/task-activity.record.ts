@@ -1,3 +1,4 @@
+import { HIDDEN_TASK_VALUE } from '../../../domain/dependencies';
 import type { TaskDto } from '../../../domain/schemas/task';
 import { type TaskActivityState, type TaskFieldChange, taskFieldChanges } from '../../../domain/task-activity';
 import type { DbOrTx } from '../../db/client';
@@ -50,17 +51,29 @@ export function recordStatusMoves(
 /**
  * A dependency added or removed (issue 37): an entry on each task, 'blocked_by' on the blocked one and 'blocking' on the
  * blocker, the other task's id as the new value (added) or the old one (removed) and its title at the time as the label.
+ * An other task in another team (a dependency left across teams by a project's move) is written as HIDDEN_TASK_VALUE
+ * with no title: the entry outlives the task, and once that task is deleted no read could tell it was another team's.
  */
 export async function recordDependencyChange(
   db: DbOrTx,
   actorId: string,
-  dependency: { task: { id: string; title: string }; blocker: { id: string; title: string } },
+  dependency: {
+    task: { id: string; title: string; teamId: string };
+    blocker: { id: string; title: string; teamId: string };
+  },
   added: boolean,
 ): Promise<void> {
-  const entry = (field: 'blocked_by' | 'blocking', other: { id: string; title: string }): TaskFieldChange =>
-    added
-      ? { field, oldValue: null, newValue: other.id, oldLabel: null, newLabel: other.title }
-      : { field, oldValue: other.id, newValue: null, oldLabel: other.title, newLabel: null };
-  await insertActivity(db, dependency.task.id, actorId, [entry('blocked_by', dependency.blocker)]);
-  await insertActivity(db, dependency.blocker.id, actorId, [entry('blocking', dependency.task)]);
+  const entry = (
+    field: 'blocked_by' | 'blocking',
+    other: { id: string; title: string; teamId: string },
+    teamId: string,
+  ): TaskFieldChange => {
+    const [value, label] = other.teamId === teamId ? [other.id, other.title] : [HIDDEN_TASK_VALUE, null];
+    return added
+      ? { field, oldValue: null, newValue: value, oldLabel: null, newLabel: label }
+      : { field, oldValue: value, newValue: null, oldLabel: label, newLabel: null };
+  };
+  const { task, blocker } = dependency;
+  await insertActivity(db, task.id, actorId, [entry('blocked_by', blocker, task.teamId)]);
+  await insertActivity(db, blocker.id, actorId, [entry('blocking', task, blocker.teamId)]);
 }

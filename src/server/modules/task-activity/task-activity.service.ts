@@ -1,4 +1,4 @@
-import { HIDDEN_TASK_VALUE } from '../../../domain/dependencies';
+import { hideDependencyEntry } from '../../../domain/dependencies';
 import type { ActivityListDto, PersonDto } from '../../../domain/schemas/task-detail';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
@@ -9,15 +9,6 @@ const person = (id: string | null, fullName: string | null, avatar: string | nul
 
 const isDependencyField = (field: string) => field === 'blocked_by' || field === 'blocking';
 const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
-
-/** A dependency entry whose other task is in `hidden`: HIDDEN_TASK_VALUE in place of its id, and no title. */
-const hideOthers =
-  (hidden: ReadonlySet<string>) =>
-  <R extends { field: string; oldValue: string | null; newValue: string | null }>(row: R): R => {
-    if (!isDependencyField(row.field) || !hidden.has(row.newValue ?? row.oldValue ?? '')) return row;
-    const value = (v: string | null) => (v === null ? null : HIDDEN_TASK_VALUE);
-    return { ...row, oldValue: value(row.oldValue), newValue: value(row.newValue), oldLabel: null, newLabel: null };
-  };
 
 /** The history of a task's fields (written by TasksService.update in the transaction of each change). */
 export class TaskActivityService {
@@ -38,17 +29,19 @@ export class TaskActivityService {
         by: person(creation.creatorId, creation.creatorName, creation.creatorAvatar),
         at: creation.createdAt.toISOString(),
       },
-      activity: rows.map(hideOthers(hidden)).map((row) => ({
-        id: row.id,
-        taskId: row.taskId,
-        actor: person(row.actorId, row.actorName, row.actorAvatar),
-        field: row.field,
-        oldValue: row.oldValue,
-        newValue: row.newValue,
-        oldLabel: row.oldLabel,
-        newLabel: row.newLabel,
-        createdAt: row.createdAt.toISOString(),
-      })),
+      activity: rows
+        .map((row) => hideDependencyEntry(row, (id) => hidden.has(id)))
+        .map((row) => ({
+          id: row.id,
+          taskId: row.taskId,
+          actor: person(row.actorId, row.actorName, row.actorAvatar),
+          field: row.field,
+          oldValue: row.oldValue,
+          newValue: row.newValue,
+          oldLabel: row.oldLabel,
+          newLabel: row.newLabel,
+          createdAt: row.createdAt.toISOString(),
+        })),
     };
   }
 }

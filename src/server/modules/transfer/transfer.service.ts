@@ -1,3 +1,4 @@
+import { hideDependencyEntry } from '../../../domain/dependencies';
 import { type PersonActor, userActor } from '../../../domain/changes';
 import * as Y from 'yjs';
 import { fileSlug } from '../../../domain/csv';
@@ -352,6 +353,10 @@ async function buildExport(db: Db, teamId: string): Promise<CrewboardExport> {
     return v;
   };
 
+  // A dependency's other task that is not the team's (left across teams by a project's move) leaves the file without
+  // its id and title, as the history shows it to a member of this team only (decision 0025).
+  const exported = new Set(taskRows.map((t) => t.task.id));
+
   const pending = await repo.listPendingNoteUpdates(
     db,
     noteRows.map((n) => n.note.id),
@@ -404,16 +409,19 @@ async function buildExport(db: Db, teamId: string): Promise<CrewboardExport> {
         editedAt: comment.editedAt?.toISOString() ?? null,
       })),
       checklist: (checklistOf.get(task.id) ?? []).map((item) => ({ title: item.title, done: item.done })),
-      history: (historyOf.get(task.id) ?? []).map(({ activity: a, actorEmail }) => ({
-        actor: actorEmail,
-        field: a.field,
-        oldValue: historyValue(a.field, a.oldValue),
-        newValue: historyValue(a.field, a.newValue),
-        oldLabel: a.oldLabel,
-        newLabel: a.newLabel,
-        createdAt: a.createdAt.toISOString(),
-        ...(a.field === 'status' ? { oldCategory: a.oldCategory, newCategory: a.newCategory } : {}),
-      })),
+      history: (historyOf.get(task.id) ?? []).map(({ activity, actorEmail }) => {
+        const a = hideDependencyEntry(activity, (id) => !exported.has(id));
+        return {
+          actor: actorEmail,
+          field: a.field,
+          oldValue: historyValue(a.field, a.oldValue),
+          newValue: historyValue(a.field, a.newValue),
+          oldLabel: a.oldLabel,
+          newLabel: a.newLabel,
+          createdAt: a.createdAt.toISOString(),
+          ...(a.field === 'status' ? { oldCategory: a.oldCategory, newCategory: a.newCategory } : {}),
+        };
+      }),
       startDate: task.startDate,
     })),
     notes: noteRows.map(({ note, authorEmail, state }) => {
