@@ -156,6 +156,31 @@ describe('sub-tasks', () => {
     await fails(owner, 'PATCH', `/api/tasks/${deep[1]!.id}`, { parentId: deep[1]!.id }, 400, 'subtask_cycle');
   });
 
+  it('two re-parentings at once that lock no task in common cannot make a chain longer than the limit', async () => {
+    const depthOf = async (id: string) => {
+      let depth = 1;
+      for (let task = await get(id); task.parentId; task = await get(task.parentId)) depth++;
+      return depth;
+    };
+    for (let round = 0; round < 4; round++) {
+      // Three levels, and two: the second's top under the first's bottom makes five; a task under the second's
+      // bottom makes three. Each alone is allowed; both would make six.
+      const upper = await chain(SUBTASK_LIMITS.maxDepth - 2);
+      const [lowerTop, lowerBottom] = await chain(2);
+      const [moved, added] = await Promise.all([
+        call(owner, 'PATCH', `/api/tasks/${lowerTop!.id}`, { parentId: upper.at(-1)!.id }),
+        call(owner, 'POST', '/api/tasks', { title: 'Below', projectId, parentId: lowerBottom!.id }),
+      ]);
+      // Whichever goes first is allowed; the other then sees it, and is refused.
+      const succeeded = [moved.statusCode === 200, added.statusCode === 201];
+      expect(succeeded.filter(Boolean), `${moved.body} ${added.body}`).toHaveLength(1);
+      const refused = succeeded[0] ? added : moved;
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error.message).toBe(ERROR_MESSAGES.subtask_too_deep);
+      if (added.statusCode === 201) expect(await depthOf(added.json().id)).toBeLessThanOrEqual(SUBTASK_LIMITS.maxDepth);
+    }
+  });
+
   it("refuses a parent in another project (400) and a stranger's parent (404, before any rule)", async () => {
     const elsewhere = await create({ title: 'Elsewhere', projectId: otherProjectId });
     const other = await fails(owner, 'POST', '/api/tasks', { title: 'x', projectId, parentId: elsewhere.id }, 400);

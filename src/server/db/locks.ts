@@ -5,7 +5,15 @@ import type { DbOrTx } from './client';
  * The named transaction locks. The name is hashed into the lock key ('crewboard.<name>'), so renaming one changes
  * its key: two versions of the server running side by side would then no longer exclude each other.
  */
-export type LockName = 'api_tokens' | 'dependencies' | 'digest' | 'notes' | 'saved_views' | 'webhooks' | 'workflows';
+export type LockName =
+  | 'api_tokens'
+  | 'dependencies'
+  | 'digest'
+  | 'hierarchy'
+  | 'notes'
+  | 'saved_views'
+  | 'webhooks'
+  | 'workflows';
 
 /**
  * Takes the advisory lock `name` (of `key`, when given: one lock per user, team or note) and holds it to the end of

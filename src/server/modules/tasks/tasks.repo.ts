@@ -1,3 +1,4 @@
+import { lockFor } from '../../db/locks';
 import {
   and,
   asc,
@@ -27,6 +28,9 @@ import { counterStatus, countTotal } from '../../db/task-counters';
 import { activeRole, isActiveMember } from '../../db/visibility';
 import { teamHasActiveWebhook } from '../webhooks';
 import { taskProject } from '../../db/task-access';
+
+/** The project's lock on its sub-task hierarchy, to the end of the transaction (re-parenting takes it). */
+export const lockHierarchy = (db: DbOrTx, projectId: string): Promise<void> => lockFor(db, 'hierarchy', projectId);
 
 export type TaskRow = typeof tasks.$inferSelect;
 

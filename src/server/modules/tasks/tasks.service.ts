@@ -175,10 +175,13 @@ function boardShape(rows: unknown[][], projectId?: string) {
 
 /**
  * 400 unless `task` may be a sub-task of `parent` (domain hierarchy.ts `checkParent`, with the parent's ancestors and
- * the task's subtree height, one recursive statement each).
+ * the task's subtree height, one recursive statement each). The project's hierarchy lock first: two re-parentings that
+ * lock no row in common (one under a chain's bottom, one of the chain's top under another) could each pass the depth
+ * rule and together make a chain longer than the limit.
  */
 async function requireParentRule(db: DbOrTx, task: { id?: string; projectId: string }, parent: HierarchyTask | null) {
   if (parent === null) return;
+  await repo.lockHierarchy(db, parent.projectId);
   const [parentAncestorIds, subtreeHeight] = await Promise.all([
     repo.ancestorIds(db, parent.id),
     task.id === undefined ? 1 : repo.subtreeHeight(db, task.id),
