@@ -215,6 +215,9 @@ export const TASK_ACTIVITY_FIELDS = [
   // old: removed), the label its title at the time.
   'blocked_by',
   'blocking',
+  // Issue 38 (migration 0017): a custom field's value; the row's field_id and field_name say which field (its name at
+  // the time), the labels say the values as a person reads them (domain custom-fields.ts `fieldValueText`).
+  'custom_field',
 ] as const;
 export type TaskActivityField = (typeof TASK_ACTIVITY_FIELDS)[number];
 

@@ -7,6 +7,7 @@
  * takes the status and the message from here; the client picks its text by reason from here,
  * never from the body's English. A new reason without a code and a message fails the typecheck.
  */
+import { CUSTOM_FIELD_ERRORS } from './custom-field-errors';
 import { MSG } from './messages';
 import { TASK_STRUCTURE_ERRORS } from './task-structure-errors';
 import { WORKFLOW_ERRORS } from './workflow-errors';
@@ -168,6 +169,8 @@ export const ERRORS = {
   ...WORKFLOW_ERRORS,
   // sub-tasks, dependencies and start dates (issue 37): parents, cycles, depth, blockers, start ≤ due
   ...TASK_STRUCTURE_ERRORS,
+  // custom fields (issue 38): definitions and values
+  ...CUSTOM_FIELD_ERRORS,
 
   // settings: the account
   wrong_password: { code: 'validation_failed', message: MSG.currentPasswordWrong },

@@ -31,7 +31,8 @@ export function codeForStatus(status: number): ErrorCode {
   return 'validation_failed';
 }
 
-type Query = Record<string, string | number | boolean | undefined | null>;
+/** A query's parameters; an array repeats its parameter (`cf=a&cf=b`). */
+type Query = Record<string, string | number | boolean | readonly string[] | undefined | null>;
 
 export interface RequestOptions {
   query?: Query;
@@ -45,7 +46,8 @@ function buildUrl(path: string, query?: Query): string {
   if (!query) return path;
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) {
-    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+    if (Array.isArray(v)) for (const item of v) params.append(k, item);
+    else if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
   }
   const qs = params.toString();
   return qs ? `${path}?${qs}` : path;

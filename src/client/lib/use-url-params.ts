@@ -18,11 +18,13 @@ export function useUrlParams() {
   }, [params]);
 
   const update = useCallback(
-    (changes: Record<string, string | null | undefined>) => {
+    (changes: Record<string, string | readonly string[] | null | undefined>) => {
       const next = new URLSearchParams(asked.current ?? current.current);
       for (const [k, v] of Object.entries(changes)) {
-        if (v) next.set(k, v);
-        else next.delete(k);
+        next.delete(k);
+        // An array repeats its parameter (the custom field filters, `cf`); an empty one clears it.
+        if (Array.isArray(v)) for (const item of v) next.append(k, item);
+        else if (v) next.set(k, v as string);
       }
       asked.current = next;
       setParams(next, { replace: true });

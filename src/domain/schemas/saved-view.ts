@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DUE_FILTERS, START_FILTERS, SUBTASK_FILTERS, TASK_PRIORITIES, TASK_SORTS } from '../constants';
 import { isoDateTime, uuid } from './common';
+import { fieldSort, savedFieldFilters } from './custom-field';
 import { statusCategory, statusKey } from './workflow';
 
 export const SAVED_VIEW_LIMITS = { nameMax: 80, perUserMax: 100 } as const;
@@ -22,7 +23,11 @@ export const savedViewConfig = z
     /** 'hide': the board's 'Show sub-tasks' off (top-level tasks only). */
     subtasks: z.enum(SUBTASK_FILTERS).optional(),
     q: z.string().max(200).optional(),
-    sort: z.enum(TASK_SORTS).optional(),
+    /** Custom field filters (issue 38), as the query's `cf`. */
+    cf: savedFieldFilters.optional(),
+    sort: z.enum(TASK_SORTS).or(fieldSort).optional(),
+    /** The list's hidden columns: built-in column keys and `field:<fieldId>` (issue 38). */
+    hiddenColumns: z.array(z.string().max(60)).max(80).optional(),
     dir: z.enum(['asc', 'desc']).optional(),
     view: z.enum(['board', 'list']).optional(),
     /** The board's swimlanes (none when absent). */

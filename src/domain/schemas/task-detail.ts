@@ -144,6 +144,8 @@ export const activityDto = z.object({
   /** What a person read at the time (a name, a project name); null where the value speaks for itself. */
   oldLabel: z.string().nullable(),
   newLabel: z.string().nullable(),
+  /** 'custom_field' entries: the field's name when the change was made (issue 38); null for every other field. */
+  fieldName: z.string().nullable(),
   createdAt: isoDateTime,
 });
 export type ActivityDto = z.infer<typeof activityDto>;

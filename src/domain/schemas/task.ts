@@ -3,6 +3,7 @@ import { DUE_FILTERS, LIMITS, START_FILTERS, SUBTASK_FILTERS, TASK_PRIORITIES, T
 import { statusCategory, statusDto, statusKey } from './workflow';
 import { MSG } from '../messages';
 import { isoDate, isoDateTime, optionalText, uuid, versionField } from './common';
+import { fieldFiltersQuery, fieldSort, taskFieldValues, taskFieldValuesInput } from './custom-field';
 
 // Plain lists, kept in constants so that pages which only need them do not load zod.
 export { DUE_FILTER_LABELS, DUE_FILTERS, type DueFilter, TASK_SORTS, type TaskSort } from '../constants';
@@ -26,6 +27,8 @@ const taskFields = {
   parentId: uuid.nullish().transform((v) => v ?? null),
   /** On or before the due date when both are given (domain dates.ts `validateStartDate`). */
   startDate: isoDate.nullish().transform((v) => v ?? null),
+  /** Custom field values (issue 38): a partial map by field id, each checked against its field by the service. */
+  fields: taskFieldValuesInput.optional(),
 };
 
 export const createTaskInput = z.object({ ...taskFields, projectId: z.uuid({ error: MSG.projectRequired }) }).strict();
@@ -46,6 +49,8 @@ export const updateTaskInput = z
     /** Another parent (null: top level); missing leaves it. A sub-task moved to another project leaves its parent. */
     parentId: uuid.nullish(),
     startDate: isoDate.nullish(),
+    /** Custom field values (issue 38): the fields named are set (null clears one), the others are left as they are. */
+    fields: taskFieldValuesInput.optional(),
     /** With a `status` of the completed category: the open sub-tasks, at every level, are completed in the same change. */
     completeSubtasks: z.boolean().optional().meta({
       description:
@@ -96,8 +101,10 @@ export const listTasksQuery = z.object({
   /** The caller's local date, for the due-date buckets. */
   today: isoDate.optional(),
   q: z.string().max(200).optional(),
-  /** Newest first unless told otherwise. */
-  sort: z.enum(TASK_SORTS).optional(),
+  /** Custom field filters (issue 38), each `<fieldId>:<op>:<value>` (domain custom-fields.ts `parseFieldFilter`). */
+  cf: fieldFiltersQuery.optional(),
+  /** Newest first unless told otherwise; `field:<fieldId>` sorts by a custom field (no value last). */
+  sort: z.enum(TASK_SORTS).or(fieldSort).optional(),
   dir: z.enum(['asc', 'desc']).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
   offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
@@ -139,6 +146,7 @@ export const taskDto = z.object({
   startDate: isoDate.nullable(),
   /** Blockers not in the completed category ('This task is blocked by N open tasks'). */
   blockedCount: z.number().int(),
+  fields: taskFieldValues,
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
   version: z.number().int(),

@@ -17,6 +17,8 @@ const PARAMS = {
   dir: 'dir',
   view: 'view',
   groupBy: 'groupBy',
+  cf: 'cf',
+  hiddenColumns: 'columns',
 } as const satisfies Record<keyof SavedViewConfig, string>;
 
 /** The view the page was last set from: the Views menu marks it and offers to update, rename or delete it. */
@@ -25,6 +27,8 @@ export const SAVED_VIEW_PARAM = 'savedView';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A status key (any project's status, not only the default four). */
 const statusKeyOf = (v: string | null) => (v && isStatusKeyShaped(v) ? v : undefined);
+const fieldSortOf = (v: string | null): `field:${string}` | undefined =>
+  v && /^field:[0-9a-f-]{36}$/i.test(v) ? (v as `field:${string}`) : undefined;
 const oneOf = <T extends string>(values: readonly T[], v: string | null): T | undefined =>
   v !== null && (values as readonly string[]).includes(v) ? (v as T) : undefined;
 
@@ -44,7 +48,9 @@ export function configFromParams(params: URLSearchParams): SavedViewConfig {
     start: oneOf(START_FILTERS, get('start')),
     subtasks: oneOf(SUBTASK_FILTERS, get('subtasks')),
     q: q || undefined,
-    sort: oneOf(TASK_SORTS, get('sort')),
+    cf: params.getAll(PARAMS.cf).length > 0 ? params.getAll(PARAMS.cf).slice(0, 10) : undefined,
+    sort: oneOf(TASK_SORTS, get('sort')) ?? fieldSortOf(get('sort')),
+    hiddenColumns: get('hiddenColumns')?.split(',').filter(Boolean).slice(0, 80) || undefined,
     dir: oneOf(['asc', 'desc'] as const, get('dir')),
     // The board is the page's default, and has no parameter.
     view: get('view') === 'list' ? 'list' : 'board',
@@ -54,11 +60,12 @@ export function configFromParams(params: URLSearchParams): SavedViewConfig {
 }
 
 /** Every parameter a view sets, and null for each it clears (so that nothing of the previous filters stays). */
-export function paramsFromConfig(config: SavedViewConfig, viewId: string): Record<string, string | null> {
-  const out: Record<string, string | null> = { [SAVED_VIEW_PARAM]: viewId };
+export function paramsFromConfig(config: SavedViewConfig, viewId: string): Record<string, string | string[] | null> {
+  const out: Record<string, string | string[] | null> = { [SAVED_VIEW_PARAM]: viewId };
   for (const [key, param] of Object.entries(PARAMS) as [keyof SavedViewConfig, string][]) {
     const value = config[key];
-    out[param] = value === undefined || (key === 'view' && value === 'board') ? null : value;
+    if (key === 'hiddenColumns') out[param] = Array.isArray(value) && value.length > 0 ? value.join(',') : null;
+    else out[param] = value === undefined || (key === 'view' && value === 'board') ? null : value;
   }
   return out;
 }
@@ -66,7 +73,10 @@ export function paramsFromConfig(config: SavedViewConfig, viewId: string): Recor
 /** The view's query string on /tasks. */
 export function viewSearch(config: SavedViewConfig, viewId: string): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(paramsFromConfig(config, viewId))) if (v) params.set(k, v);
+  for (const [k, v] of Object.entries(paramsFromConfig(config, viewId))) {
+    if (Array.isArray(v)) for (const item of v) params.append(k, item);
+    else if (v) params.set(k, v);
+  }
   return params.toString();
 }
 

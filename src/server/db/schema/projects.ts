@@ -1,11 +1,14 @@
 /** Projects, their statuses (workflows), their tasks, and the per-project task counters the triggers keep. */
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   date,
   foreignKey,
   index,
   integer,
+  jsonb,
+  numeric,
   pgTable,
   primaryKey,
   text,
@@ -15,6 +18,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { PROJECT_STATUSES, TASK_PRIORITIES } from '../../../domain/constants';
 import { STATUS_CATEGORIES, STATUS_LIMITS } from '../../../domain/workflow';
+import { CUSTOM_FIELD_TYPES, type CustomFieldOption, type CustomFieldValues } from '../../../domain/custom-fields';
 import { createdAt, id, oneOf, requiredRef, textOf, timestamptz, updatedAt } from './columns';
 import { teams } from './teams';
 import { users } from './users';
@@ -135,6 +139,10 @@ export const tasks = pgTable(
     // How many of the task's blockers (task_dependencies) are not in the completed category, kept by triggers on
     // task_dependencies and tasks (migration 0013). Never written by the app.
     openBlockerCount: integer('open_blocker_count').notNull().default(0),
+    // Custom field values (issue 38, decision 0026): { fieldId: value }, only fields with a value, written by the app
+    // after domain custom-fields.ts `validateFieldValue`. Read with the card's row; filtered and sorted through
+    // task_field_values, which a trigger keeps from it (migration 0017).
+    fields: jsonb('fields').$type<CustomFieldValues>().notNull().default(sql`'{}'::jsonb`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -174,5 +182,67 @@ export const tasks = pgTable(
     check('tasks_status_category_check', oneOf(t.statusCategory, STATUS_CATEGORIES)),
     check('tasks_priority_check', oneOf(t.priority, TASK_PRIORITIES)),
     check('tasks_dates_check', sql`${t.startDate} is null or ${t.dueDate} is null or ${t.startDate} <= ${t.dueDate}`),
+  ],
+);
+
+/**
+ * A team's custom fields (issue 38, decision 0026). Options (select, multi-select) live in the row as JSON, in order:
+ * a task's value names an option by id. `project_ids` null: every project of the team.
+ */
+export const customFields = pgTable(
+  'custom_fields',
+  {
+    id: id(),
+    teamId: requiredRef('team_id', () => teams.id, 'cascade'),
+    name: text('name').notNull(),
+    type: textOf('type', CUSTOM_FIELD_TYPES).notNull(),
+    options: jsonb('options').$type<CustomFieldOption[]>().notNull().default(sql`'[]'::jsonb`),
+    projectIds: uuid('project_ids').array(),
+    showOnCard: boolean('show_on_card').notNull().default(false),
+    archived: boolean('archived').notNull().default(false),
+    unit: text('unit'),
+    decimals: integer('decimals'),
+    position: integer('position').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('custom_fields_team_name_idx').on(t.teamId, sql`lower(${t.name})`),
+    index('custom_fields_team_idx').on(t.teamId, t.position),
+    check('custom_fields_type_check', oneOf(t.type, CUSTOM_FIELD_TYPES)),
+  ],
+);
+
+/**
+ * The custom field values of `tasks.fields`, one row per value (per option of a multi-select), typed, for filters and
+ * sorts by index (decision 0026). Kept by triggers on tasks (migration 0017) from the JSON and the field's type; never
+ * written by the app. A deleted field's rows go with it (the service also takes its key out of the tasks' JSON).
+ */
+export const taskFieldValues = pgTable(
+  'task_field_values',
+  {
+    taskId: requiredRef('task_id', () => tasks.id, 'cascade'),
+    fieldId: requiredRef('field_id', () => customFields.id, 'cascade'),
+    /** text, url */
+    vText: text('v_text'),
+    vNum: numeric('v_num'),
+    vDate: date('v_date', { mode: 'string' }),
+    /** select, multi-select (one row per option) */
+    vOption: uuid('v_option'),
+    /** person */
+    vUser: uuid('v_user'),
+    /** checkbox (only true is stored) */
+    vBool: boolean('v_bool'),
+  },
+  (t) => [
+    index('task_field_values_task_idx').on(t.taskId, t.fieldId),
+    index('task_field_values_num_idx').on(t.fieldId, t.vNum, t.taskId).where(sql`${t.vNum} is not null`),
+    index('task_field_values_date_idx').on(t.fieldId, t.vDate, t.taskId).where(sql`${t.vDate} is not null`),
+    // Option ids are unique across fields: the option alone finds its tasks, and its statistics are the option's own.
+    index('task_field_values_option_idx')
+      .on(t.vOption, t.taskId)
+      .where(sql`${t.vOption} is not null`),
+    index('task_field_values_user_idx').on(t.vUser, t.fieldId).where(sql`${t.vUser} is not null`),
+    index('task_field_values_field_idx').on(t.fieldId),
   ],
 );

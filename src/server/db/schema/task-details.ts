@@ -90,6 +90,9 @@ export const taskActivity = pgTable(
      */
     oldCategory: textOf('old_category', STATUS_CATEGORIES),
     newCategory: textOf('new_category', STATUS_CATEGORIES),
+    /** 'custom_field' rows only (migration 0017): the field (no reference: a deleted field's history stays) and its name then. */
+    fieldId: uuid('field_id'),
+    fieldName: text('field_name'),
     createdAt: createdAt(),
   },
   (t) => [

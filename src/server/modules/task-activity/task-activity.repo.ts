@@ -37,6 +37,7 @@ export async function listByTaskId(db: DbOrTx, taskId: string) {
       newValue: taskActivity.newValue,
       oldLabel: taskActivity.oldLabel,
       newLabel: taskActivity.newLabel,
+      fieldName: taskActivity.fieldName,
       createdAt: taskActivity.createdAt,
       actorId: users.id,
       actorName: users.fullName,

@@ -40,6 +40,7 @@ export class TaskActivityService {
           newValue: row.newValue,
           oldLabel: row.oldLabel,
           newLabel: row.newLabel,
+          fieldName: row.fieldName,
           createdAt: row.createdAt.toISOString(),
         })),
     };

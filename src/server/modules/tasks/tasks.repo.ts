@@ -21,6 +21,7 @@ import type { ListTasksQuery, TaskSort } from '../../../domain/schemas/task';
 import { dueRange } from '../../../domain/task-filters';
 import { QueryBuilder, unionAll } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
+import type { CustomFieldValues } from '../../../domain/custom-fields';
 import { projects, projectStatusCounts, projectStatuses, tasks, users } from '../../db/schema';
 import { type RowStatement, rowStatement } from '../../db/row-statements';
 import { containsText } from '../../db/search';
@@ -61,6 +62,7 @@ export const listColumns = {
   subtaskTotal: tasks.subtaskTotal,
   startDate: tasks.startDate,
   openBlockerCount: tasks.openBlockerCount,
+  fields: tasks.fields,
 };
 export interface TaskListRow {
   id: string;
@@ -88,6 +90,7 @@ export interface TaskListRow {
   subtaskTotal: number;
   startDate: string | null;
   openBlockerCount: number;
+  fields: CustomFieldValues;
 }
 
 /** A task list's page size when the query names none. */
@@ -143,7 +146,7 @@ const statusRank = [
 ];
 const priorityRank = sql`case ${tasks.priority} when 'low' then 0 when 'medium' then 1 when 'high' then 2 else 3 end`;
 
-function orderBy(sort: TaskSort = 'created', dir: 'asc' | 'desc' = sort === 'created' ? 'desc' : 'asc'): SQL[] {
+function orderBy(sort: TaskSort | `field:${string}` = 'created', dir: 'asc' | 'desc' = sort === 'created' ? 'desc' : 'asc'): SQL[] {
   const by = dir === 'asc' ? asc : desc;
   const nullsLast = (e: SQL | typeof tasks.dueDate | typeof tasks.startDate) => sql`${e} ${sql.raw(dir)} nulls last`;
   const key: Record<TaskSort, SQL> = {
@@ -160,7 +163,8 @@ function orderBy(sort: TaskSort = 'created', dir: 'asc' | 'desc' = sort === 'cre
     project: by(sql`lower(${projects.name})`),
   };
   // Ties fall back to newest first, then id, so paging is stable.
-  return [key[sort], desc(tasks.createdAt), desc(tasks.id)];
+  // TODO(issue 38): `field:<id>` sorts by a custom field (decision 0026); until then, newest first.
+  return [sort.startsWith('field:') ? key.created : key[sort as TaskSort], desc(tasks.createdAt), desc(tasks.id)];
 }
 
 /** Cards with their project's and assignee's names: the one join every list of cards starts from. */

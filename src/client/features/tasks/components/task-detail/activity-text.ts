@@ -15,7 +15,9 @@ const tags = (joined: string | null) => (joined ? joined.split(',').join(', ') :
  * What an entry of the history says after the actor's name: 'moved this from To Do to In Progress'. Names come from
  * the labels recorded at the time (a project renamed since keeps its old name here).
  */
-export function describeActivity(entry: Pick<ActivityDto, 'field' | 'oldValue' | 'newValue' | 'oldLabel' | 'newLabel'>) {
+export function describeActivity(
+  entry: Pick<ActivityDto, 'field' | 'oldValue' | 'newValue' | 'oldLabel' | 'newLabel'> & { fieldName?: string | null },
+): string {
   const { oldValue, newValue, oldLabel, newLabel } = entry;
   switch (entry.field) {
     case 'title':
@@ -63,6 +65,13 @@ export function describeActivity(entry: Pick<ActivityDto, 'field' | 'oldValue' |
       const name = other === HIDDEN_TASK_VALUE ? DEPENDENCY_TEXT.hiddenTask : quoted(newLabel ?? oldLabel ?? 'a deleted task');
       const relation = entry.field === 'blocked_by' ? 'blocked by' : 'blocking';
       return newValue ? `added a dependency: ${relation} ${name}` : `removed a dependency: no longer ${relation} ${name}`;
+    }
+    case 'custom_field': {
+      // The field's name and its values as they read at the time (domain custom-fields.ts `fieldValueText`).
+      const name = entry.fieldName ?? 'a deleted field';
+      if (!oldLabel) return `set ${name} to ${newLabel ?? ''}`;
+      if (!newLabel) return `cleared ${name} (was ${oldLabel})`;
+      return `changed ${name} from ${oldLabel} to ${newLabel}`;
     }
   }
 }
