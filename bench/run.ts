@@ -208,6 +208,33 @@ function scenarios(data: Seeded): Scenario[] {
       connections: options.connections,
     },
     {
+      // Custom fields (issue 38, decision 0026): every visible task (all of them) filtered by team 0's select field
+      // 'Severity' is Critical, a page of 50 newest first with the counts.
+      name: 'list: filter by a select field',
+      kind: 'read',
+      route: '/api/tasks',
+      spec: { method: 'GET', path: `/api/tasks?cf=${data.fields.severityId}:any:${data.fields.criticalId}&limit=50` },
+      connections: options.connections,
+    },
+    {
+      // Every visible task sorted by team 0's number field 'Points' (tasks without a value, the other teams', last).
+      name: 'list: sort by a number field',
+      kind: 'read',
+      route: '/api/tasks',
+      spec: { method: 'GET', path: `/api/tasks?sort=field:${data.fields.pointsId}&limit=50` },
+      connections: options.connections,
+    },
+    {
+      name: 'list: select filter and number sort',
+      kind: 'read',
+      route: '/api/tasks',
+      spec: {
+        method: 'GET',
+        path: `/api/tasks?cf=${data.fields.severityId}:any:${data.fields.criticalId}&sort=field:${data.fields.pointsId}&limit=50`,
+      },
+      connections: options.connections,
+    },
+    {
       name: 'task create',
       kind: 'write',
       route: '/api/tasks',

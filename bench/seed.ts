@@ -7,6 +7,7 @@ import { hashPassword } from '../src/server/lib/passwords';
 import type { Db } from '../src/server/db/client';
 import { insertDefaultStatuses } from '../src/server/db/project-statuses';
 import {
+  customFields,
   passwordCredentials,
   projects,
   projectStatuses,
@@ -49,6 +50,12 @@ export interface Seeded {
   moveTaskIds: string[];
   /** The team with a custom workflow (WORKFLOW_STATUSES), apart from user 0 (see `seedWorkflowTeam`). */
   workflow: SeededWorkflow;
+  /**
+   * Custom fields (issue 38, `seedFieldDefs`): every team of `teams` has the same ten fields, three shown on cards,
+   * and every task of theirs a value in each. Team 0's select field 'Severity' and its option 'Critical', and its number
+   * field 'Points', for the filter and sort reads.
+   */
+  fields: { severityId: string; criticalId: string; pointsId: string };
   /** The timeline's team: 2,000 dated tasks in a window and 500 dependencies (see `seedTimelineTeam`). */
   timeline: SeededTimeline;
   seconds: number;
@@ -260,6 +267,96 @@ function statusHistory(taskRows: (typeof tasks.$inferInsert)[], now: number): Hi
   return rows;
 }
 
+/** The ten fields each team gets (issue 38's bench: "10 fields, 3 shown on cards"); options by name. */
+const FIELD_SHAPES = [
+  { name: 'Severity', type: 'select', options: ['Low', 'High', 'Critical'], showOnCard: true },
+  { name: 'Points', type: 'number', showOnCard: true },
+  { name: 'Sprint', type: 'select', options: ['Sprint 1', 'Sprint 2', 'Sprint 3', 'Sprint 4', 'Sprint 5'], showOnCard: true },
+  { name: 'Customer', type: 'text' },
+  { name: 'Review on', type: 'date' },
+  { name: 'Approved', type: 'checkbox' },
+  { name: 'Reviewer', type: 'person' },
+  { name: 'Platforms', type: 'multi_select', options: ['Web', 'iOS', 'Android', 'Desktop'] },
+  { name: 'Spec', type: 'url' },
+  { name: 'Estimate', type: 'number' },
+] as const;
+const CUSTOMERS = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark', 'Wayne', 'Tyrell'];
+
+/**
+ * Each team's ten custom fields (FIELD_SHAPES), and a maker of a task's values for a team: every field gets one, from a
+ * generator of its own (so the rest of the seed is the same data as before fields existed).
+ */
+function seedFieldDefs(teamIds: readonly string[], memberList: readonly string[][]) {
+  const rand = prng(38038);
+  const rows: (typeof customFields.$inferInsert)[] = [];
+  const byTeam = teamIds.map((teamId) =>
+    FIELD_SHAPES.map((shape, position) => {
+      const options =
+        'options' in shape
+          ? shape.options.map((name, i) => ({
+              id: randomUUID(),
+              name,
+              color: ['#64748b', '#ca8a04', '#dc2626', '#2563eb', '#16a34a'][i % 5]!,
+            }))
+          : [];
+      const row = {
+        id: randomUUID(),
+        teamId,
+        name: shape.name,
+        type: shape.type,
+        options,
+        position,
+        showOnCard: 'showOnCard' in shape,
+      };
+      rows.push(row);
+      return row;
+    }),
+  );
+  const valuesFor = (team: number, today: number): Record<string, string | number | boolean | string[]> => {
+    const values: Record<string, string | number | boolean | string[]> = {};
+    for (const field of byTeam[team]!) {
+      switch (field.type) {
+        case 'select':
+          values[field.id] = rand.pick(field.options).id;
+          break;
+        case 'multi_select':
+          values[field.id] = field.options.filter(() => rand.next() < 0.4).map((o) => o.id);
+          if ((values[field.id] as string[]).length === 0) values[field.id] = [field.options[0]!.id];
+          break;
+        case 'number':
+          values[field.id] = rand.int(field.name === 'Points' ? 21 : 400) / (field.name === 'Points' ? 1 : 4);
+          break;
+        case 'text':
+          values[field.id] = rand.pick(CUSTOMERS);
+          break;
+        case 'date':
+          values[field.id] = isoDay(today + (rand.int(120) - 60) * DAY);
+          break;
+        case 'checkbox':
+          values[field.id] = true;
+          break;
+        case 'person':
+          values[field.id] = rand.pick(memberList[team]!);
+          break;
+        case 'url':
+          values[field.id] = `https://specs.example.com/${rand.int(100_000)}`;
+          break;
+      }
+    }
+    return values;
+  };
+  const team0 = byTeam[0]!;
+  return {
+    rows,
+    valuesFor,
+    seeded: {
+      severityId: team0[0]!.id,
+      criticalId: team0[0]!.options[2]!.id,
+      pointsId: team0[1]!.id,
+    },
+  };
+}
+
 /** Seeds an empty (migrated) database. */
 export async function seed(db: Db, shape: SeedShape, today = new Date()): Promise<Seeded> {
   const started = performance.now();
@@ -320,6 +417,13 @@ export async function seed(db: Db, shape: SeedShape, today = new Date()): Promis
     projectRows.map((p) => p.id),
   );
 
+  // Custom fields first: the tasks' values name them (the values table's trigger reads their types).
+  const fieldDefs = seedFieldDefs(
+    teamRows.map((t) => t.id),
+    memberList,
+  );
+  await db.insert(customFields).values(fieldDefs.rows);
+
   // Tasks, in bulk.
   const shares = projectShares(shape.projects, rand);
   const perProject = shares.map((s) => Math.floor(s * shape.tasks));
@@ -348,6 +452,7 @@ export async function seed(db: Db, shape: SeedShape, today = new Date()): Promis
         tags: [...tagSet],
         createdAt: new Date(created),
         updatedAt: new Date(created + rand.int(20) * DAY),
+        fields: fieldDefs.valuesFor(p % teamRows.length, today.getTime()),
       });
       if (p === 1 && moveTaskIds.length < 2000) moveTaskIds.push(id);
     }
@@ -369,6 +474,7 @@ export async function seed(db: Db, shape: SeedShape, today = new Date()): Promis
     projects: projectRows.map((p, i) => ({ id: p.id, teamId: p.teamId, tasks: perProject[i]! })),
     moveTaskIds,
     workflow,
+    fields: fieldDefs.seeded,
     timeline,
     seconds: (performance.now() - started) / 1000,
   };

@@ -5,6 +5,7 @@
  * its row there, or a subscriber without the handler its row names, fails the typecheck.
  */
 import type { InvitationRole, SystemRole, TeamRole, UserTokenPurpose } from './constants';
+import type { CustomFieldDto } from './schemas/custom-field';
 import type { TaskDto } from './schemas/task';
 import type { CommentDto } from './schemas/task-detail';
 import type { StatusDto } from './schemas/workflow';
@@ -107,6 +108,15 @@ export type Change =
     >
   /** The workflow's order changed: the statuses whose position did, at their new one. */
   | Of<'status.reordered', { teamId: string; projectId: string; moved: readonly StatusDto[] }>
+  // ---- a team's custom fields (issue 38, decision 0026) ----
+  | Of<'field.created', { teamId: string; field: CustomFieldDto }>
+  /**
+   * Renamed, re-optioned, moved, archived… `clearedTasks`: how many tasks lost a value because an option they had was
+   * removed (in the same transaction: one change, not a `task.updated` per task).
+   */
+  | Of<'field.updated', { teamId: string; before: CustomFieldDto; after: CustomFieldDto; clearedTasks: number }>
+  /** Deleted with its values (`clearedTasks`: how many tasks had one); `field` as it was. */
+  | Of<'field.deleted', { teamId: string; field: CustomFieldDto; clearedTasks: number }>
   // ---- tasks ----
   /** `teamHasWebhooks`: false when the service read that the team has no active webhook (saves the webhook statement). */
   | Of<'task.created', { teamId: string; task: TaskDto; teamHasWebhooks?: boolean }>

@@ -288,6 +288,9 @@ export const TEAM_AUDIT_ACTIONS = [
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',
+  'custom_field.created',
+  'custom_field.updated',
+  'custom_field.deleted',
 ] as const;
 
 /** Security-relevant actions the audit log records (append-only; issue 26). */

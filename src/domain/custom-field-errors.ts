@@ -12,5 +12,6 @@ export const CUSTOM_FIELD_ERRORS = {
     message: `A team can have at most ${CUSTOM_FIELD_LIMITS.perTeamMax} custom fields`,
   },
   custom_field_not_found: { code: 'not_found', message: 'Custom field not found' },
+  custom_field_manage_denied: { code: 'permission_denied', message: 'Only team owners and admins can define custom fields' },
   custom_field_filter_invalid: { code: 'validation_failed', message: 'A custom field filter is not valid' },
 } as const;

@@ -30,6 +30,9 @@ export const DOMAIN_EVENT_TYPES = [
   'status.created',
   'status.updated',
   'status.deleted',
+  'field.created',
+  'field.updated',
+  'field.deleted',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

@@ -6,6 +6,7 @@ import { NOTIFICATION_PREFERENCE_KINDS } from '../../src/domain/constants';
 import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import {
   apiTokens,
+  customFields,
   notes,
   noteVersions,
   notifications,
@@ -106,6 +107,8 @@ interface Scope {
   reviewStatusId: string;
   inProgressStatusId: string;
   statusIds: string[];
+  /** A select field of the team (issue 38). */
+  fieldId: string;
   ids: string[];
 }
 
@@ -538,6 +541,67 @@ const TABLE: Row[] = [
     // Never a move into another project: 400 for those who may edit A.
     expect: teamA(400, { member: 403 }),
     foreignBodyId: 'moveTo',
+  },
+
+  // ---- a team's custom fields (issue 38): members read them, owners and admins define them ----
+  { route: 'GET /api/fields', variant: "the caller's teams", req: () => ({ url: '/api/fields' }), expect: allow(200) },
+  {
+    route: 'GET /api/teams/{id}/fields',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/teams/${w.a.teamId}/fields` }),
+    expect: teamA(200),
+  },
+  {
+    route: 'POST /api/teams/{id}/fields',
+    variant: 'team A',
+    req: (w) => ({
+      url: `/api/teams/${w.a.teamId}/fields`,
+      body: { name: 'Points', type: 'number', projectIds: [w.a.projectId] },
+    }),
+    expect: teamA(201, { member: 403 }),
+  },
+  {
+    route: 'POST /api/teams/{id}/fields',
+    variant: "team A, for team B's project",
+    req: (w) => ({
+      url: `/api/teams/${w.a.teamId}/fields`,
+      body: { name: 'Points', type: 'number', projectIds: [w.b.projectId] },
+    }),
+    // Never a field of one team on another's project: 400 for those who may define A's fields.
+    expect: teamA(400, { member: 403 }),
+    foreignBodyId: 'projectIds',
+  },
+  {
+    route: 'PATCH /api/fields/{id}',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/fields/${w.a.fieldId}`, body: { name: 'Risk', showOnCard: true } }),
+    expect: teamA(200, { member: 403 }),
+  },
+  {
+    route: 'PATCH /api/fields/{id}',
+    variant: "team B's field",
+    req: (w) => ({ url: `/api/fields/${w.b.fieldId}`, body: { name: 'Risk' } }),
+    // Team B's plain members (the other, the two-team callers) may read it but not change it.
+    expect: teamB(403),
+  },
+  {
+    route: 'PATCH /api/fields/{id}',
+    variant: "team A, for team B's project",
+    req: (w) => ({ url: `/api/fields/${w.a.fieldId}`, body: { projectIds: [w.b.projectId] } }),
+    expect: teamA(400, { member: 403 }),
+    foreignBodyId: 'projectIds',
+  },
+  {
+    route: 'DELETE /api/fields/{id}',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/fields/${w.a.fieldId}` }),
+    expect: teamA(204, { member: 403 }),
+  },
+  {
+    route: 'GET /api/fields/{id}/usage',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/fields/${w.a.fieldId}/usage` }),
+    expect: teamA(200),
   },
 
   // ---- tasks ----
@@ -1248,6 +1312,18 @@ const TABLE: Row[] = [
     expect: teamB(200),
   },
   {
+    route: 'GET /api/analytics',
+    variant: "split by team A's Select field",
+    req: (w) => ({ url: `/api/analytics?weeks=4&splitBy=${w.a.fieldId}` }),
+    expect: teamA(200),
+  },
+  {
+    route: 'GET /api/analytics',
+    variant: "split by team B's Select field",
+    req: (w) => ({ url: `/api/analytics?weeks=4&splitBy=${w.b.fieldId}` }),
+    expect: teamB(200),
+  },
+  {
     route: 'GET /api/analytics/cumulative-flow',
     variant: "team A's project",
     req: (w) => ({ url: `/api/analytics/cumulative-flow?projectId=${w.a.projectId}&weeks=4` }),
@@ -1437,6 +1513,15 @@ async function buildScope(
     })
     .returning();
   const [noteRow] = await db.insert(notes).values({ teamId: team.id, title: 'Member note', authorId: p.member.id }).returning();
+  const [field] = await db
+    .insert(customFields)
+    .values({
+      teamId: team.id,
+      name: 'Severity',
+      type: 'select',
+      options: [{ id: randomUUID(), name: 'High', color: '#dc2626' }],
+    })
+    .returning();
   const [version] = await db
     .insert(noteVersions)
     .values({ noteId: noteRow!.id, kind: 'manual', state: Buffer.from([0, 0]), title: 'Member note', createdById: p.member.id })
@@ -1464,6 +1549,7 @@ async function buildScope(
     noteVersionId: version!.id,
     reviewStatusId: statusId('review'),
     inProgressStatusId: statusId('in_progress'),
+    fieldId: field!.id,
   };
   // The delivery's id is a small number (not a uuid): left out of the leak scan's ids.
   return {

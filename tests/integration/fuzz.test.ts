@@ -1,12 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_PREFERENCE_KINDS } from '../../src/domain/constants';
+import { analyticsDto } from '../../src/domain/schemas/analytics';
 import { timelineAnswer } from '../../src/domain/schemas/timeline';
 import { TRANSFER_LIMITS } from '../../src/domain/schemas/transfer';
 import type { StatusListDto } from '../../src/domain/schemas/workflow';
 import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import {
+  customFields,
   notes,
   noteVersions,
   projects,
@@ -75,6 +78,8 @@ interface World {
   /** The project's Review status (the target of the status routes) and the others, in order. */
   statusId: string;
   statusIds: string[];
+  /** A select field of the team (issue 38): the target of the field routes. */
+  fieldId: string;
 }
 
 /** A body that passes validation, per route: the fuzzer mutates it, adds keys to it, or ignores it. */
@@ -155,6 +160,14 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
   'PATCH /api/statuses/{id}': () => ({ name: 'Fuzz review', category: 'started', color: '#abcdef', wipLimit: null }),
   // In Progress as the target: a valid delete takes Review out, and the status routes answer 404 after it.
   'DELETE /api/statuses/{id}': (w) => ({ moveTo: w.statusIds[1] }),
+  'POST /api/teams/{id}/fields': (w) => ({
+    name: 'Fuzz field',
+    type: 'select',
+    options: [{ name: 'Fuzz option', color: '#7c3aed' }],
+    projectIds: [w.projectId],
+    showOnCard: true,
+  }),
+  'PATCH /api/fields/{id}': () => ({ name: 'Fuzz field renamed', showOnCard: true, archived: false, position: 0 }),
 };
 
 /** Routes that take more than the server's 1 MiB (imports): their own limit, else 1 MiB. */
@@ -180,7 +193,9 @@ function urlFor(route: string, w: World): string {
               ? w.noteId
               : path.startsWith('/api/statuses/')
                 ? w.statusId
-                : w.targetUserId;
+                : path.startsWith('/api/fields/')
+                  ? w.fieldId
+                  : w.targetUserId;
   const itemId = path.includes('/comments/') ? w.commentId : w.checklistItemId;
   const url = path
     .replace('{id}', id)
@@ -326,6 +341,15 @@ async function seedWorld(): Promise<World> {
     .values({ webhookId: hook!.id, messageId: 'msg_fuzz', eventType: 'task.created', body: '{}', deliveredAt: new Date() })
     .returning();
   const [note] = await db.insert(notes).values({ teamId: team.id, title: 'Fuzz note', authorId: caller.id }).returning();
+  const [field] = await db
+    .insert(customFields)
+    .values({
+      teamId: team.id,
+      name: 'Fuzz severity',
+      type: 'select',
+      options: [{ id: randomUUID(), name: 'High', color: '#dc2626' }],
+    })
+    .returning();
   const [version] = await db
     .insert(noteVersions)
     .values({ noteId: note!.id, kind: 'manual', state: Buffer.from([0, 0]), title: 'Fuzz note', createdById: caller.id })
@@ -349,6 +373,7 @@ async function seedWorld(): Promise<World> {
     viewId: view!.id,
     statusId: statuses.find((st) => st.key === 'review')!.id,
     statusIds: statuses.map((st) => st.id),
+    fieldId: field!.id,
   };
 }
 
@@ -540,5 +565,50 @@ describe('fuzzing the query string of GET /api/timeline', () => {
     }
     expect(failures).toEqual([]);
     expect(answered).toBeGreaterThan(0);
+  });
+});
+
+describe('fuzzing the query string of GET /api/analytics with splitBy (issue 38)', () => {
+  it('never answers 500: 200 in the contract (with split when asked), or 400 / 404 with the error shape', async () => {
+    const caller = await createUser(ctx.app);
+    const teamId = (await insertTeam(ctx.database.db, caller)).id;
+    const otherTeamId = (await insertTeam(ctx.database.db, caller, 'Other fuzz team')).id;
+    const as = (url: string) => ctx.app.inject({ method: 'GET', url, headers: caller.auth });
+    const [select, text, foreign] = await ctx.database.db
+      .insert(customFields)
+      .values([
+        { teamId, name: 'Severity', type: 'select', options: [{ id: randomUUID(), name: 'High', color: '#dc2626' }] },
+        { teamId, name: 'Customer', type: 'text' },
+        { teamId: otherTeamId, name: 'Area', type: 'select', options: [] },
+      ])
+      .returning();
+    const id = fc.oneof(
+      fc.uuid(),
+      fc.constantFrom(select!.id, text!.id, foreign!.id, teamId, otherTeamId),
+      fc.string({ maxLength: 40 }),
+    );
+    const param = fc.oneof(
+      fc.tuple(fc.constant('splitBy'), id),
+      fc.tuple(fc.constantFrom('teamId', 'projectId'), id),
+      fc.tuple(fc.constant('weeks'), fc.constantFrom('4', '12', '26', '5', '')),
+      fc.tuple(fc.constantFrom('splitBy[]', '__proto__', 'splitBy[a]'), fc.string({ maxLength: 30 })),
+    );
+    const queries = fc.sample(fc.array(param, { maxLength: 4 }), { numRuns: 150, seed: Number(process.env.FUZZ_SEED) || 38 });
+    queries.push([['splitBy', select!.id]]);
+    const failures: string[] = [];
+    let split = 0;
+    for (const pairs of queries) {
+      const qs = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+      const res = await as(`/api/analytics?${qs}`);
+      if (res.statusCode === 200) {
+        const body = analyticsDto.safeParse(res.json());
+        if (!body.success) failures.push(`${qs.slice(0, 200)} -> 200 ${res.body.slice(0, 200)}`);
+        else if (body.data.split) split++;
+      } else if (![400, 404].includes(res.statusCode) || typeof res.json().error?.code !== 'string') {
+        failures.push(`${qs.slice(0, 200)} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(split).toBeGreaterThan(0);
   });
 });

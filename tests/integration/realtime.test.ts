@@ -290,6 +290,8 @@ function matchingGets(data: Record<string, unknown>): string[] {
       return ['/api/notifications', '/api/invitations', team];
     case 'note':
       return [`/api/notes/${data.noteId}`, team];
+    case 'field':
+      return [`${team}/fields`, team];
     default:
       return [];
   }
@@ -313,7 +315,8 @@ describe('what each event carries', () => {
     const read = new Map<string, string[]>();
     const snapshot = async () => {
       const urls = ['/api/invitations', '/api/notifications'];
-      if (ids.teamId) urls.push(`/api/teams/${ids.teamId}`, `/api/teams/${ids.teamId}/invitations`);
+      if (ids.teamId)
+        urls.push(`/api/teams/${ids.teamId}`, `/api/teams/${ids.teamId}/invitations`, `/api/teams/${ids.teamId}/fields`);
       if (ids.projectId) urls.push(`/api/projects/${ids.projectId}`, `/api/projects/${ids.projectId}/statuses`);
       if (ids.taskId) {
         const task = `/api/tasks/${ids.taskId}`;
@@ -394,6 +397,10 @@ describe('what each event carries', () => {
       ids: workflow.statuses.map((s) => s.id).reverse(),
     });
     await act(admin, 'DELETE', `/api/statuses/${statusId}`);
+    // A custom field (issue 38): added, renamed and deleted by the admin; every member is told.
+    const fieldId = await act(admin, 'POST', `${team}/fields`, { name: 'Severity', type: 'text' });
+    await act(admin, 'PATCH', `/api/fields/${fieldId}`, { name: 'Risk' });
+    await act(admin, 'DELETE', `/api/fields/${fieldId}`);
     const taskId = await act(member, 'POST', '/api/tasks', { title: 'Watched', projectId, assigneeId: admin.id }, 'taskId');
     // The task page: a comment mentioning the admin, a checklist item, a watch.
     await act(member, 'POST', `/api/tasks/${taskId}/comments`, { body: `Over to you <@${admin.id}>` });
@@ -462,6 +469,9 @@ describe('what each event carries', () => {
       expect(types(role, 'status.')).toEqual(['status.created', 'status.updated', 'status.updated', 'status.deleted']);
       const reordered = received[role].filter((m) => m.data.type === 'status.updated')[1]!;
       expect(reordered.data.statusIds).toEqual([...workflow.statuses.map((s) => s.id)].reverse().filter((_id, i) => i !== 2));
+    }
+    for (const role of ['owner', 'admin', 'member'] as const) {
+      expect(types(role, 'field.')).toEqual(['field.created', 'field.updated', 'field.deleted']);
     }
     expect(received.stranger).toEqual([]);
     // Every event type the stream forwards was compared.

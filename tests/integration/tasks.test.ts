@@ -378,6 +378,7 @@ describe('GET /api/tasks filters (all in SQL)', () => {
         'subtaskCounts',
         'startDate',
         'blockedCount',
+        'fields',
         'createdAt',
         'updatedAt',
         'version',

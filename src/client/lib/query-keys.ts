@@ -8,7 +8,8 @@ export type QueryRoot =
   | 'notifications'
   | 'admin'
   | 'settings'
-  | 'notes';
+  | 'notes'
+  | 'fields';
 
 /**
  * The key every key factory starts from (`all: rootKey('tasks')`), and that realtime.ts invalidates by, so

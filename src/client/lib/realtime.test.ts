@@ -79,7 +79,7 @@ describe('runRealtime', () => {
     // First connection: the notification event; the reconnect refreshes every root.
     expect(invalidated).toContain('notifications');
     expect(new Set(invalidated)).toEqual(
-      new Set(['notifications', 'tasks', 'projects', 'teams', 'invitations', 'dashboard', 'notes']),
+      new Set(['notifications', 'tasks', 'projects', 'teams', 'invitations', 'dashboard', 'notes', 'fields']),
     );
   }, 10_000);
 

@@ -16,7 +16,7 @@ import { type QueryRoot, rootKey } from './query-keys';
 type Roots = readonly QueryRoot[];
 
 /** The roots an event may leave stale (the admin pages are not live). */
-const ALL_ROOTS: Roots = ['tasks', 'projects', 'teams', 'invitations', 'dashboard', 'notifications', 'notes'];
+const ALL_ROOTS: Roots = ['tasks', 'projects', 'teams', 'invitations', 'dashboard', 'notifications', 'notes', 'fields'];
 
 // Moving a task also changes its project's progress and the dashboard's figures.
 const TASK: Roots = ['tasks', 'projects', 'dashboard'];
@@ -59,6 +59,10 @@ export const EVENT_ROOTS = {
   'status.created': PROJECT,
   'status.updated': PROJECT,
   'status.deleted': PROJECT,
+  // A team's custom fields (issue 38): their lists, and tasks (removing an option or a field clears values).
+  'field.created': ['fields', 'tasks'],
+  'field.updated': ['fields', 'tasks'],
+  'field.deleted': ['fields', 'tasks'],
 } as const satisfies Record<DomainEventType, Roots>;
 
 /** Which data an event can change; an event this client does not know (a newer server's) changes nothing here. */

@@ -37,6 +37,16 @@ export const analyticsQuery = checkedPeriod(
     /** One team (the caller must be an active member); all the caller's teams when absent. */
     teamId: uuid.optional(),
     projectId: uuid.optional(),
+    /**
+     * Issue 38: a Select custom field of the scope's team(s): the answer's `split` then gives throughput and cycle time
+     * per option of the field (and 'No value'). A field not of the caller's teams: 404; of another team than the
+     * scope's, or not a Select field: 400.
+     */
+    splitBy: uuid
+      .optional()
+      .describe(
+        "A Select custom field of the scope's team(s): the answer's `split` gives throughput and cycle time per option of the field, then 'No value'. A field not of the caller's teams: 404; of another team than the scope's, or not a Select field: 400.",
+      ),
     ...periodFields,
   }),
 );
@@ -120,6 +130,30 @@ export const analyticsDto = z.object({
   workload: z.array(byPriority.extend({ assigneeId: uuid.nullable(), name: z.string().nullable(), total: z.number().int() })),
   /** Open tasks past their due date at each week's end. */
   overdue: z.array(z.object({ week, count: z.number().int() })),
+  /**
+   * Only with `splitBy` (issue 38): throughput and cycle time per option of that Select field, by the option the
+   * completed task has now. `series` are the field's options in order, then 'No value' (`optionId` null: the tasks
+   * without one); every week's `counts` and `series` follow that order, and each week's counts add up to its throughput.
+   */
+  split: z
+    .object({
+      fieldId: uuid,
+      fieldName: z.string(),
+      series: z.array(z.object({ optionId: uuid.nullable(), name: z.string(), color: z.string() })),
+      throughput: z.array(z.object({ week, counts: z.array(z.number().int()) })),
+      cycleTime: z.array(
+        z.object({
+          week,
+          series: z.array(
+            z.object({ count: z.number().int(), medianHours: z.number().nullable(), p85Hours: z.number().nullable() }),
+          ),
+        }),
+      ),
+    })
+    .optional()
+    .describe(
+      "Only with `splitBy`: throughput and cycle time per option of that Select field (by the option each completed task has now). `series` are the field's options in order, then 'No value' (optionId null); each week's `counts` and `series` follow that order, and a week's counts add up to its throughput.",
+    ),
 });
 export type AnalyticsDto = z.infer<typeof analyticsDto>;
 

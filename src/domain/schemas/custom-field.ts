@@ -130,7 +130,8 @@ export const taskFieldValues = z
  * (domain custom-fields.ts `validateFieldValue`): 400 `custom_field_invalid` with the field's name in the message.
  */
 export const taskFieldValuesInput = z
-  .record(z.uuid(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()]))
+  // null rides on the string variant: OpenAPI 3.0 has no `nullable` beside a bare `anyOf`.
+  .record(z.uuid(), z.union([z.string().nullable(), z.number(), z.boolean(), z.array(z.string())]))
   .refine((m) => Object.keys(m).length <= CUSTOM_FIELD_LIMITS.perTeamMax, 'Too many fields');
 
 /**

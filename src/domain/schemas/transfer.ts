@@ -9,6 +9,7 @@ import {
   TEAM_ROLES,
 } from '../constants';
 import { STATUS_LIMITS } from '../workflow';
+import { CUSTOM_FIELD_LIMITS, CUSTOM_FIELD_TYPES } from '../custom-fields';
 import { isoDate, uuid } from './common';
 import { statusCategory, statusKey } from './workflow';
 
@@ -76,6 +77,42 @@ export const exportProject = z.object({
   statuses: z.array(exportStatus).min(1).max(STATUS_LIMITS.perProjectMax).optional(),
 });
 
+const fieldKey = z.string().regex(/^f\d{1,6}$/);
+const optionKey = z.string().regex(/^o\d{1,6}$/);
+
+/**
+ * A custom field of the team (issue 38), named by the file's own key ('f1'…) as tasks' values name it; its options by
+ * keys too ('o1'…), its projects by their keys (null: all).
+ */
+export const exportField = z.object({
+  key: fieldKey,
+  name: filled(CUSTOM_FIELD_LIMITS.nameMax),
+  type: z.enum(CUSTOM_FIELD_TYPES),
+  options: z
+    .array(
+      z.object({
+        key: optionKey,
+        name: filled(CUSTOM_FIELD_LIMITS.optionNameMax),
+        color: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+      }),
+    )
+    .max(CUSTOM_FIELD_LIMITS.optionsMax),
+  projects: z.array(projectKey).max(10_000).nullable(),
+  showOnCard: z.boolean(),
+  archived: z.boolean(),
+  unit: z.string().max(CUSTOM_FIELD_LIMITS.unitMax).nullable(),
+  decimals: z.number().int().min(0).max(CUSTOM_FIELD_LIMITS.decimalsMax).nullable(),
+});
+export type ExportField = z.infer<typeof exportField>;
+
+/**
+ * A task's custom field values by field key, in the stored form (domain custom-fields.ts) except that a select names
+ * its option by key, a multi-select its options' keys, and a person is their email.
+ */
+export const exportFieldValues = z
+  .record(fieldKey, z.union([z.string().max(CUSTOM_FIELD_LIMITS.urlMax), z.number(), z.boolean(), z.array(optionKey).max(100)]))
+  .refine((m) => Object.keys(m).length <= CUSTOM_FIELD_LIMITS.perTeamMax, 'Too many fields');
+
 export const exportComment = z.object({
   /** The author's email, null when the account is gone. */
   author: personRef,
@@ -127,6 +164,8 @@ export const exportTask = z.object({
   history: z.array(exportHistoryEntry).max(10_000),
   /** Issue 37; left out by older files. Last: the serializer writes optional fields after the others. */
   startDate: isoDate.nullable().optional(),
+  /** Issue 38: its custom field values by the file's field keys; left out by older files. */
+  fields: exportFieldValues.optional(),
 });
 
 export const exportNote = z.object({
@@ -157,6 +196,8 @@ export const crewboardExport = z.object({
   projects: z.array(exportProject).max(10_000),
   tasks: z.array(exportTask).max(TRANSFER_LIMITS.tasksMax),
   notes: z.array(exportNote).max(10_000),
+  /** Issue 38: the team's custom fields, in order; left out by older files (and then no task has values). */
+  fields: z.array(exportField).max(CUSTOM_FIELD_LIMITS.perTeamMax).optional(),
 });
 export type CrewboardExport = z.infer<typeof crewboardExport>;
 export type ExportTask = z.infer<typeof exportTask>;
@@ -212,6 +253,8 @@ export const trelloPreviewDto = z.object({
   labels: z.array(z.object({ id: z.string(), name: z.string(), tag: z.string().nullable() })),
   /** The new project's workflow, in order: the default four, or made from the lists (those mapped to 'own'). */
   statuses: z.array(z.object({ key: z.string(), name: z.string(), category: statusCategory })),
+  /** The board's custom fields the cards' values go into (issue 38): `existing`, a team field of that name reused. */
+  fields: z.array(z.object({ name: z.string(), type: z.enum(CUSTOM_FIELD_TYPES), existing: z.boolean() })),
   counts,
   warnings: z.array(z.string()),
 });
@@ -252,11 +295,25 @@ export const CSV_IMPORT_FIELD_LABELS: Record<CsvImportField, string> = {
   ignore: 'Ignore',
 };
 
+/** A column mapped to a new custom field named after its header (issue 38): Number when every value is a number, else Text. */
+export const CSV_NEW_FIELD = 'new_field';
+
+/**
+ * Where a column goes: a task field, one of the team's custom fields (`field:<id>`, issue 38), or a new custom field
+ * (`new_field`).
+ */
+export const csvMappingTarget = z.union([
+  z.enum(CSV_IMPORT_FIELDS),
+  z.literal(CSV_NEW_FIELD),
+  z.templateLiteral(['field:', z.uuid()]),
+]);
+export type CsvMappingTarget = z.infer<typeof csvMappingTarget>;
+
 export const csvImportInput = z
   .object({
     csv: z.string().max(TRANSFER_LIMITS.bodyBytes),
     /** Column header → field. Left out on a first dry run: the answer suggests one. */
-    mapping: z.record(z.string().max(500), z.enum(CSV_IMPORT_FIELDS)).optional(),
+    mapping: z.record(z.string().max(500), csvMappingTarget).optional(),
     /** Into this project of the team… */
     projectId: uuid.optional(),
     /** …or into a new one of this name ('Imported tasks' when neither is given). */
@@ -282,6 +339,8 @@ export const csvPreviewTask = z.object({
   tags: z.array(z.string()),
   /** The member it will be assigned to (their name), null for nobody. */
   assignee: z.string().nullable(),
+  /** Its custom field values as a person reads them, by field name (issue 38). */
+  fields: z.record(z.string(), z.string()),
 });
 export type CsvPreviewTask = z.infer<typeof csvPreviewTask>;
 
@@ -292,7 +351,9 @@ export const csvPreviewDto = z.object({
   dryRun: z.literal(true),
   headers: z.array(z.string()),
   /** The mapping used: the request's, else the suggested one. */
-  mapping: z.record(z.string(), z.enum(CSV_IMPORT_FIELDS)),
+  mapping: z.record(z.string(), csvMappingTarget),
+  /** The team's custom fields a column can be mapped to (not archived), in order (issue 38). */
+  fields: z.array(z.object({ id: uuid, name: z.string(), type: z.enum(CUSTOM_FIELD_TYPES) })),
   rows: z.array(csvPreviewTask),
   errors: z.array(csvRowError),
   counts,

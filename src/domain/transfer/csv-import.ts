@@ -15,14 +15,18 @@ import {
 import { unguardCsvField } from '../csv';
 import {
   CSV_IMPORT_FIELD_LABELS,
+  CSV_NEW_FIELD,
   type CsvImportField,
+  type CsvMappingTarget,
   type CsvPreviewTask,
   type CsvRowError,
   TRANSFER_LIMITS,
 } from '../schemas/transfer';
 import { validateStartDate } from '../dates';
 import { TASK_STRUCTURE_ERRORS } from '../task-structure-errors';
-import { type ImportPlan, oneProjectPlan } from './import-plan';
+import { type CsvFieldDef, csvFieldValue, newFieldFromColumn, parseDueDate } from './csv-fields';
+import { type ImportPlan, oneProjectPlan, type PlanField, type PlanFieldValues } from './import-plan';
+import { fieldValueText } from '../custom-fields';
 
 /** A start after the due date (the task form's and the API's message). */
 export const START_AFTER_DUE = TASK_STRUCTURE_ERRORS.start_after_due.message;
@@ -51,11 +55,24 @@ const HEADER_HINTS: [CsvImportField, RegExp][] = [
   ['assignee', /^(assignee|assigned to|assignee email|owner|responsible|members?)$/],
 ];
 
-/** A mapping guessed from the headers: each field from the first column whose name suggests it, the rest ignored. */
-export function suggestCsvMapping(headers: readonly string[]): Record<string, CsvImportField> {
+/**
+ * A mapping guessed from the headers: a column named as one of the team's custom fields `fields` (any case) goes to it;
+ * else each task field from the first column whose name suggests it; the rest ignored.
+ */
+export function suggestCsvMapping(
+  headers: readonly string[],
+  fields: readonly Pick<CsvFieldDef, 'id' | 'name'>[] = [],
+): Record<string, CsvMappingTarget> {
   const taken = new Set<CsvImportField>();
-  const mapping: Record<string, CsvImportField> = {};
+  const takenFields = new Set<string>();
+  const mapping: Record<string, CsvMappingTarget> = {};
   for (const header of headers) {
+    const field = fields.find((f) => !takenFields.has(f.id) && f.name.trim().toLowerCase() === header.trim().toLowerCase());
+    if (field) {
+      mapping[header] = `field:${field.id}`;
+      takenFields.add(field.id);
+      continue;
+    }
     const hint = HEADER_HINTS.find(([field, re]) => !taken.has(field) && re.test(normal(header)));
     mapping[header] = hint ? hint[0] : 'ignore';
     if (hint) taken.add(hint[0]);
@@ -99,15 +116,7 @@ export const parseStatus = keyOrLabel(TASK_STATUSES, TASK_STATUS_LABELS, {
 /** A priority from its key or label, any case. */
 export const parsePriority = keyOrLabel(TASK_PRIORITIES, TASK_PRIORITY_LABELS);
 
-/** A calendar day from 'YYYY-MM-DD', 'YYYY/MM/DD' or an ISO date-time (its date part), if it exists. */
-export function parseDueDate(value: string): string | undefined {
-  const m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value.trim());
-  if (!m) return undefined;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return undefined;
-  return `${m[1]}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-}
+export { parseDueDate };
 
 /**
  * Tags from 'a, b; c' (comma or semicolon separated), each once. A tag in double quotes may hold commas, semicolons
@@ -156,15 +165,29 @@ export interface CsvMember {
   fullName: string;
 }
 
-export interface CsvTask extends Omit<CsvPreviewTask, 'assignee'> {
+export interface CsvTask extends Omit<CsvPreviewTask, 'assignee' | 'fields'> {
   assigneeId: string | null;
   assigneeName: string | null;
+  /** Custom field values by the plan's field refs (an existing field's id, `new:<header>` for a new one). */
+  fields: PlanFieldValues;
+  /** The same values as a person reads them, by field name (the preview). */
+  fieldTexts: Record<string, string>;
 }
 
 export interface CsvPlan {
   tasks: CsvTask[];
   errors: CsvRowError[];
   warnings: string[];
+  /** The custom fields the values name: the team's (`existingId`) and the new ones the mapping asks for. */
+  fields: PlanField[];
+}
+
+/** The custom fields a CSV import may fill (issue 38). */
+export interface CsvFieldContext {
+  /** The team's fields a column may map to: those that apply to the project the tasks go into. */
+  fields: readonly CsvFieldDef[];
+  /** Every field name of the team (archived ones too): a new field may take none of them. */
+  takenNames: readonly string[];
 }
 
 /**
@@ -175,12 +198,17 @@ export interface CsvPlan {
 export function planCsvImport(
   headers: readonly string[],
   records: readonly CsvRecord[],
-  mapping: Record<string, CsvImportField>,
+  mapping: Record<string, CsvMappingTarget>,
   members: readonly CsvMember[],
+  context: CsvFieldContext = { fields: [], takenNames: [] },
 ): CsvPlan {
   const errors: CsvRowError[] = [];
   const warnings: string[] = [];
   const column: Partial<Record<Exclude<CsvImportField, 'ignore'>, number>> = {};
+  /** Columns mapped to custom fields: the column, the field (a new one has the ref `new:<header>`). */
+  const fieldColumns: { index: number; ref: string; def: CsvFieldDef }[] = [];
+  const planFields: PlanField[] = [];
+  const taken = new Set(context.takenNames.map((n) => n.trim().toLowerCase()));
   for (const [header, field] of Object.entries(mapping)) {
     const index = headers.indexOf(header);
     if (index < 0) {
@@ -188,6 +216,58 @@ export function planCsvImport(
       continue;
     }
     if (field === 'ignore') continue;
+    if (field === CSV_NEW_FIELD) {
+      const made = newFieldFromColumn(
+        header,
+        records.map((r) => unguardCsvField((r.cells[index] ?? '').trim())),
+      );
+      if (taken.has(made.name.toLowerCase())) {
+        errors.push({ line: 1, message: `The team already has a field named "${made.name}": map the column to it` });
+        continue;
+      }
+      taken.add(made.name.toLowerCase());
+      const ref = `new:${header}`;
+      const def: CsvFieldDef = { id: ref, name: made.name, type: made.type, options: [], decimals: null, unit: null };
+      fieldColumns.push({ index, ref, def });
+      planFields.push({
+        ref,
+        name: made.name,
+        type: made.type,
+        options: [],
+        projectRefs: null,
+        showOnCard: false,
+        archived: false,
+        unit: null,
+        decimals: null,
+      });
+      continue;
+    }
+    if (field.startsWith('field:')) {
+      const def = context.fields.find((f) => `field:${f.id}` === field);
+      if (!def) {
+        warnings.push(`"${header.slice(0, 60)}": no such custom field for this project: the column is ignored`);
+        continue;
+      }
+      if (fieldColumns.some((c) => c.ref === def.id)) {
+        errors.push({ line: 1, message: `Only one column can be the field ${def.name}` });
+        continue;
+      }
+      fieldColumns.push({ index, ref: def.id, def });
+      planFields.push({
+        ref: def.id,
+        existingId: def.id,
+        name: def.name,
+        type: def.type,
+        options: def.options.map((o) => ({ ref: o.id, id: o.id, name: o.name, color: o.color })),
+        projectRefs: null,
+        showOnCard: false,
+        archived: false,
+        unit: def.unit,
+        decimals: def.decimals,
+      });
+      continue;
+    }
+    if (!isTaskField(field)) continue;
     if (column[field] !== undefined) {
       errors.push({ line: 1, message: `Only one column can be the ${CSV_IMPORT_FIELD_LABELS[field].toLowerCase()}` });
       continue;
@@ -195,7 +275,7 @@ export function planCsvImport(
     column[field] = index;
   }
   if (column.title === undefined) errors.push({ line: 1, message: 'Choose the column that holds the task titles' });
-  if (errors.length) return { tasks: [], errors, warnings };
+  if (errors.length) return { tasks: [], errors, warnings, fields: [] };
 
   const byEmail = new Map(members.map((m) => [m.email.toLowerCase(), m]));
   const byName = new Map<string, CsvMember | null>();
@@ -247,6 +327,20 @@ export function planCsvImport(
       errors.push({ line: record.line, message: problems.join('; ') });
       continue;
     }
+    // Custom field values: one that does not fit its field is a warning, the task kept without it.
+    const fields: PlanFieldValues = {};
+    const fieldTexts: Record<string, string> = {};
+    for (const { index, ref, def } of fieldColumns) {
+      const read = csvFieldValue(def, unguardCsvField((record.cells[index] ?? '').trim()), members);
+      if (!read.ok) {
+        warnings.push(`Line ${record.line}: ${read.message}: left empty`);
+        continue;
+      }
+      if (read.value === null) continue;
+      fields[ref] = read.value;
+      const text = fieldValueText(def, read.value, (id) => members.find((m) => m.id === id)?.fullName ?? null);
+      if (text !== null) fieldTexts[def.name] = text;
+    }
     tasks.push({
       line: record.line,
       title,
@@ -258,10 +352,17 @@ export function planCsvImport(
       tags,
       assigneeId: assignee?.id ?? null,
       assigneeName: assignee?.fullName ?? null,
+      fields,
+      fieldTexts,
     });
   }
-  return { tasks, errors, warnings };
+  // A new field used by no row is not made.
+  const used = new Set(tasks.flatMap((t) => Object.keys(t.fields)));
+  return { tasks, errors, warnings, fields: planFields.filter((f) => used.has(f.ref)) };
 }
+
+const isTaskField = (target: string): target is Exclude<CsvImportField, 'ignore'> =>
+  target in CSV_IMPORT_FIELD_LABELS && target !== 'ignore';
 
 /** The plan of a CSV import into team `teamId`: into the project `into` (of the team), or a new one named `newName`. */
 export function csvImportPlan(
@@ -270,5 +371,5 @@ export function csvImportPlan(
   project: { existingId: string; name: string } | { newName: string },
 ): ImportPlan {
   const into = 'existingId' in project ? { existingId: project.existingId, name: project.name } : { name: project.newName };
-  return oneProjectPlan('csv', teamId, { ...into, description: null }, plan.tasks, plan.warnings);
+  return oneProjectPlan('csv', teamId, { ...into, description: null }, plan.tasks, plan.warnings, plan.fields);
 }

@@ -6,6 +6,7 @@
  * the same way; people are the ids the adapter was given (the importer, the team's members), never taken from the file.
  */
 import type { ProjectStatus, TaskActivityField, TaskPriority } from '../constants';
+import type { CustomFieldType, CustomFieldValue } from '../custom-fields';
 import { WORKFLOW_ERRORS } from '../workflow-errors';
 import {
   DEFAULT_STATUSES,
@@ -47,6 +48,32 @@ export interface PlanProject {
   /** A new project's workflow, in order; null or left out: the default four (an existing project keeps its own). */
   statuses?: PlanStatus[] | null;
 }
+
+/**
+ * A custom field the import gives values to (issue 38): one of the team's that exists (`existingId`: a CSV column
+ * mapped to it, a Trello field of the same name and type), or a new one. Options are named by the plan's own refs; an
+ * existing field's options carry their ids (`id`), an option without one is new (added to an existing field's list).
+ */
+export interface PlanField {
+  /** The plan's own name for it ('f1'), what task values refer to. */
+  ref: string;
+  existingId?: string;
+  name: string;
+  type: CustomFieldType;
+  options: { ref: string; id?: string; name: string; color: string }[];
+  /** Project refs of the plan; null: every project of the team. Ignored for an existing field. */
+  projectRefs: string[] | null;
+  showOnCard: boolean;
+  archived: boolean;
+  unit: string | null;
+  decimals: number | null;
+}
+
+/**
+ * A task's values by field ref, in the stored form of domain custom-fields.ts except that select and multi-select
+ * values name options by their refs (the writer puts the option ids in), and people are ids the adapter was given.
+ */
+export type PlanFieldValues = Record<string, CustomFieldValue>;
 
 export interface PlanComment {
   /** A user id (only ever the importer), null: nobody (the text names who wrote it). */
@@ -94,6 +121,8 @@ export interface PlanTask {
   comments: PlanComment[];
   checklist: { title: string; done: boolean }[];
   history: PlanHistoryEntry[];
+  /** Custom field values by field ref (left out: none). */
+  fields?: PlanFieldValues;
 }
 
 export interface PlanNote {
@@ -124,6 +153,8 @@ export interface ImportPlan {
   tasks: PlanTask[];
   notes: PlanNote[];
   warnings: string[];
+  /** Custom fields the tasks' values name (left out: none). */
+  fields?: PlanField[];
 }
 
 /** A task as a file without history makes it (a Trello card, a CSV row): no times of its own, no history. */
@@ -141,6 +172,7 @@ export interface FileTask {
   tags: string[];
   comments?: PlanComment[];
   checklist?: { title: string; done: boolean }[];
+  fields?: PlanFieldValues;
 }
 
 /**
@@ -153,6 +185,7 @@ export function oneProjectPlan(
   project: Pick<PlanProject, 'existingId' | 'name' | 'description' | 'statuses'>,
   tasks: FileTask[],
   warnings: string[],
+  fields: PlanField[] = [],
 ): ImportPlan {
   return {
     source,
@@ -173,9 +206,11 @@ export function oneProjectPlan(
       comments: t.comments ?? [],
       checklist: t.checklist ?? [],
       history: [],
+      ...(t.fields && Object.keys(t.fields).length ? { fields: t.fields } : {}),
     })),
     notes: [],
     warnings,
+    ...(fields.length ? { fields } : {}),
   };
 }
 
@@ -246,5 +281,25 @@ export function planProblems(plan: ImportPlan): string[] {
     for (const h of t.history) for (const v of [h.oldValue, h.newValue]) if (v && typeof v === 'object') check(v.projectRef);
   }
   for (const n of plan.notes) check(n.project);
+  const fieldRefs = new Map<string, PlanField>();
+  const fieldNames = new Set<string>();
+  for (const f of plan.fields ?? []) {
+    if (fieldRefs.has(f.ref)) problems.push(`Field key ${f.ref} is used twice`);
+    const name = f.name.trim().toLowerCase();
+    if (fieldNames.has(name)) problems.push(`Two fields are named "${f.name.slice(0, 40)}"`);
+    fieldNames.add(name);
+    const options = new Set<string>();
+    for (const o of f.options) {
+      if (options.has(o.name.toLowerCase())) problems.push(`Field "${f.name.slice(0, 40)}" has two options named "${o.name}"`);
+      options.add(o.name.toLowerCase());
+    }
+    fieldRefs.set(f.ref, f);
+    for (const ref of f.projectRefs ?? []) check(ref);
+  }
+  for (const t of plan.tasks) {
+    for (const ref of Object.keys(t.fields ?? {})) {
+      if (!fieldRefs.has(ref)) problems.push(`No field has the key ${ref}`);
+    }
+  }
   return [...new Set(problems)];
 }

@@ -27,6 +27,8 @@ export interface TaskCsvRow {
   tags: string[];
   createdAt: string;
   description: string | null;
+  /** The custom field columns' cells (issue 38), in the order of `tasksCsv`'s `fieldHeaders`. */
+  fields?: (string | null)[];
 }
 
 /**
@@ -42,13 +44,14 @@ export const CSV_BOM = '\uFEFF';
 
 /**
  * The tasks as a CSV document (RFC 4180, formula-looking cells neutralised by domain/csv.ts), statuses and priorities
- * as the list view shows them, tags joined by ", " (tagsCell; the CSV import splits them again).
+ * as the list view shows them, tags joined by ", " (tagsCell; the CSV import splits them again), then a column per
+ * custom field (`fieldHeaders`: the fields' names; each row's `fields` the values as a person reads them).
  */
-export function tasksCsv(rows: readonly TaskCsvRow[]): string {
+export function tasksCsv(rows: readonly TaskCsvRow[], fieldHeaders: readonly string[] = []): string {
   return (
     CSV_BOM +
     toCsv(
-      TASK_CSV_HEADER,
+      [...TASK_CSV_HEADER, ...fieldHeaders],
       rows.map((r) => [
         r.title,
         TASK_STATUS_LABELS[r.status as TaskStatus] ?? r.status,
@@ -60,6 +63,7 @@ export function tasksCsv(rows: readonly TaskCsvRow[]): string {
         tagsCell(r.tags),
         r.createdAt,
         r.description,
+        ...fieldHeaders.map((_, i) => r.fields?.[i] ?? null),
       ]),
     )
   );

@@ -9,7 +9,8 @@ import { LIMITS, TASK_DETAIL_LIMITS } from '../constants';
 import type { CrewboardExport, ExportStatus } from '../schemas/transfer';
 import { inWorkflowOrder } from '../workflow';
 import { validateStartDate } from '../dates';
-import type { ImportPlan, PlanStatus, PlanValue } from './import-plan';
+import { validateFieldValue } from '../custom-fields';
+import type { ImportPlan, PlanField, PlanFieldValues, PlanStatus, PlanValue } from './import-plan';
 import { trelloCommentBody } from './trello';
 
 const EMAIL_MENTION = /<@mailto:([^>\s]{1,254})>/g;
@@ -72,8 +73,50 @@ export function planTeamImport(file: CrewboardExport, importer: Importer): Impor
     warnings.push(`${t.title.slice(0, 60)}: its start date ${start} is after its due date ${t.dueDate}: left out`);
     return null;
   };
+  // Custom fields (issue 38): the file's keys are the plan's refs (options' too); each value is checked by its field's
+  // rule, a person kept only when it is the importer (the new team's one member); what does not fit is left out.
+  const fields: PlanField[] = (file.fields ?? []).map((f) => ({
+    ref: f.key,
+    name: f.name.trim(),
+    type: f.type,
+    options:
+      f.type === 'select' || f.type === 'multi_select'
+        ? f.options.map((o) => ({ ref: o.key, name: o.name.trim(), color: o.color.toLowerCase() }))
+        : [],
+    projectRefs: f.projects,
+    showOnCard: f.showOnCard,
+    archived: f.archived,
+    unit: f.type === 'number' ? f.unit : null,
+    decimals: f.type === 'number' ? f.decimals : null,
+  }));
+  const fieldOf = new Map(fields.map((f) => [f.ref, f]));
+  let dropped = 0;
+  const valuesOf = (values: Record<string, unknown> | undefined): PlanFieldValues | undefined => {
+    if (!values) return undefined;
+    const out: PlanFieldValues = {};
+    for (const [ref, raw] of Object.entries(values)) {
+      const field = fieldOf.get(ref);
+      if (!field) {
+        out[ref] = raw as string; // named by no field: planProblems refuses the file
+        continue;
+      }
+      const value = field.type === 'person' ? (typeof raw === 'string' && isMe(raw) ? importer.id : null) : raw;
+      const checked = validateFieldValue(
+        { ...field, options: field.options.map((o) => ({ id: o.ref, name: o.name, color: o.color })) },
+        value,
+        (id) => id === importer.id,
+      );
+      if (checked.ok && checked.value !== null) out[ref] = checked.value;
+      else if (value !== null) dropped++;
+    }
+    return out;
+  };
+  const taskValues = file.tasks.map((t) => valuesOf(t.fields));
+  if (dropped) warnings.push(`${dropped} custom field value${dropped === 1 ? ' does' : 's do'} not fit its field: left out`);
+
   return {
     source: 'crewboard',
+    ...(fields.length ? { fields } : {}),
     target: { kind: 'new_team', name: file.team.name.trim(), description: file.team.description },
     projects: file.projects.map((p) => ({
       ref: p.key,
@@ -85,7 +128,7 @@ export function planTeamImport(file: CrewboardExport, importer: Importer): Impor
       createdAt: p.createdAt,
       statuses: p.statuses ? workflowOf(p.statuses) : null,
     })),
-    tasks: file.tasks.map((t) => {
+    tasks: file.tasks.map((t, i) => {
       let description = t.description;
       if (t.creator && !isMe(t.creator)) {
         const line = createdByLine(nameOf(t.creator), t.createdAt.slice(0, 10));
@@ -126,6 +169,7 @@ export function planTeamImport(file: CrewboardExport, importer: Importer): Impor
           newCategory: h.newCategory ?? null,
           createdAt: h.createdAt,
         })),
+        ...(taskValues[i] && Object.keys(taskValues[i]).length ? { fields: taskValues[i] } : {}),
       };
     }),
     notes: file.notes.map((n) => ({

@@ -18,6 +18,9 @@
  *   member of the card is named in its description. Attachments that are links → links in the description; files
  *   uploaded to Trello cannot be fetched without the owner's Trello sign-in, so they are left out, with a warning.
  * - texts longer than Crewboard holds are shortened, with a warning.
+ * - the board's custom fields (text, number, date, checkbox, list → select with its options' names and colours) →
+ *   the team's custom fields (one of the same name and type reused, its missing options added), cards'
+ *   `customFieldItems` → the tasks' values (issue 38).
  */
 import { z } from 'zod';
 import { localDateIn } from '../analytics';
@@ -33,7 +36,14 @@ import {
   type StatusCategory,
   statusKeyFor,
 } from '../workflow';
-import { type ImportPlan, oneProjectPlan, type PlanStatus } from './import-plan';
+import {
+  CUSTOM_FIELD_LIMITS,
+  CUSTOM_FIELD_OPTION_COLORS,
+  type CustomFieldDef,
+  type CustomFieldType,
+  validateFieldValue,
+} from '../custom-fields';
+import { type ImportPlan, oneProjectPlan, type PlanField, type PlanFieldValues, type PlanStatus } from './import-plan';
 
 const text = z.string().max(100_000);
 const id = z.string().min(1).max(100);
@@ -55,6 +65,38 @@ const trelloCard = z.looseObject({
   /** Each checked on its own (attachmentOf, memberOf): one odd entry does not refuse the board. */
   idMembers: z.array(z.unknown()).nullish(),
   attachments: z.array(z.unknown()).nullish(),
+  /** The card's custom field values (issue 38), each checked on its own (trelloFieldItem). */
+  customFieldItems: z.array(z.unknown()).nullish(),
+});
+/** A board's custom field (Trello's Custom Fields power-up): text, number, date, checkbox, list (a select). */
+const trelloField = z.looseObject({
+  id,
+  name: z.string().max(10_000),
+  type: z.string().max(50),
+  pos: z.number().nullish(),
+  options: z
+    .array(
+      z.looseObject({
+        id,
+        value: z.looseObject({ text: z.string().max(10_000).nullish() }).nullish(),
+        color: z.string().max(50).nullish(),
+        pos: z.number().nullish(),
+      }),
+    )
+    .nullish(),
+  display: z.looseObject({ cardFront: z.boolean().nullish() }).nullish(),
+});
+const trelloFieldItem = z.looseObject({
+  idCustomField: id,
+  idValue: z.string().max(100).nullish(),
+  value: z
+    .looseObject({
+      text: z.string().max(100_000).nullish(),
+      number: z.string().max(100).nullish(),
+      date: z.string().max(100).nullish(),
+      checked: z.string().max(10).nullish(),
+    })
+    .nullish(),
 });
 const trelloAttachment = z.looseObject({
   name: z.string().max(10_000).nullish(),
@@ -91,6 +133,8 @@ export const trelloBoard = z.looseObject({
   checklists: z.array(trelloChecklist).nullish(),
   actions: z.array(z.unknown()).nullish(),
   members: z.array(z.unknown()).nullish(),
+  /** Each checked on its own: a field of another power-up's shape is passed over, with a warning. */
+  customFields: z.array(z.unknown()).nullish(),
 });
 export type TrelloBoard = z.infer<typeof trelloBoard>;
 type TrelloCard = z.infer<typeof trelloCard>;
@@ -265,6 +309,8 @@ export interface PlannedTask {
   tags: string[];
   checklist: { title: string; done: boolean }[];
   comments: string[];
+  /** Custom field values by the plan's field refs (the Trello field ids). */
+  fields: PlanFieldValues;
 }
 
 export interface TrelloPlan {
@@ -280,6 +326,8 @@ export interface TrelloPlan {
   labels: { id: string; name: string; tag: string | null }[];
   /** The new project's workflow (trelloWorkflow); null: the default four. */
   statuses: PlanStatus[] | null;
+  /** The board's custom fields that become team fields (`existingId`: one of the team's reused), in board order. */
+  fields: PlanField[];
   /** In board order: list by list, each list's cards top to bottom. */
   tasks: PlannedTask[];
   counts: { tasks: number; comments: number; checklistItems: number };
@@ -319,6 +367,149 @@ export interface TrelloPlanOptions {
   members?: readonly TeamMemberRef[];
   /** The importing user's time zone: due times become days there (UTC without one). */
   timeZone?: string | null;
+  /** The team's custom fields: a board field of the same name and type reuses one (issue 38). */
+  teamFields?: readonly Pick<CustomFieldDef, 'id' | 'name' | 'type' | 'options' | 'projectIds' | 'archived'>[];
+}
+
+/** Trello's field types and what they become. */
+const TRELLO_FIELD_TYPES: Record<string, CustomFieldType> = {
+  text: 'text',
+  number: 'number',
+  date: 'date',
+  checkbox: 'checkbox',
+  list: 'select',
+};
+
+/** Trello's colour names → the options' colours (the nearest of CUSTOM_FIELD_OPTION_COLORS). */
+const TRELLO_COLORS: Record<string, string> = {
+  green: '#16a34a',
+  yellow: '#ca8a04',
+  orange: '#ea580c',
+  red: '#dc2626',
+  purple: '#7c3aed',
+  blue: '#2563eb',
+  sky: '#0891b2',
+  lime: '#16a34a',
+  pink: '#db2777',
+  black: '#64748b',
+};
+
+/**
+ * The board's custom fields as the plan's fields: each reuses the team's field of the same name and type (one for
+ * every project, not archived), adding the options it lacks; else a new field, unless the team has the name for
+ * another kind of field (then its values are left out, with a warning). Refs: the Trello ids (fields and options).
+ */
+function planTrelloFields(board: TrelloBoard, options: TrelloPlanOptions, warnings: Warnings): PlanField[] {
+  const fields: PlanField[] = [];
+  const team = options.teamFields ?? [];
+  let room = CUSTOM_FIELD_LIMITS.perTeamMax - team.length;
+  const names = new Set<string>();
+  const parsed = (board.customFields ?? []).flatMap((raw) => {
+    const f = trelloField.safeParse(raw);
+    return f.success ? [f.data] : [];
+  });
+  for (const f of [...parsed].sort(byPos)) {
+    const type = TRELLO_FIELD_TYPES[f.type];
+    const name = f.name.trim().slice(0, CUSTOM_FIELD_LIMITS.nameMax).trim();
+    if (!type || !name) {
+      warnings.add(`Custom field "${f.name.slice(0, 40)}": its kind (${f.type.slice(0, 20)}) is not imported`);
+      continue;
+    }
+    if (names.has(name.toLowerCase())) {
+      warnings.add(`Custom field "${name}": the board has two of that name; the second is left out`);
+      continue;
+    }
+    names.add(name.toLowerCase());
+    const trelloOptions = [...(f.options ?? [])].sort(byPos).flatMap((o, i) => {
+      const optionName = (o.value?.text ?? '').trim().slice(0, CUSTOM_FIELD_LIMITS.optionNameMax).trim();
+      if (!optionName) return [];
+      const color = TRELLO_COLORS[o.color ?? ''] ?? CUSTOM_FIELD_OPTION_COLORS[i % CUSTOM_FIELD_OPTION_COLORS.length]!;
+      return [{ ref: o.id, name: optionName, color }];
+    });
+    const unique = trelloOptions
+      .filter((o, i) => trelloOptions.findIndex((x) => x.name.toLowerCase() === o.name.toLowerCase()) === i)
+      .slice(0, CUSTOM_FIELD_LIMITS.optionsMax);
+    const same = team.find((t) => t.name.trim().toLowerCase() === name.toLowerCase());
+    if (same) {
+      if (same.type !== type || same.archived || same.projectIds !== null) {
+        warnings.add(`Custom field "${name}": the team has a field of that name that cannot take its values: left out`);
+        continue;
+      }
+      const kept = unique.map((o): PlanField['options'][number] => {
+        const existing = same.options.find((x) => x.name.toLowerCase() === o.name.toLowerCase());
+        return existing ? { ...o, id: existing.id } : o;
+      });
+      // Existing options first (in their order), then the new ones; a board option of an existing name uses it.
+      const ordered = [
+        ...same.options.map(
+          (x) => kept.find((o) => o.id === x.id) ?? { ref: `keep:${x.id}`, id: x.id, name: x.name, color: x.color },
+        ),
+        ...kept.filter((o) => !o.id),
+      ].slice(0, CUSTOM_FIELD_LIMITS.optionsMax);
+      fields.push({
+        ref: f.id,
+        existingId: same.id,
+        name: same.name,
+        type,
+        options: ordered,
+        projectRefs: null,
+        showOnCard: false,
+        archived: false,
+        unit: null,
+        decimals: null,
+      });
+      continue;
+    }
+    if (room <= 0) {
+      warnings.add(`Custom field "${name}": a team can have at most ${CUSTOM_FIELD_LIMITS.perTeamMax} fields: left out`);
+      continue;
+    }
+    room--;
+    fields.push({
+      ref: f.id,
+      name,
+      type,
+      options: type === 'select' ? unique : [],
+      projectRefs: null,
+      showOnCard: Boolean(f.display?.cardFront),
+      archived: false,
+      unit: null,
+      decimals: null,
+    });
+  }
+  return fields;
+}
+
+/** A card's custom field values (by the Trello field ids), each checked by its field's rule; what does not fit is left out. */
+function cardFieldValues(card: TrelloCard, fields: readonly PlanField[], context: CardContext): PlanFieldValues {
+  const values: PlanFieldValues = {};
+  for (const raw of card.customFieldItems ?? []) {
+    const item = trelloFieldItem.safeParse(raw);
+    if (!item.success) continue;
+    const field = fields.find((f) => f.ref === item.data.idCustomField);
+    if (!field) continue;
+    const v = item.data.value;
+    let value: unknown = null;
+    if (field.type === 'select')
+      value = item.data.idValue ? (field.options.find((o) => o.ref === item.data.idValue)?.ref ?? null) : null;
+    else if (field.type === 'number') value = v?.number != null && v.number.trim() !== '' ? Number(v.number) : null;
+    else if (field.type === 'date') value = trelloDueDate(v?.date, context.timeZone);
+    else if (field.type === 'checkbox') value = v?.checked === 'true';
+    else value = v?.text ?? null;
+    const checked = validateFieldValue(
+      {
+        name: field.name,
+        type: field.type,
+        decimals: field.decimals,
+        options: field.options.map((o) => ({ id: o.ref, name: o.name, color: o.color })),
+      },
+      typeof value === 'string' && field.type === 'text' ? value.slice(0, CUSTOM_FIELD_LIMITS.textMax) : value,
+      () => false,
+    );
+    if (checked.ok && checked.value !== null) values[field.ref] = checked.value;
+    else if (!checked.ok) context.warnings.add(`${cardLabel(card)}: ${checked.message}: left out`);
+  }
+  return values;
 }
 
 /** What the cards need besides themselves: the board's labels, checklists, comments and people, and the team. */
@@ -332,6 +523,7 @@ interface CardContext {
   unmatched: Set<string>;
   uploads: { count: number };
   warnings: Warnings;
+  fields: PlanField[];
 }
 
 /** Finds a team member by a Trello member's address, else their full name (when one member only has it). */
@@ -389,6 +581,7 @@ export function planTrelloImport(
     unmatched: new Set(),
     uploads: { count: 0 },
     warnings,
+    fields: planTrelloFields(board, options, warnings),
   };
 
   const cardsByList = new Map<string, TrelloCard[]>();
@@ -449,6 +642,8 @@ export function planTrelloImport(
     })),
     labels: (board.labels ?? []).map((l) => ({ id: l.id, name: l.name ?? '', tag: labelTag(l) })),
     statuses: workflow.statuses,
+    // Only the fields some imported card has a value of (and every reused one's new options are then added).
+    fields: context.fields.filter((f) => tasks.some((t) => f.ref in t.fields)),
     tasks,
     counts: {
       tasks: tasks.length,
@@ -583,6 +778,7 @@ function planCard(card: TrelloCard, status: string, context: CardContext): Plann
     tags: tags.slice(0, LIMITS.tagsMax),
     checklist: checklist.slice(0, TASK_DETAIL_LIMITS.checklistItemsMax),
     comments,
+    fields: cardFieldValues(card, context.fields, context),
   };
 }
 
@@ -596,5 +792,5 @@ export function trelloImportPlan(plan: TrelloPlan, teamId: string, projectName: 
     ...t,
     comments: t.comments.map((body) => ({ authorId: importerId, body, mentions: [], createdAt: null, editedAt: null })),
   }));
-  return oneProjectPlan('trello', teamId, { ...project, statuses: plan.statuses }, tasks, plan.warnings);
+  return oneProjectPlan('trello', teamId, { ...project, statuses: plan.statuses }, tasks, plan.warnings, plan.fields);
 }

@@ -7,6 +7,7 @@ import type { DbOrTx } from './client';
  */
 export type LockName =
   | 'api_tokens'
+  | 'custom_fields'
   | 'dependencies'
   | 'digest'
   | 'hierarchy'

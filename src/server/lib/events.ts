@@ -62,6 +62,11 @@ export type DomainEvent =
    * deleted. Boards and lists of the project refresh (a delete may have moved its tasks).
    */
   | Event<'status.created' | 'status.updated' | 'status.deleted', { teamId: string; projectId: string; statusIds: string[] }>
+  /**
+   * A team's custom field was added, changed or deleted (issue 38): field lists, cards and lists refresh (removing an
+   * option or deleting a field clears values from the team's tasks).
+   */
+  | Event<'field.created' | 'field.updated' | 'field.deleted', { teamId: string; fieldId: string }>
   /** A notification was written for `userId`; forwarded to that user's streams only. */
   | Event<'notification.created', { teamId: string; userId: string; notificationId: string }>
   /** Sessions ended (sign-out, reuse of a spent refresh token, deactivation): their event streams close. */

@@ -28,6 +28,7 @@ import { registerNotes } from './notes/notes.routes';
 import { registerWorkflows } from './workflows/workflows.routes';
 import { registerTaskDependencies } from './task-dependencies/task-dependencies.routes';
 import { registerTimeline } from './timeline/timeline.routes';
+import { registerCustomFields } from './custom-fields';
 
 /**
  * Feature modules register their routes here. Each module owns its folder:
@@ -63,4 +64,5 @@ export function registerModules(app: FastifyInstance): void {
   registerWorkflows(app);
   registerTaskDependencies(app);
   registerTimeline(app);
+  registerCustomFields(app);
 }

@@ -1,4 +1,5 @@
 import { type ChangeActor, actorUserId } from '../../domain/changes';
+import type { CustomFieldDto } from '../../domain/schemas/custom-field';
 import type { Tx } from '../db/client';
 import { type AuditEntry, recordAudit } from '../modules/audit';
 import { inTransaction } from './reactions';
@@ -41,6 +42,13 @@ const invitationRow = (
   targetLabel: c.email,
   details: { role: c.role },
 });
+
+/** What a field's change changed: `{ key: { from, to } }` for each key of the DTO that differs (times left out). */
+function fieldChanges(before: CustomFieldDto, after: CustomFieldDto): Record<string, unknown> {
+  const keys = ['name', 'options', 'projectIds', 'showOnCard', 'archived', 'unit', 'decimals', 'position'] as const;
+  const changed = keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  return Object.fromEntries(changed.map((k) => [k, { from: before[k], to: after[k] }]));
+}
 
 /** A row about an account: the account is its target. */
 const ownAccount = (c: { userId: string; email: string }) => ({ targetType: 'user', targetId: c.userId, targetLabel: c.email });
@@ -132,6 +140,28 @@ export const auditSubscriber = inTransaction('audit', {
       details: { source: c.source, counts: c.counts, projectCreated: c.project?.created ?? null },
     });
   },
+  // A team's custom fields (issue 38): the field, named by its name; a change says what changed, before and after.
+  'field.created': (c, actor, tx) =>
+    write(tx, actor, {
+      action: 'custom_field.created',
+      teamId: c.teamId,
+      ...target('custom_field', c.field.id, c.field.name),
+      details: { type: c.field.type },
+    }),
+  'field.updated': (c, actor, tx) =>
+    write(tx, actor, {
+      action: 'custom_field.updated',
+      teamId: c.teamId,
+      ...target('custom_field', c.after.id, c.after.name),
+      details: { ...fieldChanges(c.before, c.after), clearedTasks: c.clearedTasks },
+    }),
+  'field.deleted': (c, actor, tx) =>
+    write(tx, actor, {
+      action: 'custom_field.deleted',
+      teamId: c.teamId,
+      ...target('custom_field', c.field.id, c.field.name),
+      details: { type: c.field.type, clearedTasks: c.clearedTasks },
+    }),
   'webhook.created': (c, actor, tx) =>
     write(tx, actor, { action: 'webhook.created', ...webhook(c), details: { events: c.events } }),
   'webhook.updated': (c, actor, tx) => write(tx, actor, { action: 'webhook.updated', ...webhook(c), details: c.changes }),

@@ -34,6 +34,11 @@ export const REACTIONS = {
   'status.updated': ['webhooks', 'realtime'],
   'status.deleted': ['activity', 'webhooks', 'realtime'],
   'status.reordered': ['webhooks', 'realtime'],
+  // A team's custom fields (issue 38): an audit row each (they shape what every member sees and can clear values from
+  // many tasks at once); removing options or the field is one change, not a task.updated per task.
+  'field.created': ['audit', 'realtime'],
+  'field.updated': ['audit', 'realtime'],
+  'field.deleted': ['audit', 'realtime'],
   // The creation is the task row's own (created_at, creator): the history starts at the first edit.
   'task.created': ['webhooks', 'mail', 'realtime'],
   'task.updated': ['activity', 'webhooks', 'mail', 'realtime'],

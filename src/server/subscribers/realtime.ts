@@ -114,6 +114,10 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
     'status.updated': team('status.updated', (c) => ({ projectId: c.projectId, statusIds: [c.after.id] })),
     'status.deleted': team('status.deleted', (c) => ({ projectId: c.projectId, statusIds: [c.status.id] })),
     'status.reordered': team('status.updated', (c) => ({ projectId: c.projectId, statusIds: c.moved.map((s) => s.id) })),
+    // A team's custom fields: its field lists, cards and lists refresh.
+    'field.created': team('field.created', (c) => ({ fieldId: c.field.id })),
+    'field.updated': team('field.updated', (c) => ({ fieldId: c.after.id })),
+    'field.deleted': team('field.deleted', (c) => ({ fieldId: c.field.id })),
     'task.created': (c, actor) =>
       task('task.created', c.teamId, actor, c.task, { assigneeId: null, status: null, statusCategory: null }),
     // Moved into another team with a new assignee, the one before may not be a member there: its members are not told

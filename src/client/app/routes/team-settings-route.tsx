@@ -6,13 +6,15 @@ import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { TeamAuditSection } from '../../features/audit/components/team-audit-section';
+import { CustomFieldsSection } from '../../features/custom-fields/components/custom-fields-section';
 import { TeamTransferSection } from '../../features/transfer/components/team-transfer-section';
 import { WebhooksSection } from '../../features/webhooks/components/webhooks-section';
 import { useTeams } from '../../features/teams/api/get-teams';
 
 /**
- * /teams/:id/settings: a team's integrations and records (issue 26). Every member sees export and import; webhooks and
- * the audit log are for its owner and admins (the server checks each request again).
+ * /teams/:id/settings: a team's custom fields (issue 38), integrations and records (issue 26). Every member sees the
+ * custom fields (owners and admins change them), export and import; webhooks and the audit log are for its owner and
+ * admins (the server checks each request again).
  */
 export function TeamSettingsPage() {
   const { id = '' } = useParams();
@@ -36,8 +38,9 @@ export function TeamSettingsPage() {
           <ArrowLeft className="h-4 w-4" aria-hidden />
           Teams
         </Link>
-        <PageHeader title={`${team.name} settings`} subtitle="Integrations, records, export and import" />
+        <PageHeader title={`${team.name} settings`} subtitle="Custom fields, integrations, records, export and import" />
       </div>
+      <CustomFieldsSection team={team} />
       <TeamTransferSection team={team} />
       {isManager && <WebhooksSection team={team} />}
       {isManager && <TeamAuditSection team={team} />}

@@ -64,6 +64,19 @@ export const assigneeName = (row: Pick<WorkloadRow, 'assigneeId' | 'name'>): str
 const WEEK = 'Week starting';
 
 export function throughputTable(dto: AnalyticsDto): DataTable {
+  const split = dto.split;
+  if (split) {
+    // Split by a Select field (issue 38): a column per option (and 'No value'), then the week's total.
+    return {
+      caption: `Tasks completed per week by ${split.fieldName}`,
+      columns: [
+        { label: WEEK },
+        ...split.series.map((s) => ({ label: s.name, numeric: true })),
+        { label: 'Total', numeric: true },
+      ],
+      rows: split.throughput.map((w) => [w.week, ...w.counts, w.counts.reduce((a, b) => a + b, 0)]),
+    };
+  }
   return {
     caption: 'Tasks completed per week',
     columns: [{ label: WEEK }, { label: 'Completed', numeric: true }],
@@ -72,6 +85,21 @@ export function throughputTable(dto: AnalyticsDto): DataTable {
 }
 
 export function cycleTimeTable(dto: AnalyticsDto): DataTable {
+  const split = dto.split;
+  if (split) {
+    // Split by a Select field (issue 38): the median per option (and 'No value'), each with its completions.
+    return {
+      caption: `Median cycle time per week of completion by ${split.fieldName}`,
+      columns: [
+        { label: WEEK },
+        ...split.series.flatMap((s) => [
+          { label: `${s.name}: median`, numeric: true },
+          { label: `${s.name}: completed`, numeric: true },
+        ]),
+      ],
+      rows: split.cycleTime.map((w) => [w.week, ...w.series.flatMap((c) => [formatHours(c.medianHours), c.count])]),
+    };
+  }
   return {
     caption: 'Cycle time per week of completion',
     columns: [
@@ -204,6 +232,13 @@ export function throughputSummary(dto: AnalyticsDto): string {
   const total = dto.throughput.reduce((n, p) => n + p.completed, 0);
   const top = peak(dto.throughput, (p) => p.completed);
   const most = top && top.completed > 0 ? `; most in the week of ${weekTick(top.week)} (${top.completed})` : '';
+  const split = dto.split;
+  if (split) {
+    const per = split.series
+      .map((s, i) => `${s.name} ${split.throughput.reduce((n, w) => n + (w.counts[i] ?? 0), 0)}`)
+      .join(', ');
+    return `${CHARTS.throughput.title}, stacked bar chart by ${split.fieldName}: ${plural(total, 'task')} completed ${span(dto)} (${per})${most}.`;
+  }
   return `${CHARTS.throughput.title}, bar chart: ${plural(total, 'task')} completed ${span(dto)}${most}.`;
 }
 
@@ -213,6 +248,10 @@ export function cycleTimeSummary(dto: AnalyticsDto): string {
   const latest = last
     ? `; in the week of ${weekTick(last.week)} the median was ${formatHours(last.medianHours)} and the 85th percentile ${formatHours(last.p85Hours)}`
     : '; no task was completed';
+  if (dto.split) {
+    const names = dto.split.series.map((s) => s.name).join(', ');
+    return `${CHARTS['cycle-time'].title}, line chart of the median per week for each ${dto.split.fieldName} (${names}), ${span(dto)}${latest}.`;
+  }
   return `${CHARTS['cycle-time'].title}, line chart of the median and 85th percentile per week, ${span(dto)}${latest}.`;
 }
 

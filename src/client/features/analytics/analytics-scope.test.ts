@@ -4,7 +4,8 @@ import { defaultRange, rangeErrors, readScope, type Scope, scopeChanges, scopeQu
 const TEAM = '11111111-1111-4111-8111-111111111111';
 const PROJECT = '22222222-2222-4222-8222-222222222222';
 const read = (search: string) => readScope(new URLSearchParams(search));
-const base: Scope = { teamId: '', projectId: '', period: '12', from: '', to: '' };
+const base: Scope = { teamId: '', projectId: '', period: '12', from: '', to: '', splitBy: '' };
+const FIELD = '33333333-3333-4333-8333-333333333333';
 
 describe('readScope', () => {
   it('defaults to all teams, all projects and the last 12 weeks', () => {
@@ -106,5 +107,16 @@ describe('defaultRange', () => {
       to: '2026-11-25',
     });
     expect(defaultRange('2026-11-25')).toEqual({ from: '2026-09-03', to: '2026-11-25' });
+  });
+});
+
+describe('Split by (issue 38)', () => {
+  it('reads a field id from the URL, asks for it, and clears it with Nothing', () => {
+    expect(read(`?splitBy=${FIELD}`)).toEqual({ ...base, splitBy: FIELD });
+    expect(read('?splitBy=severity')).toEqual(base);
+    expect(scopeQuery({ ...base, splitBy: FIELD })).toEqual({ query: { weeks: 12, splitBy: FIELD } });
+    expect(scopeQuery(base).query).not.toHaveProperty('splitBy');
+    expect(scopeChanges({ splitBy: FIELD })).toEqual({ splitBy: FIELD });
+    expect(scopeChanges({ splitBy: '' })).toEqual({ splitBy: null });
   });
 });

@@ -3,7 +3,7 @@ import { ANALYTICS_PERIODS, type AnalyticsQuery, analyticsQuery } from '../../..
 import { TEXT } from './analytics-text';
 
 /**
- * The page's scope lives in the URL (?teamId=&projectId=&weeks= or &from=&to=), so a reload or a shared
+ * The page's scope lives in the URL (?teamId=&projectId=&weeks= or &from=&to=, &splitBy=), so a reload or a shared
  * link shows the same figures. The request is checked by the API's own schema (one rule, two places).
  */
 
@@ -16,6 +16,8 @@ export interface Scope {
   /** The custom range (empty unless the period is custom). */
   from: string;
   to: string;
+  /** Issue 38: the Select field throughput and cycle time are split by ('' for nothing). */
+  splitBy: string;
 }
 
 export interface RangeErrors {
@@ -43,6 +45,7 @@ export function readScope(params: URLSearchParams): Scope {
     period: isCustom ? 'custom' : isPeriodWeeks(weeks) ? (weeks as Period) : (String(DEFAULT_WEEKS) as Period),
     from: isCustom ? from : '',
     to: isCustom ? to : '',
+    splitBy: id('splitBy'),
   };
 }
 
@@ -50,7 +53,11 @@ export function readScope(params: URLSearchParams): Scope {
 export function scopeQuery(
   scope: Scope,
 ): { query: AnalyticsQuery; errors?: undefined } | { query?: undefined; errors: RangeErrors } {
-  const base = { teamId: scope.teamId || undefined, projectId: scope.projectId || undefined };
+  const base = {
+    teamId: scope.teamId || undefined,
+    projectId: scope.projectId || undefined,
+    ...(scope.splitBy ? { splitBy: scope.splitBy } : {}),
+  };
   if (scope.period !== 'custom') return { query: { ...base, weeks: Number(scope.period) } };
   const errors = rangeErrors(scope.from, scope.to);
   if (errors) return { errors };
@@ -80,6 +87,7 @@ export function scopeChanges(change: Partial<Scope>): Record<string, string | nu
   const params: Record<string, string | null> = {};
   if (change.teamId !== undefined) params.teamId = change.teamId || null;
   if (change.projectId !== undefined) params.projectId = change.projectId || null;
+  if (change.splitBy !== undefined) params.splitBy = change.splitBy || null;
   if (change.period !== undefined && change.period !== 'custom') {
     params.weeks = change.period === String(DEFAULT_WEEKS) ? null : change.period;
     params.from = null;

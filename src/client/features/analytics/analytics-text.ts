@@ -49,6 +49,8 @@ export const TEXT = {
   unknownTeam: 'Team not found',
   unknownProject: 'Project not found',
   period: 'Period',
+  splitBy: 'Split by',
+  splitNothing: 'Nothing',
   customRange: 'Custom range',
   from: 'From',
   to: 'To',

@@ -75,6 +75,8 @@ describe('paramsFromConfig / viewSearch', () => {
       dir: null,
       view: null,
       groupBy: null,
+      cf: null,
+      columns: null,
     });
     expect(viewSearch({ projectId: P, q: 'a&b', view: 'list' }, 'v2')).toBe(`savedView=v2&project=${P}&q=a%26b&view=list`);
   });
@@ -89,5 +91,69 @@ describe('sameConfig', () => {
   it('treats a missing layout as the board', () => {
     expect(sameConfig({ status: 'todo' }, { status: 'todo', view: 'board' })).toBe(true);
     expect(sameConfig({ status: 'todo' }, { status: 'todo', view: 'list' })).toBe(false);
+  });
+});
+
+describe('custom fields: filters (cf), a field sort and hidden columns (issue 38)', () => {
+  const F = '3c9d2a10-5b6e-4f7a-8c9d-0e1f2a3b4c5d';
+  const O1 = '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d';
+  const O2 = '1f2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9';
+  const N = '5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b';
+  const cf = [`${F}:any:${O1},${O2}`, `${N}:between:1,5`];
+
+  it('reads repeated cf, sort=field:<id> and columns into the config', () => {
+    const params = new URLSearchParams([
+      ['cf', cf[0]!],
+      ['cf', cf[1]!],
+      ['sort', `field:${N}`],
+      ['dir', 'desc'],
+      ['columns', `tags,field:${F}`],
+      ['view', 'list'],
+    ]);
+    expect(configFromParams(params)).toEqual({
+      cf,
+      sort: `field:${N}`,
+      dir: 'desc',
+      hiddenColumns: ['tags', `field:${F}`],
+      view: 'list',
+    });
+  });
+
+  it('restores them as the URL holds them: cf as a list (repeated), columns comma-joined', () => {
+    const config = { cf, sort: `field:${N}`, dir: 'asc', hiddenColumns: ['status', `field:${F}`], view: 'list' } as const;
+    const out = paramsFromConfig({ ...config, cf: [...config.cf], hiddenColumns: [...config.hiddenColumns] }, 'v');
+    expect(out).toMatchObject({ cf, sort: `field:${N}`, columns: `status,field:${F}` });
+    const search = viewSearch({ ...config, cf: [...config.cf], hiddenColumns: [...config.hiddenColumns] }, 'v');
+    expect(new URLSearchParams(search).getAll('cf')).toEqual(cf);
+    expect(configFromParams(new URLSearchParams(search))).toEqual(config);
+  });
+
+  it('a view without them clears them from the URL', () => {
+    expect(paramsFromConfig({ view: 'list' }, 'v')).toMatchObject({ cf: null, columns: null, sort: null });
+    expect(paramsFromConfig({ hiddenColumns: [], cf: [] }, 'v')).toMatchObject({ columns: null });
+  });
+
+  it('leaves out malformed filters, an empty columns list and a malformed field sort', () => {
+    const params = new URLSearchParams([
+      ['cf', 'nonsense'],
+      ['cf', `${F}:between:1`],
+      ['cf', `${N}:gt:3`],
+      ['columns', ',,'],
+      ['sort', 'field:not-a-uuid'],
+    ]);
+    expect(configFromParams(params)).toEqual({ cf: [`${N}:gt:3`], view: 'board' });
+    expect(configFromParams(new URLSearchParams({ cf: `${F}:zap:1` }))).toEqual({ view: 'board' });
+  });
+
+  it('keeps at most ten filters', () => {
+    const many = Array.from({ length: 12 }, (_, i) => ['cf', `${N}:eq:${i}`] as [string, string]);
+    expect(configFromParams(new URLSearchParams(many)).cf).toHaveLength(10);
+  });
+
+  it('tells views apart by their filters and hidden columns', () => {
+    expect(sameConfig({ cf: [cf[0]!] }, {})).toBe(false);
+    expect(sameConfig({ cf: [cf[0]!] }, { cf: [cf[0]!] })).toBe(true);
+    expect(sameConfig({ hiddenColumns: ['tags'] }, { hiddenColumns: [] })).toBe(false);
+    expect(sameConfig({ hiddenColumns: [] }, {})).toBe(true);
   });
 });

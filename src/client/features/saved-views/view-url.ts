@@ -1,4 +1,5 @@
 import { DUE_FILTERS, START_FILTERS, SUBTASK_FILTERS, TASK_PRIORITIES, TASK_SORTS } from '../../../domain/constants';
+import { CUSTOM_FIELD_LIMITS, parseFieldFilter } from '../../../domain/custom-fields';
 import type { SavedViewConfig } from '../../../domain/schemas/saved-view';
 import { isStatusKeyShaped, STATUS_CATEGORIES } from '../../../domain/workflow';
 
@@ -29,6 +30,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const statusKeyOf = (v: string | null) => (v && isStatusKeyShaped(v) ? v : undefined);
 const fieldSortOf = (v: string | null): `field:${string}` | undefined =>
   v && /^field:[0-9a-f-]{36}$/i.test(v) ? (v as `field:${string}`) : undefined;
+/** A list kept only when it has something (an empty one is no setting). */
+const nonEmpty = <T>(list: T[]): T[] | undefined => (list.length > 0 ? list : undefined);
 const oneOf = <T extends string>(values: readonly T[], v: string | null): T | undefined =>
   v !== null && (values as readonly string[]).includes(v) ? (v as T) : undefined;
 
@@ -48,9 +51,20 @@ export function configFromParams(params: URLSearchParams): SavedViewConfig {
     start: oneOf(START_FILTERS, get('start')),
     subtasks: oneOf(SUBTASK_FILTERS, get('subtasks')),
     q: q || undefined,
-    cf: params.getAll(PARAMS.cf).length > 0 ? params.getAll(PARAMS.cf).slice(0, 10) : undefined,
+    // Only filters that parse (the server refuses a view with a malformed one).
+    cf: nonEmpty(
+      params
+        .getAll(PARAMS.cf)
+        .filter((f) => f.length <= 1000 && parseFieldFilter(f) !== null)
+        .slice(0, CUSTOM_FIELD_LIMITS.filtersMax),
+    ),
     sort: oneOf(TASK_SORTS, get('sort')) ?? fieldSortOf(get('sort')),
-    hiddenColumns: get('hiddenColumns')?.split(',').filter(Boolean).slice(0, 80) || undefined,
+    hiddenColumns: nonEmpty(
+      (get('hiddenColumns') ?? '')
+        .split(',')
+        .filter((c) => c && c.length <= 60)
+        .slice(0, 80),
+    ),
     dir: oneOf(['asc', 'desc'] as const, get('dir')),
     // The board is the page's default, and has no parameter.
     view: get('view') === 'list' ? 'list' : 'board',

@@ -3,7 +3,16 @@ import { CYCLE_TIME_BUCKETS } from '../../../domain/analytics';
 import { ANALYTICS_LIMITS } from '../../../domain/schemas/analytics';
 import type { StatusCategory } from '../../../domain/workflow';
 import type { DbOrTx } from '../../db/client';
-import { projects, projectStatusCounts, projectStatuses, tasks, teamMembers, users } from '../../db/schema';
+import {
+  customFields,
+  projects,
+  projectStatusCounts,
+  projectStatuses,
+  taskFieldValues,
+  tasks,
+  teamMembers,
+  users,
+} from '../../db/schema';
 import { categorySum, counterStatus, countTotal } from '../../db/task-counters';
 import { activeMembership } from '../../db/visibility';
 
@@ -363,4 +372,76 @@ export async function readFlowChanges(
     union all
     select status, hi + 1, -count(*)::int from r where lo <= hi and hi < n group by 1, 2`);
   return (result as unknown as { rows: { status: string; k: number; n: number }[] }).rows;
+}
+
+/** A custom field by id, when it is a field of one of these teams (issue 38, 'Split by'). */
+export async function getFieldInTeams(db: DbOrTx, fieldId: string, teamIds: readonly string[]) {
+  if (teamIds.length === 0) return undefined;
+  const [row] = await db
+    .select({
+      id: customFields.id,
+      teamId: customFields.teamId,
+      name: customFields.name,
+      type: customFields.type,
+      options: customFields.options,
+    })
+    .from(customFields)
+    .where(and(eq(customFields.id, fieldId), inArray(customFields.teamId, [...teamIds])));
+  return row;
+}
+
+export interface SplitRow {
+  /** 1-based week (as width_bucket gives it). */
+  wk: number;
+  /** The option the completed tasks have now, null for none. */
+  option: string | null;
+  /** Completions (throughput). */
+  n: number;
+  /** Completions with a cycle time, their median and 85th percentile in hours. */
+  cycle: number;
+  med: number | null;
+  p85: number | null;
+}
+
+/**
+ * The period's completions (as the figures' `done` reads them: the current span in the completed category, entered in
+ * the period) per week and the option of the Select field `fieldId` each task has now (task_field_values.v_option;
+ * null: none), with their cycle times' median and 85th percentile.
+ */
+export async function readSplit(
+  db: DbOrTx,
+  input: Pick<FigureInput, 'teamIds' | 'projectId' | 'starts' | 'periodEnd'>,
+  fieldId: string,
+): Promise<SplitRow[]> {
+  const s = taskStatusSpans;
+  const v = taskFieldValues;
+  const result = await db.execute(sql`
+    with b as (select ${iso(input.starts)}::timestamptz[] as starts, ${input.periodEnd.toISOString()}::timestamptz as period_end),
+    p as (
+      select ${projects.id} as id from ${projects}
+      where ${projects.teamId} = any(${arrayLiteral(input.teamIds)}::uuid[])
+        and (${input.projectId}::uuid is null or ${projects.id} = ${input.projectId}::uuid)
+    ),
+    done as (
+      select sp.task_id, width_bucket(sp.entered_at, b.starts) as wk,
+        extract(epoch from (sp.entered_at - sp.started_at)) / 3600.0 as hours
+      from b, p, ${s} sp
+      where sp.project_id = p.id and sp.to_at is null and sp.category = 'completed' and sp.from_at >= b.starts[1]
+        and sp.entered_at >= b.starts[1] and sp.entered_at < b.period_end
+    )
+    select d.wk::int as wk, fv.v_option as option, count(*)::int as n, count(d.hours)::int as cycle,
+      percentile_cont(0.5) within group (order by d.hours) as med,
+      percentile_cont(0.85) within group (order by d.hours) as p85
+    from done d
+    left join lateral (
+      select ${v.vOption} as v_option from ${v}
+      where ${v.taskId} = d.task_id and ${v.fieldId} = ${fieldId}::uuid and ${v.vOption} is not null
+      limit 1
+    ) fv on true
+    group by 1, 2`);
+  return (result as unknown as { rows: SplitRow[] }).rows.map((r) => ({
+    ...r,
+    med: r.med === null ? null : Number(r.med),
+    p85: r.p85 === null ? null : Number(r.p85),
+  }));
 }

@@ -169,6 +169,18 @@ export const OPERATIONS: Record<string, OperationText> = {
   'POST /api/teams/{id}/import/trello': { id: 'importTrelloBoard', summary: 'Import a Trello board into a new project' },
   'POST /api/teams/{id}/import/csv': { id: 'importTasksCsv', summary: 'Import tasks from CSV' },
   'POST /api/teams/import': { id: 'importTeam', summary: 'Import a Crewboard export as a new team' },
+  'GET /api/fields': { id: 'listMyCustomFields', summary: 'List the custom fields of every team you are in' },
+  'GET /api/teams/{id}/fields': { id: 'listTeamCustomFields', summary: "List a team's custom fields in order" },
+  'POST /api/teams/{id}/fields': { id: 'createCustomField', summary: 'Add a custom field to a team' },
+  'PATCH /api/fields/{id}': {
+    id: 'updateCustomField',
+    summary: 'Change a custom field: rename, options, projects, card display, archive or position',
+  },
+  'DELETE /api/fields/{id}': { id: 'deleteCustomField', summary: 'Delete a custom field and its values' },
+  'GET /api/fields/{id}/usage': {
+    id: 'getCustomFieldUsage',
+    summary: 'Count the tasks with a value for a custom field, and per option',
+  },
   'GET /api/notes': { id: 'listNotes', summary: 'List notes' },
   'POST /api/notes': { id: 'createNote', summary: 'Create a note' },
   'GET /api/notes/{id}': { id: 'getNote', summary: 'Get a note' },
@@ -196,6 +208,8 @@ export const TAGS: Record<string, string> = {
   projects: 'Projects of a team.',
   workflows:
     "A project's workflow: its ordered statuses, each with a stable `key` (what a task's `status` holds), a category, a colour and an optional WIP limit.",
+  fields:
+    "A team's custom fields: their definitions (type, options, projects, card display), defined by its owner and admins. A task's values are its `fields`.",
   dashboard: "The dashboard's figures.",
   analytics: 'Analytics of a team or project over time.',
   search: 'Search over everything the caller may see.',

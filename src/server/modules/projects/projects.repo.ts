@@ -106,6 +106,17 @@ export async function deleteOne(db: DbOrTx, id: string): Promise<void> {
 }
 
 /** After a move to another team: assignees who are not active members there are unassigned. */
+/**
+ * A project moved to another team: its tasks' custom field values were the old team's fields (decision 0026), so they go
+ * (the values table follows by its trigger).
+ */
+export async function clearFieldValues(db: DbOrTx, projectId: string): Promise<void> {
+  await db
+    .update(tasks)
+    .set({ fields: {}, updatedAt: sql`now()` })
+    .where(and(eq(tasks.projectId, projectId), sql`${tasks.fields} <> '{}'::jsonb`));
+}
+
 export async function unassignNonMembers(db: DbOrTx, projectId: string, teamId: string): Promise<void> {
   await db
     .update(tasks)

@@ -55,7 +55,10 @@ export class ProjectsService {
         throw new AppError('end_before_start', { fields: { endDate: MSG.endAfterStart } });
       const updated = await repo.updateOne(tx, id, current.version, changes);
       if (!updated) throw new AppError('stale_edit');
-      if (moving) await repo.unassignNonMembers(tx, id, updated.teamId);
+      if (moving) {
+        await repo.unassignNonMembers(tx, id, updated.teamId);
+        await repo.clearFieldValues(tx, id);
+      }
       await record({ kind: 'project.updated', teamId: updated.teamId, previousTeamId: current.teamId, projectId: id });
       return updated;
     });

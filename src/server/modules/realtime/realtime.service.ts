@@ -37,6 +37,9 @@ const EVENT_READERS = {
   'status.created': 'members',
   'status.updated': 'members',
   'status.deleted': 'members',
+  'field.created': 'members',
+  'field.updated': 'members',
+  'field.deleted': 'members',
 } as const satisfies Record<StreamedEvent['type'], 'members' | 'managers' | 'recipient'>;
 
 /** A browser tab's open event stream. */

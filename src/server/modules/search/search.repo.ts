@@ -20,7 +20,10 @@ export interface SearchRow {
   title: string;
   /** A description's, comment's or (tasks) tags' headline, or a person's email, or null. */
   snippet: string | null;
-  /** A task's tags' headline (tasks only), tried when its description has no match. */
+  /**
+   * A task's tags' headline when they match, else a matching text or url custom field value's (tasks only), tried when
+   * its description has no match.
+   */
   alt: string | null;
   taskId: string | null;
   projectId: string | null;
@@ -71,6 +74,8 @@ const WEIGHTS = sql`'{0.1, 0.2, 0.4, 1.0}'::float4[]`;
  * order): a person who typed 'd' refines by typing on.
  */
 export const SEARCH_CANDIDATES = 300;
+/** The rank of a task found by a custom field's value alone (issue 38): as a match in the least weighted text. */
+const FIELD_RANK = 0.1;
 /** Of those, the best by full-text rank are ranked again with the title's trigram similarity (cheap on few rows). */
 const RERANK = 50;
 
@@ -130,6 +135,14 @@ function branches(typos: boolean) {
    */
   const matchesFirst = (select: SQL) => sql`(${select} offset 0)`;
 
+  /** The text and url custom fields of the caller's teams (issue 38): their values are searched too. */
+  const myTextFields = sql`(select f.id from custom_fields f where f.team_id in (select team_id from my_teams) and f.type in ('text', 'url'))`;
+  /** Values are read (no index serves a substring) only when the text found fewer tasks than asked for. */
+  const fieldGate = sql`(select count(*) from task_text_top) < ${limit}`;
+  /** A matching custom field value, as the snippet: its words marked (the first such value of the task). */
+  const fieldSnippet = sql`(select ${headline(sql`left(v.v_text, ${SNIPPET_SOURCE_MAX})`, PARTS)} from task_field_values v
+          where v.task_id = t.id and v.v_text is not null and ${containsSearchText(sql`v.v_text`)} order by v.field_id limit 1)`;
+
   const task = {
     ctes: sql`
       task_match as (
@@ -152,14 +165,33 @@ function branches(typos: boolean) {
         where ${typoGate(sql`task_match`)} and t.project_id in ${visibleProjects}
         limit ${SEARCH_CANDIDATES}
       ),
-      task_top as (${mergeTypos('task_fts', 'task_typo')})`
-          : sql`task_top as (select * from task_fts)`
-      }`,
+      task_text_top as (${mergeTypos('task_fts', 'task_typo')})`
+          : sql`task_text_top as (select * from task_fts)`
+      },
+      task_field as (
+        select t.id, t.updated_at, ${FIELD_RANK}::real as rank
+        from ${matchesFirst(sql`select distinct v.task_id from task_field_values v where v.field_id in ${myTextFields}
+          and ${containsSearchText(sql`v.v_text`)}`)} m
+          join tasks t on t.id = m.task_id
+        where ${fieldGate} and t.project_id in ${visibleProjects} and t.id not in (select id from task_text_top)
+        order by t.updated_at desc, t.id
+        limit ${limit}
+      ),
+      task_top as (
+        select * from task_text_top
+        union all
+        select * from task_field
+        order by rank desc, updated_at desc, id
+        limit ${limit}
+      )`,
     select: sql`
       select 'task' as kind, t.id,
         ${headline(sql`t.title`, WHOLE)} as title,
         case when t.description is not null then ${headline(sql`left(t.description, ${SNIPPET_SOURCE_MAX})`, PARTS)} end as snippet,
-        case when cardinality(t.tags) > 0 then ${headline(sql`array_to_string(t.tags, ', ')`, WHOLE)} end as alt,
+        coalesce(
+          case when cardinality(t.tags) > 0 and to_tsvector(${CONFIG}, array_to_string(t.tags, ', ')) @@ ${tsq}
+            then ${headline(sql`array_to_string(t.tags, ', ')`, WHOLE)} end,
+          ${fieldSnippet}) as alt,
         t.id as "taskId", t.project_id as "projectId", p.team_id as "teamId", t.status, st.name as "statusName",
         t.status_category as "statusCategory", t.priority,
         ${clean(sql`p.name`)} as context, x.rank,

@@ -62,7 +62,7 @@ function toHit(row: repo.SearchRow, words: string[]): SearchHit {
   let { title, snippet } = row;
   switch (row.kind) {
     case 'task':
-      // The description's matching words, else the tags' (a match in the title alone shows no snippet).
+      // The description's matching words, else the tags' or a custom field value's (a match in the title alone shows none).
       snippet = marked(snippet) ?? marked(row.alt);
       break;
     case 'project':

@@ -1,8 +1,16 @@
+import { type CustomFieldValue, fieldValueText } from '../../../domain/custom-fields';
 import { HIDDEN_TASK_VALUE } from '../../../domain/dependencies';
 import type { TaskDto } from '../../../domain/schemas/task';
 import { type TaskActivityState, type TaskFieldChange, taskFieldChanges } from '../../../domain/task-activity';
 import type { DbOrTx } from '../../db/client';
-import { insertActivity, insertStatusMoves, taskTitles } from './task-activity.repo';
+import {
+  type CustomFieldChange,
+  fieldsByIds,
+  insertActivity,
+  insertStatusMoves,
+  taskTitles,
+  userNames,
+} from './task-activity.repo';
 
 /** What the activity history compares of a task, with the names its ids stood for. */
 const activityState = (task: TaskDto, parentTitle: string | null): TaskActivityState => ({
@@ -35,7 +43,41 @@ export async function recordTaskEdit(db: DbOrTx, actorId: string, before: TaskDt
     activityState(before, titleOf(before.parentId)),
     activityState(after, titleOf(after.parentId)),
   ).map((c) => (c.field === 'status' ? { ...c, oldCategory: before.statusCategory, newCategory: after.statusCategory } : c));
-  return insertActivity(db, after.id, actorId, changes);
+  return insertActivity(db, after.id, actorId, [...changes, ...(await customFieldChanges(db, before, after))]);
+}
+
+const storedValue = (value: CustomFieldValue | null): string | null => (value === null ? null : JSON.stringify(value));
+
+/**
+ * One 'custom_field' entry per custom field whose value changed (issue 38, decision 0026), in the fields' order: the
+ * field's id and its name now, the stored values as JSON text, and the values as a person reads them (domain
+ * `fieldValueText`, a person by their name). Reads the fields (and the people named) only when a value changed; a
+ * field that no longer exists is not recorded.
+ */
+async function customFieldChanges(db: DbOrTx, before: TaskDto, after: TaskDto): Promise<CustomFieldChange[]> {
+  const ids = [...new Set([...Object.keys(before.fields), ...Object.keys(after.fields)])].filter(
+    (id) => storedValue(before.fields[id] ?? null) !== storedValue(after.fields[id] ?? null),
+  );
+  if (ids.length === 0) return [];
+  const fields = await fieldsByIds(db, ids);
+  const people = fields.flatMap((f) =>
+    f.type === 'person' ? [before.fields[f.id], after.fields[f.id]].filter((v): v is string => typeof v === 'string') : [],
+  );
+  const names = await userNames(db, [...new Set(people)]);
+  const nameOf = (userId: string) => names.get(userId) ?? null;
+  return fields.map((field) => {
+    const oldValue = before.fields[field.id] ?? null;
+    const newValue = after.fields[field.id] ?? null;
+    return {
+      field: 'custom_field',
+      fieldId: field.id,
+      fieldName: field.name,
+      oldValue: storedValue(oldValue),
+      newValue: storedValue(newValue),
+      oldLabel: fieldValueText(field, oldValue, nameOf),
+      newLabel: fieldValueText(field, newValue, nameOf),
+    };
+  });
 }
 
 /** The history of tasks moved together out of a deleted status: one status entry each, in one statement. */

@@ -3,7 +3,8 @@ import type { TaskFieldChange } from '../../../domain/task-activity';
 import type { StatusCategory } from '../../../domain/workflow';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import { projects, taskActivity, tasks, users } from '../../db/schema';
+import type { CustomFieldDef } from '../../../domain/custom-fields';
+import { customFields, projects, taskActivity, tasks, users } from '../../db/schema';
 import { activeRole } from '../../db/visibility';
 import { taskProject } from '../../db/task-access';
 
@@ -54,11 +55,19 @@ export async function listByTaskId(db: DbOrTx, taskId: string) {
  * rather than now() (the transaction's start): the change holds the task's lock by now, so two concurrent changes
  * get times in the order they took effect, which the status history (cycle time) relies on.
  */
+/** A custom field's entry (issue 38): the field and its name, beside the values and their labels. */
+export type CustomFieldChange = TaskFieldChange & { field: 'custom_field'; fieldId: string; fieldName: string };
+
 export async function insertActivity(
   db: DbOrTx,
   taskId: string,
   actorId: string,
-  changes: (TaskFieldChange & { oldCategory?: StatusCategory; newCategory?: StatusCategory })[],
+  changes: (TaskFieldChange & {
+    oldCategory?: StatusCategory;
+    newCategory?: StatusCategory;
+    fieldId?: string;
+    fieldName?: string;
+  })[],
 ): Promise<void> {
   if (changes.length === 0) return;
   await db.insert(taskActivity).values(changes.map((c) => ({ ...c, taskId, actorId, createdAt: sql`clock_timestamp()` })));
@@ -88,6 +97,36 @@ export async function taskTitles(db: DbOrTx, ids: readonly (string | null)[]): P
   if (wanted.length === 0) return new Map();
   const rows = await db.select({ id: tasks.id, title: tasks.title }).from(tasks).where(inArray(tasks.id, wanted));
   return new Map(rows.map((r) => [r.id, r.title]));
+}
+
+/** These custom fields as a history entry names and reads them, in their team's order (a deleted one is absent). */
+export async function fieldsByIds(
+  db: DbOrTx,
+  ids: readonly string[],
+): Promise<Pick<CustomFieldDef, 'id' | 'name' | 'type' | 'options' | 'unit' | 'decimals'>[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: customFields.id,
+      name: customFields.name,
+      type: customFields.type,
+      options: customFields.options,
+      unit: customFields.unit,
+      decimals: customFields.decimals,
+    })
+    .from(customFields)
+    .where(inArray(customFields.id, [...ids]))
+    .orderBy(asc(customFields.position), asc(customFields.id));
+}
+
+/** The full names of these users, by id (a person field's values in the history). */
+export async function userNames(db: DbOrTx, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, name: users.fullName })
+    .from(users)
+    .where(inArray(users.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, r.name]));
 }
 
 /** Of these task ids, those of tasks that exist in a team `userId` is not an active member of (a deleted one is not). */

@@ -5,11 +5,13 @@ import {
   count,
   desc,
   eq,
+  exists,
   gte,
   inArray,
   isNotNull,
   isNull,
   lte,
+  not,
   notInArray,
   type Placeholder,
   sql,
@@ -19,10 +21,10 @@ import { isDefaultStatusKey, SUBTASK_LIMITS, TASK_STATUSES, type TaskPriority, t
 import { STATUS_CATEGORIES, type StatusCategory, type WorkflowStatus } from '../../../domain/workflow';
 import type { ListTasksQuery, TaskSort } from '../../../domain/schemas/task';
 import { dueRange } from '../../../domain/task-filters';
-import { QueryBuilder, unionAll } from 'drizzle-orm/pg-core';
+import { alias, QueryBuilder, unionAll } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import type { CustomFieldValues } from '../../../domain/custom-fields';
-import { projects, projectStatusCounts, projectStatuses, tasks, users } from '../../db/schema';
+import type { CustomFieldDef, CustomFieldType, CustomFieldValues, FieldFilter } from '../../../domain/custom-fields';
+import { customFields, projects, projectStatusCounts, projectStatuses, taskFieldValues, tasks, users } from '../../db/schema';
 import { type RowStatement, rowStatement } from '../../db/row-statements';
 import { containsText } from '../../db/search';
 import { counterStatus, countTotal } from '../../db/task-counters';
@@ -34,6 +36,8 @@ import { taskProject } from '../../db/task-access';
 export const lockHierarchy = (db: DbOrTx, projectId: string): Promise<void> => lockFor(db, 'hierarchy', projectId);
 
 export type TaskRow = typeof tasks.$inferSelect;
+
+const qb = new QueryBuilder();
 
 /** The columns one board card needs, with its assignee and project name (one query, no N+1). */
 export const listColumns = {
@@ -99,8 +103,21 @@ export const LIST_PAGE_DEFAULT = 100;
 /** Projects (and so their tasks) in teams where `userId` is an active member. */
 const visibleTo = (userId: string | Placeholder) => isActiveMember(projects.teamId, userId);
 
+/** A custom field filter (`cf`) the service checked against its field (domain `checkFieldFilter`), with its type. */
+export interface ResolvedFieldFilter {
+  filter: FieldFilter;
+  type: CustomFieldType;
+}
+
+/** The field of `sort=field:<id>`: its type, and for a select its options in order. */
+export type FieldSortDef = Pick<CustomFieldDef, 'id' | 'type' | 'options'>;
+
 export interface TaskFilters extends Omit<ListTasksQuery, 'today'> {
   today: string;
+  /** `cf`, resolved by the service (the raw `cf` only tells `hasTaskFilters` that there are some). */
+  fieldFilters?: readonly ResolvedFieldFilter[];
+  /** `sort=field:<id>`, resolved by the service. */
+  fieldSort?: FieldSortDef;
 }
 
 /** Not closed (domain workflow.ts `isClosed`): neither completed nor canceled, whatever the status is called. */
@@ -136,7 +153,77 @@ function filterConditions(userId: string, f: TaskFilters): SQL[] {
     if (!range.from && !range.to) where.push(sql`${tasks.dueDate} is not null`);
     if (range.excludeCompleted) where.push(isOpen);
   }
+  for (const resolved of f.fieldFilters ?? []) where.push(fieldFilterCondition(resolved));
   return where;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Custom fields (issue 38, decision 0026): filters and sorts read task_field_values (kept by triggers from
+// tasks.fields), each condition an `exists` on the task's rows of one field, served by the table's indexes.
+
+const fv = alias(taskFieldValues, 'v');
+
+/** The task (`tasks` in scope) has a value row of field `fieldId` (meeting `condition`, when given). */
+const hasFieldValue = (fieldId: string, condition?: SQL) =>
+  exists(
+    qb
+      .select({ one: sql`1` })
+      .from(fv)
+      .where(and(eq(fv.taskId, tasks.id), eq(fv.fieldId, fieldId), condition)),
+  );
+
+/** A PostgreSQL array literal of ids (checked uuids), sent as one parameter: `= any($1::uuid[])`. */
+const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
+/** A checked number filter value, as numeric's input reads it (no hex or other forms JavaScript alone accepts). */
+const numeric = (value: string) => sql`${String(Number(value))}::numeric`;
+const day = (value: string) => sql`${value}::date`;
+
+/** One `cf` filter as a condition on the task (decision 0026 "Filters"). */
+function fieldFilterCondition({ filter, type }: ResolvedFieldFilter): SQL {
+  const { fieldId, op, values } = filter;
+  const [a = '', b = ''] = values;
+  switch (type) {
+    case 'text':
+    case 'url':
+      return hasFieldValue(fieldId, containsText(a, fv.vText));
+    case 'number':
+      if (op === 'between') return hasFieldValue(fieldId, sql`${fv.vNum} between ${numeric(a)} and ${numeric(b)}`);
+      return hasFieldValue(fieldId, sql`${fv.vNum} ${sql.raw(op === 'lt' ? '<' : op === 'gt' ? '>' : '=')} ${numeric(a)}`);
+    case 'date':
+      if (op === 'between') return hasFieldValue(fieldId, sql`${fv.vDate} between ${day(a)} and ${day(b)}`);
+      return hasFieldValue(fieldId, sql`${fv.vDate} ${sql.raw(op === 'before' ? '<' : '>')} ${day(a)}`);
+    case 'select':
+    case 'multi_select': {
+      const any = hasFieldValue(fieldId, sql`${fv.vOption} = any(${uuidArray(values)})`);
+      return op === 'none' ? not(any) : any;
+    }
+    case 'person':
+      return hasFieldValue(fieldId, sql`${fv.vUser} = ${a.toLowerCase()}::uuid`);
+    case 'checkbox':
+      return a === 'true' ? hasFieldValue(fieldId, sql`${fv.vBool}`) : not(hasFieldValue(fieldId));
+  }
+}
+
+/**
+ * A custom field's sort key read from the task's own row (`tasks.fields`), for the types sorted without their index:
+ * text and url case-insensitively, a select by its option's place, a multi-select by its first option's (values are
+ * stored in option order), a person by name, a ticked checkbox first. Null: no value (sorted last).
+ */
+function fieldSortKey(field: FieldSortDef): SQL {
+  const value = sql`(${tasks.fields} ->> ${field.id}::text)`;
+  const optionIds = sql`${`{${field.options.map((o) => o.id).join(',')}}`}::text[]`;
+  switch (field.type) {
+    case 'select':
+      return sql`array_position(${optionIds}, ${value})`;
+    case 'multi_select':
+      return sql`array_position(${optionIds}, ${tasks.fields} -> ${field.id}::text ->> 0)`;
+    case 'person':
+      return sql`(select lower(fu.full_name) from ${users} fu where fu.id = ${value}::uuid)`;
+    case 'checkbox':
+      return sql`case when ${value} = 'true' then 0 end`;
+    default:
+      return sql`lower(${value})`;
+  }
 }
 
 /** By category in flow order, then by the status's place in its project's workflow (the default four: today's order). */
@@ -146,7 +233,10 @@ const statusRank = [
 ];
 const priorityRank = sql`case ${tasks.priority} when 'low' then 0 when 'medium' then 1 when 'high' then 2 else 3 end`;
 
-function orderBy(sort: TaskSort | `field:${string}` = 'created', dir: 'asc' | 'desc' = sort === 'created' ? 'desc' : 'asc'): SQL[] {
+function orderBy(
+  sort: TaskSort | `field:${string}` = 'created',
+  dir: 'asc' | 'desc' = sort === 'created' ? 'desc' : 'asc',
+): SQL[] {
   const by = dir === 'asc' ? asc : desc;
   const nullsLast = (e: SQL | typeof tasks.dueDate | typeof tasks.startDate) => sql`${e} ${sql.raw(dir)} nulls last`;
   const key: Record<TaskSort, SQL> = {
@@ -162,8 +252,7 @@ function orderBy(sort: TaskSort | `field:${string}` = 'created', dir: 'asc' | 'd
     start: nullsLast(tasks.startDate),
     project: by(sql`lower(${projects.name})`),
   };
-  // Ties fall back to newest first, then id, so paging is stable.
-  // TODO(issue 38): `field:<id>` sorts by a custom field (decision 0026); until then, newest first.
+  // Ties fall back to newest first, then id, so paging is stable. (`field:<id>` is listByField's, never read here.)
   return [sort.startsWith('field:') ? key.created : key[sort as TaskSort], desc(tasks.createdAt), desc(tasks.id)];
 }
 
@@ -178,11 +267,67 @@ const unionColumns = <T extends Pick<ColumnSelect, 'getSQL'>>(columns: T[]) =>
   unionAll(...(columns as unknown as [ColumnSelect, ColumnSelect, ...ColumnSelect[]]));
 
 export async function listVisible(db: DbOrTx, userId: string, f: TaskFilters): Promise<TaskListRow[]> {
+  if (f.fieldSort) return listByField(db, userId, f, f.fieldSort);
   return selectCards(db)
     .where(and(...filterConditions(userId, f)))
     .orderBy(...orderBy(f.sort, f.dir))
     .limit(f.limit ?? LIST_PAGE_DEFAULT)
     .offset(f.offset ?? 0);
+}
+
+/**
+ * A page of the list sorted by a custom field (decision 0026 "Sort"): the tasks with a value first, in the field's
+ * order (`dir`), then those without one, newest first; ties newest first, then id.
+ * - Numbers and dates: the valued tasks joined from task_field_values on the field, ordered by the value, so the
+ *   planner can walk the (field_id, v_num | v_date) index and stop at the page; when the page goes past them, a second
+ *   read of the tasks without a value (`not exists`), its offset moved back by how many had one (counted only when the
+ *   page starts past them all).
+ * - The other types: one read, ordered by a key from the task's own row (`fieldSortKey`), no value last.
+ */
+async function listByField(db: DbOrTx, userId: string, f: TaskFilters, field: FieldSortDef): Promise<TaskListRow[]> {
+  const where = filterConditions(userId, f);
+  const limit = f.limit ?? LIST_PAGE_DEFAULT;
+  const offset = f.offset ?? 0;
+  const dir = f.dir ?? 'asc';
+  const by = dir === 'asc' ? asc : desc;
+  const ties = [desc(tasks.createdAt), desc(tasks.id)];
+  if (field.type !== 'number' && field.type !== 'date') {
+    return selectCards(db)
+      .where(and(...where))
+      .orderBy(sql`${fieldSortKey(field)} ${sql.raw(dir)} nulls last`, ...ties)
+      .limit(limit)
+      .offset(offset);
+  }
+  const value = field.type === 'number' ? fv.vNum : fv.vDate;
+  const valueRow = and(eq(fv.taskId, tasks.id), eq(fv.fieldId, field.id), isNotNull(value));
+  const valued = await db
+    .select(listColumns)
+    .from(fv)
+    .innerJoin(tasks, valueRow)
+    .innerJoin(projects, taskProject)
+    .leftJoin(users, eq(users.id, tasks.assigneeId))
+    .where(and(...where))
+    .orderBy(by(value), ...ties)
+    .limit(limit)
+    .offset(offset);
+  if (valued.length === limit) return valued;
+  // Where the tasks without a value start: right after these, or (a page past every valued task) after all of them.
+  let restOffset = 0;
+  if (valued.length === 0 && offset > 0) {
+    const [counted] = await db
+      .select({ n: count() })
+      .from(fv)
+      .innerJoin(tasks, valueRow)
+      .innerJoin(projects, taskProject)
+      .where(and(...where));
+    restOffset = Math.max(0, offset - Number(counted?.n ?? 0));
+  }
+  const rest = await selectCards(db)
+    .where(and(...where, not(hasFieldValue(field.id))))
+    .orderBy(...ties)
+    .limit(limit - valued.length)
+    .offset(restOffset);
+  return [...valued, ...rest];
 }
 
 /**
@@ -253,11 +398,12 @@ export const hasTaskFilters = (f: Omit<TaskFilters, 'today'>) =>
       f.startTo ||
       // The counters and the card statements count sub-tasks: hiding them counts from the tasks.
       f.subtasks ||
+      // Custom field filters (issue 38) are counted from the tasks.
+      (f.cf?.length ?? 0) > 0 ||
       // The counters' statements read the default four; any other key is counted from its tasks.
       (f.status && !isDefaultStatusKey(f.status)),
   );
 
-const qb = new QueryBuilder();
 const selectCardRows = () =>
   qb.select(listColumns).from(tasks).innerJoin(projects, taskProject).leftJoin(users, eq(users.id, tasks.assigneeId));
 
@@ -532,6 +678,30 @@ export async function getProjectAccess(db: DbOrTx, projectId: string, userId: st
   return row;
 }
 
+/** A custom field as the tasks module checks values and filters against it. */
+export type FieldDef = Omit<CustomFieldDef, 'showOnCard' | 'position'>;
+
+const fieldDefColumns = {
+  id: customFields.id,
+  teamId: customFields.teamId,
+  name: customFields.name,
+  type: customFields.type,
+  options: customFields.options,
+  projectIds: customFields.projectIds,
+  archived: customFields.archived,
+  unit: customFields.unit,
+  decimals: customFields.decimals,
+};
+
+/** Of these fields, those of the teams `userId` is an active member of (what a filter or a sort may name). */
+export async function visibleFields(db: DbOrTx, userId: string, ids: readonly string[]): Promise<FieldDef[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select(fieldDefColumns)
+    .from(customFields)
+    .where(and(inArray(customFields.id, [...ids]), isActiveMember(customFields.teamId, userId)));
+}
+
 export type NewTask = typeof tasks.$inferInsert;
 
 export async function createOne(db: DbOrTx, values: NewTask): Promise<TaskRow> {
@@ -685,14 +855,17 @@ export async function writeSubtreeLevel(
   db: DbOrTx,
   projectId: string,
   rows: readonly { id: string; status: string }[],
+  { clearFields = false }: { clearFields?: boolean } = {},
 ): Promise<void> {
   if (rows.length === 0) return;
   const values = sql.join(
     rows.map((r) => sql`(${r.id}::uuid, ${r.status}::text)`),
     sql`, `,
   );
+  // Into another team, the custom field values go (they are the old team's fields: decision 0026).
+  const fields = clearFields ? sql`, fields = '{}'::jsonb` : sql``;
   await db.execute(sql`
-    update ${tasks} t set project_id = ${projectId}::uuid, status = v.status, version = t.version + 1, updated_at = now()
+    update ${tasks} t set project_id = ${projectId}::uuid, status = v.status, version = t.version + 1, updated_at = now()${fields}
     from (values ${values}) as v(id, status)
     where t.id = v.id`);
 }

@@ -21,6 +21,15 @@ import type {
   UpdateTaskInput,
 } from '../../../domain/schemas/task';
 import { localDate } from '../../../domain/task-filters';
+import {
+  type CustomFieldValues,
+  checkFieldFilter,
+  FIELD_VALUE_TEXT,
+  fieldAppliesTo,
+  fieldIdOfSort,
+  parseFieldFilter,
+  validateFieldValue,
+} from '../../../domain/custom-fields';
 import type { Database, Db, DbOrTx } from '../../db/client';
 import { isoFromPg } from '../../db/row-statements';
 import { ERROR_MESSAGES } from '../../../domain/errors';
@@ -29,6 +38,7 @@ import type { ChangeRecorder } from '../../lib/changes';
 import { getMemberRole, requireTeamMember } from '../../db/membership';
 import { liveStatuses, shareLiveStatus } from '../workflows';
 import { visibleDependencyIds } from '../task-dependencies';
+import { teamFields } from '../custom-fields';
 import * as repo from './tasks.repo';
 
 function toTaskDto(row: repo.TaskListRow): TaskDto {
@@ -217,6 +227,52 @@ function subtreeStatuses(
   });
 }
 
+/** 400 `custom_field_invalid`, the message naming the field (errors.ts `errorBody` takes the first field's message). */
+const fieldValueInvalid = (message: string) => new AppError('custom_field_invalid', { fields: { fields: message } });
+const fieldFilterInvalid = (key: 'cf' | 'sort', message?: string) =>
+  new AppError('custom_field_filter_invalid', { fields: { [key]: message ?? ERROR_MESSAGES.custom_field_filter_invalid } });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `fields` of a create or an edit applied to `current` (decision 0026): each named field must be one of the team's
+ * (read once, held `for share` to the end of the transaction: an option removed or the field archived meanwhile waits
+ * for this write, then clears what it wrote), not archived, for the task's project, and its value valid for its type
+ * (domain `validateFieldValue`; a person an active member of the team); a cleared value leaves the map. 400
+ * `custom_field_invalid` naming the field otherwise.
+ */
+async function applyFieldValues(
+  db: DbOrTx,
+  task: { teamId: string; projectId: string },
+  input: Record<string, unknown>,
+  current: CustomFieldValues,
+): Promise<CustomFieldValues> {
+  const entries = Object.entries(input).map(([id, value]) => [id.toLowerCase(), value] as const);
+  const defs = new Map((await teamFields(db, task.teamId, { share: true })).map((d) => [d.id, d]));
+  // The people named (a person field or two in an edit, each one look-up).
+  const members = new Set<string>();
+  for (const [id, value] of entries) {
+    if (defs.get(id)?.type !== 'person' || typeof value !== 'string' || !UUID.test(value)) continue;
+    if (await getMemberRole(db, task.teamId, value.toLowerCase())) members.add(value.toLowerCase());
+  }
+  const next: CustomFieldValues = { ...current };
+  for (const [id, value] of entries) {
+    const field = defs.get(id);
+    if (!field) throw fieldValueInvalid(FIELD_VALUE_TEXT.unknown);
+    if (field.archived) throw fieldValueInvalid(FIELD_VALUE_TEXT.archived(field.name));
+    if (!fieldAppliesTo(field, task.projectId)) throw fieldValueInvalid(FIELD_VALUE_TEXT.notHere(field.name));
+    const result = validateFieldValue(field, value, (userId) => members.has(userId));
+    if (!result.ok) throw fieldValueInvalid(result.message);
+    if (result.value === null) delete next[id];
+    else next[id] = result.value;
+  }
+  return next;
+}
+
+const sameValues = (a: CustomFieldValues, b: CustomFieldValues) =>
+  Object.keys(a).length === Object.keys(b).length &&
+  Object.entries(a).every(([id, value]) => JSON.stringify(value) === JSON.stringify(b[id]));
+
 const assigneeNotMember = () =>
   new AppError('assignee_not_member', { fields: { assigneeId: ERROR_MESSAGES.assignee_not_member } });
 
@@ -243,7 +299,11 @@ export class TasksService {
       ]);
       return { tasks: rows.map(taskDtoFromRow), ...counts };
     }
-    const filters: repo.TaskFilters = { ...query, today: query.today ?? localDate(new Date()) };
+    const filters: repo.TaskFilters = {
+      ...query,
+      ...(await this.fieldQuery(userId, query)),
+      today: query.today ?? localDate(new Date()),
+    };
     // The project check runs beside the reads; when it fails, their rows are dropped.
     const [, , rows, counted] = await Promise.all([
       query.projectId && this.requireVisibleProject(this.db, query.projectId, userId),
@@ -280,17 +340,52 @@ export class TasksService {
       ).run(this.database, { userId, limit });
       return board.answer(rows.map(taskDtoFromRow), board.counters);
     }
-    const filters: repo.TaskFilters = { ...rest, today: query.today ?? localDate(new Date()) };
-    const [found] = await Promise.all([
+    const [found, , fieldQuery] = await Promise.all([
       readStatuses(),
       query.teamId && requireTeamMember(this.db, query.teamId, userId, 'team_not_found'),
+      this.fieldQuery(userId, rest),
     ]);
+    const filters: repo.TaskFilters = { ...rest, ...fieldQuery, today: query.today ?? localDate(new Date()) };
     const board = boardShape(found, projectId);
     const [rows, counted] = await Promise.all([
       repo.listBoard(this.db, userId, filters, board.columnsFor(filters), limit),
       repo.countBoardColumns(this.db, userId, filters, board.kind),
     ]);
     return board.answer(rows.map(toTaskDto), counted);
+  }
+
+  /**
+   * The custom field filters (`cf`) and sort (`sort=field:<id>`) of a list or board query, each checked against its
+   * field (one read of the fields named, only when there are some): 400 `custom_field_filter_invalid` when a filter does
+   * not parse, names a field that is not one of the caller's teams', or does not fit its field (domain
+   * `checkFieldFilter`, naming the field), or the sort names such a field.
+   */
+  private async fieldQuery(
+    userId: string,
+    query: { cf?: string[]; sort?: string },
+  ): Promise<Pick<repo.TaskFilters, 'fieldFilters' | 'fieldSort'>> {
+    const sortId = fieldIdOfSort(query.sort)?.toLowerCase() ?? null;
+    const texts = query.cf ?? [];
+    if (texts.length === 0 && sortId === null) return {};
+    const parsed = texts.map((text) => {
+      const filter = parseFieldFilter(text);
+      if (!filter) throw fieldFilterInvalid('cf');
+      return filter;
+    });
+    const ids = new Set(parsed.map((f) => f.fieldId));
+    if (sortId !== null) ids.add(sortId);
+    const fields = new Map((await repo.visibleFields(this.db, userId, [...ids])).map((f) => [f.id, f]));
+    const fieldFilters = parsed.map((filter) => {
+      const field = fields.get(filter.fieldId);
+      if (!field) throw fieldFilterInvalid('cf', FIELD_VALUE_TEXT.unknown);
+      const problem = checkFieldFilter(field, filter);
+      if (problem) throw fieldFilterInvalid('cf', problem);
+      return { filter, type: field.type };
+    });
+    if (sortId === null) return { fieldFilters };
+    const fieldSort = fields.get(sortId);
+    if (!fieldSort) throw fieldFilterInvalid('sort', FIELD_VALUE_TEXT.unknown);
+    return { fieldFilters, fieldSort };
   }
 
   /**
@@ -329,6 +424,10 @@ export class TasksService {
       await requireParentRule(tx, { projectId: input.projectId }, parent);
       requireStartDate(input.startDate, input.dueDate);
       await requireStatus(tx, input.projectId, input.status);
+      const fields =
+        input.fields && Object.keys(input.fields).length > 0
+          ? await applyFieldValues(tx, { teamId: access.teamId, projectId: input.projectId }, input.fields, {})
+          : {};
       const created = await repo.createOne(tx, {
         title: input.title,
         description: input.description,
@@ -343,6 +442,8 @@ export class TasksService {
         // A new sub-task goes last among its siblings (the parent's lock queues siblings added at once).
         subtaskPosition: parent ? await repo.nextSubtaskPosition(tx, parent.id) : null,
         startDate: input.startDate,
+        // Only with values: the insert of a task without any is the one it always was.
+        ...(Object.keys(fields).length > 0 && { fields }),
       });
       // The answer is built from what the check already read: no second look-up.
       const task = toTaskDto({ ...created, projectName: access.projectName, assigneeName: access.assigneeName });
@@ -353,7 +454,7 @@ export class TasksService {
 
   async update(actor: PersonActor, id: string, input: UpdateTaskInput): Promise<TaskDto> {
     const { userId } = actor;
-    const { version, completeSubtasks, ...changes } = input;
+    const { version, completeSubtasks, fields: fieldInput, ...changes } = input;
     return this.changes.run(this.db, actor, async (tx, record) => {
       const found = await this.lockVisible(tx, id, userId);
       const before = found.task;
@@ -414,12 +515,19 @@ export class TasksService {
       if (version !== undefined && version !== before.version) throw new AppError('stale_edit');
       const values: repo.TaskChanges = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
       if (parentChanged) values.subtaskPosition = parentId === null ? null : await repo.nextSubtaskPosition(tx, parentId);
+      // Custom field values (decision 0026), written in the same UPDATE: the named ones merged into the stored map;
+      // into another team the task leaves its old team's fields behind (the map starts empty there).
+      const teamChanged = teamId !== found.teamId;
+      const keptValues = teamChanged ? {} : before.fields;
+      const fields = fieldInput ? await applyFieldValues(tx, { teamId, projectId }, fieldInput, keptValues) : keptValues;
+      const fieldsChanged = !sameValues(fields, before.fields);
+      if (fieldsChanged) values.fields = fields;
       const after = await repo.updateOne(tx, id, values, version);
       if (!after) throw new AppError('stale_edit');
       // The subtree after the task, top-down, one statement a level (each sub-task's parent is there first).
       for (let depth = 1; subtreeWrites.some((w) => w.row.depth >= depth); depth++) {
         const level = subtreeWrites.filter((w) => w.row.depth === depth).map((w) => ({ id: w.row.id, status: w.status }));
-        await repo.writeSubtreeLevel(tx, projectId, level);
+        await repo.writeSubtreeLevel(tx, projectId, level, { clearFields: teamChanged });
       }
       // The names read with the lock still hold unless the project or the assignee changed; then the answer is read
       // again (membership was checked above, in this transaction), as it is after its sub-tasks changed (the counts of
@@ -435,7 +543,7 @@ export class TasksService {
         previousTeamId: found.teamId,
         before: toTaskDto({ ...before, projectName: found.projectName, assigneeName: found.assigneeName }),
         after: dto,
-        keys: Object.keys(changes),
+        keys: fieldInput !== undefined || fieldsChanged ? [...Object.keys(changes), 'fields'] : Object.keys(changes),
       });
       // Each sub-task written is a change of its own (activity, webhooks and realtime see every task), top-down.
       const writtenIds = subtreeWrites.map((w) => w.row.id);
@@ -447,7 +555,10 @@ export class TasksService {
           previousTeamId: found.teamId,
           before: toTaskDto(row),
           after: toTaskDto(written.get(row.id)!),
-          keys: projectChanged ? ['projectId', 'status'] : ['status'],
+          keys: [
+            ...(projectChanged ? ['projectId', 'status'] : ['status']),
+            ...(teamChanged && Object.keys(row.fields).length > 0 ? ['fields'] : []),
+          ],
         });
       }
       return dto;

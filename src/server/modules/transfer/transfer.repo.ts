@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import type { PlanStatus } from '../../../domain/transfer/import-plan';
 import { insertDefaultStatuses, insertStatuses } from '../../db/project-statuses';
 import {
+  customFields,
   noteDocuments,
   notes,
   noteUpdates,
@@ -152,6 +153,13 @@ export async function emailsByIds(db: DbOrTx, ids: string[]): Promise<Map<string
   return new Map(rows.map((r) => [r.id, r.email]));
 }
 
+/** Names of the users with these ids (person field values name people by id). */
+export async function namesByIds(db: DbOrTx, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select({ id: users.id, name: users.fullName }).from(users).where(inArray(users.id, ids));
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
 // ---- import ----
 
 export async function getUserEmail(db: DbOrTx, userId: string): Promise<string | undefined> {
@@ -175,6 +183,28 @@ export async function getProjectInTeam(db: DbOrTx, teamId: string, projectId: st
     .from(projects)
     .where(and(eq(projects.id, projectId), eq(projects.teamId, teamId)));
   return row;
+}
+
+/** The team's custom fields (issue 38), in their order: what an import maps to, what an export writes. */
+export async function listFields(db: DbOrTx, teamId: string) {
+  return db
+    .select()
+    .from(customFields)
+    .where(eq(customFields.teamId, teamId))
+    .orderBy(asc(customFields.position), asc(customFields.createdAt), asc(customFields.id));
+}
+
+export type NewField = PgInsertValue<typeof customFields>;
+
+/** Inserts the fields and returns their ids in the same order. */
+export async function insertFields(db: DbOrTx, rows: NewField[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  return (await db.insert(customFields).values(rows).returning({ id: customFields.id })).map((r) => r.id);
+}
+
+/** An existing field's options, replaced (an import adds options to it). */
+export async function setFieldOptions(db: DbOrTx, fieldId: string, options: { id: string; name: string; color: string }[]) {
+  await db.update(customFields).set({ options, updatedAt: sql`now()` }).where(eq(customFields.id, fieldId));
 }
 
 export type NewProject = PgInsertValue<typeof projects>;

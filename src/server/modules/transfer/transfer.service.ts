@@ -2,6 +2,7 @@ import { hideDependencyEntry } from '../../../domain/dependencies';
 import { type PersonActor, userActor } from '../../../domain/changes';
 import * as Y from 'yjs';
 import { fileSlug } from '../../../domain/csv';
+import { fieldAppliesTo, fieldValueText } from '../../../domain/custom-fields';
 import {
   type CrewboardExport,
   type CsvImportInput,
@@ -17,7 +18,13 @@ import {
 } from '../../../domain/schemas/transfer';
 import { zoneOrUtc } from '../../../domain/schemas/time-zone';
 import { DEFAULT_STATUSES, mapStatusToProject } from '../../../domain/workflow';
-import { type CsvPlan, csvImportPlan, planCsvImport, suggestCsvMapping } from '../../../domain/transfer/csv-import';
+import {
+  type CsvFieldContext,
+  type CsvPlan,
+  csvImportPlan,
+  planCsvImport,
+  suggestCsvMapping,
+} from '../../../domain/transfer/csv-import';
 import { type ImportPlan, planCounts, planProblems, workflowProblems } from '../../../domain/transfer/import-plan';
 import { tasksCsv } from '../../../domain/transfer/task-csv';
 import { planTeamImport } from '../../../domain/transfer/team-import';
@@ -82,7 +89,17 @@ export class TransferService {
       if (!project) throw new AppError('project_not_found');
       stem = `${stem}-${fileSlug(project.name) || 'project'}`;
     }
-    const rows = await repo.listTasks(this.db, teamId, projectId);
+    const [rows, allFields] = await Promise.all([repo.listTasks(this.db, teamId, projectId), repo.listFields(this.db, teamId)]);
+    // A column per field of the team (issue 38), archived ones left out as everywhere else; people by their names.
+    const fields = allFields.filter((f) => !f.archived);
+    const people = new Set<string>();
+    for (const { task } of rows) {
+      for (const f of fields) {
+        const v = task.fields[f.id];
+        if (f.type === 'person' && typeof v === 'string') people.add(v);
+      }
+    }
+    const nameOf = await repo.namesByIds(this.db, [...people]);
     const csv = tasksCsv(
       rows.map((r) => ({
         title: r.task.title,
@@ -96,7 +113,9 @@ export class TransferService {
         tags: r.task.tags,
         createdAt: r.task.createdAt.toISOString(),
         description: r.task.description,
+        fields: fields.map((f) => fieldValueText(f, r.task.fields[f.id], (id) => nameOf.get(id) ?? null)),
       })),
+      fields.map((f) => f.name),
     );
     return { csv, fileName: `${stem}-tasks.csv` };
   }
@@ -114,10 +133,11 @@ export class TransferService {
     const parsed = parseTrelloBoard(input.board);
     if (!parsed.ok) throw invalid({ board: `Not a Trello board export: ${parsed.issues.join('; ')}` });
     const zone = zoneOrUtc(timeZone);
-    const plan = (members: TeamMemberRef[]) => planTrelloImport(parsed.board, input.mapping, { members, timeZone: zone });
+    const plan = (members: TeamMemberRef[], teamFields: Awaited<ReturnType<typeof repo.listFields>>) =>
+      planTrelloImport(parsed.board, input.mapping, { members, timeZone: zone, teamFields });
     const projectName = input.projectName ?? (parsed.board.name.trim().slice(0, 120).trim() || 'Trello import');
     if (input.dryRun || !input.mapping) {
-      const preview = plan(await repo.listActiveMembers(this.db, teamId));
+      const preview = plan(await repo.listActiveMembers(this.db, teamId), await repo.listFields(this.db, teamId));
       return {
         dryRun: true,
         boardName: preview.boardName,
@@ -125,6 +145,7 @@ export class TransferService {
         lists: preview.lists,
         labels: preview.labels,
         statuses: (preview.statuses ?? DEFAULT_STATUSES).map(({ key, name, category }) => ({ key, name, category })),
+        fields: preview.fields.map((f) => ({ name: f.name, type: f.type, existing: Boolean(f.existingId) })),
         counts: preview.counts,
         warnings: preview.warnings,
       };
@@ -132,7 +153,7 @@ export class TransferService {
     const done = await this.changes.run(this.db, actor, async (tx, record) => {
       // The caller is checked again inside the transaction that writes; assignees are members at that moment.
       await requireTeamMember(tx, teamId, userId);
-      const trello = plan(await repo.listActiveMembers(tx, teamId));
+      const trello = plan(await repo.listActiveMembers(tx, teamId), await repo.listFields(tx, teamId));
       if (trello.counts.tasks > TRANSFER_LIMITS.tasksMax) {
         throw invalid({
           board: `An import creates at most ${TRANSFER_LIMITS.tasksMax} tasks; this board has ${trello.counts.tasks}`,
@@ -162,21 +183,30 @@ export class TransferService {
       if (error instanceof CsvReadError) throw invalid({ csv: error.message });
       throw error;
     }
-    const mapping = input.mapping ?? suggestCsvMapping(file.headers);
     const target = input.projectId ? await repo.getProjectInTeam(this.db, teamId, input.projectId) : undefined;
     if (input.projectId && !target) throw new AppError('project_not_found');
+    const preFields = await csvFieldContext(this.db, teamId, target?.id ?? null);
+    const mapping = input.mapping ?? suggestCsvMapping(file.headers, preFields.fields);
 
     if (input.dryRun || !input.mapping) {
       const members = await repo.listActiveMembers(this.db, teamId);
-      const plan = await this.intoWorkflow(this.db, planCsvImport(file.headers, file.records, mapping, members), target?.id);
+      const plan = await this.intoWorkflow(
+        this.db,
+        planCsvImport(file.headers, file.records, mapping, members, preFields),
+        target?.id,
+      );
       return {
         dryRun: true,
         headers: file.headers,
         mapping,
-        rows: plan.tasks.slice(0, TRANSFER_LIMITS.previewRows).map(({ assigneeId: _id, assigneeName, ...t }) => ({
-          ...t,
-          assignee: assigneeName,
-        })),
+        fields: preFields.fields.map(({ id, name, type }) => ({ id, name, type })),
+        rows: plan.tasks
+          .slice(0, TRANSFER_LIMITS.previewRows)
+          .map(({ assigneeId: _id, assigneeName, fields: _values, fieldTexts, ...t }) => ({
+            ...t,
+            assignee: assigneeName,
+            fields: fieldTexts,
+          })),
         errors: plan.errors.slice(0, TRANSFER_LIMITS.messagesMax),
         counts: { tasks: plan.tasks.length, comments: 0, checklistItems: 0 },
         warnings: capped(plan.warnings),
@@ -188,7 +218,13 @@ export class TransferService {
       // Assignees are looked up in the transaction that writes them, and the project's statuses too.
       const plan = await this.intoWorkflow(
         tx,
-        planCsvImport(file.headers, file.records, mapping, await repo.listActiveMembers(tx, teamId)),
+        planCsvImport(
+          file.headers,
+          file.records,
+          mapping,
+          await repo.listActiveMembers(tx, teamId),
+          await csvFieldContext(tx, teamId, target?.id ?? null),
+        ),
         target?.id,
       );
       if (plan.errors.length) {
@@ -292,6 +328,18 @@ export class TransferService {
   }
 }
 
+/**
+ * The custom fields a CSV import into `projectId` (null: a new project) may fill: the team's not archived that apply
+ * to it (a new project: those for every project), and every name the team's fields take.
+ */
+async function csvFieldContext(db: Db | Tx, teamId: string, projectId: string | null): Promise<CsvFieldContext> {
+  const rows = await repo.listFields(db, teamId);
+  return {
+    fields: rows.filter((f) => (projectId ? fieldAppliesTo(f, projectId) : !f.archived && f.projectIds === null)),
+    takenNames: rows.map((f) => f.name),
+  };
+}
+
 const capped = (warnings: string[]) =>
   warnings.length > TRANSFER_LIMITS.messagesMax
     ? [...warnings.slice(0, TRANSFER_LIMITS.messagesMax), `…and ${warnings.length - TRANSFER_LIMITS.messagesMax} more`]
@@ -311,7 +359,7 @@ function isYjsUpdate(bytes: Buffer): boolean {
 async function buildExport(db: Db, teamId: string): Promise<CrewboardExport> {
   const team = await repo.getTeam(db, teamId);
   if (!team) throw new AppError('team_not_found');
-  const [members, projects, statuses, taskRows, comments, checklist, activity, noteRows] = await Promise.all([
+  const [members, projects, statuses, taskRows, comments, checklist, activity, noteRows, fieldRows] = await Promise.all([
     repo.listMembers(db, teamId),
     repo.listProjects(db, teamId),
     repo.listStatuses(db, teamId),
@@ -320,12 +368,21 @@ async function buildExport(db: Db, teamId: string): Promise<CrewboardExport> {
     repo.listChecklistItems(db, teamId),
     repo.listActivity(db, teamId),
     repo.listNotes(db, teamId),
+    repo.listFields(db, teamId),
   ]);
   const keyOf = new Map(projects.map((p, i) => [p.id, `p${i + 1}`]));
+  // Custom fields (issue 38) by the file's keys, their options too ('o1'… across the file).
+  const fieldKeyOf = new Map(fieldRows.map((f, i) => [f.id, `f${i + 1}`]));
+  const optionKeyOf = new Map<string, string>();
+  for (const f of fieldRows) for (const o of f.options) optionKeyOf.set(o.id, `o${optionKeyOf.size + 1}`);
 
   // People named by id inside texts and history values: by email in the file.
   const ids = new Set<string>();
   for (const c of comments) for (const id of c.comment.mentions) ids.add(id);
+  const fieldById = new Map(fieldRows.map((f) => [f.id, f]));
+  for (const { task } of taskRows) {
+    for (const [id, v] of Object.entries(task.fields)) if (fieldById.get(id)?.type === 'person') ids.add(String(v));
+  }
   for (const a of activity) {
     if (a.activity.field !== 'assignee') continue;
     if (a.activity.oldValue) ids.add(a.activity.oldValue);
@@ -345,6 +402,27 @@ async function buildExport(db: Db, teamId: string): Promise<CrewboardExport> {
   const commentsOf = group(comments, (c) => c.comment.taskId);
   const checklistOf = group(checklist, (c) => c.taskId);
   const historyOf = group(activity, (a) => a.activity.taskId);
+
+  /** A task's values with the file's keys: options by key, people by email (a person without one is left out). */
+  const exportValues = (values: Record<string, unknown>) => {
+    const out: Record<string, string | number | boolean | string[]> = {};
+    for (const [id, v] of Object.entries(values)) {
+      const field = fieldById.get(id);
+      if (!field) continue;
+      const key = fieldKeyOf.get(id)!;
+      if (field.type === 'select') {
+        const o = optionKeyOf.get(String(v));
+        if (o) out[key] = o;
+      } else if (field.type === 'multi_select') {
+        const keys = (Array.isArray(v) ? v : []).flatMap((o) => optionKeyOf.get(String(o)) ?? []);
+        if (keys.length) out[key] = keys;
+      } else if (field.type === 'person') {
+        const email = emailOf.get(String(v));
+        if (email) out[key] = email;
+      } else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[key] = v;
+    }
+    return out;
+  };
 
   const historyValue = (field: string, v: string | null) => {
     if (v === null) return null;
@@ -423,6 +501,7 @@ async function buildExport(db: Db, teamId: string): Promise<CrewboardExport> {
         };
       }),
       startDate: task.startDate,
+      ...(fieldRows.length ? { fields: exportValues(task.fields) } : {}),
     })),
     notes: noteRows.map(({ note, authorEmail, state }) => {
       const updates = (updatesOf.get(note.id) ?? []).map((u) => new Uint8Array(u.update));
@@ -439,5 +518,21 @@ async function buildExport(db: Db, teamId: string): Promise<CrewboardExport> {
         updatedAt: note.updatedAt.toISOString(),
       };
     }),
+    ...(fieldRows.length
+      ? {
+          fields: fieldRows.map((f) => ({
+            key: fieldKeyOf.get(f.id)!,
+            name: f.name,
+            type: f.type,
+            options: f.options.map((o) => ({ key: optionKeyOf.get(o.id)!, name: o.name, color: o.color })),
+            // A project no longer the team's (moved away) is left out of the list.
+            projects: f.projectIds ? f.projectIds.flatMap((id) => keyOf.get(id) ?? []) : null,
+            showOnCard: f.showOnCard,
+            archived: f.archived,
+            unit: f.unit,
+            decimals: f.decimals,
+          })),
+        }
+      : {}),
   };
 }

@@ -1,4 +1,6 @@
-import type { ImportPlan, PlanValue } from '../../../domain/transfer/import-plan';
+import { randomUUID } from 'node:crypto';
+import type { CustomFieldValue, CustomFieldValues } from '../../../domain/custom-fields';
+import type { ImportPlan, PlanField, PlanFieldValues, PlanValue } from '../../../domain/transfer/import-plan';
 import type { Tx } from '../../db/client';
 import * as teamsRepo from '../teams';
 import * as repo from './transfer.repo';
@@ -50,6 +52,7 @@ export async function writeImportPlan(tx: Tx, plan: ImportPlan, importerId: stri
     if (p.existingId) projects.set(p.ref, { id: p.existingId, name: p.name, created: false });
   }
   const projectId = (ref: string) => projects.get(ref)!.id;
+  const fieldValues = await writeFields(tx, team.id, plan.fields ?? [], projectId);
 
   const taskIds = await repo.insertTasks(
     tx,
@@ -64,6 +67,7 @@ export async function writeImportPlan(tx: Tx, plan: ImportPlan, importerId: stri
       startDate: t.startDate,
       dueDate: t.dueDate,
       tags: t.tags,
+      ...(t.fields ? { fields: fieldValues(t.fields) } : {}),
       createdAt: t.createdAt ? repo.fileTime(t.createdAt, i) : repo.newestFirst(i),
       updatedAt: t.updatedAt ? new Date(t.updatedAt) : repo.newestFirst(i),
     })),
@@ -123,4 +127,67 @@ export async function writeImportPlan(tx: Tx, plan: ImportPlan, importerId: stri
     );
   }
   return { team, projects };
+}
+
+/**
+ * The plan's custom fields (issue 38): new ones inserted after the team's (new options get ids), options added to
+ * existing ones; returns how a task's values by field and option refs become the stored `{ fieldId: value }`.
+ */
+async function writeFields(
+  tx: Tx,
+  teamId: string,
+  fields: readonly PlanField[],
+  projectId: (ref: string) => string,
+): Promise<(values: PlanFieldValues) => CustomFieldValues> {
+  const byRef = new Map<string, { id: string; type: PlanField['type']; options: Map<string, string> }>();
+  if (fields.length === 0) return () => ({});
+  const existing = await repo.listFields(tx, teamId);
+  let position = existing.reduce((n, f) => Math.max(n, f.position + 1), 0);
+  const fresh: PlanField[] = [];
+  for (const f of fields) {
+    const options = new Map(f.options.map((o) => [o.ref, o.id ?? randomUUID()]));
+    if (f.existingId) {
+      const row = existing.find((e) => e.id === f.existingId);
+      const added = f.options.filter((o) => !o.id).map((o) => ({ id: options.get(o.ref)!, name: o.name, color: o.color }));
+      if (row && added.length) await repo.setFieldOptions(tx, row.id, [...row.options, ...added]);
+      byRef.set(f.ref, { id: f.existingId, type: f.type, options });
+    } else {
+      fresh.push(f);
+      byRef.set(f.ref, { id: '', type: f.type, options });
+    }
+  }
+  const ids = await repo.insertFields(
+    tx,
+    fresh.map((f) => ({
+      teamId,
+      name: f.name,
+      type: f.type,
+      options: f.options.map((o) => ({ id: byRef.get(f.ref)!.options.get(o.ref)!, name: o.name, color: o.color })),
+      projectIds: f.projectRefs ? f.projectRefs.map(projectId) : null,
+      showOnCard: f.showOnCard,
+      archived: f.archived,
+      unit: f.type === 'number' ? f.unit : null,
+      decimals: f.type === 'number' ? f.decimals : null,
+      position: position++,
+    })),
+  );
+  fresh.forEach((f, i) => {
+    byRef.get(f.ref)!.id = ids[i]!;
+  });
+  return (values) => {
+    const stored: CustomFieldValues = {};
+    for (const [ref, value] of Object.entries(values)) {
+      const field = byRef.get(ref);
+      if (!field) continue;
+      const option = (v: string) => field.options.get(v);
+      let out: CustomFieldValue | undefined = value;
+      if (field.type === 'select') out = typeof value === 'string' ? option(value) : undefined;
+      else if (field.type === 'multi_select') {
+        const ids = (Array.isArray(value) ? value : []).map(option).filter((id): id is string => !!id);
+        out = ids.length ? ids : undefined;
+      }
+      if (out !== undefined) stored[field.id] = out;
+    }
+    return stored;
+  };
 }

@@ -10,6 +10,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { SelectField } from '../../../components/ui/field';
 import { PageHeader } from '../../../components/ui/page-header';
 import { errorText } from '../../../lib/errors';
+import { useMyFields } from '../../../lib/queries/custom-fields';
 import { projectsQueryOptions } from '../../../lib/queries/projects';
 import { teamsQueryOptions } from '../../../lib/queries/teams';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -50,11 +51,21 @@ export function AnalyticsPage() {
   const [params, setParams] = useUrlParams();
   const search = params.toString();
   // Keyed on the URL's text: the params object is new on every render.
-  const scope = useMemo(() => readScope(new URLSearchParams(search)), [search]);
-  const { query } = scopeQuery(scope);
-  const analytics = useAnalytics(query);
+  const urlScope = useMemo(() => readScope(new URLSearchParams(search)), [search]);
   const teams = useQuery(teamsQueryOptions());
   const projects = useQuery(projectsQueryOptions());
+  const fields = useMyFields();
+  // 'Split by' (issue 38): the Select fields of the scope's team(s); a field the scope does not have is not asked for.
+  const scopeTeam = urlScope.projectId
+    ? projects.data?.find((p) => p.id === urlScope.projectId)?.teamId
+    : urlScope.teamId || undefined;
+  const splitFields = (fields.data ?? []).filter(
+    (f) => f.type === 'select' && !f.archived && (urlScope.teamId || urlScope.projectId ? f.teamId === scopeTeam : true),
+  );
+  const splitBy = splitFields.some((f) => f.id === urlScope.splitBy) ? urlScope.splitBy : '';
+  const scope = { ...urlScope, splitBy };
+  const { query } = scopeQuery(scope);
+  const analytics = useAnalytics(query);
   const today = localIsoDate();
   const dto = analytics.data;
 
@@ -71,6 +82,15 @@ export function AnalyticsPage() {
         isLoaded={teams.isSuccess && projects.isSuccess}
         shown={dto ? { from: dto.scope.from, to: dto.scope.to } : undefined}
         onChange={changeScope}
+        splitFields={splitFields.map((f) => ({
+          id: f.id,
+          // With several teams in the scope, two fields may share a name: the team says which.
+          name:
+            !scopeTeam && splitFields.some((g) => g.id !== f.id && g.name === f.name)
+              ? `${f.name} (${teams.data?.find((t) => t.id === f.teamId)?.name ?? ''})`
+              : f.name,
+        }))}
+        splitBy={splitBy}
       />
       {!query ? null : analytics.isPending ? (
         <AnalyticsSkeleton />

@@ -101,7 +101,52 @@ const seriesLine = (dataKey: string, series: SeriesStyle) => ({
   isAnimationActive: false,
 });
 
+/** Split series (issue 38): the options' colours, neighbours told apart by texture or dash too (as the legend draws). */
+const SPLIT_TEXTURES: readonly (Texture | undefined)[] = [undefined, 'diagonal', 'dots', 'crosshatch', 'horizontal'];
+const SPLIT_DASHES: readonly string[] = ['', '6 4', '2 3', '8 3 2 3'];
+const splitBarStyles = (split: NonNullable<AnalyticsDto['split']>): SeriesStyle[] =>
+  split.series.map((s, i) => ({ label: s.name, color: s.color, texture: SPLIT_TEXTURES[i % SPLIT_TEXTURES.length] }));
+const splitLineStyles = (split: NonNullable<AnalyticsDto['split']>): SeriesStyle[] =>
+  split.series.map((s, i) => ({
+    label: s.name,
+    color: s.color,
+    dash: SPLIT_DASHES[i % SPLIT_DASHES.length]!,
+    marker: i % 2 ? 'square' : 'circle',
+  }));
+
+/** Throughput split by a Select field: a stacked bar per week, a segment per option (and 'No value'). */
+function SplitThroughputChart({ dto, split }: { dto: AnalyticsDto; split: NonNullable<AnalyticsDto['split']> }) {
+  const styles = splitBarStyles(split);
+  const data = split.throughput.map((w) => ({
+    week: w.week,
+    ...Object.fromEntries(w.counts.map((n, i) => [`s${i}`, n])),
+  }));
+  return (
+    <ChartFrame>
+      <Legend series={styles} />
+      <BarChart data={data} {...imageProps(throughputSummary(dto))}>
+        <CartesianGrid {...rowGrid} />
+        <XAxis {...xWeeks} />
+        <YAxis {...yCounts} />
+        <Tooltip content={<ChartTooltip labelFormatter={weekLabel} />} cursor={tooltipCursor} />
+        {styles.map((st, i) => (
+          <Bar
+            key={split.series[i]!.optionId ?? 'none'}
+            dataKey={`s${i}`}
+            name={st.label}
+            stackId="split"
+            fill={seriesFill(st.color, st.texture)}
+            maxBarSize={48}
+            isAnimationActive={false}
+          />
+        ))}
+      </BarChart>
+    </ChartFrame>
+  );
+}
+
 export function ThroughputChart({ dto }: { dto: AnalyticsDto }) {
+  if (dto.split) return <SplitThroughputChart dto={dto} split={dto.split} />;
   return (
     <ChartFrame>
       <BarChart data={dto.throughput} {...imageProps(throughputSummary(dto))}>
@@ -122,16 +167,22 @@ const CYCLE_SERIES: SeriesStyle[] = [
   { label: '85th percentile', color: COLOR.accent, marker: 'square', dash: '6 4' },
 ];
 
+/**
+ * The median and 85th percentile per week; split by a Select field (issue 38), the median per week, a line per option
+ * (and 'No value').
+ */
 export function CycleTimeChart({ dto }: { dto: AnalyticsDto }) {
-  const data = dto.cycleTime.weeks.map((w) => ({
-    week: w.week,
-    median: hoursToDays(w.medianHours),
-    p85: hoursToDays(w.p85Hours),
-  }));
-  const [median, p85] = CYCLE_SERIES as [SeriesStyle, SeriesStyle];
+  const split = dto.split;
+  const styles = split ? splitLineStyles(split) : CYCLE_SERIES;
+  const data = split
+    ? split.cycleTime.map((w) => ({
+        week: w.week,
+        ...Object.fromEntries(w.series.map((c, i) => [`s${i}`, hoursToDays(c.medianHours)])),
+      }))
+    : dto.cycleTime.weeks.map((w) => ({ week: w.week, s0: hoursToDays(w.medianHours), s1: hoursToDays(w.p85Hours) }));
   return (
     <ChartFrame>
-      <Legend series={CYCLE_SERIES} />
+      <Legend series={styles} />
       <LineChart data={data} {...imageProps(cycleTimeSummary(dto))}>
         <CartesianGrid {...rowGrid} />
         <XAxis {...xWeeks} />
@@ -140,8 +191,13 @@ export function CycleTimeChart({ dto }: { dto: AnalyticsDto }) {
           content={<ChartTooltip labelFormatter={weekLabel} valueFormatter={(days) => formatHours(days * 24) ?? '–'} />}
           cursor={lineCursor}
         />
-        <Line {...seriesLine('median', median)} />
-        <Line {...seriesLine('p85', p85)} />
+        {styles.map((st, i) => (
+          <Line
+            key={split ? (split.series[i]!.optionId ?? 'none') : st.label}
+            {...seriesLine(`s${i}`, st)}
+            connectNulls={Boolean(split)}
+          />
+        ))}
       </LineChart>
     </ChartFrame>
   );

@@ -18,13 +18,26 @@ export interface ScopeControlsProps {
   shown?: { from: string; to: string };
   /** Only what changed: see `scopeChanges`. */
   onChange: (change: Partial<Scope>) => void;
+  /** Issue 38: the Select fields of the scope's team(s) the charts can be split by, and the one chosen ('' none). */
+  splitFields: { id: string; name: string }[];
+  splitBy: string;
 }
 
 /**
  * Team, project and period. Each change goes to the URL at once, except a custom range's dates: those are a draft
  * until both are valid (a half-typed date would otherwise drop the range from the URL and the period with it).
  */
-export function ScopeControls({ scope, teams, projects, today, isLoaded, shown, onChange }: ScopeControlsProps) {
+export function ScopeControls({
+  scope,
+  teams,
+  projects,
+  today,
+  isLoaded,
+  shown,
+  onChange,
+  splitFields,
+  splitBy,
+}: ScopeControlsProps) {
   const [draft, setDraft] = useState({ from: scope.from, to: scope.to });
   useEffect(() => setDraft({ from: scope.from, to: scope.to }), [scope.from, scope.to]);
   const errors = scope.period === 'custom' ? rangeErrors(draft.from, draft.to) : undefined;
@@ -60,7 +73,7 @@ export function ScopeControls({ scope, teams, projects, today, isLoaded, shown, 
 
   return (
     <Card className="p-4">
-      <div role="group" aria-label={TEXT.scope} className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+      <div role="group" aria-label={TEXT.scope} className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <OptionsSelect
           label={TEXT.team}
           emptyOption={TEXT.allTeams}
@@ -81,8 +94,15 @@ export function ScopeControls({ scope, teams, projects, today, isLoaded, shown, 
           value={scope.period}
           onChange={(e) => setPeriod(e.target.value as Period)}
         />
+        <OptionsSelect
+          label={TEXT.splitBy}
+          emptyOption={TEXT.splitNothing}
+          options={named(splitFields)}
+          value={splitBy}
+          onChange={(e) => onChange({ splitBy: e.target.value })}
+        />
         {scope.period === 'custom' && (
-          <div className="grid grid-cols-2 gap-3 sm:col-span-3 sm:max-w-md">
+          <div className="grid grid-cols-2 gap-3 sm:col-span-2 sm:max-w-md lg:col-span-4">
             <TextField {...dateField('from')} max={draft.to || undefined} />
             <TextField {...dateField('to')} min={draft.from || undefined} />
           </div>

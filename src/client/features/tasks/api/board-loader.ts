@@ -1,7 +1,8 @@
 import type { TaskBoardDto, TaskListDto } from '../../../../domain/schemas/task';
 import type { ColumnRef } from '../board/board-model';
 
-export type BoardFilters = Record<string, string | number | undefined>;
+/** The board's query; `cf` (custom field filters) is a list, repeated in the URL. */
+export type BoardFilters = Record<string, string | number | string[] | undefined>;
 
 /** The board answer: the columns' first pages by column id, and the board's shape (its columns, their workflows). */
 export type BoardAnswer = TaskBoardDto;

@@ -5,7 +5,7 @@ import type { ColumnRef } from '../board/board-model';
 /** The server-side filters the board and the list share (status is per column on the board). */
 export type TaskQueryFilters = Pick<
   ListTasksQuery,
-  'projectId' | 'status' | 'category' | 'priority' | 'assigneeId' | 'due' | 'start' | 'subtasks' | 'today' | 'q'
+  'projectId' | 'status' | 'category' | 'priority' | 'assigneeId' | 'due' | 'start' | 'subtasks' | 'today' | 'q' | 'cf'
 >;
 export type TaskListSort = Pick<ListTasksQuery, 'sort' | 'dir'>;
 

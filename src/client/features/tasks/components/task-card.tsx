@@ -1,5 +1,5 @@
 import { Ban, Calendar, ListChecks, ListTree, MessageSquare, Paperclip, User } from 'lucide-react';
-import { memo, useId, useMemo } from 'react';
+import { lazy, memo, Suspense, useId, useMemo } from 'react';
 import { LIMITS } from '../../../../domain/constants';
 import { DEPENDENCY_TEXT } from '../../../../domain/dependencies';
 import { subtaskProgress } from '../../../../domain/hierarchy';
@@ -11,6 +11,18 @@ import { defaultLookOf } from '../../../lib/default-column';
 import { useDraggableTask } from '../../../components/task-drag';
 import { formatCardDate } from './task-meta';
 import { markdownPreview } from '../../../../domain/markdown-text';
+
+/**
+ * The values of the fields shown on cards (issue 38), loaded after the board's start-up script (its budget): only a
+ * card with values draws them, once their code is in.
+ */
+const CardFields = lazy(() =>
+  import('./card-fields').then(
+    (m) => ({ default: m.CardFields }),
+    // Its code could not be loaded (offline, a newer deployment): the card goes without them rather than failing.
+    () => ({ default: () => null }),
+  ),
+);
 
 interface TaskCardViewProps {
   task: TaskDto;
@@ -113,6 +125,11 @@ export const TaskCardView = memo(function TaskCardView({ task, isOverdue, classN
           </span>
         </span>
       </div>
+      {task.fields && Object.keys(task.fields).length > 0 && (
+        <Suspense fallback={null}>
+          <CardFields task={task} />
+        </Suspense>
+      )}
     </div>
   );
 });

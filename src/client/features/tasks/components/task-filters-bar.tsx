@@ -1,5 +1,5 @@
-import { Filter, X } from 'lucide-react';
-import { type ReactNode, useMemo, useState } from 'react';
+import { Filter, Plus, X } from 'lucide-react';
+import { lazy, type ReactNode, Suspense, useMemo, useRef, useState } from 'react';
 import {
   DUE_FILTER_LABELS,
   DUE_FILTERS,
@@ -8,6 +8,7 @@ import {
   TASK_PRIORITIES,
   TASK_PRIORITY_LABELS,
 } from '../../../../domain/constants';
+import { CUSTOM_FIELD_LIMITS, type FieldFilter } from '../../../../domain/custom-fields';
 import { DEFAULT_STATUSES, STATUS_CATEGORIES, STATUS_CATEGORY_LABELS } from '../../../../domain/workflow';
 import { Button } from '../../../components/ui/button';
 import { labelled, named, OptionsSelect, type SelectOption } from '../../../components/ui/options-select';
@@ -18,11 +19,17 @@ import { useUrlSearchBox } from '../../../lib/use-debounced-value';
 import { useTaskProjects } from '../api/get-projects';
 import { useTaskTeams } from '../api/get-teams';
 import type { BoardShape } from '../board/board-model';
-import type { TaskUrlState } from '../hooks/use-task-filters';
+import { usePersonNames } from './custom-field-value';
+import { fieldFilterText, parseFieldFilters, withFieldFilter, withoutFieldFilter } from '../field-filters';
+import type { TaskUrlChanges, TaskUrlState } from '../hooks/use-task-filters';
+import { useScopeFields } from '../hooks/use-scope-fields';
+
+// The custom field filter's editor loads when 'Add filter' is first pressed (never with the board).
+const FieldFilterMenu = lazy(() => import('./field-filter-menu').then((m) => ({ default: m.FieldFilterMenu })));
 
 /** The filters of the 'More Filters' panel, each shown as a removable chip when set. */
 type PanelFilter = 'status' | 'category' | 'priority' | 'assignee' | 'due' | 'start';
-type Update = (changes: Partial<Record<keyof TaskUrlState, string | null>>) => void;
+type Update = (changes: TaskUrlChanges) => void;
 
 interface TaskFiltersBarProps {
   state: TaskUrlState;
@@ -50,6 +57,28 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
   const [isOpen, setOpen] = useState(
     Boolean(state.status || state.category || state.priority || state.assignee || state.due || state.start),
   );
+  // Custom fields (issue 38): those of the scope can be filtered; a chip names its field even out of scope.
+  const scope = useScopeFields(state.project);
+  const [isAdding, setAdding] = useState(false);
+  const addButton = useRef<HTMLButtonElement>(null);
+  const fieldFilters = parseFieldFilters(state.cf);
+  const personName = usePersonNames(fieldFilters.length > 0);
+  const closeAdding = () => {
+    setAdding(false);
+    requestAnimationFrame(() => addButton.current?.focus());
+  };
+  const applyFieldFilter = (filter: FieldFilter) => {
+    update({ cf: withFieldFilter(state.cf, filter) });
+    closeAdding();
+  };
+  const fieldChips = fieldFilters.map((f) => ({
+    fieldId: f.fieldId,
+    label: fieldFilterText(
+      scope.all.find((field) => field.id === f.fieldId),
+      f,
+      personName,
+    ),
+  }));
 
   // Assignee choices: the members of the chosen project's team, else of all the caller's teams. Only worked out
   // when the panel or an assignee chip shows them (the first sort by locale costs ~12 ms on a cold load).
@@ -77,7 +106,7 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
     state.start && { key: 'start' as const, label: `Start date: ${START_FILTER_LABELS[state.start]}` },
   ].filter((c): c is { key: PanelFilter; label: string } => Boolean(c));
 
-  const hasAny = chips.length > 0 || Boolean(state.project || state.q);
+  const hasAny = chips.length > 0 || fieldChips.length > 0 || Boolean(state.project || state.q);
 
   // The panel's selects, each with a first choice that clears it.
   const panelSelects: { key: PanelFilter; label: string; any: string; options: SelectOption[] }[] = [
@@ -111,7 +140,7 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
           value={search}
           onValueChange={setSearch}
           iconAt="start"
-          className="w-full min-w-0 flex-1 sm:min-w-56"
+          className="w-full min-w-full flex-1 sm:min-w-56"
         />
         <Button
           variant="secondary"
@@ -129,8 +158,33 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
             </span>
           )}
         </Button>
+        {scope.fields.length > 0 && (
+          <Button
+            ref={addButton}
+            variant="secondary"
+            aria-expanded={isAdding}
+            aria-controls={isAdding ? 'task-field-filter' : undefined}
+            disabled={fieldFilters.length >= CUSTOM_FIELD_LIMITS.filtersMax}
+            onClick={() => setAdding((a) => !a)}
+          >
+            <Plus className="h-4 w-4" aria-hidden />
+            Add filter
+          </Button>
+        )}
         {tools}
       </div>
+
+      {isAdding && (
+        <Suspense fallback={<p className="text-sm text-slate-600 dark:text-slate-300">Loading...</p>}>
+          <FieldFilterMenu
+            id="task-field-filter"
+            fields={scope.fields}
+            teams={teams.data ?? []}
+            onApply={applyFieldFilter}
+            onCancel={closeAdding}
+          />
+        </Suspense>
+      )}
 
       {isOpen && (
         <section
@@ -168,9 +222,16 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
         </section>
       )}
 
-      {chips.length > 0 && (
+      {chips.length + fieldChips.length > 0 && (
         <ul className="flex flex-wrap gap-2" aria-label="Active filters">
-          {chips.map((chip) => (
+          {[
+            ...chips.map((c) => ({ ...c, remove: () => update({ [c.key]: null }) })),
+            ...fieldChips.map((c) => ({
+              key: c.fieldId,
+              label: c.label,
+              remove: () => update({ cf: withoutFieldFilter(state.cf, c.fieldId) }),
+            })),
+          ].map((chip) => (
             <li
               key={chip.key}
               className="inline-flex items-center gap-1 rounded-full bg-brand-100 py-1 pl-3 pr-1 text-xs font-medium text-brand-700 dark:bg-indigo-950 dark:text-indigo-200"
@@ -180,7 +241,7 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
                 type="button"
                 className="rounded-full p-0.5 hover:bg-brand-600/20"
                 aria-label={`Remove filter ${chip.label}`}
-                onClick={() => update({ [chip.key]: null })}
+                onClick={chip.remove}
               >
                 <X className="h-3.5 w-3.5" aria-hidden />
               </button>

@@ -31,6 +31,8 @@ import { toastIfBlocked } from '../api/move-task';
 import { openSubtaskCount } from '../../../../domain/hierarchy';
 import { useCompleteSubtasksPrompt } from './task-detail/complete-subtasks-dialog';
 import { TaskDetailPanel } from './task-detail/task-detail-panel';
+import { checkValue, CustomFieldRow, useProjectFields } from './task-detail/custom-fields-section';
+import type { CustomFieldValue } from '../../../../domain/custom-fields';
 import { TaskStructureBanner } from './task-detail/task-structure-banner';
 
 export interface TaskFormModalProps {
@@ -116,8 +118,15 @@ function TaskEditor({
   const [isSaving, setSaving] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const isEdit = Boolean(task);
+  // The version the form saves against: the opened task's, moved on by each custom field the page saved in place on
+  // top of it (so those saves do not make the form's own save a stale edit).
+  const versionRef = useRef<number | null>(null);
+  const onFieldSaved = (sent: number, saved: TaskDto) => {
+    if (task && sent === (versionRef.current ?? task.version)) versionRef.current = saved.version;
+  };
   const form = (
     <TaskForm
+      versionRef={versionRef}
       key={task?.id ?? 'new'}
       formId={formId}
       task={task ?? null}
@@ -149,7 +158,7 @@ function TaskEditor({
           <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
             <div className="min-w-0">{form}</div>
             <div className="min-w-0 border-t border-slate-200 pt-5 lg:border-t-0 lg:border-l lg:pl-6 lg:pt-0 dark:border-slate-700">
-              <TaskDetailPanel task={task} />
+              <TaskDetailPanel task={task} onFieldSaved={onFieldSaved} />
             </div>
           </div>
         ) : (
@@ -234,10 +243,14 @@ interface TaskFormValues extends Record<string, unknown> {
   dueDate: string;
   startDate: string;
   tags: string;
+  /** Custom field values chosen in the form (a new task's; the task page edits an existing one's in place). */
+  fields: Record<string, CustomFieldValue | null>;
 }
 
 interface TaskFormProps {
   formId: string;
+  /** The version an edit is saved against when custom fields were saved since the task opened. */
+  versionRef: { current: number | null };
   task: TaskDto | null;
   /** A status key of the project the task is created in (a board column's). */
   initialStatus?: string;
@@ -247,7 +260,16 @@ interface TaskFormProps {
   onSavingChange: (saving: boolean) => void;
 }
 
-function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDate, onSaved, onSavingChange }: TaskFormProps) {
+function TaskForm({
+  formId,
+  versionRef,
+  task,
+  initialStatus,
+  initialProjectId,
+  initialDueDate,
+  onSaved,
+  onSavingChange,
+}: TaskFormProps) {
   const projects = useTaskProjects();
   const initial = useMemo<TaskFormValues>(
     () => ({
@@ -260,6 +282,7 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDat
       dueDate: task?.dueDate ?? initialDueDate ?? '',
       startDate: task?.startDate ?? '',
       tags: task?.tags.join(', ') ?? '',
+      fields: {},
     }),
     [task, initialStatus, initialProjectId, initialDueDate],
   );
@@ -303,6 +326,14 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDat
     }
   }, [team.data, values.assigneeId, setValues]);
 
+  // A new task's custom fields: those of the chosen project's team that apply to it.
+  const custom = useProjectFields(task ? null : values.projectId);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const setFieldValue = (id: string, value: CustomFieldValue | null) => {
+    form.setField('fields', { ...values.fields, [id]: value });
+    setFieldErrors(({ [id]: _, ...rest }) => rest);
+  };
+
   // The domain's rule (dates.ts), told as soon as both dates are set; else the form's or the server's message.
   const startError = validateStartDate(values.startDate || null, values.dueDate || null).ok
     ? form.errors.startDate
@@ -310,6 +341,15 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDat
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
+    // Custom fields: only those set, each checked as the server will (its message names the field).
+    const chosen: Record<string, CustomFieldValue> = {};
+    const refused: Record<string, string> = {};
+    for (const field of custom.fields) {
+      const checked = checkValue(field, values.fields[field.id]);
+      if (!checked.ok) refused[field.id] = checked.message;
+      else if (checked.value !== null) chosen[field.id] = checked.value;
+    }
+    setFieldErrors(refused);
     const payload = {
       title: values.title,
       ...(values.description.trim() ? { description: values.description } : {}),
@@ -320,9 +360,10 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDat
       dueDate: values.dueDate || null,
       startDate: values.startDate || null,
       tags: parseTags(values.tags),
+      ...(!task && Object.keys(chosen).length > 0 ? { fields: chosen } : {}),
     };
     const body = form.validate(createTaskInput, payload);
-    if (!body) return;
+    if (!body || Object.keys(refused).length > 0) return;
     // Start on or before due: the server's rule, told under the field before asking it (startError shows it).
     if (!validateStartDate(body.startDate, body.dueDate).ok) return;
     // An edit sends a cleared description or assignee as null, and never the parent (the form has no field for it: the
@@ -343,7 +384,7 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDat
                 ...rest,
                 description: description ?? null,
                 assigneeId: assigneeId ?? null,
-                version: task.version,
+                version: versionRef.current ?? task.version,
                 ...(completeSubtasks ? { completeSubtasks } : {}),
               },
             })
@@ -390,6 +431,25 @@ function TaskForm({ formId, task, initialStatus, initialProjectId, initialDueDat
         placeholder="frontend, bug, urgent"
         hint="Separate tags with commas"
       />
+      {custom.fields.length > 0 && (
+        <fieldset className="space-y-3 sm:col-span-2" data-testid="form-custom-fields">
+          <legend className="mb-2 text-sm font-semibold text-slate-900 dark:text-slate-100">Custom fields</legend>
+          {custom.fields.map((field) => (
+            <CustomFieldRow
+              key={field.id}
+              field={field}
+              value={values.fields[field.id]}
+              members={custom.members}
+              live
+              onCommit={(v) => setFieldValue(field.id, v)}
+              error={fieldErrors[field.id] ?? (form.errors.fields?.startsWith(field.name) ? form.errors.fields : null)}
+            />
+          ))}
+          {form.errors.fields && !custom.fields.some((f) => form.errors.fields?.startsWith(f.name)) && (
+            <p className="text-sm text-red-700 dark:text-red-400">{form.errors.fields}</p>
+          )}
+        </fieldset>
+      )}
       {prompt.dialog}
     </form>
   );

@@ -1,6 +1,9 @@
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { fieldSortKey } from '../../../../domain/custom-fields';
+import type { CustomFieldDto } from '../../../../domain/schemas/custom-field';
 import { MSG } from '../../../../domain/messages';
-import type { TaskDto, TaskSort } from '../../../../domain/schemas/task';
+import type { TaskDto } from '../../../../domain/schemas/task';
 import { localDate, matchesDueFilter } from '../../../../domain/task-filters';
 import { PriorityBadge, TaskStatusChip } from '../../../components/task-visuals';
 import { Button } from '../../../components/ui/button';
@@ -11,29 +14,109 @@ import { cn } from '../../../lib/cn';
 import { flattenPages, useTaskList } from '../api/get-tasks';
 import type { TaskListSort, TaskQueryFilters } from '../api/task-keys';
 import { formatLongDate } from './task-meta';
+import { useTaskTeams } from '../api/get-teams';
+import { ColumnsMenu } from './columns-menu';
+import { CustomFieldValue, usePersonNames } from './custom-field-value';
 import { BlockedBadge, SubtaskProgress } from './task-card';
 
-const COLUMNS: { key: TaskSort | null; label: string }[] = [
-  { key: 'title', label: 'Title' },
-  { key: 'status', label: 'Status' },
-  { key: 'priority', label: 'Priority' },
-  { key: 'assignee', label: 'Assignee' },
-  { key: 'start', label: 'Start Date' },
-  { key: 'due', label: 'Due Date' },
-  { key: 'project', label: 'Project' },
-  { key: null, label: 'Tags' },
+/** A column of the list: its id (the URL's `columns` names hidden ones), its sort key (none: not sortable), its cell. */
+interface Column {
+  id: string;
+  label: string;
+  sort: TaskSortKey | null;
+  cell: (task: TaskDto) => ReactNode;
+  className?: string;
+}
+
+type TaskSortKey = NonNullable<TaskListSort['sort']>;
+
+const muted = (text: string) => <span className="text-slate-500 dark:text-slate-400">{text}</span>;
+const plain = 'text-slate-700 dark:text-slate-200';
+
+/** The built-in columns after the title (each can be hidden). */
+const BUILT_IN: Column[] = [
+  { id: 'status', label: 'Status', sort: 'status', cell: (task) => <TaskStatusChip task={task} /> },
+  { id: 'priority', label: 'Priority', sort: 'priority', cell: (task) => <PriorityBadge priority={task.priority} /> },
+  {
+    id: 'assignee',
+    label: 'Assignee',
+    sort: 'assignee',
+    className: plain,
+    cell: (task) => task.assignee?.fullName ?? muted('Unassigned'),
+  },
+  {
+    id: 'start',
+    label: 'Start Date',
+    sort: 'start',
+    className: cn('whitespace-nowrap', plain),
+    cell: (task) => (task.startDate ? formatLongDate(task.startDate) : muted('No start date')),
+  },
+  {
+    id: 'due',
+    label: 'Due Date',
+    sort: 'due',
+    className: cn('whitespace-nowrap', plain),
+    cell: (task) => (task.dueDate ? formatLongDate(task.dueDate) : muted('No due date')),
+  },
+  { id: 'project', label: 'Project', sort: 'project', className: plain, cell: (task) => task.projectName },
+  {
+    id: 'tags',
+    label: 'Tags',
+    sort: null,
+    cell: (task) => (
+      <div className="flex flex-wrap gap-1">
+        {task.tags.map((tag) => (
+          <span
+            key={tag}
+            className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700 dark:bg-slate-700 dark:text-slate-200"
+          >
+            {tag}
+          </span>
+        ))}
+      </div>
+    ),
+  },
 ];
+
+/** A custom field's column: `field:<id>`, sorted by `sort=field:<id>`; two fields of the same name say their team. */
+function fieldColumns(
+  fields: readonly CustomFieldDto[],
+  teamName: (teamId: string) => string | undefined,
+  personName: (userId: string) => string | null,
+): Column[] {
+  return fields.map((field) => {
+    const twin = fields.some((f) => f.id !== field.id && f.name.toLowerCase() === field.name.toLowerCase());
+    const team = twin ? teamName(field.teamId) : undefined;
+    return {
+      id: fieldSortKey(field.id),
+      label: team ? `${field.name} (${team})` : field.name,
+      sort: fieldSortKey(field.id),
+      className: cn('max-w-60', plain),
+      cell: (task) => <CustomFieldValue field={field} value={task.fields[field.id]} personName={personName} />,
+    };
+  });
+}
 
 interface TaskListTableProps {
   filters: TaskQueryFilters;
   sort: TaskListSort;
-  onSort: (sort: TaskSort, dir: 'asc' | 'desc') => void;
+  onSort: (sort: TaskSortKey, dir: 'asc' | 'desc') => void;
   onOpenTask: (task: TaskDto) => void;
+  /** The custom fields of the page's scope: a column each. */
+  fields: readonly CustomFieldDto[];
+  /** The hidden columns' ids (built-in keys, `field:<id>`), and a change of them. */
+  hidden: readonly string[];
+  onHiddenChange: (hidden: string[]) => void;
 }
 
 /** The list view: the same filters as the board, sorted on the server by any column. */
-export function TaskListTable({ filters, sort, onSort, onOpenTask }: TaskListTableProps) {
+export function TaskListTable({ filters, sort, onSort, onOpenTask, fields, hidden, onHiddenChange }: TaskListTableProps) {
   const query = useTaskList(filters, sort);
+  const teams = useTaskTeams().data;
+  const personName = usePersonNames(fields.some((f) => f.type === 'person'));
+  const optional = [...BUILT_IN, ...fieldColumns(fields, (id) => teams?.find((t) => t.id === id)?.name, personName)];
+  const shown = optional.filter((c) => !hidden.includes(c.id));
+  const columns: Column[] = [{ id: 'title', label: 'Title', sort: 'title', cell: () => null }, ...shown];
   const tasks = flattenPages(query.data);
   const total = query.data?.pages[0]?.total ?? 0;
   const today = localDate(new Date());
@@ -45,21 +128,24 @@ export function TaskListTable({ filters, sort, onSort, onOpenTask }: TaskListTab
 
   return (
     <div className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-700 dark:bg-slate-900">
+      <div className="flex justify-end border-b border-slate-200 px-4 py-2 dark:border-slate-700">
+        <ColumnsMenu columns={optional} hidden={hidden} onChange={onHiddenChange} />
+      </div>
       <div className="overflow-x-auto">
-        <table className="w-full min-w-[63rem] text-left text-sm">
+        <table className="w-full text-left text-sm" style={{ minWidth: `${Math.max(40, 12 + shown.length * 8)}rem` }}>
           <caption className="sr-only">Tasks, {total} in all</caption>
           <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:border-slate-700 dark:bg-slate-800/60 dark:text-slate-300">
             <tr>
-              {COLUMNS.map((col) => {
-                const active = col.key !== null && sort.sort === col.key;
+              {columns.map((col) => {
+                const active = col.sort !== null && sort.sort === col.sort;
                 const ariaSort = active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined;
                 return (
-                  <th key={col.label} scope="col" aria-sort={ariaSort} className="px-4 py-3 font-semibold">
-                    {col.key ? (
+                  <th key={col.id} scope="col" aria-sort={ariaSort} className="px-4 py-3 font-semibold">
+                    {col.sort ? (
                       <button
                         type="button"
                         className="inline-flex items-center gap-1 rounded uppercase hover:text-slate-900 dark:hover:text-white"
-                        onClick={() => onSort(col.key!, active && sort.dir === 'asc' ? 'desc' : 'asc')}
+                        onClick={() => onSort(col.sort!, active && sort.dir === 'asc' ? 'desc' : 'asc')}
                       >
                         {col.label}
                         {active ? (
@@ -94,47 +180,18 @@ export function TaskListTable({ filters, sort, onSort, onOpenTask }: TaskListTab
                       </span>
                     )}
                   </td>
-                  <td className="px-4 py-3">
-                    <TaskStatusChip task={task} />
-                  </td>
-                  <td className="px-4 py-3">
-                    <PriorityBadge priority={task.priority} />
-                  </td>
-                  <td className="px-4 py-3 text-slate-700 dark:text-slate-200">
-                    {task.assignee?.fullName ?? <span className="text-slate-500 dark:text-slate-400">Unassigned</span>}
-                  </td>
-                  <td className="whitespace-nowrap px-4 py-3 text-slate-700 dark:text-slate-200">
-                    {task.startDate ? (
-                      formatLongDate(task.startDate)
-                    ) : (
-                      <span className="text-slate-500 dark:text-slate-400">No start date</span>
-                    )}
-                  </td>
-                  <td
-                    className={cn(
-                      'whitespace-nowrap px-4 py-3 text-slate-700 dark:text-slate-200',
-                      overdue && 'font-semibold text-red-700 dark:text-red-400',
-                    )}
-                  >
-                    {task.dueDate ? (
-                      formatLongDate(task.dueDate)
-                    ) : (
-                      <span className="text-slate-500 dark:text-slate-400">No due date</span>
-                    )}
-                  </td>
-                  <td className="px-4 py-3 text-slate-700 dark:text-slate-200">{task.projectName}</td>
-                  <td className="px-4 py-3">
-                    <div className="flex flex-wrap gap-1">
-                      {task.tags.map((tag) => (
-                        <span
-                          key={tag}
-                          className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700 dark:bg-slate-700 dark:text-slate-200"
-                        >
-                          {tag}
-                        </span>
-                      ))}
-                    </div>
-                  </td>
+                  {shown.map((col) => (
+                    <td
+                      key={col.id}
+                      className={cn(
+                        'px-4 py-3',
+                        col.className,
+                        col.id === 'due' && overdue && 'font-semibold text-red-700 dark:text-red-400',
+                      )}
+                    >
+                      {col.cell(task)}
+                    </td>
+                  ))}
                 </ClickableRow>
               );
             })}

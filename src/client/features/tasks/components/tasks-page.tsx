@@ -1,19 +1,28 @@
 import { LayoutGrid, List } from 'lucide-react';
-import { type ReactNode, useCallback, useId, useMemo, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
-import type { TaskDto, TaskSort } from '../../../../domain/schemas/task';
+import type { TaskDto } from '../../../../domain/schemas/task';
 import { CreateButton } from '../../../components/ui/create-button';
 import { PageHeader } from '../../../components/ui/page-header';
+import { Spinner } from '../../../components/ui/spinner';
 import { Switch } from '../../../components/ui/switch';
 import { cn } from '../../../lib/cn';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useBoardShape } from '../api/get-tasks';
 import { GROUP_BY_LABELS, GROUP_BYS, type GroupBy } from '../board/board-model';
+import type { TaskListSort } from '../api/task-keys';
+import { useScopeFields } from '../hooks/use-scope-fields';
 import { useTaskFilters } from '../hooks/use-task-filters';
 import { TaskBoard } from './task-board';
 import { TaskFiltersBar } from './task-filters-bar';
 import { TaskFormModal } from './task-form-modal-lazy';
-import { TaskListTable } from './task-list-table';
+
+// The list (its columns, the 'Columns' menu) loads when first shown: the board is the page's default.
+const loadList = () => import('./task-list-table');
+const TaskListTable = lazy(() => loadList().then((m) => ({ default: m.TaskListTable })));
+// A cold load of the list asks for its chunk with the page's, not after the page's first render.
+if (typeof window !== 'undefined' && /^\/tasks/.test(window.location.pathname) && /[?&]view=list/.test(window.location.search))
+  void loadList();
 
 /** What the app shell lends the page (composed in app/, from other features): the saved views' controls. */
 export interface TasksPageSlots {
@@ -69,7 +78,9 @@ export function TasksPage() {
     else navigate({ pathname: '/tasks', search: window.location.search }, { replace: true });
   }, [navigate]);
   const addTask = useCallback((status?: string) => setCreating({ status }), []);
-  const onSort = useCallback((s: TaskSort, dir: 'asc' | 'desc') => update({ sort: s, dir }), [update]);
+  const onSort = useCallback((s: NonNullable<TaskListSort['sort']>, dir: 'asc' | 'desc') => update({ sort: s, dir }), [update]);
+  const onHiddenChange = useCallback((hidden: string[]) => update({ columns: hidden.join(',') || null }), [update]);
+  const fields = useScopeFields(state.project).fields;
 
   return (
     <div>
@@ -89,6 +100,7 @@ export function TasksPage() {
                   type="button"
                   aria-pressed={state.view === v}
                   onClick={() => update({ view: v === 'board' ? null : 'list' })}
+                  onPointerEnter={v === 'list' ? () => void loadList() : undefined}
                   className={cn(
                     'inline-flex h-8 items-center gap-1.5 rounded-md px-3 text-sm font-medium',
                     state.view === v
@@ -115,7 +127,17 @@ export function TasksPage() {
       />
       <TaskFiltersBar state={state} update={update} clearAll={clearAll} tools={slots?.filterTools} shape={shape} />
       {state.view === 'list' ? (
-        <TaskListTable filters={query} sort={sort} onSort={onSort} onOpenTask={openTask} />
+        <Suspense fallback={<Spinner label="Loading tasks..." />}>
+          <TaskListTable
+            filters={query}
+            sort={sort}
+            onSort={onSort}
+            onOpenTask={openTask}
+            fields={fields}
+            hidden={state.columns}
+            onHiddenChange={onHiddenChange}
+          />
+        </Suspense>
       ) : (
         <TaskBoard filters={stableBoardFilters} groupBy={state.groupBy || undefined} onOpenTask={openTask} onAddTask={addTask} />
       )}

@@ -11,6 +11,7 @@ import {
   type TaskPriority,
   type TaskSort,
 } from '../../../../domain/constants';
+import { CUSTOM_FIELD_LIMITS, FIELD_SORT_PREFIX } from '../../../../domain/custom-fields';
 import { isStatusKeyShaped, STATUS_CATEGORIES, type StatusCategory } from '../../../../domain/workflow';
 import { localDate } from '../../../../domain/task-filters';
 import { useUrlParams } from '../../../lib/use-url-params';
@@ -38,18 +39,32 @@ export interface TaskUrlState {
   view: TaskView;
   /** The board's swimlanes ('' for none). */
   groupBy: GroupBy | '';
-  sort: TaskSort;
+  /** A built-in sort, or `field:<fieldId>` (a custom field's column). */
+  sort: TaskSort | `field:${string}`;
   dir: 'asc' | 'desc';
+  /** The custom field filters (`cf`, repeated), each `<fieldId>:<op>:<value>` as the URL holds it. */
+  cf: string[];
+  /** The list's hidden columns (`columns`, comma-joined): built-in column keys and `field:<fieldId>`. */
+  columns: string[];
 }
 
+/** The URL's array-valued keys (`cf`); the rest are single values. */
+export type TaskUrlChanges = Partial<Record<Exclude<keyof TaskUrlState, 'cf'>, string | null>> & { cf?: string[] | null };
+
 /** The keys 'Clear All' resets. */
-export const FILTER_KEYS = ['project', 'q', 'status', 'category', 'priority', 'assignee', 'due', 'start'] as const;
+export const FILTER_KEYS = ['project', 'q', 'status', 'category', 'priority', 'assignee', 'due', 'start', 'cf'] as const;
 
 /** A status key as the URL may carry it. */
 const statusKeyOf = (v: string | null) => (v && isStatusKeyShaped(v) ? v : '');
 
 const oneOf = <T extends string>(values: readonly T[], v: string | null): T | '' =>
   v && (values as readonly string[]).includes(v) ? (v as T) : '';
+
+const FIELD_SORT = /^field:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const sortOf = (v: string | null): TaskUrlState['sort'] =>
+  v && FIELD_SORT.test(v)
+    ? `${FIELD_SORT_PREFIX}${v.slice(FIELD_SORT_PREFIX.length).toLowerCase()}`
+    : oneOf(TASK_SORTS, v) || 'created';
 
 export function useTaskFilters() {
   const [params, update] = useUrlParams();
@@ -69,8 +84,10 @@ export function useTaskFilters() {
       subtasks: oneOf(SUBTASK_FILTERS, params.get('subtasks')),
       view: params.get('view') === 'list' ? 'list' : 'board',
       groupBy: isGroupBy(params.get('groupBy')) ? (params.get('groupBy') as GroupBy) : '',
-      sort: oneOf(TASK_SORTS, params.get('sort')) || 'created',
+      sort: sortOf(params.get('sort')),
       dir: params.get('dir') === 'asc' ? 'asc' : params.get('dir') === 'desc' ? 'desc' : params.get('sort') ? 'asc' : 'desc',
+      cf: params.getAll('cf').slice(0, CUSTOM_FIELD_LIMITS.filtersMax),
+      columns: (params.get('columns') ?? '').split(',').filter(Boolean),
     };
   }, [params]);
 
@@ -81,6 +98,7 @@ export function useTaskFilters() {
     () => ({
       projectId: state.project || undefined,
       q: state.q.trim() || undefined,
+      cf: state.cf.length > 0 ? state.cf : undefined,
       status: state.status || undefined,
       category: state.category || undefined,
       priority: state.priority || undefined,

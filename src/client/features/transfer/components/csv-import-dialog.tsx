@@ -4,8 +4,9 @@ import { TASK_PRIORITY_LABELS, TASK_STATUS_LABELS, type TaskStatus } from '../..
 import {
   CSV_IMPORT_FIELD_LABELS,
   CSV_IMPORT_FIELDS,
-  type CsvImportField,
+  CSV_NEW_FIELD,
   type CsvImportInput,
+  type CsvMappingTarget,
   type CsvPreviewDto,
   type ImportResultDto,
 } from '../../../../domain/schemas/transfer';
@@ -32,7 +33,7 @@ const NEW = '';
 
 /** The column mapping step of a CSV import: a field per column, the project, then 'Preview' and 'Import'. */
 export function CsvImportDialog({ teamId, text, fileName, initial, mutation, onClose, onDone }: CsvImportDialogProps) {
-  const [mapping, setMapping] = useState<Record<string, CsvImportField>>(initial.mapping);
+  const [mapping, setMapping] = useState<Record<string, CsvMappingTarget>>(initial.mapping);
   const [projectId, setProjectId] = useState(NEW);
   const [projectName, setProjectName] = useState<string>(TEXT.defaultProjectName);
   const projects = useQuery(projectsQueryOptions({ teamId }));
@@ -44,6 +45,15 @@ export function CsvImportDialog({ teamId, text, fileName, initial, mutation, onC
 
   const steps = useImportSteps(mutation, body, onDone);
   const { preview, stale } = steps;
+  // The team's custom fields a column can fill (issue 38): those of the latest preview's project.
+  const fields = (preview ?? initial).fields;
+  const fieldName = new Map(fields.map((f) => [`field:${f.id}`, f.name]));
+  const choices: CsvMappingTarget[] = [
+    ...CSV_IMPORT_FIELDS,
+    ...fields.map((f) => `field:${f.id}` as const),
+    ...Object.values(mapping).filter((v) => v.startsWith('field:') && !fieldName.has(v)),
+    CSV_NEW_FIELD,
+  ];
 
   return (
     <ImportDialog
@@ -92,8 +102,14 @@ export function CsvImportDialog({ teamId, text, fileName, initial, mutation, onC
           choiceLabel: TEXT.fieldFor(header),
           value: mapping[header] ?? 'ignore',
         }))}
-        choices={CSV_IMPORT_FIELDS}
-        choiceText={(f) => CSV_IMPORT_FIELD_LABELS[f]}
+        choices={[...new Set(choices)]}
+        choiceText={(f) =>
+          f === CSV_NEW_FIELD
+            ? TEXT.newField
+            : f.startsWith('field:')
+              ? TEXT.customField(fieldName.get(f) ?? TEXT.unknownField)
+              : CSV_IMPORT_FIELD_LABELS[f as keyof typeof CSV_IMPORT_FIELD_LABELS]
+        }
         onChoose={(header, field) => {
           setMapping({ ...mapping, [header]: field });
           stale();
@@ -125,6 +141,7 @@ export function CsvImportDialog({ teamId, text, fileName, initial, mutation, onC
 }
 
 function PreviewRows({ rows }: { rows: CsvPreviewDto['rows'] }) {
+  const fieldNames = [...new Set(rows.flatMap((r) => Object.keys(r.fields)))];
   return (
     <div>
       <h3 className="font-semibold">{TEXT.firstRows}</h3>
@@ -133,7 +150,17 @@ function PreviewRows({ rows }: { rows: CsvPreviewDto['rows'] }) {
           <thead className="text-xs uppercase tracking-wide text-slate-600 dark:text-slate-300">
             <tr>
               <ColumnHeaders
-                labels={[TEXT.line, TEXT.title, TEXT.statusColumn, TEXT.priority, TEXT.start, TEXT.due, TEXT.tags, TEXT.assignee]}
+                labels={[
+                  TEXT.line,
+                  TEXT.title,
+                  TEXT.statusColumn,
+                  TEXT.priority,
+                  TEXT.start,
+                  TEXT.due,
+                  TEXT.tags,
+                  TEXT.assignee,
+                  ...fieldNames,
+                ]}
                 className="py-1 pr-3 font-semibold"
               />
             </tr>
@@ -149,6 +176,11 @@ function PreviewRows({ rows }: { rows: CsvPreviewDto['rows'] }) {
                 <td className="py-1 pr-3">{r.dueDate ?? '—'}</td>
                 <td className="py-1 pr-3">{r.tags.join(', ') || '—'}</td>
                 <td className="py-1 pr-3">{r.assignee ?? '—'}</td>
+                {fieldNames.map((name) => (
+                  <td key={name} className="py-1 pr-3">
+                    {r.fields[name] ?? '—'}
+                  </td>
+                ))}
               </tr>
             ))}
           </tbody>

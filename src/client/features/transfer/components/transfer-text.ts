@@ -62,4 +62,10 @@ export const TEXT = {
   due: 'Due',
   tags: 'Tags',
   assignee: 'Assignee',
+  customField: (name: string) => `Custom field: ${name}`,
+  unknownField: 'a field not for this project',
+  newField: 'New field (named after the column)',
+  trelloFields: 'Custom fields of the board',
+  trelloField: (name: string, type: string, existing: boolean) =>
+    `${name} (${type}): ${existing ? "the team's field of that name" : 'a new field of the team'}`,
 } as const;

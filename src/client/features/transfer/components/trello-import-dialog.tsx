@@ -1,3 +1,4 @@
+import { CUSTOM_FIELD_TYPE_LABELS } from '../../../../domain/custom-fields';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { TASK_STATUS_LABELS } from '../../../../domain/constants';
@@ -89,6 +90,16 @@ export function TrelloImportDialog({ board, initial, mutation, onClose, onDone }
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{TEXT.noLabels}</p>
         )}
       </div>
+      {initial.fields.length > 0 && (
+        <div>
+          <h3 className="text-sm font-semibold">{TEXT.trelloFields}</h3>
+          <ul className="mt-1 list-disc space-y-0.5 pl-5 text-sm" aria-label={TEXT.trelloFields}>
+            {initial.fields.map((f) => (
+              <li key={f.name}>{TEXT.trelloField(f.name, CUSTOM_FIELD_TYPE_LABELS[f.type], f.existing)}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       <PreviewStatus className="text-sm">
         {preview && <PreviewNotes summary={TEXT.summary(preview.counts)} warnings={preview.warnings} />}
         {preview && Object.values(mapping).includes('own') && (

@@ -79,4 +79,16 @@ describe('describeActivity', () => {
       'added a dependency: blocked by A task in another project',
     );
   });
+
+  it('tells a custom field change by the field name and the values as they read then (issue 38)', () => {
+    const custom = (oldValue: string | null, newValue: string | null, oldLabel: string | null, newLabel: string | null) => ({
+      ...entry('custom_field', oldValue, newValue, oldLabel, newLabel),
+      fieldName: 'Severity',
+    });
+    expect(describeActivity(custom('"a"', '"b"', 'High', 'Critical'))).toBe('changed Severity from High to Critical');
+    expect(describeActivity(custom(null, '"b"', null, 'Critical'))).toBe('set Severity to Critical');
+    expect(describeActivity(custom('"a"', null, 'High', null))).toBe('cleared Severity (was High)');
+    expect(describeActivity(custom('"a"', '"b"', null, 'Critical'))).toBe('changed Severity from a removed value to Critical');
+    expect(describeActivity({ ...custom(null, '5', null, '5 pts'), fieldName: null })).toBe('set a deleted field to 5 pts');
+  });
 });

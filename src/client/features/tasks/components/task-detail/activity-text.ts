@@ -68,10 +68,13 @@ export function describeActivity(
     }
     case 'custom_field': {
       // The field's name and its values as they read at the time (domain custom-fields.ts `fieldValueText`).
+      // Whether there was a value goes by the values; a value whose label was already gone reads 'a removed value'.
       const name = entry.fieldName ?? 'a deleted field';
-      if (!oldLabel) return `set ${name} to ${newLabel ?? ''}`;
-      if (!newLabel) return `cleared ${name} (was ${oldLabel})`;
-      return `changed ${name} from ${oldLabel} to ${newLabel}`;
+      const before = oldValue ? (oldLabel ?? 'a removed value') : null;
+      const after = newValue ? (newLabel ?? 'a removed value') : null;
+      if (!before) return `set ${name} to ${after ?? 'nothing'}`;
+      if (!after) return `cleared ${name} (was ${before})`;
+      return `changed ${name} from ${before} to ${after}`;
     }
   }
 }

@@ -3,20 +3,29 @@ import type { TaskDto } from '../../../../../domain/schemas/task';
 import { projectsQueryOptions } from '../../../../lib/queries/projects';
 import { AttachmentsSection } from './attachments-section';
 import { ChecklistSection } from './checklist-section';
+import { CustomFieldsSection } from './custom-fields-section';
 import { DependenciesSection } from './dependencies-section';
 import { SubtasksSection } from './subtasks-section';
 import { ActivitySection, CommentsSection } from './task-discussion';
 
 /**
- * Everything of a task beside its form: sub-tasks, dependencies, files, checklist, the comment box and the activity
+ * Everything of a task beside its form: its custom fields (edited in place), sub-tasks, dependencies, files, checklist, the comment box and the activity
  * (comments and history).
  * Each part has its own query under the 'tasks' root, so realtime events and writes refresh it while it is open.
  */
-export function TaskDetailPanel({ task }: { task: TaskDto }) {
+export function TaskDetailPanel({
+  task,
+  onFieldSaved,
+}: {
+  task: TaskDto;
+  /** A custom field's value saved in place (the form's next version: see CustomFieldsSection). */
+  onFieldSaved?: (sentVersion: number, saved: TaskDto) => void;
+}) {
   const projects = useQuery(projectsQueryOptions());
   const role = projects.data?.find((p) => p.id === task.projectId)?.myRole;
   return (
     <div className="min-w-0 space-y-6">
+      <CustomFieldsSection task={task} onSaved={onFieldSaved} />
       <SubtasksSection task={task} />
       <DependenciesSection task={task} />
       <AttachmentsSection taskId={task.id} />
