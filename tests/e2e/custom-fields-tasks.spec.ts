@@ -131,10 +131,37 @@ test.describe('custom fields on tasks', () => {
     await again.getByLabel('Reviewer').selectOption({ label: 'Mia Member' });
     await done;
 
+    // The server's refusal shows at the row (its message names the field), and the value goes back.
+    const url = `**/api/tasks/${task.id}`;
+    await page.route(url, (route) =>
+      route.request().method() === 'PATCH'
+        ? route.fulfill({
+            status: 400,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              error: {
+                code: 'validation_failed',
+                reason: 'custom_field_invalid',
+                message: 'Severity has no such option',
+                fields: { fields: 'Severity has no such option' },
+              },
+            }),
+          })
+        : route.continue(),
+    );
+    await again.getByLabel('Severity').selectOption({ label: 'Low' });
+    await expect(again.getByText('Severity has no such option')).toBeVisible();
+    await expect(again.getByLabel('Severity')).toHaveValue(fields.severity.options[2]!.id);
+    await expect(again.getByLabel('Severity')).toHaveAttribute('aria-invalid', 'true');
+    await page.unroute(url);
+
     // The card: the fields shown on cards, read 'Severity: Critical'; Customer is not shown on cards.
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    // The form's own save after values saved in place on the page: not a stale edit.
+    await taskDialog(page).getByLabel('Title').fill('Fix the login page');
+    await taskDialog(page).getByRole('button', { name: 'Update Task' }).click();
+    await expect(taskDialog(page)).toBeHidden();
     await page.goto('/tasks');
-    const chips = card(column(page, 'todo'), 'Fix the login').getByTestId('card-fields');
+    const chips = card(column(page, 'todo'), 'Fix the login page').getByTestId('card-fields');
     await expect(chips.getByRole('listitem')).toHaveText([
       'Severity: Critical',
       'Points: 5 pts',
@@ -147,7 +174,7 @@ test.describe('custom fields on tasks', () => {
     // 'Show on card' off: the chip goes.
     await apiAs(request, owner, 'patch', `/api/fields/${fields.points.id}`, { showOnCard: false });
     await page.reload();
-    await expect(card(column(page, 'todo'), 'Fix the login').getByTestId('card-fields')).not.toContainText('Points');
+    await expect(card(column(page, 'todo'), 'Fix the login page').getByTestId('card-fields')).not.toContainText('Points');
   });
 
   test('the task form sets values on create; a field for other projects is not offered', async ({ page, request }) => {

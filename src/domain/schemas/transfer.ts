@@ -339,8 +339,8 @@ export const csvPreviewTask = z.object({
   tags: z.array(z.string()),
   /** The member it will be assigned to (their name), null for nobody. */
   assignee: z.string().nullable(),
-  /** Its custom field values as a person reads them, by field name (issue 38). */
-  fields: z.record(z.string(), z.string()),
+  /** Its custom field values as a person reads them, by field name (issue 38); left out when it has none. */
+  fields: z.record(z.string(), z.string()).optional(),
 });
 export type CsvPreviewTask = z.infer<typeof csvPreviewTask>;
 

@@ -145,6 +145,7 @@ describe('planTrelloImport', () => {
         { title: 'Two: z', done: true },
       ],
       comments: ['Originally by ada on 2024-01-02:\n\nearlier', 'Originally by Grace Hopper on 2024-01-03:\n\nlater'],
+      fields: {},
     });
   });
 
@@ -398,5 +399,125 @@ describe('a list as a status of its own (issue 36)', () => {
     expect(planProblems({ ...plan, tasks: [{ ...plan.tasks[0]!, status: 'todo' }] })).toEqual([
       'Task "First": project p1 has no status todo',
     ]);
+  });
+});
+
+describe("the board's custom fields (issue 38)", () => {
+  const SEVERITY_ID = '99999999-9999-4999-8999-999999999999';
+  const withFields = board({
+    customFields: [
+      {
+        id: 'cf-sev',
+        name: 'Severity',
+        type: 'list',
+        pos: 2,
+        options: [
+          { id: 'o-low', value: { text: 'Low' }, color: 'green', pos: 1 },
+          { id: 'o-crit', value: { text: 'Critical' }, color: 'red', pos: 2 },
+        ],
+        display: { cardFront: true },
+      },
+      { id: 'cf-pts', name: 'Points', type: 'number', pos: 1 },
+      { id: 'cf-ok', name: 'Approved', type: 'checkbox', pos: 3 },
+      { id: 'cf-day', name: 'Release', type: 'date', pos: 4 },
+      { id: 'cf-note', name: 'Customer', type: 'text', pos: 5 },
+      { id: 'cf-odd', name: 'Rating', type: 'stars', pos: 6 },
+    ],
+    cards: [
+      {
+        id: 'a',
+        idList: 'l1',
+        name: 'First',
+        pos: 1,
+        customFieldItems: [
+          { idCustomField: 'cf-sev', idValue: 'o-crit' },
+          { idCustomField: 'cf-pts', value: { number: '3.5' } },
+          { idCustomField: 'cf-ok', value: { checked: 'true' } },
+          { idCustomField: 'cf-day', value: { date: '2024-03-01T23:30:00.000Z' } },
+          { idCustomField: 'cf-note', value: { text: ' ACME ' } },
+        ],
+      },
+      {
+        id: 'b',
+        idList: 'l1',
+        name: 'Second',
+        pos: 2,
+        customFieldItems: [
+          { idCustomField: 'cf-pts', value: { number: 'lots' } },
+          { idCustomField: 'cf-ok', value: { checked: 'false' } },
+        ],
+      },
+    ],
+  });
+
+  const parsedBoard = () => {
+    const parsed = parseTrelloBoard(withFields);
+    if (!parsed.ok) throw new Error(parsed.issues.join('; '));
+    return parsed.board;
+  };
+
+  it('become new team fields (list → select with its options and colours) and the cards their values', () => {
+    const p = planTrelloImport(parsedBoard(), {}, { timeZone: 'UTC' });
+    expect(p.fields.map((f) => [f.ref, f.name, f.type, f.existingId])).toEqual([
+      ['cf-pts', 'Points', 'number', undefined],
+      ['cf-sev', 'Severity', 'select', undefined],
+      ['cf-ok', 'Approved', 'checkbox', undefined],
+      ['cf-day', 'Release', 'date', undefined],
+      ['cf-note', 'Customer', 'text', undefined],
+    ]);
+    const severity = p.fields.find((f) => f.ref === 'cf-sev')!;
+    expect(severity.options).toEqual([
+      { ref: 'o-low', name: 'Low', color: '#16a34a' },
+      { ref: 'o-crit', name: 'Critical', color: '#dc2626' },
+    ]);
+    expect(severity.showOnCard).toBe(true);
+    expect(p.tasks[0]!.fields).toEqual({
+      'cf-sev': 'o-crit',
+      'cf-pts': 3.5,
+      'cf-ok': true,
+      'cf-day': '2024-03-01',
+      'cf-note': 'ACME',
+    });
+    // A number that is not one is left out with a warning; an unticked box is no value.
+    expect(p.tasks[1]!.fields).toEqual({});
+    expect(p.warnings).toEqual(
+      expect.arrayContaining([
+        'Custom field "Rating": its kind (stars) is not imported',
+        'Card "Second": Points must be a number: left out',
+      ]),
+    );
+    const written = trelloImportPlan(p, 'team', 'Board', 'me');
+    expect(written.fields).toHaveLength(5);
+    expect(written.tasks[0]!.fields).toEqual(p.tasks[0]!.fields);
+    expect(planProblems(written)).toEqual([]);
+  });
+
+  it("reuse the team's field of the same name and type, adding the options it lacks; another type is left out", () => {
+    const teamFields = [
+      {
+        id: SEVERITY_ID,
+        name: 'severity',
+        type: 'select' as const,
+        options: [{ id: 'existing-crit', name: 'CRITICAL', color: '#000000' }],
+        projectIds: null,
+        archived: false,
+      },
+      { id: 'pts', name: 'Points', type: 'text' as const, options: [], projectIds: null, archived: false },
+    ];
+    const p = planTrelloImport(parsedBoard(), {}, { teamFields });
+    const severity = p.fields.find((f) => f.ref === 'cf-sev')!;
+    expect(severity.existingId).toBe(SEVERITY_ID);
+    expect(severity.name).toBe('severity');
+    // The existing option first (the board's 'Critical' is it), then the new 'Low'.
+    expect(severity.options).toEqual([
+      { ref: 'o-crit', id: 'existing-crit', name: 'Critical', color: '#dc2626' },
+      { ref: 'o-low', name: 'Low', color: '#16a34a' },
+    ]);
+    expect(p.tasks[0]!.fields['cf-sev']).toBe('o-crit');
+    expect(p.fields.some((f) => f.ref === 'cf-pts')).toBe(false);
+    expect(p.tasks[0]!.fields).not.toHaveProperty('cf-pts');
+    expect(p.warnings).toContain(
+      'Custom field "Points": the team has a field of that name that cannot take its values: left out',
+    );
   });
 });

@@ -297,3 +297,44 @@ describe('cumulative flow', () => {
     );
   });
 });
+
+describe("'Split by' a Select field (issue 38)", () => {
+  const HIGH = '55555555-5555-4555-8555-555555555555';
+  const none = { count: 0, medianHours: null, p85Hours: null };
+  const split = analyticsDto.parse({
+    ...dto,
+    split: {
+      fieldId: '66666666-6666-4666-8666-666666666666',
+      fieldName: 'Severity',
+      series: [
+        { optionId: HIGH, name: 'High', color: '#ea580c' },
+        { optionId: null, name: 'No value', color: '#94a3b8' },
+      ],
+      throughput: WEEKS.map((week, i) => ({ week, counts: i === 1 ? [1, 1] : [0, 0] })),
+      cycleTime: WEEKS.map((week, i) => ({
+        week,
+        series: i === 1 ? [{ count: 1, medianHours: 30, p85Hours: 30 }, none] : [none, none],
+      })),
+    },
+  });
+
+  it('gives the tables a column per series, and the summaries name them', () => {
+    const table = throughputTable(split);
+    expect(table.caption).toBe('Tasks completed per week by Severity');
+    expect(table.columns.map((c) => c.label)).toEqual(['Week starting', 'High', 'No value', 'Total']);
+    expect(table.rows[1]).toEqual([WEEKS[1], 1, 1, 2]);
+    const cycle = cycleTimeTable(split);
+    expect(cycle.columns.map((c) => c.label)).toEqual([
+      'Week starting',
+      'High: median',
+      'High: completed',
+      'No value: median',
+      'No value: completed',
+    ]);
+    expect(cycle.rows[1]).toEqual([WEEKS[1], '1 d 6 h', 1, null, 0]);
+    expect(throughputSummary(split)).toMatch(/stacked bar chart by Severity: .*\(High 1, No value 1\)/);
+    expect(cycleTimeSummary(split)).toMatch(/for each Severity \(High, No value\)/);
+    // Without a split, as before.
+    expect(throughputTable(dto).columns.map((c) => c.label)).toEqual(['Week starting', 'Completed']);
+  });
+});

@@ -163,13 +163,18 @@ function filterConditions(userId: string, f: TaskFilters): SQL[] {
 
 const fv = alias(taskFieldValues, 'v');
 
-/** The task (`tasks` in scope) has a value row of field `fieldId` (meeting `condition`, when given). */
-const hasFieldValue = (fieldId: string, condition?: SQL) =>
+/**
+ * The task (`tasks` in scope) has a value row of field `fieldId` (meeting `condition`, when given). `fieldId` null: the
+ * condition alone names the field (an option id, unique across fields): the planner then estimates the rows from the
+ * option's own statistics, where `field_id and v_option` together, read as independent, were 30 times too few
+ * (100,000 tasks: a 170 ms plan sorting 11,000 matches instead of walking the newest tasks).
+ */
+const hasFieldValue = (fieldId: string | null, condition?: SQL) =>
   exists(
     qb
       .select({ one: sql`1` })
       .from(fv)
-      .where(and(eq(fv.taskId, tasks.id), eq(fv.fieldId, fieldId), condition)),
+      .where(and(eq(fv.taskId, tasks.id), fieldId === null ? undefined : eq(fv.fieldId, fieldId), condition)),
   );
 
 /** A PostgreSQL array literal of ids (checked uuids), sent as one parameter: `= any($1::uuid[])`. */
@@ -194,7 +199,8 @@ function fieldFilterCondition({ filter, type }: ResolvedFieldFilter): SQL {
       return hasFieldValue(fieldId, sql`${fv.vDate} ${sql.raw(op === 'before' ? '<' : '>')} ${day(a)}`);
     case 'select':
     case 'multi_select': {
-      const any = hasFieldValue(fieldId, sql`${fv.vOption} = any(${uuidArray(values)})`);
+      // The options were checked to be the field's (domain `checkFieldFilter`).
+      const any = hasFieldValue(null, sql`${fv.vOption} = any(${uuidArray(values)})`);
       return op === 'none' ? not(any) : any;
     }
     case 'person':

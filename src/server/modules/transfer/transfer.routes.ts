@@ -40,7 +40,7 @@ export function registerTransfer(app: FastifyInstance): void {
       security,
       summary: 'Export a team as JSON',
       description:
-        "The team's projects (each with its workflow: its statuses in order), tasks (with their status keys, comments, checklists and history) and notes, as a file `POST /api/teams/import` reads. Any active member; others get 404.",
+        "The team's projects (each with its workflow: its statuses in order), tasks (with their status keys, comments, checklists, history and custom field values), notes and custom fields, as a file `POST /api/teams/import` reads. Any active member; others get 404.",
       params: idParams,
       response: { 200: crewboardExport, ...errors },
     },
@@ -77,7 +77,7 @@ export function registerTransfer(app: FastifyInstance): void {
       security,
       summary: 'Import a Trello board into a new project',
       description:
-        'A dry run (`dryRun: true`, or no `mapping`) answers 200 with the lists, their suggested statuses, the new project\'s workflow and what would be created; with a mapping (list id → one of the four default statuses, "own" or "skip") it creates one project with the cards as tasks, in one transaction, and answers 201. A list mapped to "own" becomes a status of the project\'s workflow, named as the list, its category read from words in its name (Done, Shipped: completed; Won\'t do, Cancelled: canceled; Backlog, Icebox: backlog; Doing, In progress, Review, QA: started) or else from its place (the first lists not started, the last completed); with no list mapped to "own" the project has the default four. Card members matching a member of the team (by address or name) become assignees, others are named in the description; link attachments become links in the description; due times become days in the time zone of the caller. A real run writes one audit row `project.imported` and sends one `import.completed` webhook event. Any active member of the team; others get 404.',
+        'A dry run (`dryRun: true`, or no `mapping`) answers 200 with the lists, their suggested statuses, the new project\'s workflow and what would be created; with a mapping (list id → one of the four default statuses, "own" or "skip") it creates one project with the cards as tasks, in one transaction, and answers 201. A list mapped to "own" becomes a status of the project\'s workflow, named as the list, its category read from words in its name (Done, Shipped: completed; Won\'t do, Cancelled: canceled; Backlog, Icebox: backlog; Doing, In progress, Review, QA: started) or else from its place (the first lists not started, the last completed); with no list mapped to "own" the project has the default four. Card members matching a member of the team (by address or name) become assignees, others are named in the description; link attachments become links in the description; due times become days in the time zone of the caller. The board\'s custom fields (text, number, date, checkbox, list) become the team\'s custom fields (one of the same name and type is reused, its missing options added) and the cards\' values the tasks\' values. A real run writes one audit row `project.imported` and sends one `import.completed` webhook event. Any active member of the team; others get 404.',
       params: idParams,
       body: trelloImportInput,
       response: { 200: trelloPreviewDto, 201: importResultDto, ...errors },
@@ -97,7 +97,7 @@ export function registerTransfer(app: FastifyInstance): void {
       security,
       summary: 'Import tasks from CSV',
       description:
-        'A dry run (`dryRun: true`, or no `mapping`) answers 200 with the headers, a suggested mapping, the first rows as they would be created and the row errors by line; otherwise the tasks are created in one transaction (in `projectId`, or a new project) and the answer is 201, with one audit row `project.imported` and one `import.completed` webhook event. Any active member of the team; others get 404.',
+        "A dry run (`dryRun: true`, or no `mapping`) answers 200 with the headers, a suggested mapping, the first rows as they would be created and the row errors by line. A column maps to a task field, to one of the team's custom fields (`field:<id>`: offered when the header is the field's name; select options by name, multi-select names split at ; or ,, a person by a member's email; a value that does not fit is a warning and left empty, an unknown option is never created) or to `new_field` (a new field named after the header: Number when every value is a number, else Text); otherwise the tasks are created in one transaction (in `projectId`, or a new project) and the answer is 201, with one audit row `project.imported` and one `import.completed` webhook event. Any active member of the team; others get 404.",
       params: idParams,
       body: csvImportInput,
       response: { 200: csvPreviewDto, 201: importResultDto, ...errors },

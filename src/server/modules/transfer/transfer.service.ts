@@ -205,7 +205,7 @@ export class TransferService {
           .map(({ assigneeId: _id, assigneeName, fields: _values, fieldTexts, ...t }) => ({
             ...t,
             assignee: assigneeName,
-            fields: fieldTexts,
+            ...(Object.keys(fieldTexts).length ? { fields: fieldTexts } : {}),
           })),
         errors: plan.errors.slice(0, TRANSFER_LIMITS.messagesMax),
         counts: { tasks: plan.tasks.length, comments: 0, checklistItems: 0 },

@@ -1,13 +1,6 @@
 import { Filter, Plus, X } from 'lucide-react';
 import { lazy, type ReactNode, Suspense, useMemo, useRef, useState } from 'react';
-import {
-  DUE_FILTER_LABELS,
-  DUE_FILTERS,
-  START_FILTER_LABELS,
-  START_FILTERS,
-  TASK_PRIORITIES,
-  TASK_PRIORITY_LABELS,
-} from '../../../../domain/constants';
+import { DUE_FILTER_LABELS, START_FILTER_LABELS, TASK_PRIORITY_LABELS } from '../../../../domain/constants';
 import { CUSTOM_FIELD_LIMITS, type FieldFilter } from '../../../../domain/custom-fields';
 import { DEFAULT_STATUSES, STATUS_CATEGORIES, STATUS_CATEGORY_LABELS } from '../../../../domain/workflow';
 import { Button } from '../../../components/ui/button';
@@ -19,12 +12,13 @@ import { useUrlSearchBox } from '../../../lib/use-debounced-value';
 import { useTaskProjects } from '../api/get-projects';
 import { useTaskTeams } from '../api/get-teams';
 import type { BoardShape } from '../board/board-model';
-import { usePersonNames } from './custom-field-value';
+import { usePersonNames } from './person-names';
 import { fieldFilterText, parseFieldFilters, withFieldFilter, withoutFieldFilter } from '../field-filters';
 import type { TaskUrlChanges, TaskUrlState } from '../hooks/use-task-filters';
 import { useScopeFields } from '../hooks/use-scope-fields';
 
-// The custom field filter's editor loads when 'Add filter' is first pressed (never with the board).
+// The 'More Filters' panel and the custom field filter's editor load when first opened (never with the board).
+const FilterPanel = lazy(() => import('./filter-panel').then((m) => ({ default: m.FilterPanel })));
 const FieldFilterMenu = lazy(() => import('./field-filter-menu').then((m) => ({ default: m.FieldFilterMenu })));
 
 /** The filters of the 'More Filters' panel, each shown as a removable chip when set. */
@@ -108,20 +102,6 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
 
   const hasAny = chips.length > 0 || fieldChips.length > 0 || Boolean(state.project || state.q);
 
-  // The panel's selects, each with a first choice that clears it.
-  const panelSelects: { key: PanelFilter; label: string; any: string; options: SelectOption[] }[] = [
-    { key: byCategory ? 'category' : 'status', label: 'Status', any: 'All Status', options: statusOptions },
-    { key: 'priority', label: 'Priority', any: 'All Priorities', options: labelled(TASK_PRIORITIES, TASK_PRIORITY_LABELS) },
-    {
-      key: 'assignee',
-      label: 'Assignee',
-      any: 'All Assignees',
-      options: [{ value: 'unassigned', label: 'Unassigned' }, ...named(members)],
-    },
-    { key: 'due', label: 'Due Date', any: 'Any Due Date', options: labelled(DUE_FILTERS, DUE_FILTER_LABELS) },
-    { key: 'start', label: 'Start Date', any: 'Any Start Date', options: labelled(START_FILTERS, START_FILTER_LABELS) },
-  ];
-
   return (
     <div className="mb-4 space-y-3">
       <div className="flex flex-wrap items-end gap-3">
@@ -145,7 +125,7 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
         <Button
           variant="secondary"
           aria-expanded={isOpen}
-          aria-controls="task-filter-panel"
+          aria-controls={isOpen ? 'task-filter-panel' : undefined}
           onClick={() => setOpen((o) => !o)}
           className={cn(chips.length > 0 && 'border-brand-600 dark:border-brand-100')}
         >
@@ -187,39 +167,17 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
       )}
 
       {isOpen && (
-        <section
-          id="task-filter-panel"
-          aria-labelledby="task-filter-title"
-          className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900"
-        >
-          <div className="mb-3 flex items-center justify-between">
-            <h2 id="task-filter-title" className="text-sm font-semibold">
-              Filters
-            </h2>
-            <Button variant="link" onClick={clearAll} disabled={!hasAny}>
-              Clear All
-            </Button>
-          </div>
-          <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5">
-            {panelSelects.map(({ key, label, any, options }) => (
-              <OptionsSelect
-                key={key}
-                label={label}
-                value={state[key]}
-                // A status and a category filter are one choice: setting one clears the other.
-                onChange={(e) =>
-                  update(
-                    key === 'status' || key === 'category'
-                      ? { status: null, category: null, [key]: e.target.value || null }
-                      : { [key]: e.target.value || null },
-                  )
-                }
-                emptyOption={any}
-                options={options}
-              />
-            ))}
-          </div>
-        </section>
+        <Suspense fallback={<p className="text-sm text-slate-600 dark:text-slate-300">Loading...</p>}>
+          <FilterPanel
+            state={state}
+            update={update}
+            clearAll={clearAll}
+            hasAny={hasAny}
+            statusKey={byCategory ? 'category' : 'status'}
+            statusOptions={statusOptions}
+            members={members}
+          />
+        </Suspense>
       )}
 
       {chips.length + fieldChips.length > 0 && (

@@ -1,6 +1,6 @@
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { fieldSortKey } from '../../../../domain/custom-fields';
+import { type CustomFieldValue, fieldSortKey, fieldValueText } from '../../../../domain/custom-fields';
 import type { CustomFieldDto } from '../../../../domain/schemas/custom-field';
 import { MSG } from '../../../../domain/messages';
 import type { TaskDto } from '../../../../domain/schemas/task';
@@ -16,8 +16,42 @@ import type { TaskListSort, TaskQueryFilters } from '../api/task-keys';
 import { formatLongDate } from './task-meta';
 import { useTaskTeams } from '../api/get-teams';
 import { ColumnsMenu } from './columns-menu';
-import { CustomFieldValue, usePersonNames } from './custom-field-value';
+import { usePersonNames } from './person-names';
 import { BlockedBadge, SubtaskProgress } from './task-card';
+
+/**
+ * A custom field's value in a cell: its text (domain `fieldValueText`: option names, a number with its unit, 'Yes'), a
+ * select's options with their colour dots, a date as the other date columns show one. (Not the cards' value chips,
+ * custom-field-value.tsx: imported from here too, they would move from the cards' lazy chunk into the 'shared' chunk
+ * that /tasks loads at start-up.)
+ */
+function FieldCell({
+  field,
+  value,
+  personName,
+}: {
+  field: CustomFieldDto;
+  value: CustomFieldValue | undefined;
+  personName: (userId: string) => string | null;
+}) {
+  const text = fieldValueText(field, value, personName);
+  if (text === null) return null;
+  if (field.type === 'date' && typeof value === 'string') return <time dateTime={value}>{formatLongDate(value)}</time>;
+  if (field.type !== 'select' && field.type !== 'multi_select') return <span className="break-words">{text}</span>;
+  const ids = Array.isArray(value) ? value : [value];
+  return (
+    <span className="flex flex-wrap gap-x-3 gap-y-1">
+      {field.options
+        .filter((o) => ids.includes(o.id))
+        .map((o) => (
+          <span key={o.id} className="inline-flex items-center gap-1.5 whitespace-nowrap">
+            <span className="h-2.5 w-2.5 shrink-0 rounded-full" style={{ backgroundColor: o.color }} aria-hidden />
+            {o.name}
+          </span>
+        ))}
+    </span>
+  );
+}
 
 /** A column of the list: its id (the URL's `columns` names hidden ones), its sort key (none: not sortable), its cell. */
 interface Column {
@@ -92,7 +126,7 @@ function fieldColumns(
       label: team ? `${field.name} (${team})` : field.name,
       sort: fieldSortKey(field.id),
       className: cn('max-w-60', plain),
-      cell: (task) => <CustomFieldValue field={field} value={task.fields[field.id]} personName={personName} />,
+      cell: (task) => <FieldCell field={field} value={task.fields[field.id]} personName={personName} />,
     };
   });
 }
@@ -127,7 +161,7 @@ export function TaskListTable({ filters, sort, onSort, onOpenTask, fields, hidde
   if (tasks.length === 0) return <EmptyState title="No tasks found" message="Try adjusting your search or filters" />;
 
   return (
-    <div className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-700 dark:bg-slate-900">
+    <div className="rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-700 dark:bg-slate-900">
       <div className="flex justify-end border-b border-slate-200 px-4 py-2 dark:border-slate-700">
         <ColumnsMenu columns={optional} hidden={hidden} onChange={onHiddenChange} />
       </div>

@@ -141,7 +141,7 @@ export function CsvImportDialog({ teamId, text, fileName, initial, mutation, onC
 }
 
 function PreviewRows({ rows }: { rows: CsvPreviewDto['rows'] }) {
-  const fieldNames = [...new Set(rows.flatMap((r) => Object.keys(r.fields)))];
+  const fieldNames = [...new Set(rows.flatMap((r) => Object.keys(r.fields ?? {})))];
   return (
     <div>
       <h3 className="font-semibold">{TEXT.firstRows}</h3>
@@ -178,7 +178,7 @@ function PreviewRows({ rows }: { rows: CsvPreviewDto['rows'] }) {
                 <td className="py-1 pr-3">{r.assignee ?? '—'}</td>
                 {fieldNames.map((name) => (
                   <td key={name} className="py-1 pr-3">
-                    {r.fields[name] ?? '—'}
+                    {r.fields?.[name] ?? '—'}
                   </td>
                 ))}
               </tr>

@@ -44,7 +44,7 @@ export const TEXT = {
   previewFirst: 'Choose Preview to see what the import creates with these choices.',
   warnings: 'Notes on this import',
   csvTitle: 'Import CSV',
-  csvHint: (file: string) => `“${file}”: choose the task field each column fills, then preview.`,
+  csvHint: (file: string) => `“${file}”: choose the task field or custom field each column fills, then preview.`,
   columnColumn: 'Column',
   fieldColumn: 'Field',
   fieldFor: (column: string) => `Field for column ${column}`,
