@@ -314,3 +314,18 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** Why a version of a note was kept: every few minutes of editing, on request, or as the result of a restore. */
 export const NOTE_VERSION_KINDS = ['auto', 'manual', 'restore'] as const;
 export type NoteVersionKind = (typeof NOTE_VERSION_KINDS)[number];
+
+/** Custom fields (issue 38, domain custom-fields.ts). */
+export const CUSTOM_FIELD_LIMITS = {
+  nameMax: 40,
+  /** Fields a team may have, archived ones included. */
+  perTeamMax: 50,
+  optionsMax: 100,
+  optionNameMax: 40,
+  textMax: 1000,
+  urlMax: 2000,
+  unitMax: 12,
+  decimalsMax: 6,
+  /** Field filters in one query (`cf`). */
+  filtersMax: 10,
+} as const;

@@ -2,7 +2,7 @@
  * The refusals of the custom fields routes and of field values (issue 38), in the shape of errors.ts `ERRORS`, which
  * spreads them. Plain data (no zod, nothing under schemas/): errors.ts is in the client's start-up script.
  */
-import { CUSTOM_FIELD_LIMITS } from './custom-fields';
+import { CUSTOM_FIELD_LIMITS } from './constants';
 
 export const CUSTOM_FIELD_ERRORS = {
   custom_field_invalid: { code: 'validation_failed', message: 'A custom field value is not valid' },

@@ -24,19 +24,9 @@ export const CUSTOM_FIELD_TYPE_LABELS: Record<CustomFieldType, string> = {
   url: 'URL',
 };
 
-export const CUSTOM_FIELD_LIMITS = {
-  nameMax: 40,
-  /** Fields a team may have, archived ones included. */
-  perTeamMax: 50,
-  optionsMax: 100,
-  optionNameMax: 40,
-  textMax: 1000,
-  urlMax: 2000,
-  unitMax: 12,
-  decimalsMax: 6,
-  /** Field filters in one query (`cf`). */
-  filtersMax: 10,
-} as const;
+// In constants.ts: errors.ts (the start-up script) reads the limit, and this file must not ride along with it.
+export { CUSTOM_FIELD_LIMITS } from './constants';
+import { CUSTOM_FIELD_LIMITS } from './constants';
 
 /** Colours an option can take (`#rrggbb`); the dialog offers these, the server takes any `#rrggbb`. */
 export const CUSTOM_FIELD_OPTION_COLORS = [

@@ -8,7 +8,9 @@ import type {
   TeamImportResultDto,
   TrelloPreviewDto,
 } from '../../src/domain/schemas/transfer';
+import { csvImportPlan, planCsvImport } from '../../src/domain/transfer/csv-import';
 import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
+import { writeImportPlan } from '../../src/server/modules/transfer/transfer.writer';
 import { customFields, projects, taskFieldValues, tasks } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
 import { apiRequests } from '../helpers/api';
@@ -264,5 +266,180 @@ describe("a Trello board's custom fields", () => {
     expect(estimate.type).toBe('number');
     expect((await taskNamed('Trello card')).fields).toEqual({ [f.severity]: trivial.id, [estimate.id]: 8 });
     expect((await taskNamed('Critical card')).fields).toEqual({ [f.severity]: opt.critical });
+  });
+});
+
+describe('who may add custom fields by an import (only owners and admins)', () => {
+  const DENIED = 'Only team owners and admins can add custom fields';
+  const SKIPPED = 'Custom fields were not imported: only team owners and admins can add them';
+  let crew: { id: string };
+  // Ada is a plain member of this team too; Abe an admin.
+  let abe: TestUser;
+  const low = randomUUID();
+  const high = randomUUID();
+  let sev = '';
+  const fieldsOf = async () => db().select().from(customFields).where(eq(customFields.teamId, crew.id));
+
+  beforeAll(async () => {
+    abe = await createUser(ctx.app, { fullName: 'Abe Admin' });
+    crew = await insertTeam(db(), olive, 'Rights Crew');
+    await insertMember(db(), crew.id, ada, 'member');
+    await insertMember(db(), crew.id, abe, 'admin');
+    const [row] = await db()
+      .insert(customFields)
+      .values({
+        teamId: crew.id,
+        name: 'Severity',
+        type: 'select',
+        position: 0,
+        options: [
+          { id: low, name: 'Low', color: '#16a34a' },
+          { id: high, name: 'High', color: '#ea580c' },
+        ],
+      })
+      .returning();
+    sev = row!.id;
+  });
+
+  const csv = ['Title,Severity,Customer', 'Member row,high,ACME'].join('\n');
+  const csvImport = (user: TestUser, mapping: Record<string, string>, dryRun = false) =>
+    call(user, 'POST', `/api/teams/${crew.id}/import/csv`, {
+      csv,
+      mapping,
+      projectName: `CSV by ${user.fullName}`,
+      ...(dryRun ? { dryRun } : {}),
+    });
+
+  it("CSV: a plain member's 'New field' column is an error on the preview and a 400 on import; nothing is written", async () => {
+    const mapping = { Title: 'title', Severity: `field:${sev}`, Customer: 'new_field' };
+    const preview = (await csvImport(ada, mapping, true)).json() as CsvPreviewDto;
+    expect(preview.errors).toContainEqual({ line: 1, message: DENIED });
+    expect(preview.mapping.Customer).toBe('new_field');
+    expect(JSON.stringify(preview.rows)).not.toContain('ACME');
+
+    const res = await csvImport(ada, mapping);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.fields).toEqual({ mapping: DENIED });
+    expect((await fieldsOf()).map((x) => x.name)).toEqual(['Severity']);
+    expect(await db().select().from(tasks).where(eq(tasks.title, 'Member row'))).toEqual([]);
+  });
+
+  it('CSV: a plain member fills an existing field', async () => {
+    const mapping = { Title: 'title', Severity: `field:${sev}`, Customer: 'ignore' };
+    const preview = (await csvImport(ada, mapping, true)).json() as CsvPreviewDto;
+    expect(preview.errors).toEqual([]);
+    const res = await csvImport(ada, mapping);
+    expect(res.statusCode).toBe(201);
+    expect((await taskNamed('Member row')).fields).toEqual({ [sev]: high });
+    expect((await fieldsOf()).map((x) => x.name)).toEqual(['Severity']);
+  });
+
+  it("CSV: an admin's 'New field' column creates the field", async () => {
+    const res = await csvImport(abe, { Title: 'title', Severity: 'ignore', Customer: 'new_field' });
+    expect(res.statusCode).toBe(201);
+    const customer = (await fieldsOf()).find((x) => x.name === 'Customer');
+    expect(customer).toMatchObject({ type: 'text' });
+    const [row] = await db()
+      .select({ fields: tasks.fields })
+      .from(tasks)
+      .innerJoin(projects, eq(projects.id, tasks.projectId))
+      .where(eq(projects.id, (res.json() as ImportResultDto).projectId));
+    expect(row!.fields).toEqual({ [customer!.id]: 'ACME' });
+  });
+
+  const board = (name: string) => ({
+    id: `b-${name}`,
+    name,
+    lists: [{ id: 'l1', name: 'To do', pos: 1, closed: false }],
+    customFields: [
+      {
+        id: 'cf1',
+        name: 'Severity',
+        type: 'list',
+        pos: 1,
+        options: [
+          { id: 'op1', idCustomField: 'cf1', value: { text: 'High' }, color: 'orange', pos: 1 },
+          { id: 'op2', idCustomField: 'cf1', value: { text: 'Blocker' }, color: 'red', pos: 2 },
+        ],
+      },
+      { id: 'cf2', name: 'Estimate', type: 'number', pos: 2 },
+    ],
+    cards: [
+      {
+        id: 'c1',
+        idList: 'l1',
+        name: `${name}: high`,
+        pos: 1,
+        customFieldItems: [
+          { id: 'i1', idCustomField: 'cf1', idValue: 'op1' },
+          { id: 'i2', idCustomField: 'cf2', value: { number: '8' } },
+        ],
+      },
+      {
+        id: 'c2',
+        idList: 'l1',
+        name: `${name}: blocker`,
+        pos: 2,
+        customFieldItems: [{ id: 'i3', idCustomField: 'cf1', idValue: 'op2' }],
+      },
+    ],
+  });
+  const trello = (user: TestUser, body: Record<string, unknown>) =>
+    call(user, 'POST', `/api/teams/${crew.id}/import/trello`, body);
+
+  it("Trello: a plain member's import leaves out new fields and options with one warning, and fills existing ones", async () => {
+    const preview = (await trello(ada, { board: board('Member board') })).json() as TrelloPreviewDto;
+    expect(preview.fields).toEqual([{ name: 'Severity', type: 'select', existing: true }]);
+    expect(preview.warnings.filter((w) => w === SKIPPED)).toHaveLength(1);
+
+    const res = await trello(ada, { board: board('Member board'), mapping: { l1: 'todo' } });
+    expect(res.statusCode).toBe(201);
+    const result = res.json() as ImportResultDto;
+    expect(result.warnings.filter((w) => w === SKIPPED)).toHaveLength(1);
+    const after = await fieldsOf();
+    expect(after.map((x) => x.name)).not.toContain('Estimate');
+    expect(after.find((x) => x.id === sev)!.options.map((o) => o.name)).toEqual(['Low', 'High']);
+    expect((await taskNamed('Member board: high')).fields).toEqual({ [sev]: high });
+    expect((await taskNamed('Member board: blocker')).fields).toEqual({});
+  });
+
+  it('Trello: no warning when the cards name only what the team has', async () => {
+    const plain = board('Plain board');
+    plain.cards = [{ ...plain.cards[0]!, customFieldItems: [{ id: 'i1', idCustomField: 'cf1', idValue: 'op1' }] }];
+    const preview = (await trello(ada, { board: plain })).json() as TrelloPreviewDto;
+    expect(preview.warnings).not.toContain(SKIPPED);
+    expect(preview.fields).toEqual([{ name: 'Severity', type: 'select', existing: true }]);
+  });
+
+  it("Trello: the owner's import still creates the fields and adds the options", async () => {
+    const res = await trello(olive, { board: board('Owner board'), mapping: { l1: 'todo' } });
+    expect(res.statusCode).toBe(201);
+    expect((res.json() as ImportResultDto).warnings).not.toContain(SKIPPED);
+    const after = await fieldsOf();
+    const estimate = after.find((x) => x.name === 'Estimate')!;
+    const severity = after.find((x) => x.id === sev)!;
+    expect(severity.options.map((o) => o.name)).toEqual(['Low', 'High', 'Blocker']);
+    expect((await taskNamed('Owner board: high')).fields).toEqual({ [sev]: high, [estimate.id]: 8 });
+    const blocker = severity.options.find((o) => o.name === 'Blocker')!.id;
+    expect((await taskNamed('Owner board: blocker')).fields).toEqual({ [sev]: blocker });
+  });
+
+  it("the writer itself refuses a plan that adds a field to a plain member's team", async () => {
+    // The CSV adapter's plan of a 'New field' column, handed to the writer as if the service had not refused it.
+    const csvPlan = planCsvImport(
+      ['Title', 'Sneaky field'],
+      [{ line: 2, cells: ['Sneaky task', 'x'] }],
+      {
+        Title: 'title',
+        'Sneaky field': 'new_field',
+      },
+      [],
+    );
+    expect(csvPlan.fields.map((x) => x.name)).toEqual(['Sneaky field']);
+    const plan = csvImportPlan(csvPlan, crew.id, { newName: 'Sneaky' });
+    await expect(db().transaction((tx) => writeImportPlan(tx, plan, ada.id))).rejects.toMatchObject({
+      reason: 'custom_field_manage_denied',
+    });
+    expect((await fieldsOf()).map((x) => x.name)).not.toContain('Sneaky field');
   });
 });

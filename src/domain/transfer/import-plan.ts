@@ -5,8 +5,9 @@
  * References inside a plan are local: a task names its project by the plan's own `ref`, a history entry names a project
  * the same way; people are the ids the adapter was given (the importer, the team's members), never taken from the file.
  */
-import type { ProjectStatus, TaskActivityField, TaskPriority } from '../constants';
+import type { ProjectStatus, TaskActivityField, TaskPriority, TeamRole } from '../constants';
 import type { CustomFieldType, CustomFieldValue } from '../custom-fields';
+import { MANAGER_ROLES } from '../permissions';
 import { WORKFLOW_ERRORS } from '../workflow-errors';
 import {
   DEFAULT_STATUSES,
@@ -68,6 +69,18 @@ export interface PlanField {
   unit: string | null;
   decimals: number | null;
 }
+
+/**
+ * Who may add custom fields by an import (issue 38): as in the fields module, only the team's owner and admins. A plain
+ * member's import fills the team's fields that exist (and their options), never adds a field or an option.
+ */
+export const importMayAddFields = (role: TeamRole): boolean => MANAGER_ROLES.some((r) => r === role);
+
+/** A plain member's CSV mapping that asks for a 'New field' (an error on the preview, a 400 on import). */
+export const IMPORT_FIELDS_DENIED = 'Only team owners and admins can add custom fields';
+
+/** A plain member's Trello import: the board's fields and options the team lacks are left out, with this warning. */
+export const IMPORT_FIELDS_SKIPPED = 'Custom fields were not imported: only team owners and admins can add them';
 
 /**
  * A task's values by field ref, in the stored form of domain custom-fields.ts except that select and multi-select

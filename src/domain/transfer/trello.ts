@@ -43,7 +43,14 @@ import {
   type CustomFieldType,
   validateFieldValue,
 } from '../custom-fields';
-import { type ImportPlan, oneProjectPlan, type PlanField, type PlanFieldValues, type PlanStatus } from './import-plan';
+import {
+  IMPORT_FIELDS_SKIPPED,
+  type ImportPlan,
+  oneProjectPlan,
+  type PlanField,
+  type PlanFieldValues,
+  type PlanStatus,
+} from './import-plan';
 
 const text = z.string().max(100_000);
 const id = z.string().min(1).max(100);
@@ -369,6 +376,19 @@ export interface TrelloPlanOptions {
   timeZone?: string | null;
   /** The team's custom fields: a board field of the same name and type reuses one (issue 38). */
   teamFields?: readonly Pick<CustomFieldDef, 'id' | 'name' | 'type' | 'options' | 'projectIds' | 'archived'>[];
+  /**
+   * May the importer add fields and options to the team (its owner and admins: importMayAddFields)? Left out: yes. When
+   * not, the board's fields the team lacks, and options its fields lack, are left out with one warning
+   * (IMPORT_FIELDS_SKIPPED) if a card has a value of them.
+   */
+  canAddFields?: boolean;
+}
+
+/** What a planner that may not add fields left out (Trello refs), and whether an imported card had a value of it. */
+interface SkippedFields {
+  fields: Set<string>;
+  options: Set<string>;
+  hit: boolean;
 }
 
 /** Trello's field types and what they become. */
@@ -399,9 +419,15 @@ const TRELLO_COLORS: Record<string, string> = {
  * every project, not archived), adding the options it lacks; else a new field, unless the team has the name for
  * another kind of field (then its values are left out, with a warning). Refs: the Trello ids (fields and options).
  */
-function planTrelloFields(board: TrelloBoard, options: TrelloPlanOptions, warnings: Warnings): PlanField[] {
+function planTrelloFields(
+  board: TrelloBoard,
+  options: TrelloPlanOptions,
+  warnings: Warnings,
+  skipped: SkippedFields,
+): PlanField[] {
   const fields: PlanField[] = [];
   const team = options.teamFields ?? [];
+  const canAdd = options.canAddFields ?? true;
   let room = CUSTOM_FIELD_LIMITS.perTeamMax - team.length;
   const names = new Set<string>();
   const parsed = (board.customFields ?? []).flatMap((raw) => {
@@ -435,9 +461,12 @@ function planTrelloFields(board: TrelloBoard, options: TrelloPlanOptions, warnin
         warnings.add(`Custom field "${name}": the team has a field of that name that cannot take its values: left out`);
         continue;
       }
-      const kept = unique.map((o): PlanField['options'][number] => {
+      const kept = unique.flatMap((o): PlanField['options'] => {
         const existing = same.options.find((x) => x.name.toLowerCase() === o.name.toLowerCase());
-        return existing ? { ...o, id: existing.id } : o;
+        if (existing) return [{ ...o, id: existing.id }];
+        if (canAdd) return [o];
+        skipped.options.add(o.ref);
+        return [];
       });
       // Existing options first (in their order), then the new ones; a board option of an existing name uses it.
       const ordered = [
@@ -458,6 +487,10 @@ function planTrelloFields(board: TrelloBoard, options: TrelloPlanOptions, warnin
         unit: null,
         decimals: null,
       });
+      continue;
+    }
+    if (!canAdd) {
+      skipped.fields.add(f.id);
       continue;
     }
     if (room <= 0) {
@@ -487,12 +520,16 @@ function cardFieldValues(card: TrelloCard, fields: readonly PlanField[], context
     const item = trelloFieldItem.safeParse(raw);
     if (!item.success) continue;
     const field = fields.find((f) => f.ref === item.data.idCustomField);
-    if (!field) continue;
+    if (!field) {
+      if (context.skipped.fields.has(item.data.idCustomField)) context.skipped.hit = true;
+      continue;
+    }
     const v = item.data.value;
     let value: unknown = null;
-    if (field.type === 'select')
+    if (field.type === 'select') {
       value = item.data.idValue ? (field.options.find((o) => o.ref === item.data.idValue)?.ref ?? null) : null;
-    else if (field.type === 'number') value = v?.number != null && v.number.trim() !== '' ? Number(v.number) : null;
+      if (value === null && item.data.idValue && context.skipped.options.has(item.data.idValue)) context.skipped.hit = true;
+    } else if (field.type === 'number') value = v?.number != null && v.number.trim() !== '' ? Number(v.number) : null;
     else if (field.type === 'date') value = trelloDueDate(v?.date, context.timeZone);
     else if (field.type === 'checkbox') value = v?.checked === 'true';
     else value = v?.text ?? null;
@@ -524,6 +561,7 @@ interface CardContext {
   uploads: { count: number };
   warnings: Warnings;
   fields: PlanField[];
+  skipped: SkippedFields;
 }
 
 /** Finds a team member by a Trello member's address, else their full name (when one member only has it). */
@@ -571,6 +609,7 @@ export function planTrelloImport(
     const member = trelloMember.safeParse(raw);
     if (member.success) membersById.set(member.data.id, member.data);
   }
+  const skipped: SkippedFields = { fields: new Set(), options: new Set(), hit: false };
   const context: CardContext = {
     labelsById,
     checklistsByCard,
@@ -581,7 +620,8 @@ export function planTrelloImport(
     unmatched: new Set(),
     uploads: { count: 0 },
     warnings,
-    fields: planTrelloFields(board, options, warnings),
+    fields: planTrelloFields(board, options, warnings, skipped),
+    skipped,
   };
 
   const cardsByList = new Map<string, TrelloCard[]>();
@@ -650,7 +690,8 @@ export function planTrelloImport(
       comments: tasks.reduce((n, t) => n + t.comments.length, 0),
       checklistItems: tasks.reduce((n, t) => n + t.checklist.length, 0),
     },
-    warnings: warnings.done(),
+    // The one warning of fields left out for want of the right comes first, never lost among the capped ones.
+    warnings: skipped.hit ? [IMPORT_FIELDS_SKIPPED, ...warnings.done()] : warnings.done(),
   };
 }
 

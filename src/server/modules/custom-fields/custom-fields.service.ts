@@ -46,11 +46,8 @@ const OPTION_COLOR = /^#[0-9a-f]{6}$/i;
 /** A 400 about one key of the body. */
 const invalid = (key: string, message: string) => new AppError('validation_failed', { fields: { [key]: message } });
 
-/**
- * A field to create, as the API's create input or as an import writes it (names not yet trimmed, options without ids,
- * no projects meaning every project).
- */
-export interface NewFieldDefinition {
+/** A field to create, as the API's create input (name not yet trimmed, options without ids, no projects: every one). */
+interface NewFieldDefinition {
   name: string;
   type: CustomFieldType;
   options?: readonly { name: string; color: string }[];
@@ -186,11 +183,6 @@ async function insertFields(tx: Tx, teamId: string, defs: readonly NewFieldDefin
 /** The team's fields, in order (archived included). `share`: held `for share` to the end of the transaction. */
 export async function teamFields(db: DbOrTx, teamId: string, options?: { share?: boolean }): Promise<CustomFieldDef[]> {
   return (await repo.listByTeam(db, teamId, options?.share ?? false)).map(toFieldDto);
-}
-
-/** Fields an import creates in its own transaction (no change recorded: the import's own `import.completed` is). */
-export function createFieldsForImport(tx: Tx, teamId: string, defs: readonly NewFieldDefinition[]): Promise<CustomFieldDto[]> {
-  return insertFields(tx, teamId, defs);
 }
 
 /**

@@ -1,5 +1,5 @@
-// The custom fields module's public surface (issue 38): its routes, and what the tasks module and the import need —
-// a team's fields by team id (values are checked against them), and the creation of fields inside an import's
-// transaction. Keep these signatures stable: the tasks and transfer modules call them.
+// The custom fields module's public surface (issue 38): its routes, and what the tasks module needs — a team's fields
+// by team id (values are checked against them). Keep these signatures stable: the tasks module calls them. (An import
+// writes its fields through the transfer module's own repo, with the same owner-and-admin rule: domain/transfer.)
 export { registerCustomFields } from './custom-fields.routes';
-export { createFieldsForImport, type NewFieldDefinition, teamFields } from './custom-fields.service';
+export { teamFields } from './custom-fields.service';

@@ -4,8 +4,10 @@ import * as Y from 'yjs';
 import { fileSlug } from '../../../domain/csv';
 import { fieldAppliesTo, fieldValueText } from '../../../domain/custom-fields';
 import {
+  CSV_NEW_FIELD,
   type CrewboardExport,
   type CsvImportInput,
+  type CsvMappingTarget,
   type CsvPreviewDto,
   crewboardExport,
   EXPORT_FORMAT,
@@ -18,6 +20,7 @@ import {
 } from '../../../domain/schemas/transfer';
 import { zoneOrUtc } from '../../../domain/schemas/time-zone';
 import { DEFAULT_STATUSES, mapStatusToProject } from '../../../domain/workflow';
+import type { TeamRole } from '../../../domain/constants';
 import {
   type CsvFieldContext,
   type CsvPlan,
@@ -25,7 +28,14 @@ import {
   planCsvImport,
   suggestCsvMapping,
 } from '../../../domain/transfer/csv-import';
-import { type ImportPlan, planCounts, planProblems, workflowProblems } from '../../../domain/transfer/import-plan';
+import {
+  IMPORT_FIELDS_DENIED,
+  type ImportPlan,
+  importMayAddFields,
+  planCounts,
+  planProblems,
+  workflowProblems,
+} from '../../../domain/transfer/import-plan';
 import { tasksCsv } from '../../../domain/transfer/task-csv';
 import { planTeamImport } from '../../../domain/transfer/team-import';
 import { parseTrelloBoard, planTrelloImport, type TeamMemberRef, trelloImportPlan } from '../../../domain/transfer/trello';
@@ -129,15 +139,21 @@ export class TransferService {
     actor: PersonActor = userActor(userId),
     timeZone: string | null = null,
   ): Promise<TrelloPreviewDto | ImportResultDto> {
-    await requireTeamMember(this.db, teamId, userId);
+    const previewRole = await requireTeamMember(this.db, teamId, userId);
     const parsed = parseTrelloBoard(input.board);
     if (!parsed.ok) throw invalid({ board: `Not a Trello board export: ${parsed.issues.join('; ')}` });
     const zone = zoneOrUtc(timeZone);
-    const plan = (members: TeamMemberRef[], teamFields: Awaited<ReturnType<typeof repo.listFields>>) =>
-      planTrelloImport(parsed.board, input.mapping, { members, timeZone: zone, teamFields });
+    // A plain member's import fills the team's fields that exist, never adds fields or options (issue 38).
+    const plan = (role: TeamRole, members: TeamMemberRef[], teamFields: Awaited<ReturnType<typeof repo.listFields>>) =>
+      planTrelloImport(parsed.board, input.mapping, {
+        members,
+        timeZone: zone,
+        teamFields,
+        canAddFields: importMayAddFields(role),
+      });
     const projectName = input.projectName ?? (parsed.board.name.trim().slice(0, 120).trim() || 'Trello import');
     if (input.dryRun || !input.mapping) {
-      const preview = plan(await repo.listActiveMembers(this.db, teamId), await repo.listFields(this.db, teamId));
+      const preview = plan(previewRole, await repo.listActiveMembers(this.db, teamId), await repo.listFields(this.db, teamId));
       return {
         dryRun: true,
         boardName: preview.boardName,
@@ -151,9 +167,10 @@ export class TransferService {
       };
     }
     const done = await this.changes.run(this.db, actor, async (tx, record) => {
-      // The caller is checked again inside the transaction that writes; assignees are members at that moment.
-      await requireTeamMember(tx, teamId, userId);
-      const trello = plan(await repo.listActiveMembers(tx, teamId), await repo.listFields(tx, teamId));
+      // The caller (and their role) is checked again inside the transaction that writes; assignees are members at that
+      // moment.
+      const role = await requireTeamMember(tx, teamId, userId);
+      const trello = plan(role, await repo.listActiveMembers(tx, teamId), await repo.listFields(tx, teamId));
       if (trello.counts.tasks > TRANSFER_LIMITS.tasksMax) {
         throw invalid({
           board: `An import creates at most ${TRANSFER_LIMITS.tasksMax} tasks; this board has ${trello.counts.tasks}`,
@@ -175,7 +192,7 @@ export class TransferService {
     input: CsvImportInput,
     actor: PersonActor = userActor(userId),
   ): Promise<CsvPreviewDto | ImportResultDto> {
-    await requireTeamMember(this.db, teamId, userId);
+    const previewRole = await requireTeamMember(this.db, teamId, userId);
     let file: ReturnType<typeof readCsv>;
     try {
       file = readCsv(input.csv);
@@ -188,13 +205,18 @@ export class TransferService {
     const preFields = await csvFieldContext(this.db, teamId, target?.id ?? null);
     const mapping = input.mapping ?? suggestCsvMapping(file.headers, preFields.fields);
 
+    // 'New field' columns: only the team's owner and admins add fields (issue 38); a plain member's are refused.
+    const asksNewField = Object.values(mapping).includes(CSV_NEW_FIELD);
+
     if (input.dryRun || !input.mapping) {
       const members = await repo.listActiveMembers(this.db, teamId);
-      const plan = await this.intoWorkflow(
+      const denied = asksNewField && !importMayAddFields(previewRole);
+      const planned = await this.intoWorkflow(
         this.db,
-        planCsvImport(file.headers, file.records, mapping, members, preFields),
+        planCsvImport(file.headers, file.records, denied ? withoutNewFields(mapping) : mapping, members, preFields),
         target?.id,
       );
+      const plan = denied ? { ...planned, errors: [{ line: 1, message: IMPORT_FIELDS_DENIED }, ...planned.errors] } : planned;
       return {
         dryRun: true,
         headers: file.headers,
@@ -214,7 +236,8 @@ export class TransferService {
     }
 
     const done = await this.changes.run(this.db, actor, async (tx, record) => {
-      await requireTeamMember(tx, teamId, userId);
+      const role = await requireTeamMember(tx, teamId, userId);
+      if (asksNewField && !importMayAddFields(role)) throw invalid({ mapping: IMPORT_FIELDS_DENIED });
       // Assignees are looked up in the transaction that writes them, and the project's statuses too.
       const plan = await this.intoWorkflow(
         tx,
@@ -339,6 +362,10 @@ async function csvFieldContext(db: Db | Tx, teamId: string, projectId: string | 
     takenNames: rows.map((f) => f.name),
   };
 }
+
+/** A mapping with its 'New field' columns ignored (a plain member's preview: the error says why). */
+const withoutNewFields = (mapping: Record<string, CsvMappingTarget>): Record<string, CsvMappingTarget> =>
+  Object.fromEntries(Object.entries(mapping).map(([header, to]) => [header, to === CSV_NEW_FIELD ? 'ignore' : to]));
 
 const capped = (warnings: string[]) =>
   warnings.length > TRANSFER_LIMITS.messagesMax

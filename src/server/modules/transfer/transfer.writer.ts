@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { CustomFieldValue, CustomFieldValues } from '../../../domain/custom-fields';
-import type { ImportPlan, PlanField, PlanFieldValues, PlanValue } from '../../../domain/transfer/import-plan';
+import {
+  type ImportPlan,
+  importMayAddFields,
+  type PlanField,
+  type PlanFieldValues,
+  type PlanValue,
+} from '../../../domain/transfer/import-plan';
 import type { Tx } from '../../db/client';
+import { requireTeamRight } from '../../db/membership';
 import * as teamsRepo from '../teams';
 import * as repo from './transfer.repo';
 
@@ -52,7 +59,7 @@ export async function writeImportPlan(tx: Tx, plan: ImportPlan, importerId: stri
     if (p.existingId) projects.set(p.ref, { id: p.existingId, name: p.name, created: false });
   }
   const projectId = (ref: string) => projects.get(ref)!.id;
-  const fieldValues = await writeFields(tx, team.id, plan.fields ?? [], projectId);
+  const fieldValues = await writeFields(tx, team.id, plan.fields ?? [], projectId, team.created ? null : importerId);
 
   const taskIds = await repo.insertTasks(
     tx,
@@ -132,15 +139,21 @@ export async function writeImportPlan(tx: Tx, plan: ImportPlan, importerId: stri
 /**
  * The plan's custom fields (issue 38): new ones inserted after the team's (new options get ids), options added to
  * existing ones; returns how a task's values by field and option refs become the stored `{ fieldId: value }`.
+ * `importerId` (null: the team is the import's own): when the plan adds fields or options to a team that exists, its
+ * role there is read here, in the transaction that writes, and must be owner or admin (403
+ * `custom_field_manage_denied`; the adapters leave those out for a plain member, so this only guards the rule).
  */
 async function writeFields(
   tx: Tx,
   teamId: string,
   fields: readonly PlanField[],
   projectId: (ref: string) => string,
+  importerId: string | null,
 ): Promise<(values: PlanFieldValues) => CustomFieldValues> {
   const byRef = new Map<string, { id: string; type: PlanField['type']; options: Map<string, string> }>();
   if (fields.length === 0) return () => ({});
+  const adds = fields.some((f) => !f.existingId || f.options.some((o) => !o.id));
+  if (adds && importerId) await requireTeamRight(tx, teamId, importerId, importMayAddFields, 'custom_field_manage_denied');
   const existing = await repo.listFields(tx, teamId);
   let position = existing.reduce((n, f) => Math.max(n, f.position + 1), 0);
   const fresh: PlanField[] = [];

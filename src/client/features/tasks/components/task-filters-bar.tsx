@@ -1,7 +1,7 @@
 import { Filter, Plus, X } from 'lucide-react';
 import { lazy, type ReactNode, Suspense, useMemo, useRef, useState } from 'react';
 import { DUE_FILTER_LABELS, START_FILTER_LABELS, TASK_PRIORITY_LABELS } from '../../../../domain/constants';
-import { CUSTOM_FIELD_LIMITS, type FieldFilter } from '../../../../domain/custom-fields';
+import { CUSTOM_FIELD_LIMITS, type FieldFilter, formatFieldFilter } from '../../../../domain/custom-fields';
 import { DEFAULT_STATUSES, STATUS_CATEGORIES, STATUS_CATEGORY_LABELS } from '../../../../domain/workflow';
 import { Button } from '../../../components/ui/button';
 import { labelled, named, OptionsSelect, type SelectOption } from '../../../components/ui/options-select';
@@ -12,13 +12,13 @@ import { useUrlSearchBox } from '../../../lib/use-debounced-value';
 import { useTaskProjects } from '../api/get-projects';
 import { useTaskTeams } from '../api/get-teams';
 import type { BoardShape } from '../board/board-model';
-import { usePersonNames } from './person-names';
-import { fieldFilterText, parseFieldFilters, withFieldFilter, withoutFieldFilter } from '../field-filters';
 import type { TaskUrlChanges, TaskUrlState } from '../hooks/use-task-filters';
 import { useScopeFields } from '../hooks/use-scope-fields';
 
 // The 'More Filters' panel and the custom field filter's editor load when first opened (never with the board).
 const FilterPanel = lazy(() => import('./filter-panel').then((m) => ({ default: m.FilterPanel })));
+// The custom field filters' chips load when the URL has some (their labels need the fields' options and people).
+const FieldFilterChips = lazy(() => import('./field-filter-chips').then((m) => ({ default: m.FieldFilterChips })));
 const FieldFilterMenu = lazy(() => import('./field-filter-menu').then((m) => ({ default: m.FieldFilterMenu })));
 
 /** The filters of the 'More Filters' panel, each shown as a removable chip when set. */
@@ -55,24 +55,15 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
   const scope = useScopeFields(state.project);
   const [isAdding, setAdding] = useState(false);
   const addButton = useRef<HTMLButtonElement>(null);
-  const fieldFilters = parseFieldFilters(state.cf);
-  const personName = usePersonNames(fieldFilters.length > 0);
   const closeAdding = () => {
     setAdding(false);
     requestAnimationFrame(() => addButton.current?.focus());
   };
+  // One filter a field: a new one replaces the field's filter (`cf` starts with the field's id).
   const applyFieldFilter = (filter: FieldFilter) => {
-    update({ cf: withFieldFilter(state.cf, filter) });
+    update({ cf: [...state.cf.filter((f) => !f.startsWith(`${filter.fieldId}:`)), formatFieldFilter(filter)] });
     closeAdding();
   };
-  const fieldChips = fieldFilters.map((f) => ({
-    fieldId: f.fieldId,
-    label: fieldFilterText(
-      scope.all.find((field) => field.id === f.fieldId),
-      f,
-      personName,
-    ),
-  }));
 
   // Assignee choices: the members of the chosen project's team, else of all the caller's teams. Only worked out
   // when the panel or an assignee chip shows them (the first sort by locale costs ~12 ms on a cold load).
@@ -100,7 +91,7 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
     state.start && { key: 'start' as const, label: `Start date: ${START_FILTER_LABELS[state.start]}` },
   ].filter((c): c is { key: PanelFilter; label: string } => Boolean(c));
 
-  const hasAny = chips.length > 0 || fieldChips.length > 0 || Boolean(state.project || state.q);
+  const hasAny = chips.length > 0 || state.cf.length > 0 || Boolean(state.project || state.q);
 
   return (
     <div className="mb-4 space-y-3">
@@ -144,7 +135,7 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
             variant="secondary"
             aria-expanded={isAdding}
             aria-controls={isAdding ? 'task-field-filter' : undefined}
-            disabled={fieldFilters.length >= CUSTOM_FIELD_LIMITS.filtersMax}
+            disabled={state.cf.length >= CUSTOM_FIELD_LIMITS.filtersMax}
             onClick={() => setAdding((a) => !a)}
           >
             <Plus className="h-4 w-4" aria-hidden />
@@ -180,33 +171,35 @@ export function TaskFiltersBar({ state, update, clearAll, tools, shape }: TaskFi
         </Suspense>
       )}
 
-      {chips.length + fieldChips.length > 0 && (
+      {chips.length + state.cf.length > 0 && (
         <ul className="flex flex-wrap gap-2" aria-label="Active filters">
-          {[
-            ...chips.map((c) => ({ ...c, remove: () => update({ [c.key]: null }) })),
-            ...fieldChips.map((c) => ({
-              key: c.fieldId,
-              label: c.label,
-              remove: () => update({ cf: withoutFieldFilter(state.cf, c.fieldId) }),
-            })),
-          ].map((chip) => (
-            <li
-              key={chip.key}
-              className="inline-flex items-center gap-1 rounded-full bg-brand-100 py-1 pl-3 pr-1 text-xs font-medium text-brand-700 dark:bg-indigo-950 dark:text-indigo-200"
-            >
-              {chip.label}
-              <button
-                type="button"
-                className="rounded-full p-0.5 hover:bg-brand-600/20"
-                aria-label={`Remove filter ${chip.label}`}
-                onClick={chip.remove}
-              >
-                <X className="h-3.5 w-3.5" aria-hidden />
-              </button>
-            </li>
+          {chips.map((c) => (
+            <FilterChip key={c.key} label={c.label} onRemove={() => update({ [c.key]: null })} />
           ))}
+          {state.cf.length > 0 && (
+            <Suspense fallback={null}>
+              <FieldFilterChips cf={state.cf} fields={scope.all} onChange={(cf) => update({ cf })} Chip={FilterChip} />
+            </Suspense>
+          )}
         </ul>
       )}
     </div>
+  );
+}
+
+/** An active filter's chip, with its remove button (named for screen readers). */
+export function FilterChip({ label, onRemove }: { label: string; onRemove: () => void }) {
+  return (
+    <li className="inline-flex max-w-full items-center gap-1 rounded-full bg-brand-100 py-1 pl-3 pr-1 text-xs font-medium text-brand-700 dark:bg-indigo-950 dark:text-indigo-200">
+      <span className="min-w-0 break-words">{label}</span>
+      <button
+        type="button"
+        className="rounded-full p-0.5 hover:bg-brand-600/20"
+        aria-label={`Remove filter ${label}`}
+        onClick={onRemove}
+      >
+        <X className="h-3.5 w-3.5" aria-hidden />
+      </button>
+    </li>
   );
 }
