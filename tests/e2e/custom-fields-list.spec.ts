@@ -121,15 +121,15 @@ test('field columns, sort by Points, filter Severity, hide a column, save the vi
 
   // Looked at, and axe: light, dark (390 px: the next test).
   await page.setViewportSize({ width: 1600, height: 800 });
-  await page.screenshot({ path: '/tmp/h5-light.png', fullPage: true });
+  await page.screenshot({ path: '/tmp/shots/custom-fields-list-light.png', fullPage: true });
   await expectClean(page, 'light');
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: '/tmp/h5-dark.png', fullPage: true });
+  await page.screenshot({ path: '/tmp/shots/custom-fields-list-dark.png', fullPage: true });
   await expectClean(page, 'dark');
   await page.getByRole('button', { name: 'Columns' }).click();
   await expect(page.getByRole('group', { name: 'Columns shown' }).getByRole('checkbox', { name: 'Points' })).toBeChecked();
   await expectClean(page, 'dark, the Columns menu');
-  await page.screenshot({ path: '/tmp/h5-dark-columns.png' });
+  await page.screenshot({ path: '/tmp/shots/custom-fields-list-dark-columns.png' });
   await page.keyboard.press('Escape');
   await expect(page.getByRole('group', { name: 'Columns shown' })).toBeHidden();
   await expect(page.getByRole('button', { name: 'Columns' })).toBeFocused();
@@ -198,7 +198,7 @@ test('390 px, light and dark: the filter bar wraps, the list scrolls sideways, a
     expect(overflow.page).toBeLessThanOrEqual(0);
     expect(overflow.table).toBeGreaterThan(0);
     await expectClean(page, `390 px ${scheme}`);
-    await page.screenshot({ path: `/tmp/h5-390-${scheme}.png`, fullPage: true });
+    await page.screenshot({ path: `/tmp/shots/custom-fields-list-390-${scheme}.png`, fullPage: true });
     await page.getByRole('button', { name: 'Add filter' }).click();
     const editor = page.getByRole('form', { name: 'Filter by a custom field' });
     await editor.getByLabel('Field').selectOption({ label: 'Points' });
@@ -206,7 +206,7 @@ test('390 px, light and dark: the filter bar wraps, the list scrolls sideways, a
     await editor.getByLabel('From').fill('1');
     await editor.getByLabel('To').fill('9');
     await expectClean(page, `390 px ${scheme}, the filter editor`);
-    await page.screenshot({ path: `/tmp/h5-390-${scheme}-editor.png`, fullPage: true });
+    await page.screenshot({ path: `/tmp/shots/custom-fields-list-390-${scheme}-editor.png`, fullPage: true });
     await editor.getByRole('button', { name: 'Apply filter' }).click();
     await expect(page.getByRole('button', { name: 'Remove filter Points between 1 and 9' })).toBeVisible();
     await expect.poll(() => rowTitles(page)).toEqual(['Fix login crash']);

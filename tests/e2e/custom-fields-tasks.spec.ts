@@ -244,14 +244,14 @@ test.describe('custom fields on tasks', () => {
         const taskCard = card(column(page, 'todo'), 'Ship the release');
         await expect(taskCard.getByTestId('card-fields')).toContainText('Severity: Critical');
         expect(await axeViolations(page), `axe on the board, ${tag}`).toEqual([]);
-        await taskCard.screenshot({ path: `/tmp/h4-card-${tag}.png` });
+        await taskCard.screenshot({ path: `/tmp/shots/custom-fields-task-card-${tag}.png` });
 
         await page.goto(`/tasks/${task.id}`);
         const section = fieldsOf(taskDialog(page));
         await expect(section.getByLabel('Reviewer')).toHaveValue(mia.id);
         expect(await axeViolations(page), `axe on the task page, ${tag}`).toEqual([]);
         await section.scrollIntoViewIfNeeded();
-        await page.screenshot({ path: `/tmp/h4-section-${tag}.png` });
+        await page.screenshot({ path: `/tmp/shots/custom-fields-task-section-${tag}.png` });
         await taskDialog(page).getByRole('button', { name: 'Cancel' }).click();
 
         await page.getByRole('button', { name: 'New Task' }).click();
@@ -261,7 +261,7 @@ test.describe('custom fields on tasks', () => {
         await group.getByLabel('Severity').selectOption({ label: 'High' });
         expect(await axeViolations(page), `axe on the form, ${tag}`).toEqual([]);
         await group.scrollIntoViewIfNeeded();
-        await page.screenshot({ path: `/tmp/h4-form-${tag}.png` });
+        await page.screenshot({ path: `/tmp/shots/custom-fields-task-form-${tag}.png` });
         await context.close();
       }
     });
