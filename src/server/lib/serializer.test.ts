@@ -56,6 +56,13 @@ describe('createSerializerCompiler', () => {
       subtaskCounts: { done: 1, total: 2 },
       startDate: '2026-11-20',
       blockedCount: 0,
+      // Every kind of value a custom field stores (issue 38): fast-json-stringify must write them as JSON does.
+      fields: {
+        '0f1e2d3c-4b5a-4697-8899-aabbccddeeff': 'Acme',
+        '1f1e2d3c-4b5a-4697-8899-aabbccddeeff': 3.5,
+        '2f1e2d3c-4b5a-4697-8899-aabbccddeeff': true,
+        '3f1e2d3c-4b5a-4697-8899-aabbccddeeff': ['0a1e2d3c-4b5a-4697-8899-aabbccddeeff', '0b1e2d3c-4b5a-4697-8899-aabbccddeeff'],
+      },
       createdAt: '2026-11-22T07:00:00.000Z',
       updatedAt: '2026-11-22T07:00:00.000Z',
       version: 3,
