@@ -8,6 +8,7 @@ import type { InvitationRole, SystemRole, TeamRole, UserTokenPurpose } from './c
 import type { CustomFieldDto } from './schemas/custom-field';
 import type { TaskDto } from './schemas/task';
 import type { CommentDto } from './schemas/task-detail';
+import type { TimeEntryDto, TimerDto } from './schemas/time';
 import type { StatusDto } from './schemas/workflow';
 import type { ImportCountsAll, ImportSource } from './transfer/import-plan';
 
@@ -18,7 +19,7 @@ import type { ImportCountsAll, ImportSource } from './transfer/import-plan';
 export type ChangeActor =
   | { kind: 'user'; userId: string; email: string | null; ip: string | null }
   | { kind: 'token'; userId: string; email: string | null; ip: string | null; tokenId: string }
-  | { kind: 'system'; via: 'cli' | 'cli_socket' | 'compaction' }
+  | { kind: 'system'; via: 'cli' | 'cli_socket' | 'compaction' | 'schedule' }
   | { kind: 'anonymous'; email: string | null; ip: string | null };
 
 /** An actor that is a person (by session or by token). */
@@ -62,6 +63,13 @@ interface MemberRef {
 export type TaskDetailPart = 'comments' | 'attachments' | 'checklist' | 'watchers' | 'subtasks' | 'dependencies';
 
 type Of<K extends string, Fields> = { kind: K } & Fields;
+
+/** A time entry's task, as its changes name it. */
+export interface TimeTaskRef {
+  id: string;
+  projectId: string;
+  title: string;
+}
 
 /** One end of a dependency, as the change names it (its title at the time: the history's label). */
 export interface DependencySide {
@@ -146,6 +154,13 @@ export type Change =
   | Of<'task.dependency_removed', { teamId: string; task: DependencySide; blocker: DependencySide }>
   /** Comments edited or deleted, files, the checklist or the watchers changed: open task pages and cards refresh. */
   | Of<'task.detail_changed', { teamId: string; taskId: string; projectId: string; part: TaskDetailPart }>
+  // ---- time tracking (issue 39, decision 0027) ----
+  /** `task`: the entry's task as the history and realtime name it. */
+  | Of<'time_entry.created', { teamId: string; task: TimeTaskRef; entry: TimeEntryDto }>
+  | Of<'time_entry.updated', { teamId: string; task: TimeTaskRef; before: TimeEntryDto; after: TimeEntryDto }>
+  | Of<'time_entry.deleted', { teamId: string; task: TimeTaskRef; entry: TimeEntryDto }>
+  /** A person's timer started, stopped or moved to another task: their other devices follow (null: none runs). */
+  | Of<'timer.changed', { userId: string; timer: TimerDto | null }>
   // ---- imports ----
   /**
    * One import, whatever it read (a Trello board, a CSV file, a Crewboard export): one change, never one per row. `project`

@@ -329,3 +329,35 @@ export const CUSTOM_FIELD_LIMITS = {
   /** Field filters in one query (`cf`). */
   filtersMax: 10,
 } as const;
+
+/** Recurring tasks (issue 39, decision 0027): how a series makes its next task. */
+export const REPEAT_MODES = ['on_completion', 'on_schedule'] as const;
+export type RepeatMode = (typeof REPEAT_MODES)[number];
+export const REPEAT_MODE_LABELS: Record<RepeatMode, string> = {
+  on_completion: 'When completed',
+  on_schedule: 'On schedule',
+};
+
+export const REPEAT_LIMITS = {
+  ruleMax: 200,
+  intervalMax: 365,
+  countMax: 1000,
+  /** Occurrences one catch-up run creates for one series at most (a daily series down for years does not flood). */
+  catchUpMax: 60,
+} as const;
+
+/** How a team estimates tasks (team settings): hours and minutes, or story points. */
+export const ESTIMATE_UNITS = ['time', 'points'] as const;
+export type EstimateUnit = (typeof ESTIMATE_UNITS)[number];
+export const ESTIMATE_UNIT_LABELS: Record<EstimateUnit, string> = { time: 'Hours and minutes', points: 'Story points' };
+
+/** Time tracking (issue 39). */
+export const TIME_LIMITS = {
+  /** One entry: at least a minute, at most a day. */
+  entryMinutesMax: 24 * 60,
+  noteMax: 500,
+  estimateMinutesMax: 10_000 * 60,
+  estimatePointsMax: 1000,
+  /** The widest range `GET /api/time-entries` reads at once (days). */
+  rangeDaysMax: 366,
+} as const;

@@ -4,6 +4,8 @@ import { statusCategory, statusDto, statusKey } from './workflow';
 import { MSG } from '../messages';
 import { isoDate, isoDateTime, optionalText, uuid, versionField } from './common';
 import { fieldFiltersQuery, fieldSort, taskFieldValues, taskFieldValuesInput } from './custom-field';
+import { repeatDto, repeatInput } from './repeat';
+import { estimateMinutesInput, estimatePointsInput } from './time';
 
 // Plain lists, kept in constants so that pages which only need them do not load zod.
 export { DUE_FILTER_LABELS, DUE_FILTERS, type DueFilter, TASK_SORTS, type TaskSort } from '../constants';
@@ -29,6 +31,11 @@ const taskFields = {
   startDate: isoDate.nullish().transform((v) => v ?? null),
   /** Custom field values (issue 38): a partial map by field id, each checked against its field by the service. */
   fields: taskFieldValuesInput.optional(),
+  /** Recurring tasks (issue 39, decision 0027): the task starts a series (null: it does not repeat). */
+  repeat: repeatInput.nullish(),
+  /** Time tracking (issue 39): the estimate in minutes (a team estimating in time) or points (in story points). */
+  estimateMinutes: estimateMinutesInput.optional(),
+  estimatePoints: estimatePointsInput.optional(),
 };
 
 export const createTaskInput = z.object({ ...taskFields, projectId: z.uuid({ error: MSG.projectRequired }) }).strict();
@@ -51,6 +58,10 @@ export const updateTaskInput = z
     startDate: isoDate.nullish(),
     /** Custom field values (issue 38): the fields named are set (null clears one), the others are left as they are. */
     fields: taskFieldValuesInput.optional(),
+    /** Repeats with this rule (a new series, or the task's own series changed), or null: 'Stop repeating'. */
+    repeat: repeatInput.nullable().optional(),
+    estimateMinutes: estimateMinutesInput.optional(),
+    estimatePoints: estimatePointsInput.optional(),
     /** With a `status` of the completed category: the open sub-tasks, at every level, are completed in the same change. */
     completeSubtasks: z.boolean().optional().meta({
       description:
@@ -147,6 +158,15 @@ export const taskDto = z.object({
   /** Blockers not in the completed category ('This task is blocked by N open tasks'). */
   blockedCount: z.number().int(),
   fields: taskFieldValues,
+  /** The series this task carries, when it is the newest task of a repeating series (decision 0027); else null. */
+  repeat: repeatDto.nullable(),
+  /** The series the task belongs to (null: never repeated), carried or not. */
+  seriesId: uuid.nullable(),
+  estimateMinutes: z.number().int().nullable(),
+  estimatePoints: z.number().nullable(),
+  /** Minutes logged on the task itself, and on its sub-tasks at every level (the roll-up: kept by triggers). */
+  loggedMinutes: z.number().int(),
+  subtaskLoggedMinutes: z.number().int(),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
   version: z.number().int(),

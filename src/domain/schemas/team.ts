@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INVITATION_ROLES, INVITATION_STATUSES, LIMITS, TEAM_ROLES } from '../constants';
+import { ESTIMATE_UNITS, INVITATION_ROLES, INVITATION_STATUSES, LIMITS, TEAM_ROLES } from '../constants';
 import { MSG } from '../messages';
 import { emailInput, isoDateTime, optionalText, userSummary, uuid, versionField } from './common';
 
@@ -14,7 +14,13 @@ export const createTeamInput = z.object({ name: teamName, description: optionalT
 export type CreateTeamInput = z.infer<typeof createTeamInput>;
 
 export const updateTeamInput = z
-  .object({ name: teamName, description: optionalText(LIMITS.descriptionMax), version: versionField })
+  .object({
+    name: teamName,
+    description: optionalText(LIMITS.descriptionMax),
+    /** How the team estimates tasks (issue 39); missing leaves it. Owners and admins only, as the rest. */
+    estimateUnit: z.enum(ESTIMATE_UNITS).optional(),
+    version: versionField,
+  })
   .strict();
 export type UpdateTeamInput = z.infer<typeof updateTeamInput>;
 
@@ -36,6 +42,8 @@ export const teamDto = z.object({
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
   version: z.number().int(),
+  /** How the team estimates tasks (issue 39): 'time' (hours and minutes) or 'points'. */
+  estimateUnit: z.enum(ESTIMATE_UNITS),
   /** The caller's role in this team. */
   myRole: z.enum(TEAM_ROLES),
   members: z.array(teamMemberDto),

@@ -48,6 +48,11 @@ export const REACTIONS = {
   // Issue 37: a dependency's history is on both tasks; realtime refreshes both tasks' pages and cards.
   'task.dependency_added': ['activity', 'webhooks', 'realtime'],
   'task.dependency_removed': ['activity', 'webhooks', 'realtime'],
+  // Time tracking (issue 39): rows to be filled by the time-tracking module's subscribers (history, realtime).
+  'time_entry.created': [],
+  'time_entry.updated': [],
+  'time_entry.deleted': [],
+  'timer.changed': [],
   'import.completed': ['audit', 'webhooks', 'realtime'],
   'webhook.created': ['audit'],
   'webhook.updated': ['audit'],

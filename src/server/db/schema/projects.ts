@@ -9,14 +9,17 @@ import {
   integer,
   jsonb,
   numeric,
+  type AnyPgColumn,
   pgTable,
+  real,
   primaryKey,
   text,
   unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { PROJECT_STATUSES, TASK_PRIORITIES } from '../../../domain/constants';
+import { PROJECT_STATUSES, REPEAT_MODES, TASK_PRIORITIES } from '../../../domain/constants';
+import type { RepeatDto } from '../../../domain/schemas/repeat';
 import { STATUS_CATEGORIES, STATUS_LIMITS } from '../../../domain/workflow';
 import { CUSTOM_FIELD_TYPES, type CustomFieldOption, type CustomFieldValues } from '../../../domain/custom-fields';
 import { createdAt, id, oneOf, requiredRef, textOf, timestamptz, updatedAt } from './columns';
@@ -143,10 +146,24 @@ export const tasks = pgTable(
     // after domain custom-fields.ts `validateFieldValue`. Read with the card's row; filtered and sorted through
     // task_field_values, which a trigger keeps from it (migration 0017).
     fields: jsonb('fields').$type<CustomFieldValues>().notNull().default(sql`'{}'::jsonb`),
+    // Recurring tasks (issue 39, decision 0027): the series the task belongs to and its date in it (unique: each
+    // occurrence is made once, whatever runs it), and, on the series' newest task only, the series itself as the
+    // card and the page show it (kept by the app with task_series, in the same transaction).
+    seriesId: uuid('series_id').references((): AnyPgColumn => taskSeries.id, { onDelete: 'set null' }),
+    occurrenceDate: date('occurrence_date', { mode: 'string' }),
+    repeat: jsonb('repeat').$type<RepeatDto>(),
+    // Time tracking (issue 39): the estimate (minutes or points, as the team estimates), the minutes logged on the task
+    // and on its sub-tasks at every level. The logged minutes are kept by triggers on time_entries and tasks (migration
+    // 0019); never written by the app.
+    estimateMinutes: integer('estimate_minutes'),
+    estimatePoints: real('estimate_points'),
+    loggedMinutes: integer('logged_minutes').notNull().default(0),
+    subtaskLoggedMinutes: integer('subtask_logged_minutes').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    uniqueIndex('tasks_series_occurrence_idx').on(t.seriesId, t.occurrenceDate).where(sql`${t.seriesId} is not null`),
     index('tasks_project_status_idx').on(t.projectId, t.status, t.createdAt),
     // The board's first screen (newest first, id as tie-break) for one project and for all of them:
     // an index walked backwards that stops at the page size instead of sorting every visible task.
@@ -246,3 +263,68 @@ export const taskFieldValues = pgTable(
     index('task_field_values_field_idx').on(t.fieldId),
   ],
 );
+
+/**
+ * A repeating task's series (issue 39, decision 0027): the rule (RRULE, canonical), how the next task comes ('When
+ * completed', 'On schedule'), the time zone its dates are read in, the date its rule starts from (the first task's due
+ * date, or its creation day), the next date not yet made (`next_at`: 00:00 that day in the zone; both null once the rule
+ * ends), the newest task (the template the next copies; null once deleted), how many tasks it made (the first
+ * included: COUNT), and `ended_at` once stopped. The schedule's job reads the due 'On schedule' series by `next_at`.
+ */
+export const taskSeries = pgTable(
+  'task_series',
+  {
+    id: id(),
+    teamId: requiredRef('team_id', () => teams.id, 'cascade'),
+    projectId: requiredRef('project_id', () => projects.id, 'cascade'),
+    creatorId: requiredRef('creator_id', () => users.id, 'cascade'),
+    rule: text('rule').notNull(),
+    mode: textOf('mode', REPEAT_MODES).notNull(),
+    timezone: text('timezone').notNull(),
+    anchorDate: date('anchor_date', { mode: 'string' }).notNull(),
+    nextDate: date('next_date', { mode: 'string' }),
+    nextAt: timestamptz('next_at'),
+    currentTaskId: uuid('current_task_id').references((): AnyPgColumn => tasks.id, { onDelete: 'set null' }),
+    createdCount: integer('created_count').notNull().default(1),
+    endedAt: timestamptz('ended_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('task_series_due_idx')
+      .on(t.nextAt)
+      .where(sql`${t.mode} = 'on_schedule' and ${t.endedAt} is null and ${t.nextAt} is not null`),
+    index('task_series_current_idx').on(t.currentTaskId),
+    index('task_series_project_idx').on(t.projectId),
+    check('task_series_mode_check', oneOf(t.mode, REPEAT_MODES)),
+  ],
+);
+
+/** Time logged on a task (issue 39): a person, a day, whole minutes, a note. */
+export const timeEntries = pgTable(
+  'time_entries',
+  {
+    id: id(),
+    taskId: requiredRef('task_id', () => tasks.id, 'cascade'),
+    userId: requiredRef('user_id', () => users.id, 'cascade'),
+    date: date('date', { mode: 'string' }).notNull(),
+    minutes: integer('minutes').notNull(),
+    note: text('note'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('time_entries_user_date_idx').on(t.userId, t.date),
+    index('time_entries_task_idx').on(t.taskId, t.date),
+    check('time_entries_minutes_check', sql`${t.minutes} between 1 and 1440`),
+  ],
+);
+
+/** A person's running timer (issue 39): one a person, on every device. */
+export const timers = pgTable('timers', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  taskId: requiredRef('task_id', () => tasks.id, 'cascade'),
+  startedAt: timestamptz('started_at').notNull().defaultNow(),
+});

@@ -1,7 +1,7 @@
 /** Teams, their members and the invitations to join them. */
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { INVITATION_ROLES, INVITATION_STATUSES, TEAM_ROLES } from '../../../domain/constants';
+import { ESTIMATE_UNITS, INVITATION_ROLES, INVITATION_STATUSES, TEAM_ROLES } from '../../../domain/constants';
 import { createdAt, id, oneOf, requiredRef, textOf, timestamptz, updatedAt } from './columns';
 import { users } from './users';
 
@@ -18,10 +18,12 @@ export const teams = pgTable(
     description: text('description'),
     ownerId: requiredRef('owner_id', () => users.id, 'restrict'),
     version: integer('version').notNull().default(0),
+    // How the team estimates tasks (issue 39): 'time' (minutes) or 'points'.
+    estimateUnit: textOf('estimate_unit', ESTIMATE_UNITS).notNull().default('time'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('teams_owner_idx').on(t.ownerId)],
+  (t) => [index('teams_owner_idx').on(t.ownerId), check('teams_estimate_unit_check', oneOf(t.estimateUnit, ESTIMATE_UNITS))],
 );
 
 export const teamMembers = pgTable(

@@ -20,6 +20,7 @@ import {
 import { isDefaultStatusKey, SUBTASK_LIMITS, TASK_STATUSES, type TaskPriority, type TeamRole } from '../../../domain/constants';
 import { STATUS_CATEGORIES, type StatusCategory, type WorkflowStatus } from '../../../domain/workflow';
 import type { ListTasksQuery, TaskSort } from '../../../domain/schemas/task';
+import type { RepeatDto } from '../../../domain/schemas/repeat';
 import { dueRange } from '../../../domain/task-filters';
 import { alias, QueryBuilder, unionAll } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
@@ -67,6 +68,12 @@ export const listColumns = {
   startDate: tasks.startDate,
   openBlockerCount: tasks.openBlockerCount,
   fields: tasks.fields,
+  seriesId: tasks.seriesId,
+  repeat: tasks.repeat,
+  estimateMinutes: tasks.estimateMinutes,
+  estimatePoints: tasks.estimatePoints,
+  loggedMinutes: tasks.loggedMinutes,
+  subtaskLoggedMinutes: tasks.subtaskLoggedMinutes,
 };
 export interface TaskListRow {
   id: string;
@@ -95,6 +102,12 @@ export interface TaskListRow {
   startDate: string | null;
   openBlockerCount: number;
   fields: CustomFieldValues;
+  seriesId: string | null;
+  repeat: RepeatDto | null;
+  estimateMinutes: number | null;
+  estimatePoints: number | null;
+  loggedMinutes: number;
+  subtaskLoggedMinutes: number;
 }
 
 /** A task list's page size when the query names none. */

@@ -26,6 +26,7 @@ export function toTeamDto(team: TeamRow, members: MemberWithUser[], viewerId: st
     createdAt: team.createdAt.toISOString(),
     updatedAt: team.updatedAt.toISOString(),
     version: team.version,
+    estimateUnit: team.estimateUnit,
     myRole: me?.role ?? 'member',
     members: dtos,
   };
