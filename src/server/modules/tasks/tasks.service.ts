@@ -454,6 +454,8 @@ export class TasksService {
         // A new sub-task goes last among its siblings (the parent's lock queues siblings added at once).
         subtaskPosition: parent ? await repo.nextSubtaskPosition(tx, parent.id) : null,
         startDate: input.startDate,
+        estimateMinutes: input.estimateMinutes ?? null,
+        estimatePoints: input.estimatePoints ?? null,
         // Only with values: the insert of a task without any is the one it always was.
         ...(Object.keys(fields).length > 0 && { fields }),
       });
@@ -466,7 +468,8 @@ export class TasksService {
 
   async update(actor: PersonActor, id: string, input: UpdateTaskInput): Promise<TaskDto> {
     const { userId } = actor;
-    const { version, completeSubtasks, fields: fieldInput, ...changes } = input;
+    // `repeat` is the series' (decision 0027), never a column written as given.
+    const { version, completeSubtasks, fields: fieldInput, repeat: repeatInput, ...changes } = input;
     return this.changes.run(this.db, actor, async (tx, record) => {
       const found = await this.lockVisible(tx, id, userId);
       const before = found.task;
