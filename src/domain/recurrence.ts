@@ -99,7 +99,8 @@ export function parseRepeatRule(text: string): RepeatRule | null {
         const m = /^(\d{4})(\d{2})(\d{2})(T\d{6}Z?)?$/.exec(value);
         if (!m) return null;
         const date = `${m[1]}-${m[2]}-${m[3]}`;
-        if (Number.isNaN(parseIsoDate(date).getTime()) || parseIsoDate(date).toISOString().slice(0, 10) !== date) return null;
+        const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+        if (day.toISOString().slice(0, 10) !== date) return null;
         rule.until = date;
         break;
       }
