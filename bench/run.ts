@@ -94,7 +94,7 @@ interface Scenario {
    * Who asks: user 0 (every team, the default workflow everywhere) unless 'workflow' (the seed's workflow team) or
    * 'timeline' (the seed's timeline team).
    */
-  as?: 'workflow' | 'timeline';
+  as?: 'workflow' | 'timeline' | 'timesheet';
 }
 
 function scenarios(data: Seeded): Scenario[] {
@@ -235,6 +235,31 @@ function scenarios(data: Seeded): Scenario[] {
       connections: options.connections,
     },
     {
+      // /timesheet (issue 39): the team's owner reads one member's week (about 115 of the team's 5,000 entries that
+      // month), as the page does when an owner picks a person.
+      name: 'timesheet: a week of one member (team of 50, 5,000 entries a month)',
+      kind: 'read',
+      as: 'timesheet',
+      route: '/api/time-entries',
+      spec: {
+        method: 'GET',
+        path: `/api/time-entries?teamId=${data.timesheet.teamId}&userId=${data.timesheet.memberId}&from=${data.timesheet.week.from}&to=${data.timesheet.week.to}`,
+      },
+      connections: options.connections,
+    },
+    {
+      // …and every member's entries of the month (all 5,000), as a month's CSV of the whole team would.
+      name: 'timesheet: the month of the whole team (50 members, 5,000 entries)',
+      kind: 'read',
+      as: 'timesheet',
+      route: '/api/time-entries',
+      spec: {
+        method: 'GET',
+        path: `/api/time-entries?teamId=${data.timesheet.teamId}&from=${data.timesheet.month.from}&to=${data.timesheet.month.to}`,
+      },
+      connections: options.connections,
+    },
+    {
       name: 'task create',
       kind: 'write',
       route: '/api/tasks',
@@ -329,6 +354,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
       const token = await signIn(server.url, data.users[0]!.email);
       const workflowToken = list.some((s) => s.as === 'workflow') ? await signIn(server.url, data.workflow.user.email) : '';
       const timelineToken = list.some((s) => s.as === 'timeline') ? await signIn(server.url, data.timeline.user.email) : '';
+      const timesheetToken = list.some((s) => s.as === 'timesheet') ? await signIn(server.url, data.timesheet.user.email) : '';
       const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { paths?: Record<string, unknown> };
       const routes = new Set(Object.keys(doc.paths ?? {}));
       rssIdleMb = server.rssMb();
@@ -340,7 +366,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
           continue;
         }
         const headers = {
-          authorization: `Bearer ${s.as === 'workflow' ? workflowToken : s.as === 'timeline' ? timelineToken : token}`,
+          authorization: `Bearer ${s.as ? { workflow: workflowToken, timeline: timelineToken, timesheet: timesheetToken }[s.as] : token}`,
         };
         const readHeaders = { ...headers, 'accept-encoding': 'gzip, deflate, br' };
         let limitMs: number | undefined;

@@ -16,6 +16,7 @@ import {
   tasks,
   teamMembers,
   teams,
+  timeEntries,
   users,
 } from '../src/server/db/schema';
 
@@ -58,6 +59,8 @@ export interface Seeded {
   fields: { severityId: string; criticalId: string; pointsId: string };
   /** The timeline's team: 2,000 dated tasks in a window and 500 dependencies (see `seedTimelineTeam`). */
   timeline: SeededTimeline;
+  /** The timesheet's team: 50 members, 5,000 time entries in a month (see `seedTimesheetTeam`). */
+  timesheet: SeededTimesheet;
   seconds: number;
 }
 
@@ -462,6 +465,7 @@ export async function seed(db: Db, shape: SeedShape, today = new Date()): Promis
   await insertChunked(historyRows, 5000, (chunk) => db.insert(taskActivity).values(chunk));
   const workflow = await seedWorkflowTeam(db, shape, teamRows[1]!.id, passwordHash, today);
   const timeline = await seedTimelineTeam(db, passwordHash, today);
+  const timesheet = await seedTimesheetTeam(db, passwordHash, today);
 
   // The task triggers counted the tasks; then the steady state autovacuum would reach (visibility
   // map for index-only scans, planner statistics).
@@ -476,6 +480,7 @@ export async function seed(db: Db, shape: SeedShape, today = new Date()): Promis
     workflow,
     fields: fieldDefs.seeded,
     timeline,
+    timesheet,
     seconds: (performance.now() - started) / 1000,
   };
 }
@@ -654,4 +659,88 @@ async function seedTimelineTeam(db: Db, passwordHash: string, today: Date): Prom
   }
   await db.insert(taskDependencies).values([...edges.values()]);
   return { user: { id: user.id, email: user.email }, teamId: team.id, from: day(first), to: day(last) };
+}
+
+export interface SeededTimesheet {
+  /** Owns the timesheet team (and is in no other team): reads any member's entries. */
+  user: SeededUser;
+  teamId: string;
+  /** A member whose week is read, and that week (Monday to Sunday, inside the month). */
+  memberId: string;
+  week: { from: string; to: string };
+  /** The month of entries: the 30 days up to today. */
+  month: { from: string; to: string };
+}
+
+/** What the timesheet's team holds, whatever the dataset's size (issue 39: "a team of 50 with 5,000 entries in a month"). */
+export const TIMESHEET_SHAPE = { members: 50, projects: 4, tasks: 400, entries: 5000, days: 30 } as const;
+
+/**
+ * A team of its own for /timesheet (issue 39, decision 0027): `TIMESHEET_SHAPE` — 50 members (the owner one of them),
+ * four projects of 400 tasks made a year ago, and 5,000 entries spread over the members and the 30 days up to today
+ * (15 to 240 minutes, a third with a note). Nobody of the other teams is in it, so the other scenarios read the same
+ * data as without it; its own generator, so the rest of the data is the same too.
+ */
+async function seedTimesheetTeam(db: Db, passwordHash: string, today: Date): Promise<SeededTimesheet> {
+  const rand = prng(20261130);
+  const shape = TIMESHEET_SHAPE;
+  const people = Array.from({ length: shape.members }, (_, i) => ({
+    id: randomUUID(),
+    email: `bench.timesheet.${i}@bench.example.com`,
+    fullName: `${FIRST[i % FIRST.length]} Timesheet ${i}`,
+    emailVerified: true,
+  }));
+  await db.insert(users).values(people);
+  await db.insert(passwordCredentials).values(people.map((u) => ({ userId: u.id, passwordHash })));
+  const owner = people[0]!;
+  const team = { id: randomUUID(), name: 'Timesheet', description: 'The team of the timesheet read', ownerId: owner.id };
+  await db.insert(teams).values(team);
+  await db
+    .insert(teamMembers)
+    .values(people.map((u, i) => ({ teamId: team.id, userId: u.id, role: i === 0 ? ('owner' as const) : ('member' as const) })));
+  const projectRows = Array.from({ length: shape.projects }, (_, i) => ({
+    id: randomUUID(),
+    name: `Client ${String.fromCharCode(65 + i)}`,
+    status: 'active' as const,
+    ownerId: owner.id,
+    teamId: team.id,
+  }));
+  await db.insert(projects).values(projectRows);
+  await insertDefaultStatuses(
+    db,
+    projectRows.map((p) => p.id),
+  );
+  const taskRows = Array.from({ length: shape.tasks }, (_, k) => {
+    const created = today.getTime() - (300 + rand.int(60)) * DAY;
+    return {
+      id: randomUUID(),
+      title: `${rand.pick(VERBS)} ${rand.pick(NOUNS)} #${k + 1}`,
+      status: rand.weighted<Status>({ todo: 35, in_progress: 35, review: 10, completed: 20 }),
+      projectId: projectRows[k % projectRows.length]!.id,
+      creatorId: owner.id,
+      assigneeId: rand.pick(people).id,
+      createdAt: new Date(created),
+      updatedAt: new Date(created),
+    };
+  });
+  await insertChunked(taskRows, 2000, (chunk) => db.insert(tasks).values(chunk));
+  const first = today.getTime() - (shape.days - 1) * DAY;
+  const entries = Array.from({ length: shape.entries }, () => ({
+    taskId: rand.pick(taskRows).id,
+    userId: rand.pick(people).id,
+    date: isoDay(first + rand.int(shape.days) * DAY),
+    minutes: 15 * (1 + rand.int(16)),
+    note: rand.next() < 0.33 ? `Worked on the ${rand.pick(NOUNS)}` : null,
+  }));
+  await insertChunked(entries, 2000, (chunk) => db.insert(timeEntries).values(chunk));
+  // A week wholly inside the month: the one of the day two weeks ago, Monday to Sunday.
+  const twoWeeksAgo = new Date(today.getTime() - 14 * DAY);
+  const monday = twoWeeksAgo.getTime() - ((twoWeeksAgo.getUTCDay() + 6) % 7) * DAY;
+  return {
+    user: { id: owner.id, email: owner.email },
+    teamId: team.id,
+    memberId: people[1]!.id,
+    week: { from: isoDay(monday), to: isoDay(monday + 6 * DAY) },
+    month: { from: isoDay(first), to: isoDay(today.getTime()) },
+  };
 }

@@ -218,6 +218,10 @@ export const TASK_ACTIVITY_FIELDS = [
   // Issue 38 (migration 0017): a custom field's value; the row's field_id and field_name say which field (its name at
   // the time), the labels say the values as a person reads them (domain custom-fields.ts `fieldValueText`).
   'custom_field',
+  // Issue 39 (migration 0019): the estimate (values '90m', '5pt' or both, '90m 5pt'; labels '1h 30m', '5 points'), and a
+  // time entry logged (new), changed (both) or deleted (old): the values its minutes, the labels its day (ISO).
+  'estimate',
+  'time_entry',
 ] as const;
 export type TaskActivityField = (typeof TASK_ACTIVITY_FIELDS)[number];
 
@@ -344,6 +348,9 @@ export const REPEAT_LIMITS = {
   countMax: 1000,
   /** Occurrences one catch-up run creates for one series at most (a daily series down for years does not flood). */
   catchUpMax: 60,
+  /** `GET /api/tasks/occurrences`: the widest window (days) and the most dates one answer lists. */
+  occurrencesWindowDays: 400,
+  occurrencesMax: 500,
 } as const;
 
 /** How a team estimates tasks (team settings): hours and minutes, or story points. */

@@ -96,6 +96,7 @@ export const ERRORS = {
   webhook_not_found: { code: 'not_found', message: 'Webhook not found' },
   webhook_delivery_not_found: { code: 'not_found', message: 'Delivery not found' },
   note_not_found: { code: 'not_found', message: 'Note not found' },
+  time_entry_not_found: { code: 'not_found', message: 'Time entry not found' },
   note_version_not_found: { code: 'not_found', message: 'Version not found' },
   too_many_views: { code: 'conflict', message: 'You can keep at most 100 saved views. Delete one to save another.' },
   // A signed file link that is unknown, altered or expired (one answer: nothing to probe).
@@ -134,6 +135,14 @@ export const ERRORS = {
   attachment_delete_denied: {
     code: 'permission_denied',
     message: 'Only its uploader or a team owner or admin can delete this file',
+  },
+  time_entry_edit_denied: {
+    code: 'permission_denied',
+    message: 'Only its author or a team owner or admin can change this time entry',
+  },
+  time_entries_read_denied: {
+    code: 'permission_denied',
+    message: "Only team owners and admins can see other members' time",
   },
   task_move_denied: {
     code: 'permission_denied',

@@ -33,6 +33,8 @@ export const DOMAIN_EVENT_TYPES = [
   'field.created',
   'field.updated',
   'field.deleted',
+  'time_entry.changed',
+  'timer.changed',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

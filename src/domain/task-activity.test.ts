@@ -15,6 +15,8 @@ const base: TaskActivityState = {
   startDate: null,
   parentId: null,
   parentTitle: null,
+  estimateMinutes: null,
+  estimatePoints: null,
 };
 
 describe('taskFieldChanges', () => {
@@ -71,5 +73,20 @@ describe('taskFieldChanges', () => {
     ]);
     // A renamed parent is not a change of parent.
     expect(taskFieldChanges(after, { ...after, parentTitle: 'Renamed' })).toEqual([]);
+  });
+
+  it('records the estimate (issue 39): minutes, points or both, stored with units and labelled as a person reads them', () => {
+    const inTime: TaskActivityState = { ...base, estimateMinutes: 90 };
+    expect(taskFieldChanges(base, inTime)).toEqual([
+      { field: 'estimate', oldValue: null, newValue: '90m', oldLabel: null, newLabel: '1h 30m' },
+    ]);
+    const both: TaskActivityState = { ...inTime, estimatePoints: 1 };
+    expect(taskFieldChanges(inTime, both)).toEqual([
+      { field: 'estimate', oldValue: '90m', newValue: '90m 1pt', oldLabel: '1h 30m', newLabel: '1h 30m · 1 point' },
+    ]);
+    expect(taskFieldChanges(both, base)).toEqual([
+      { field: 'estimate', oldValue: '90m 1pt', newValue: null, oldLabel: '1h 30m · 1 point', newLabel: null },
+    ]);
+    expect(taskFieldChanges(inTime, { ...inTime })).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import type { TaskActivityField } from './constants';
+import { formatDuration } from './durations';
 
 /**
  * What the activity history records of a change to a task (issue 22): one entry per field that changed, with the
@@ -22,6 +23,9 @@ export interface TaskActivityState {
   parentId: string | null;
   /** The parent's title, read by the writer only when the parent changed. */
   parentTitle: string | null;
+  /** The estimate (issue 39): in minutes, in story points, or both (the API takes both; the team shows one). */
+  estimateMinutes: number | null;
+  estimatePoints: number | null;
 }
 
 export interface TaskFieldChange {
@@ -33,6 +37,20 @@ export interface TaskFieldChange {
 }
 
 const tagsValue = (tags: readonly string[]): string | null => (tags.length > 0 ? tags.join(',') : null);
+
+/** An estimate as stored in the history: '90m', '5pt', '90m 5pt' (null: none). */
+const estimateValue = (s: TaskActivityState): string | null =>
+  [s.estimateMinutes !== null && `${s.estimateMinutes}m`, s.estimatePoints !== null && `${s.estimatePoints}pt`]
+    .filter(Boolean)
+    .join(' ') || null;
+/** An estimate as a person reads it: '1h 30m', '5 points', '1h 30m · 5 points' (null: none). */
+const estimateLabel = (s: TaskActivityState): string | null =>
+  [
+    s.estimateMinutes !== null && formatDuration(s.estimateMinutes),
+    s.estimatePoints !== null && `${s.estimatePoints} ${s.estimatePoints === 1 ? 'point' : 'points'}`,
+  ]
+    .filter(Boolean)
+    .join(' · ') || null;
 
 /** The changes from `before` to `after`, in the order of TASK_ACTIVITY_FIELDS; empty when nothing changed. */
 export function taskFieldChanges(before: TaskActivityState, after: TaskActivityState): TaskFieldChange[] {
@@ -68,5 +86,6 @@ export function taskFieldChanges(before: TaskActivityState, after: TaskActivityS
   }
   push('start_date', before.startDate, after.startDate);
   push('parent', before.parentId, after.parentId, before.parentTitle, after.parentTitle);
+  push('estimate', estimateValue(before), estimateValue(after), estimateLabel(before), estimateLabel(after));
   return changes;
 }

@@ -22,6 +22,7 @@ import {
   tasks,
   teamInvitations,
   teamMembers,
+  timeEntries,
   users,
 } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, sessionIdOf, signIn, uniqueEmail, type TestUser } from '../factories';
@@ -109,6 +110,8 @@ interface Scope {
   statusIds: string[];
   /** A select field of the team (issue 38). */
   fieldId: string;
+  /** A time entry the plain member logged on `taskId` (issue 39). */
+  timeEntryId: string;
   ids: string[];
 }
 
@@ -733,6 +736,7 @@ const TABLE: Row[] = [
       ['GET /api/tasks/{id}/activity', 'activity'],
       ['GET /api/tasks/{id}/subtasks', 'subtasks'],
       ['GET /api/tasks/{id}/dependencies', 'dependencies'],
+      ['GET /api/tasks/{id}/time-entries', 'time-entries'],
     ] as const
   ).flatMap(([route, part]): Row[] => [
     { route, variant: 'team A', req: (w) => ({ url: `/api/tasks/${w.a.taskId}/${part}` }), expect: teamA(200) },
@@ -883,6 +887,81 @@ const TABLE: Row[] = [
     req: (w) => ({ url: `/api/tasks/${w.a.memberTaskId}/dependencies/${w.b.parentTaskId}` }),
     expect: teamA(404),
   },
+
+  // ---- time tracking (issue 39): rights as the task's; an entry is changed by its author or the team's owner and admins ----
+  {
+    route: 'POST /api/tasks/{id}/time-entries',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/tasks/${w.a.taskId}/time-entries`, body: { date: today, minutes: 90, note: 'Matrix' } }),
+    expect: teamA(201),
+  },
+  {
+    route: 'POST /api/tasks/{id}/time-entries',
+    variant: 'team B',
+    req: (w) => ({ url: `/api/tasks/${w.b.taskId}/time-entries`, body: { date: today, minutes: 90 } }),
+    expect: teamB(201),
+  },
+  {
+    route: 'GET /api/time-entries',
+    variant: 'my own',
+    req: () => ({ url: `/api/time-entries?from=${today}&to=${today}` }),
+    expect: allow(200),
+  },
+  {
+    route: 'GET /api/time-entries',
+    variant: "team A's (every member's for its owner and admins, one's own for a member)",
+    req: (w) => ({ url: `/api/time-entries?from=${today}&to=${today}&teamId=${w.a.teamId}` }),
+    expect: teamA(200),
+  },
+  {
+    route: 'GET /api/time-entries',
+    variant: "the plain member's in team A",
+    req: (w) => ({ url: `/api/time-entries?from=${today}&to=${today}&teamId=${w.a.teamId}&userId=${w.p.member.id}` }),
+    // Their own for the member; another member's for the owner and admins only.
+    expect: teamA(200, { memberAB: 403 }),
+  },
+  {
+    route: 'GET /api/time-entries',
+    variant: "the plain member's in team B",
+    req: (w) => ({ url: `/api/time-entries?from=${today}&to=${today}&teamId=${w.b.teamId}&userId=${w.p.member.id}` }),
+    // Team B's own member reads nobody else's; the two-team callers are plain members there.
+    expect: teamB(403),
+  },
+  {
+    route: 'PATCH /api/time-entries/{id}',
+    variant: "the member's entry",
+    req: (w) => ({ url: `/api/time-entries/${w.a.timeEntryId}`, body: { minutes: 45 } }),
+    expect: teamA(200, { memberAB: 403 }),
+  },
+  {
+    route: 'DELETE /api/time-entries/{id}',
+    variant: "the member's entry",
+    req: (w) => ({ url: `/api/time-entries/${w.a.timeEntryId}` }),
+    expect: teamA(204, { memberAB: 403 }),
+  },
+  {
+    route: 'PATCH /api/time-entries/{id}',
+    variant: "team B's entry",
+    // Team B is one copy for every cell: an edit, not a delete. Its plain member's: the two-team callers are plain
+    // members there, not its author.
+    req: (w) => ({ url: `/api/time-entries/${w.b.timeEntryId}`, body: { minutes: 45 } }),
+    expect: teamB(200, { memberAB: 403, adminAB: 403 }),
+  },
+  { route: 'GET /api/me/timer', variant: '', req: () => ({ url: '/api/me/timer' }), expect: allow(200) },
+  {
+    route: 'POST /api/me/timer',
+    variant: 'on a team A task',
+    req: (w) => ({ url: '/api/me/timer', body: { taskId: w.a.taskId } }),
+    expect: teamA(200),
+  },
+  {
+    route: 'POST /api/me/timer',
+    variant: 'taskId of team B (foreign)',
+    req: (w) => ({ url: '/api/me/timer', body: { taskId: w.b.taskId } }),
+    expect: teamB(200),
+    foreignBodyId: 'taskId',
+  },
+  { route: 'DELETE /api/me/timer', variant: 'none running', req: () => ({ url: '/api/me/timer' }), expect: allow(200) },
 
   // ---- dashboard, notifications, realtime ----
   { route: 'GET /api/dashboard', variant: '', req: () => ({ url: `/api/dashboard?today=${today}` }), expect: allow(200) },
@@ -1336,6 +1415,36 @@ const TABLE: Row[] = [
     expect: teamB(200),
   },
   {
+    route: 'GET /api/analytics/time',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/analytics/time?teamId=${w.a.teamId}&weeks=4` }),
+    expect: teamA(200),
+  },
+  {
+    route: 'GET /api/analytics/time',
+    variant: "team B's project",
+    req: (w) => ({ url: `/api/analytics/time?projectId=${w.b.projectId}` }),
+    expect: teamB(200),
+  },
+  {
+    route: 'GET /api/tasks/occurrences',
+    variant: 'every project I see',
+    req: () => ({ url: '/api/tasks/occurrences?from=2026-01-01&to=2026-12-31' }),
+    expect: allow(200),
+  },
+  {
+    route: 'GET /api/tasks/occurrences',
+    variant: "team A's project",
+    req: (w) => ({ url: `/api/tasks/occurrences?projectId=${w.a.projectId}&from=2026-01-01&to=2026-12-31` }),
+    expect: teamA(200),
+  },
+  {
+    route: 'GET /api/tasks/occurrences',
+    variant: 'team B',
+    req: (w) => ({ url: `/api/tasks/occurrences?teamId=${w.b.teamId}&from=2026-01-01&to=2026-12-31` }),
+    expect: teamB(200),
+  },
+  {
     route: 'GET /api/timeline',
     variant: 'every project I see',
     req: () => ({ url: '/api/timeline?from=2026-01-01&to=2026-12-31' }),
@@ -1471,6 +1580,10 @@ async function buildScope(
     })
     .returning();
   const [item] = await db.insert(taskChecklistItems).values({ taskId: task!.id, title: 'Item', position: 1 }).returning();
+  const [timeEntry] = await db
+    .insert(timeEntries)
+    .values({ taskId: task!.id, userId: p.member.id, date: today, minutes: 30 })
+    .returning();
   // One view at a time: a fresh copy per cell would otherwise take the member past the saved-view limit.
   await db.delete(savedViews).where(eq(savedViews.ownerId, p.member.id));
   const [view] = await db
@@ -1550,6 +1663,7 @@ async function buildScope(
     reviewStatusId: statusId('review'),
     inProgressStatusId: statusId('in_progress'),
     fieldId: field!.id,
+    timeEntryId: timeEntry!.id,
   };
   // The delivery's id is a small number (not a uuid): left out of the leak scan's ids.
   return {

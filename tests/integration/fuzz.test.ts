@@ -3,7 +3,9 @@ import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_PREFERENCE_KINDS } from '../../src/domain/constants';
-import { analyticsDto } from '../../src/domain/schemas/analytics';
+import { analyticsDto, timeAnalyticsDto } from '../../src/domain/schemas/analytics';
+import { occurrenceListDto } from '../../src/domain/schemas/repeat';
+import { timeEntryListDto } from '../../src/domain/schemas/time';
 import { timelineAnswer } from '../../src/domain/schemas/timeline';
 import { TRANSFER_LIMITS } from '../../src/domain/schemas/transfer';
 import type { StatusListDto } from '../../src/domain/schemas/workflow';
@@ -18,6 +20,7 @@ import {
   taskComments,
   tasks,
   teamInvitations,
+  timeEntries,
   users,
   webhookDeliveries,
   webhooks,
@@ -80,6 +83,8 @@ interface World {
   statusIds: string[];
   /** A select field of the team (issue 38): the target of the field routes. */
   fieldId: string;
+  /** The caller's time entry on the task (issue 39): the target of the entry routes. */
+  timeEntryId: string;
 }
 
 /** A body that passes validation, per route: the fuzzer mutates it, adds keys to it, or ignores it. */
@@ -168,6 +173,10 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
     showOnCard: true,
   }),
   'PATCH /api/fields/{id}': () => ({ name: 'Fuzz field renamed', showOnCard: true, archived: false, position: 0 }),
+  // Time tracking (issue 39): an entry, its edit, and the caller's timer on the task.
+  'POST /api/tasks/{id}/time-entries': () => ({ date: '2026-11-02', minutes: 90, note: 'Fuzz' }),
+  'PATCH /api/time-entries/{id}': () => ({ date: '2026-11-03', minutes: 45, note: null }),
+  'POST /api/me/timer': (w) => ({ taskId: w.taskId }),
 };
 
 /** Routes that take more than the server's 1 MiB (imports): their own limit, else 1 MiB. */
@@ -195,7 +204,9 @@ function urlFor(route: string, w: World): string {
                 ? w.statusId
                 : path.startsWith('/api/fields/')
                   ? w.fieldId
-                  : w.targetUserId;
+                  : path.startsWith('/api/time-entries/')
+                    ? w.timeEntryId
+                    : w.targetUserId;
   const itemId = path.includes('/comments/') ? w.commentId : w.checklistItemId;
   const url = path
     .replace('{id}', id)
@@ -307,6 +318,10 @@ async function seedWorld(): Promise<World> {
   const [task] = await db.insert(tasks).values({ title: 'Fuzz task', projectId: project!.id, creatorId: caller.id }).returning();
   const [comment] = await db.insert(taskComments).values({ taskId: task!.id, authorId: caller.id, body: 'Fuzz' }).returning();
   const [item] = await db.insert(taskChecklistItems).values({ taskId: task!.id, title: 'Fuzz', position: 1 }).returning();
+  const [timeEntry] = await db
+    .insert(timeEntries)
+    .values({ taskId: task!.id, userId: caller.id, date: '2026-11-02', minutes: 30 })
+    .returning();
   const [subtask] = await db
     .insert(tasks)
     .values({ title: 'Fuzz sub-task', projectId: project!.id, creatorId: caller.id, parentId: task!.id, subtaskPosition: 0 })
@@ -374,6 +389,7 @@ async function seedWorld(): Promise<World> {
     statusId: statuses.find((st) => st.key === 'review')!.id,
     statusIds: statuses.map((st) => st.id),
     fieldId: field!.id,
+    timeEntryId: timeEntry!.id,
   };
 }
 
@@ -568,6 +584,88 @@ describe('fuzzing the query string of GET /api/timeline', () => {
   });
 });
 
+describe('fuzzing repeat (issue 39): the occurrences query and `repeat` bodies on POST and PATCH /api/tasks', () => {
+  it('never answers 500: 200/201 in the contract, or 400 / 404 with the error shape', async () => {
+    const caller = await createUser(ctx.app);
+    const teamId = (await insertTeam(ctx.database.db, caller)).id;
+    const as = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
+      ctx.app.inject({ method, url, payload: payload as never, headers: caller.auth });
+    const projectId = (await as('POST', '/api/projects', { name: 'Fuzz repeat', teamId })).json().id as string;
+    const taskId = (await as('POST', '/api/tasks', { title: 'Repeating', projectId, dueDate: '2030-03-04' })).json().id as string;
+    const seed = Number(process.env.FUZZ_SEED) || 39;
+    const part = fc.oneof(
+      fc.constantFrom('FREQ=DAILY', 'FREQ=WEEKLY', 'FREQ=MONTHLY', 'FREQ=YEARLY', 'FREQ=HOURLY', 'INTERVAL=2', 'INTERVAL=0'),
+      fc.constantFrom('BYDAY=MO,FR', 'BYDAY=XX', 'BYMONTHDAY=31', 'BYMONTHDAY=28,29,30,31', 'BYSETPOS=-1', 'COUNT=3'),
+      fc.constantFrom('COUNT=99999999', 'UNTIL=20301231', 'UNTIL=20300230', 'UNTIL=2030', 'RRULE:FREQ=DAILY', '=', ';;'),
+      fc.string({ maxLength: 20 }),
+    );
+    const rule = fc.oneof(
+      fc.array(part, { maxLength: 5 }).map((p) => p.join(';')),
+      fc.string({ maxLength: 250 }),
+      fc.integer(),
+    );
+    const repeat = fc.oneof(
+      fc.constant(null),
+      fc.record(
+        {
+          rule,
+          mode: fc.constantFrom('on_completion', 'on_schedule', 'sometimes', ''),
+          timezone: fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Mars/Base', '+01:00', ''),
+          extra: fc.string({ maxLength: 5 }),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.string({ maxLength: 10 }),
+    );
+    const failures: string[] = [];
+    let made = 0;
+    for (const body of fc.sample(repeat, { numRuns: 250, seed })) {
+      const res =
+        made % 2 === 0
+          ? await as('POST', '/api/tasks', { title: 'Fuzz', projectId, dueDate: '2030-03-04', repeat: body })
+          : await as('PATCH', `/api/tasks/${taskId}`, { repeat: body });
+      made++;
+      if ([200, 201].includes(res.statusCode)) {
+        const task = res.json();
+        if (body === null ? task.repeat !== null : task.repeat === undefined)
+          failures.push(`${JSON.stringify(body)} -> ${res.body.slice(0, 200)}`);
+      } else if (res.statusCode !== 400 || typeof res.json().error?.code !== 'string') {
+        failures.push(`${JSON.stringify(body).slice(0, 200)} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
+    const day = fc
+      .date({ min: new Date('1900-01-01'), max: new Date('2200-12-31'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10));
+    const dateish = fc.oneof(day, fc.string({ maxLength: 30 }), fc.constantFrom('2030-02-30', '0000-01-01', '9999-12-31', ''));
+    const id = fc.oneof(fc.uuid(), fc.constantFrom(teamId, projectId), fc.string({ maxLength: 40 }));
+    const param = fc.oneof(
+      fc.tuple(fc.constantFrom('from', 'to'), dateish),
+      fc.tuple(fc.constantFrom('teamId', 'projectId'), id),
+      fc.tuple(fc.constantFrom('__proto__', 'from[]', 'x'), fc.string({ maxLength: 30 })),
+    );
+    const queries = fc.sample(fc.array(param, { maxLength: 6 }), { numRuns: 300, seed });
+    queries.push([
+      ['from', '2030-01-01'],
+      ['to', '2030-12-31'],
+      ['projectId', projectId],
+    ]);
+    let answered = 0;
+    for (const pairs of queries) {
+      const qs = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+      const res = await as('GET', `/api/tasks/occurrences?${qs}`);
+      if (res.statusCode === 200) {
+        if (!occurrenceListDto.safeParse(res.json()).success)
+          failures.push(`${qs.slice(0, 200)} -> 200 ${res.body.slice(0, 200)}`);
+        answered++;
+      } else if (![400, 404].includes(res.statusCode) || typeof res.json().error?.code !== 'string') {
+        failures.push(`${qs.slice(0, 200)} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(answered).toBeGreaterThan(0);
+  });
+});
+
 describe('fuzzing the query string of GET /api/analytics with splitBy (issue 38)', () => {
   it('never answers 500: 200 in the contract (with split when asked), or 400 / 404 with the error shape', async () => {
     const caller = await createUser(ctx.app);
@@ -610,5 +708,82 @@ describe('fuzzing the query string of GET /api/analytics with splitBy (issue 38)
     }
     expect(failures).toEqual([]);
     expect(split).toBeGreaterThan(0);
+  });
+});
+
+describe('fuzzing the query string of GET /api/analytics/time (issue 39)', () => {
+  it('never answers 500: 200 in the contract, or 400 / 404 with the error shape', async () => {
+    const caller = await createUser(ctx.app);
+    const teamId = (await insertTeam(ctx.database.db, caller)).id;
+    const as = (url: string) => ctx.app.inject({ method: 'GET', url, headers: caller.auth });
+    const date = fc.oneof(
+      fc.constantFrom('2025-03-03', '2025-03-30', '2024-01-01', '2025-02-30', '9999-12-31', '0000-01-01'),
+      fc.string({ maxLength: 12 }),
+    );
+    const param = fc.oneof(
+      fc.tuple(fc.constantFrom('teamId', 'projectId'), fc.oneof(fc.uuid(), fc.constant(teamId), fc.string({ maxLength: 40 }))),
+      fc.tuple(fc.constantFrom('from', 'to'), date),
+      fc.tuple(fc.constant('weeks'), fc.constantFrom('4', '12', '26', '5', '', '-1')),
+      fc.tuple(fc.constantFrom('from[]', '__proto__', 'teamId[a]'), fc.string({ maxLength: 30 })),
+    );
+    const queries = fc.sample(fc.array(param, { maxLength: 4 }), { numRuns: 150, seed: Number(process.env.FUZZ_SEED) || 39 });
+    queries.push([['teamId', teamId]]);
+    const failures: string[] = [];
+    let answered = 0;
+    for (const pairs of queries) {
+      const qs = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+      const res = await as(`/api/analytics/time?${qs}`);
+      if (res.statusCode === 200) {
+        if (!timeAnalyticsDto.safeParse(res.json()).success)
+          failures.push(`${qs.slice(0, 200)} -> 200 ${res.body.slice(0, 200)}`);
+        answered++;
+      } else if (![400, 404].includes(res.statusCode) || typeof res.json().error?.code !== 'string') {
+        failures.push(`${qs.slice(0, 200)} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(answered).toBeGreaterThan(0);
+  });
+});
+
+describe('fuzzing the query string of GET /api/time-entries (issue 39)', () => {
+  it('never answers 500: 200 in the contract, or 400 / 403 / 404 with the error shape', async () => {
+    const caller = await createUser(ctx.app);
+    const teamId = (await insertTeam(ctx.database.db, caller)).id;
+    const as = (url: string) => ctx.app.inject({ method: 'GET', url, headers: caller.auth });
+    const date = fc.oneof(
+      fc
+        .date({ min: new Date('1900-01-01'), max: new Date('2200-12-31'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10)),
+      fc.constantFrom('2026-11-02', '2026-02-30', '0000-01-01', '9999-12-31', ''),
+      fc.string({ maxLength: 12 }),
+    );
+    const id = fc.oneof(fc.uuid(), fc.constant(teamId), fc.constant(caller.id), fc.string({ maxLength: 40 }));
+    const param = fc.oneof(
+      fc.tuple(fc.constantFrom('from', 'to'), date),
+      fc.tuple(fc.constantFrom('teamId', 'userId'), id),
+      fc.tuple(fc.constantFrom('from[]', '__proto__', 'userId[a]'), fc.string({ maxLength: 30 })),
+    );
+    const queries = fc.sample(fc.array(param, { maxLength: 5 }), { numRuns: 200, seed: Number(process.env.FUZZ_SEED) || 39 });
+    queries.push([
+      ['from', '2026-11-01'],
+      ['to', '2026-11-30'],
+      ['teamId', teamId],
+    ]);
+    const failures: string[] = [];
+    let answered = 0;
+    for (const pairs of queries) {
+      const qs = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+      const res = await as(`/api/time-entries?${qs}`);
+      if (res.statusCode === 200) {
+        if (!timeEntryListDto.safeParse(res.json()).success)
+          failures.push(`${qs.slice(0, 200)} -> 200 ${res.body.slice(0, 200)}`);
+        answered++;
+      } else if (![400, 403, 404].includes(res.statusCode) || typeof res.json().error?.code !== 'string') {
+        failures.push(`${qs.slice(0, 200)} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(answered).toBeGreaterThan(0);
   });
 });

@@ -292,6 +292,13 @@ function matchingGets(data: Record<string, unknown>): string[] {
       return [`/api/notes/${data.noteId}`, team];
     case 'field':
       return [`${team}/fields`, team];
+    // Issue 39: a time entry's task and its entries (the author among them); a timer is the reader's own.
+    case 'time_entry': {
+      const task = `/api/tasks/${data.taskId}`;
+      return [`${task}/time-entries`, task, `/api/projects/${data.projectId}`, team];
+    }
+    case 'timer':
+      return ['/api/me/timer', '/api/auth/user'];
     default:
       return [];
   }
@@ -314,13 +321,13 @@ describe('what each event carries', () => {
     const ids: { teamId?: string; projectId?: string; taskId?: string; noteId?: string } = {};
     const read = new Map<string, string[]>();
     const snapshot = async () => {
-      const urls = ['/api/invitations', '/api/notifications'];
+      const urls = ['/api/invitations', '/api/notifications', '/api/me/timer', '/api/auth/user'];
       if (ids.teamId)
         urls.push(`/api/teams/${ids.teamId}`, `/api/teams/${ids.teamId}/invitations`, `/api/teams/${ids.teamId}/fields`);
       if (ids.projectId) urls.push(`/api/projects/${ids.projectId}`, `/api/projects/${ids.projectId}/statuses`);
       if (ids.taskId) {
         const task = `/api/tasks/${ids.taskId}`;
-        urls.push(task, `${task}/comments`, `${task}/checklist`, `${task}/watch`);
+        urls.push(task, `${task}/comments`, `${task}/checklist`, `${task}/watch`, `${task}/time-entries`);
       }
       if (ids.noteId) urls.push(`/api/notes/${ids.noteId}`);
       const reads = roles.flatMap((role) => urls.map((url) => ({ key: `${role} ${url}`, headers: people[role].auth, url })));
@@ -407,6 +414,12 @@ describe('what each event carries', () => {
     await act(owner, 'POST', `/api/tasks/${taskId}/checklist`, { title: 'First step' });
     await act(owner, 'PUT', `/api/tasks/${taskId}/watch`, { watching: true });
     await act(admin, 'PATCH', `/api/tasks/${taskId}`, { assigneeId: member.id, status: 'completed' });
+    // Time (issue 39): the member logs an entry, the admin edits it; the member's timer starts and stops (only the
+    // member's streams hear of it).
+    const entryId = await act(member, 'POST', `/api/tasks/${taskId}/time-entries`, { date: '2026-11-02', minutes: 30 });
+    await act(admin, 'PATCH', `/api/time-entries/${entryId}`, { minutes: 45 });
+    await act(member, 'POST', '/api/me/timer', { taskId });
+    await act(member, 'DELETE', '/api/me/timer');
     // A note (issue 25): created by a member, renamed by the admin, deleted by the owner.
     const noteId = await act(member, 'POST', '/api/notes', { teamId, title: 'Minutes' }, 'noteId');
     await act(admin, 'PATCH', `/api/notes/${noteId}`, { title: 'Minutes, renamed' });
@@ -472,7 +485,10 @@ describe('what each event carries', () => {
     }
     for (const role of ['owner', 'admin', 'member'] as const) {
       expect(types(role, 'field.')).toEqual(['field.created', 'field.updated', 'field.deleted']);
+      expect(types(role, 'time_entry.')).toEqual(['time_entry.changed', 'time_entry.changed']);
     }
+    expect(types('member', 'timer.')).toEqual(['timer.changed', 'timer.changed']);
+    expect([...types('owner', 'timer.'), ...types('admin', 'timer.'), ...types('invitee', 'timer.')]).toEqual([]);
     expect(received.stranger).toEqual([]);
     // Every event type the stream forwards was compared.
     const seen = new Set(roles.flatMap((role) => types(role)));

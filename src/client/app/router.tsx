@@ -19,6 +19,7 @@ const loadCalendar = () => import('../features/calendar/components/calendar-page
 // The charts' library loads with this page only (never with /tasks).
 const loadAnalytics = () => import('../features/analytics/components/analytics-page');
 const loadTimeline = () => import('./routes/timeline-route');
+const loadTimesheet = () => import('../features/timesheet/components/timesheet-page');
 
 /**
  * A page loaded with its chunk (React.lazy), drawn straight away, without suspending, when the chunk is already in.
@@ -53,6 +54,7 @@ const MyWorkPage = lazyPage(loadMyWork, (m) => m.MyWorkRoute);
 const CalendarPage = lazyPage(loadCalendar, (m) => m.CalendarPage);
 const AnalyticsPage = lazyPage(loadAnalytics, (m) => m.AnalyticsPage);
 const TimelinePage = lazyPage(loadTimeline, (m) => m.TimelineRoute);
+const TimesheetPage = lazyPage(loadTimesheet, (m) => m.TimesheetPage);
 const loadNotes = () => import('../features/notes/components/notes-page');
 const loadNote = () => import('../features/notes/components/note-page');
 const NotesPage = lazyPage(loadNotes, (m) => m.NotesPage);
@@ -88,6 +90,7 @@ const PRELOAD: Record<string, { load: () => Promise<unknown> }> = {
   '/calendar': CalendarPage,
   '/timeline': TimelinePage,
   '/analytics': AnalyticsPage,
+  '/timesheet': TimesheetPage,
   '/notes': NotesPage,
   // A note's page (/notes/:id): the editor's chunk is the largest; fetch it beside the session check.
   '/notes/:id': NotePage,
@@ -166,6 +169,7 @@ export const router = createBrowserRouter([
           { path: 'calendar', element: <CalendarPage /> },
           { path: 'timeline', element: <TimelinePage /> },
           { path: 'analytics', element: <AnalyticsPage /> },
+          { path: 'timesheet', element: <TimesheetPage /> },
           { path: 'settings', element: <SettingsPage /> },
           { path: 'notifications', element: <NotificationsPage /> },
           {

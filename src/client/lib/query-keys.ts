@@ -9,7 +9,11 @@ export type QueryRoot =
   | 'admin'
   | 'settings'
   | 'notes'
-  | 'fields';
+  | 'fields'
+  /** Time entries (issue 39): a task's, the timesheet's. */
+  | 'time'
+  /** The caller's running timer (issue 39), on every device. */
+  | 'timer';
 
 /**
  * The key every key factory starts from (`all: rootKey('tasks')`), and that realtime.ts invalidates by, so

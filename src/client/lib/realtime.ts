@@ -16,7 +16,18 @@ import { type QueryRoot, rootKey } from './query-keys';
 type Roots = readonly QueryRoot[];
 
 /** The roots an event may leave stale (the admin pages are not live). */
-const ALL_ROOTS: Roots = ['tasks', 'projects', 'teams', 'invitations', 'dashboard', 'notifications', 'notes', 'fields'];
+const ALL_ROOTS: Roots = [
+  'tasks',
+  'projects',
+  'teams',
+  'invitations',
+  'dashboard',
+  'notifications',
+  'notes',
+  'fields',
+  'time',
+  'timer',
+];
 
 // Moving a task also changes its project's progress and the dashboard's figures.
 const TASK: Roots = ['tasks', 'projects', 'dashboard'];
@@ -63,6 +74,10 @@ export const EVENT_ROOTS = {
   'field.created': ['fields', 'tasks'],
   'field.updated': ['fields', 'tasks'],
   'field.deleted': ['fields', 'tasks'],
+  // Time tracking (issue 39): an entry changes the timesheets and the task's (and its ancestors') logged time; a
+  // timer is the person's own, on their other devices.
+  'time_entry.changed': ['time', 'tasks'],
+  'timer.changed': ['timer'],
 } as const satisfies Record<DomainEventType, Roots>;
 
 /** Which data an event can change; an event this client does not know (a newer server's) changes nothing here. */

@@ -180,3 +180,58 @@ export const cumulativeFlowDto = z.object({
   days: z.array(z.object({ day: isoDate, counts: z.array(z.number().int()) })),
 });
 export type CumulativeFlowDto = z.infer<typeof cumulativeFlowDto>;
+
+/**
+ * GET /api/analytics/time (issue 39): time logged per week, split by person and by project, and estimate vs actual for
+ * the tasks completed in the period, over the same scope and period as GET /api/analytics (404 for a team or project
+ * not of the caller's teams). An entry counts in the week of its date (a calendar date: no time zone applies).
+ */
+export const timeAnalyticsQuery = checkedPeriod(
+  z.object({ teamId: uuid.optional(), projectId: uuid.optional(), ...periodFields }),
+);
+export type TimeAnalyticsQuery = z.infer<typeof timeAnalyticsQuery>;
+
+/** The estimate-vs-actual table's rows at most (the summary counts every task). */
+export const TIME_ANALYTICS_LIMITS = { estimateRows: 50 } as const;
+
+/**
+ * One split of the time logged: `series` (a person or a project; `id` null: the 'Other members' of teams where the
+ * caller is neither owner nor admin, whose time counts without their names), and per week the minutes of each series
+ * in that order.
+ */
+const timeSplit = z.object({
+  series: z.array(z.object({ id: uuid.nullable(), name: z.string() })),
+  weeks: z.array(z.object({ week, minutes: z.array(z.number().int()) })),
+});
+export type TimeSplit = z.infer<typeof timeSplit>;
+
+export const timeAnalyticsDto = z.object({
+  scope: analyticsDto.shape.scope,
+  logged: z.object({ totalMinutes: z.number().int(), byPerson: timeSplit, byProject: timeSplit }),
+  /**
+   * The tasks completed in the period (as throughput counts them) with an estimate in minutes and time logged (their
+   * own and their sub-tasks'): `ratio` is actual ÷ estimate (1.5: half again as long). The summary covers all of them;
+   * `tasks` the latest completed first, at most TIME_ANALYTICS_LIMITS.estimateRows.
+   */
+  estimates: z.object({
+    count: z.number().int(),
+    medianRatio: z.number().nullable(),
+    /** How many took longer than estimated. */
+    overCount: z.number().int(),
+    estimateMinutes: z.number().int(),
+    actualMinutes: z.number().int(),
+    tasks: z.array(
+      z.object({
+        taskId: uuid,
+        title: z.string(),
+        projectId: uuid,
+        projectName: z.string(),
+        completedAt: isoDateTime,
+        estimateMinutes: z.number().int(),
+        actualMinutes: z.number().int(),
+        ratio: z.number(),
+      }),
+    ),
+  }),
+});
+export type TimeAnalyticsDto = z.infer<typeof timeAnalyticsDto>;

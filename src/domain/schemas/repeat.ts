@@ -49,12 +49,22 @@ export const repeatDto = z.object({
 export type RepeatDto = z.infer<typeof repeatDto>;
 
 /** `GET /api/tasks/occurrences`: the calendar's future dates of repeating tasks, not created yet. */
-export const occurrencesQuery = z.object({
-  from: isoDate,
-  to: isoDate,
-  teamId: uuid.optional(),
-  projectId: uuid.optional(),
-});
+export const occurrencesQuery = z
+  .object({
+    from: isoDate,
+    to: isoDate,
+    teamId: uuid.optional(),
+    projectId: uuid.optional(),
+  })
+  .refine((q) => q.teamId === undefined || q.projectId === undefined, {
+    message: 'Give teamId or projectId, not both',
+    path: ['projectId'],
+  })
+  .refine((q) => q.from <= q.to, { message: 'from must not be after to', path: ['from'] })
+  .refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 <= REPEAT_LIMITS.occurrencesWindowDays, {
+    message: `The window may span at most ${REPEAT_LIMITS.occurrencesWindowDays} days`,
+    path: ['to'],
+  });
 export type OccurrencesQuery = z.infer<typeof occurrencesQuery>;
 
 export const occurrenceDto = z.object({

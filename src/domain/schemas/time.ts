@@ -4,6 +4,13 @@ import { isoDate, isoDateTime, optionalText, uuid } from './common';
 
 export const TIME_MINUTES_INVALID = 'Enter a duration such as 1h 30m, 90m or 1.5h';
 
+/**
+ * A day of time tracking: an ISO date from 1900 to 2999. Any ISO date is not enough: PostgreSQL has no year 0000 (and
+ * refused it with a 500 once), and no one logs time in the year 0001.
+ */
+export const TIME_DATE_INVALID = 'Enter a date between 1900 and 2999';
+const timeDate = isoDate.refine((d) => d >= '1900-01-01' && d <= '2999-12-31', { error: TIME_DATE_INVALID });
+
 const minutes = z
   .number({ error: TIME_MINUTES_INVALID })
   .int(TIME_MINUTES_INVALID)
@@ -11,12 +18,12 @@ const minutes = z
   .max(TIME_LIMITS.entryMinutesMax, 'An entry is at most 24 hours');
 
 /** `POST /api/tasks/:id/time-entries`: a day, a duration in whole minutes, an optional note. */
-export const timeEntryInput = z.object({ date: isoDate, minutes, note: optionalText(TIME_LIMITS.noteMax) }).strict();
+export const timeEntryInput = z.object({ date: timeDate, minutes, note: optionalText(TIME_LIMITS.noteMax) }).strict();
 export type TimeEntryInput = z.infer<typeof timeEntryInput>;
 
 /** `PATCH /api/time-entries/:id`: any of them. */
 export const timeEntryPatch = z
-  .object({ date: isoDate.optional(), minutes: minutes.optional(), note: optionalText(TIME_LIMITS.noteMax).optional() })
+  .object({ date: timeDate.optional(), minutes: minutes.optional(), note: optionalText(TIME_LIMITS.noteMax).optional() })
   .strict();
 export type TimeEntryPatch = z.infer<typeof timeEntryPatch>;
 
@@ -41,8 +48,8 @@ export type TimeEntryDto = z.infer<typeof timeEntryDto>;
  * `teamId`'s tasks when given.
  */
 export const timeEntriesQuery = z.object({
-  from: isoDate,
-  to: isoDate,
+  from: timeDate,
+  to: timeDate,
   userId: uuid.optional(),
   teamId: uuid.optional(),
 });

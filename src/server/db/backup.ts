@@ -34,20 +34,29 @@ const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 export const DERIVED_TABLES: readonly string[] = ['project_status_counts', 'task_status_spans', 'project_completion_months'];
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** The public tables, parents before children (a topological sort of the foreign keys). */
+/**
+ * Nullable references that close a foreign-key cycle (migration 0019: a series names its newest task, and each of its
+ * tasks names the series). They are left out of the table order: their rows are restored with the column null, and
+ * the column set once every table is back.
+ */
+const DEFERRED_REFERENCES: readonly { table: string; column: string }[] = [{ table: 'task_series', column: 'current_task_id' }];
+const isDeferred = (table: string, column: string) => DEFERRED_REFERENCES.some((d) => d.table === table && d.column === column);
+
+/** The public tables, parents before children (a topological sort of the foreign keys, less DEFERRED_REFERENCES). */
 export async function tablesInForeignKeyOrder(db: DbOrTx): Promise<string[]> {
   const tables = rowsOf<{ name: string }>(
     await db.execute(sql`select tablename as name from pg_tables where schemaname = 'public' order by tablename`),
   ).map((r) => r.name);
-  const edges = rowsOf<{ child: string; parent: string }>(
+  const edges = rowsOf<{ child: string; parent: string; column: string }>(
     await db.execute(sql`
-      select c.relname as child, p.relname as parent
+      select c.relname as child, p.relname as parent, a.attname as column
       from pg_constraint k
       join pg_class c on c.oid = k.conrelid
       join pg_class p on p.oid = k.confrelid
       join pg_namespace n on n.oid = c.relnamespace
+      join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1]
       where k.contype = 'f' and n.nspname = 'public' and c.oid <> p.oid`),
-  );
+  ).filter((e) => !isDeferred(e.child, e.column));
   const ordered: string[] = [];
   const done = new Set<string>();
   const visiting = new Set<string>();
@@ -138,11 +147,14 @@ export async function restoreBackup(db: Db, backup: Backup): Promise<{ tables: n
     for (const name of present) {
       if (DERIVED_TABLES.includes(name)) continue;
       const data = name === 'tasks' ? parentsFirst(byName.get(name) ?? []) : (byName.get(name) ?? []);
-      const columns = sql.raw((await storedColumns(tx, name)).map(ident).join(', '));
+      const stored = await storedColumns(tx, name);
+      const columns = sql.raw(stored.map(ident).join(', '));
+      // A deferred reference comes back null here, and is set below once its target's rows are back.
+      const values = sql.raw(stored.map((c) => (isDeferred(name, c) ? 'null' : ident(c))).join(', '));
       for (let i = 0; i < data.length; i += 500) {
         const chunk = JSON.stringify(data.slice(i, i + 500));
         await tx.execute(
-          sql`insert into ${sql.raw(ident(name))} (${columns}) select ${columns} from json_populate_recordset(null::${sql.raw(ident(name))}, ${chunk}::json)`,
+          sql`insert into ${sql.raw(ident(name))} (${columns}) select ${values} from json_populate_recordset(null::${sql.raw(ident(name))}, ${chunk}::json)`,
         );
       }
       rows += data.length;
@@ -160,10 +172,19 @@ export async function restoreBackup(db: Db, backup: Backup): Promise<{ tables: n
         );
       }
     }
+    for (const { table, column } of DEFERRED_REFERENCES) {
+      const data = (byName.get(table) ?? []).filter((r) => r[column] != null).map((r) => ({ id: r.id, [column]: r[column] }));
+      const [t, c] = [sql.raw(ident(table)), sql.raw(ident(column))];
+      for (let i = 0; i < data.length; i += 500) {
+        const chunk = JSON.stringify(data.slice(i, i + 500));
+        await tx.execute(sql`update ${t} x set ${c} = j.${c} from json_populate_recordset(null::${t}, ${chunk}::json) j where x.id = j.id`);
+      }
+    }
     // The task triggers counted the restored tasks; one row per project and status instead of one per slot.
     await recountAllProjects(tx);
     await recountTaskChildren(tx);
     await recountTaskStructure(tx);
+    // await recountTaskTime(tx);
     return { tables: present.length, rows };
   });
 }
@@ -216,6 +237,19 @@ async function recountTaskStructure(tx: Tx): Promise<void> {
     update tasks t set subtask_done = c.done, subtask_total = c.total, open_blocker_count = c.open
     from counted c
     where c.id = t.id and (t.subtask_done, t.subtask_total, t.open_blocker_count) is distinct from (c.done, c.total, c.open)`);
+}
+
+/**
+ * The time of migration 0019 from the restored entries. The tasks came back with their figures and the entries were
+ * then added to them by the triggers: every task's own time counted twice, and, the triggers climbing with each entry,
+ * every subtree's too. Setting each task's own time back to the sum of its entries makes the triggers take the
+ * difference up the tree, which halves the subtree figures back to what they were.
+ */
+async function recountTaskTime(tx: Tx): Promise<void> {
+  await tx.execute(sql`
+    update tasks t set logged_minutes = coalesce(e.m, 0)
+    from tasks x left join (select task_id, sum(minutes)::int as m from time_entries group by task_id) e on e.task_id = x.id
+    where x.id = t.id and t.logged_minutes <> coalesce(e.m, 0)`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -67,6 +67,16 @@ export type DomainEvent =
    * option or deleting a field clears values from the team's tasks).
    */
   | Event<'field.created' | 'field.updated' | 'field.deleted', { teamId: string; fieldId: string }>
+  /**
+   * A time entry was logged, changed or deleted (issue 39): the task's page, its card and its ancestors' (whose totals
+   * the triggers changed) refresh, and timesheets showing `userId`'s (the entry's author's) time.
+   */
+  | Event<'time_entry.changed', { teamId: string; taskId: string; projectId: string; userId: string }>
+  /**
+   * A person's timer started, stopped or moved (issue 39): forwarded to that person's streams only, so their other
+   * devices follow. No team: a timer is the person's; the event carries nothing but that it changed.
+   */
+  | Event<'timer.changed', { userId: string }>
   /** A notification was written for `userId`; forwarded to that user's streams only. */
   | Event<'notification.created', { teamId: string; userId: string; notificationId: string }>
   /** Sessions ended (sign-out, reuse of a spent refresh token, deactivation): their event streams close. */

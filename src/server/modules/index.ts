@@ -29,6 +29,9 @@ import { registerWorkflows } from './workflows/workflows.routes';
 import { registerTaskDependencies } from './task-dependencies/task-dependencies.routes';
 import { registerTimeline } from './timeline/timeline.routes';
 import { registerCustomFields } from './custom-fields';
+import { registerRecurrence } from './recurrence';
+import { taskCards } from './tasks';
+import { registerTimeTracking } from './time-tracking';
 
 /**
  * Feature modules register their routes here. Each module owns its folder:
@@ -65,4 +68,7 @@ export function registerModules(app: FastifyInstance): void {
   registerTaskDependencies(app);
   registerTimeline(app);
   registerCustomFields(app);
+  // The schedule records the tasks it makes with the tasks module's answers (recurrence may not import tasks).
+  registerRecurrence(app, taskCards);
+  registerTimeTracking(app);
 }

@@ -1,5 +1,5 @@
 import { actorUserId } from '../../domain/changes';
-import { recordDependencyChange, recordStatusMoves, recordTaskEdit } from '../modules/task-activity';
+import { recordDependencyChange, recordStatusMoves, recordTaskEdit, recordTimeEntryChange } from '../modules/task-activity';
 import { inTransaction } from './reactions';
 
 /** The task page's activity history: an entry per changed field of an edit (or per task a status delete moved), written with it. */
@@ -16,6 +16,19 @@ export const activitySubscriber = inTransaction('activity', {
   'task.dependency_removed': async (c, actor, tx) => {
     const actorId = actorUserId(actor);
     if (actorId) await recordDependencyChange(tx, actorId, c, false);
+  },
+  // A time entry (issue 39): an entry on its task, logged, changed (its day or minutes) or deleted.
+  'time_entry.created': async (c, actor, tx) => {
+    const actorId = actorUserId(actor);
+    if (actorId) await recordTimeEntryChange(tx, actorId, c.task.id, null, c.entry);
+  },
+  'time_entry.updated': async (c, actor, tx) => {
+    const actorId = actorUserId(actor);
+    if (actorId) await recordTimeEntryChange(tx, actorId, c.task.id, c.before, c.after);
+  },
+  'time_entry.deleted': async (c, actor, tx) => {
+    const actorId = actorUserId(actor);
+    if (actorId) await recordTimeEntryChange(tx, actorId, c.task.id, c.entry, null);
   },
   // A deleted status's tasks, moved in its transaction: each gets the status entry a move of its own would write.
   'status.deleted': async (c, actor, tx) => {

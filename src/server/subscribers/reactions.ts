@@ -48,11 +48,13 @@ export const REACTIONS = {
   // Issue 37: a dependency's history is on both tasks; realtime refreshes both tasks' pages and cards.
   'task.dependency_added': ['activity', 'webhooks', 'realtime'],
   'task.dependency_removed': ['activity', 'webhooks', 'realtime'],
-  // Time tracking (issue 39): rows to be filled by the time-tracking module's subscribers (history, realtime).
-  'time_entry.created': [],
-  'time_entry.updated': [],
-  'time_entry.deleted': [],
-  'timer.changed': [],
+  // Time tracking (issue 39): an entry is the task's history and refreshes its team's pages, cards and timesheets; no
+  // audit row (not security-relevant, as a comment is not) and no webhook (none is documented for time). A timer is
+  // the person's own: only their other devices hear of it.
+  'time_entry.created': ['activity', 'realtime'],
+  'time_entry.updated': ['activity', 'realtime'],
+  'time_entry.deleted': ['activity', 'realtime'],
+  'timer.changed': ['realtime'],
   'import.completed': ['audit', 'webhooks', 'realtime'],
   'webhook.created': ['audit'],
   'webhook.updated': ['audit'],

@@ -1,4 +1,4 @@
-import { type ChangeActor, type DependencySide, actorUserId } from '../../domain/changes';
+import { type ChangeActor, type DependencySide, type TimeTaskRef, actorUserId } from '../../domain/changes';
 import type { DomainEventType } from '../../domain/events';
 import type { TaskDto } from '../../domain/schemas/task';
 import type { StatusCategory } from '../../domain/workflow';
@@ -45,7 +45,9 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
   ) =>
     publish({
       type,
-      ...of({ teamId }, actor),
+      // The schedule's tasks (a system actor, decision 0027) are their series' creator's: notifications name them.
+      teamId,
+      actorId: actorUserId(actor) ?? now.creatorId,
       taskId: now.id,
       projectId: now.projectId,
       title: now.title,
@@ -63,6 +65,10 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
       publish({ type: 'session.revoked', actorId: actorUserId(actor) ?? userId, userId, sessionId });
     }
   };
+
+  /** A time entry's task: its page, its card, its ancestors' totals and the timesheets of `authorId` refresh. */
+  const timeEntryChanged = (c: { teamId: string; task: TimeTaskRef }, actor: ChangeActor, authorId: string) =>
+    publish({ type: 'time_entry.changed', ...of(c, actor), taskId: c.task.id, projectId: c.task.projectId, userId: authorId });
 
   const dependencyChanged = (c: { task: DependencySide; blocker: DependencySide }, actor: ChangeActor) => {
     for (const side of [c.task, c.blocker]) {
@@ -143,6 +149,11 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
     // its lists); neither event names the other task.
     'task.dependency_added': (c, actor) => dependencyChanged(c, actor),
     'task.dependency_removed': (c, actor) => dependencyChanged(c, actor),
+    'time_entry.created': (c, actor) => timeEntryChanged(c, actor, c.entry.userId),
+    'time_entry.updated': (c, actor) => timeEntryChanged(c, actor, c.after.userId),
+    'time_entry.deleted': (c, actor) => timeEntryChanged(c, actor, c.entry.userId),
+    // The person's own streams (their other devices); the timer itself is read again (GET /api/me/timer).
+    'timer.changed': (c, actor) => publish({ type: 'timer.changed', actorId: actorUserId(actor) ?? c.userId, userId: c.userId }),
     // Open boards refresh: the new team, or the project the tasks went into.
     'import.completed': (c, actor) => {
       const base = of({ teamId: c.team.id }, actor);

@@ -10,6 +10,12 @@ function actorId(actor: ChangeActor): string {
   return id;
 }
 
+/**
+ * A task event's actor: the person, or for the schedule's tasks (a system actor, decision 0027) the task's creator —
+ * the series' creator, whose task the schedule makes.
+ */
+const taskActorId = (actor: ChangeActor, task: { creatorId: string }): string => actorUserId(actor) ?? task.creatorId;
+
 /** A `status.*` event of a project's workflow to its team, the status with its project. */
 const statusEvent = (
   tx: Tx,
@@ -84,7 +90,12 @@ export const webhookSubscriber = inTransaction('webhooks', {
   'task.created': (c, actor, tx) =>
     c.teamHasWebhooks === false
       ? undefined
-      : enqueueWebhookEvent(tx, { teamId: c.teamId, type: 'task.created', actorId: actorId(actor), object: { task: c.task } }),
+      : enqueueWebhookEvent(tx, {
+          teamId: c.teamId,
+          type: 'task.created',
+          actorId: taskActorId(actor, c.task),
+          object: { task: c.task },
+        }),
   'task.updated': async (c, actor, tx) => {
     const hooks =
       c.teamId === c.previousTeamId
@@ -97,7 +108,7 @@ export const webhookSubscriber = inTransaction('webhooks', {
       await enqueueWebhookEvent(tx, {
         teamId: hook.teamId,
         type: hook.type,
-        actorId: actorId(actor),
+        actorId: taskActorId(actor, hook.task),
         object: { task: hook.task },
       });
     }

@@ -1,4 +1,4 @@
-import { ListChecks, LogOut, Menu as MenuIcon, Monitor, Moon, Search, Settings, Sun, User } from 'lucide-react';
+import { Clock, ListChecks, LogOut, Menu as MenuIcon, Monitor, Moon, Search, Settings, Sun, User } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { humanizeRole, type Theme } from '../../../domain/constants';
 import { Avatar } from '../../components/ui/avatar';
@@ -15,6 +15,7 @@ import {
 import { useSignOut } from '../../features/auth/use-auth';
 import { NotificationsMenu } from '../../features/notifications/components/notifications-menu';
 import { usePaletteStore } from '../../features/palette/palette-store';
+import { TopBarTimer } from '../../features/time-tracking/components/top-bar-timer';
 import { useAuthStore } from '../../stores/auth-store';
 import { useThemeStore } from '../../stores/theme-store';
 import { SidebarToggle } from './sidebar-toggle';
@@ -70,7 +71,8 @@ export function TopBar() {
           /
         </kbd>
       </search>
-      <div className="ml-auto flex items-center sm:gap-1">
+      <div className="ml-auto flex min-w-0 items-center sm:gap-1">
+        <TopBarTimer />
         <NotificationsMenu />
         <Menu>
           <MenuTrigger
@@ -109,6 +111,9 @@ export function TopBar() {
             <MenuSeparator />
             <MenuItem onSelect={() => navigate('/my-work')}>
               <ListChecks className="h-4 w-4" aria-hidden /> My work
+            </MenuItem>
+            <MenuItem onSelect={() => navigate('/timesheet')}>
+              <Clock className="h-4 w-4" aria-hidden /> Timesheet
             </MenuItem>
             <MenuItem onSelect={() => navigate('/settings#profile')}>
               <User className="h-4 w-4" aria-hidden /> Profile

@@ -7,6 +7,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { TeamAuditSection } from '../../features/audit/components/team-audit-section';
 import { CustomFieldsSection } from '../../features/custom-fields/components/custom-fields-section';
+import { EstimateUnitSection } from '../../features/time-tracking/components/estimate-unit-section';
 import { TeamTransferSection } from '../../features/transfer/components/team-transfer-section';
 import { WebhooksSection } from '../../features/webhooks/components/webhooks-section';
 import { useTeams } from '../../features/teams/api/get-teams';
@@ -38,9 +39,13 @@ export function TeamSettingsPage() {
           <ArrowLeft className="h-4 w-4" aria-hidden />
           Teams
         </Link>
-        <PageHeader title={`${team.name} settings`} subtitle="Custom fields, integrations, records, export and import" />
+        <PageHeader
+          title={`${team.name} settings`}
+          subtitle="Custom fields, estimates, integrations, records, export and import"
+        />
       </div>
       <CustomFieldsSection team={team} />
+      {isManager && <EstimateUnitSection team={team} />}
       <TeamTransferSection team={team} />
       {isManager && <WebhooksSection team={team} />}
       {isManager && <TeamAuditSection team={team} />}

@@ -10,6 +10,8 @@ export const CHART_IDS = [
   'workload',
   'overdue',
   'cumulative-flow',
+  'time-logged',
+  'estimate-vs-actual',
 ] as const;
 export type ChartId = (typeof CHART_IDS)[number];
 
@@ -35,6 +37,12 @@ export const CHARTS: Record<ChartId, { title: string; explanation: string }> = {
   'cumulative-flow': {
     title: 'Cumulative flow',
     explanation: 'Tasks in each status at the end of each day, stacked in the workflow’s order.',
+  },
+  'time-logged': { title: 'Time logged', explanation: 'Hours logged each week, by the day of each entry.' },
+  'estimate-vs-actual': {
+    title: 'Estimate vs actual',
+    explanation:
+      'Tasks completed in the period with an estimate in hours and time logged (sub-tasks included): the time logged against the estimate.',
   },
 };
 

@@ -63,6 +63,35 @@ export interface AnalyticsCaller {
 }
 
 /**
+ * What a query of the page covers: its period and weeks in the caller's time zone, and its teams (404 team_not_found
+ * or project_not_found for a team or project not of the caller's active teams); `answer` is the answer's `scope`.
+ * GET /api/analytics and GET /api/analytics/time (issue 39) share it.
+ */
+export async function openScope(
+  db: Db,
+  caller: AnalyticsCaller,
+  query: Pick<AnalyticsQuery, 'teamId' | 'projectId' | 'weeks' | 'from' | 'to'>,
+  now: Date,
+) {
+  const timeZone = zoneOrUtc(caller.timeZone);
+  const today = localDateIn(now, timeZone);
+  const period = resolvePeriod(query, today);
+  const scope = await repo.resolveScope(db, caller.userId, query.teamId, query.projectId);
+  if (query.teamId && scope.teamIds.length === 0) throw new AppError('team_not_found');
+  if (query.projectId && !scope.projectTeamId) throw new AppError('project_not_found');
+  const windows = weekWindows(period.weeks, timeZone, now, today);
+  const answer: AnalyticsDto['scope'] = {
+    teamIds: scope.teamIds,
+    projectId: query.projectId ?? null,
+    from: period.from,
+    to: period.to,
+    timeZone,
+    weeks: period.weeks,
+  };
+  return { period, scope, windows, answer };
+}
+
+/**
  * The Analytics page's figures (issue 24, decision 0018) over the teams the caller is an active member of: one team
  * (404 team_not_found unless they are a member), one project (404 project_not_found unless it is in one of those
  * teams), or all of their teams. Weeks run Monday to Sunday in the caller's time zone.
@@ -75,14 +104,7 @@ export class AnalyticsService {
   ) {}
 
   async get(caller: AnalyticsCaller, query: AnalyticsQuery, now: Date = new Date()): Promise<AnalyticsDto> {
-    const timeZone = zoneOrUtc(caller.timeZone);
-    const today = localDateIn(now, timeZone);
-    const period = resolvePeriod(query, today);
-    const scope = await repo.resolveScope(this.db, caller.userId, query.teamId, query.projectId);
-    if (query.teamId && scope.teamIds.length === 0) throw new AppError('team_not_found');
-    if (query.projectId && !scope.projectTeamId) throw new AppError('project_not_found');
-
-    const windows = weekWindows(period.weeks, timeZone, now, today);
+    const { period, scope, windows, answer } = await openScope(this.db, caller, query, now);
     const figures = scope.teamIds.length
       ? await repo.readFigures(this.preparedDb, {
           teamIds: scope.teamIds,
@@ -115,14 +137,7 @@ export class AnalyticsService {
     const overdue = byWeek(figures?.overdue, 0);
 
     return {
-      scope: {
-        teamIds: scope.teamIds,
-        projectId: query.projectId ?? null,
-        from: period.from,
-        to: period.to,
-        timeZone,
-        weeks: period.weeks,
-      },
+      scope: answer,
       throughput: period.weeks.map((week, i) => ({ week, completed: throughput[i]! })),
       cycleTime: {
         weeks: period.weeks.map((week, i) => {

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-
 import type { TaskPriority } from '../../../domain/constants';
 import type { StatusCategory } from '../../../domain/workflow';
 import type { DbOrTx } from '../../db/client';
-import { calendarFeeds, projects, projectStatuses, tasks, users } from '../../db/schema';
+import { calendarFeeds, projects, projectStatuses, tasks, taskSeries, users } from '../../db/schema';
 import { visibleTeamIds } from '../../db/visibility';
 
 export type CalendarFeedRow = typeof calendarFeeds.$inferSelect;
@@ -70,6 +70,9 @@ export interface FeedTaskRow {
   projectName: string;
   updatedAt: Date;
   version: number;
+  /** The series the task carries (issue 39): its RRULE and the tasks it has made, or nulls. */
+  repeatRule: string | null;
+  seriesCreated: number | null;
 }
 
 /**
@@ -89,10 +92,22 @@ export async function listFeedTasks(db: DbOrTx, userId: string, limit: number): 
       projectName: projects.name,
       updatedAt: tasks.updatedAt,
       version: tasks.version,
+      repeatRule: taskSeries.rule,
+      seriesCreated: taskSeries.createdCount,
     })
     .from(tasks)
     .innerJoin(projects, eq(projects.id, tasks.projectId))
     .innerJoin(projectStatuses, and(eq(projectStatuses.projectId, tasks.projectId), eq(projectStatuses.key, tasks.status)))
+    // Only the carrying task's series: the task that handed it on is a single event.
+    .leftJoin(
+      taskSeries,
+      and(
+        eq(taskSeries.id, tasks.seriesId),
+        isNotNull(tasks.repeat),
+        isNull(taskSeries.endedAt),
+        eq(taskSeries.currentTaskId, tasks.id),
+      ),
+    )
     .where(and(inArray(projects.teamId, visibleTeamIds(userId)), isNotNull(tasks.dueDate)))
     .orderBy(desc(tasks.dueDate), desc(tasks.id))
     .limit(limit);

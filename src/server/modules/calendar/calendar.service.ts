@@ -83,6 +83,14 @@ export function feedText(calendar: ICalCalendar): string {
 }
 
 /**
+ * The RRULE of a carrying task's event: the series' rule counted from this task, so COUNT is what is left of it (the
+ * series counts every task it made, this one included).
+ */
+export function eventRule(rule: string, created: number): string {
+  return rule.replace(/COUNT=(\d+)/, (_, count: string) => `COUNT=${Math.max(1, Number(count) - created + 1)}`);
+}
+
+/**
  * One all-day event per task (RFC 5545; ical-generator escapes text and folds long lines): from its start date (else
  * its due day) to its due day, DTEND being the day after (exclusive).
  */
@@ -113,6 +121,8 @@ export function buildCalendar(rows: readonly repo.FeedTaskRow[], publicUrl: stri
       stamp: task.updatedAt,
       lastModified: task.updatedAt,
       sequence: task.version,
+      // A repeating task (issue 39): its series' RRULE from this event on.
+      repeating: task.repeatRule === null ? null : eventRule(task.repeatRule, task.seriesCreated ?? 1),
     });
   }
   return calendar;

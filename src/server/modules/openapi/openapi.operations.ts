@@ -55,6 +55,10 @@ export const OPERATIONS: Record<string, OperationText> = {
   'GET /api/tasks': { id: 'listTasks', summary: 'List tasks with filters, sorting and pages' },
   'POST /api/tasks': { id: 'createTask', summary: 'Create a task' },
   'GET /api/tasks/board': { id: 'getTaskBoard', summary: 'Get the kanban board: tasks by status column' },
+  'GET /api/tasks/occurrences': {
+    id: 'listTaskOccurrences',
+    summary: "List the future dates of repeating tasks in a range (the calendar's, not created yet)",
+  },
   'GET /api/tasks/{id}': { id: 'getTask', summary: 'Get a task' },
   'PATCH /api/tasks/{id}': { id: 'updateTask', summary: 'Update a task' },
   'DELETE /api/tasks/{id}': { id: 'deleteTask', summary: 'Delete a task' },
@@ -67,6 +71,17 @@ export const OPERATIONS: Record<string, OperationText> = {
   },
   'POST /api/tasks/{id}/dependencies': { id: 'addTaskDependency', summary: 'Make a task blocked by another task of its team' },
   'DELETE /api/tasks/{id}/dependencies/{otherId}': { id: 'removeTaskDependency', summary: 'Remove a blocker from a task' },
+  'GET /api/tasks/{id}/time-entries': { id: 'listTaskTimeEntries', summary: "List a task's time entries, newest day first" },
+  'POST /api/tasks/{id}/time-entries': { id: 'logTime', summary: 'Log time on a task (a day, minutes, a note)' },
+  'GET /api/time-entries': {
+    id: 'listTimeEntries',
+    summary: "List time entries in a date range: yours, or a team member's (or every member's) for its owners and admins",
+  },
+  'PATCH /api/time-entries/{id}': { id: 'updateTimeEntry', summary: "Change a time entry's day, minutes or note" },
+  'DELETE /api/time-entries/{id}': { id: 'deleteTimeEntry', summary: 'Delete a time entry' },
+  'GET /api/me/timer': { id: 'getTimer', summary: 'Get your running timer' },
+  'POST /api/me/timer': { id: 'startTimer', summary: 'Start a timer on a task (stopping and logging the one running)' },
+  'DELETE /api/me/timer': { id: 'stopTimer', summary: 'Stop your timer and log its whole minutes' },
   'GET /api/tasks/{id}/checklist': { id: 'listChecklistItems', summary: "List a task's checklist" },
   'POST /api/tasks/{id}/checklist': { id: 'addChecklistItem', summary: 'Add a checklist item' },
   'PUT /api/tasks/{id}/checklist/order': { id: 'reorderChecklist', summary: "Reorder a task's checklist" },
@@ -105,6 +120,10 @@ export const OPERATIONS: Record<string, OperationText> = {
   'GET /api/analytics/cumulative-flow': {
     id: 'getCumulativeFlow',
     summary: "Get a project's tasks per status for each day of a period",
+  },
+  'GET /api/analytics/time': {
+    id: 'getTimeAnalytics',
+    summary: 'Get the time logged per week by person and project, and estimate vs actual of completed tasks',
   },
   'GET /api/timeline': {
     id: 'getTimeline',
@@ -213,6 +232,7 @@ export const TAGS: Record<string, string> = {
   dashboard: "The dashboard's figures.",
   analytics: 'Analytics of a team or project over time.',
   search: 'Search over everything the caller may see.',
+  time: 'Time tracking: time entries on tasks, and your running timer (one a person).',
   timeline: 'The timeline: dated tasks overlapping a window, the dependencies among them, and the unscheduled tasks.',
   notifications: 'Your notifications.',
   realtime: 'The event stream of changes (server-sent events).',

@@ -31,6 +31,8 @@ const EVENT_READERS = {
   'task.comment_added': 'members',
   'task.detail_changed': 'members',
   'notification.created': 'recipient',
+  'time_entry.changed': 'members',
+  'timer.changed': 'recipient',
   'note.created': 'members',
   'note.updated': 'members',
   'note.deleted': 'members',
@@ -142,6 +144,8 @@ export class RealtimeService {
   private async recipients(event: StreamedEvent): Promise<Map<string, object>> {
     const local = [...new Set([...this.streams.values()].map((s) => s.userId))];
     const readers = EVENT_READERS[event.type];
+    // A person's own event, of no team (their timer): their streams only.
+    if (!('teamId' in event)) return new Map(local.includes(event.userId) ? [[event.userId, event]] : []);
     if (readers === 'recipient' && 'userId' in event) return new Map(local.includes(event.userId) ? [[event.userId, event]] : []);
 
     const roles = await repo.listActiveRoles(this.db, event.teamId, local);

@@ -27,6 +27,8 @@ const activityState = (task: TaskDto, parentTitle: string | null): TaskActivityS
   startDate: task.startDate,
   parentId: task.parentId,
   parentTitle,
+  estimateMinutes: task.estimateMinutes,
+  estimatePoints: task.estimatePoints,
 });
 
 /**
@@ -88,6 +90,30 @@ export function recordStatusMoves(
   move: { from: string; to: string },
 ): Promise<void> {
   return insertStatusMoves(db, taskIds, actorId, move);
+}
+
+/**
+ * A time entry logged, changed or deleted (issue 39): one 'time_entry' entry on its task, the minutes as the value
+ * (new: logged, old: deleted, both: changed) and the entry's day as the label. A change to the note alone is not
+ * history (the entry shows it).
+ */
+export async function recordTimeEntryChange(
+  db: DbOrTx,
+  actorId: string,
+  taskId: string,
+  before: { date: string; minutes: number } | null,
+  after: { date: string; minutes: number } | null,
+): Promise<void> {
+  if (before && after && before.date === after.date && before.minutes === after.minutes) return;
+  await insertActivity(db, taskId, actorId, [
+    {
+      field: 'time_entry',
+      oldValue: before ? String(before.minutes) : null,
+      newValue: after ? String(after.minutes) : null,
+      oldLabel: before?.date ?? null,
+      newLabel: after?.date ?? null,
+    },
+  ]);
 }
 
 /**

@@ -39,46 +39,9 @@ import { getMemberRole, requireTeamMember } from '../../db/membership';
 import { liveStatuses, shareLiveStatus } from '../workflows';
 import { visibleDependencyIds } from '../task-dependencies';
 import { teamFields } from '../custom-fields';
+import { repeatOnCreate, repeatOnUpdate } from '../recurrence';
 import * as repo from './tasks.repo';
-
-function toTaskDto(row: repo.TaskListRow): TaskDto {
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    status: row.status,
-    statusCategory: row.statusCategory,
-    priority: row.priority,
-    assigneeId: row.assigneeId,
-    assignee:
-      row.assigneeId && row.assigneeName !== null
-        ? { id: row.assigneeId, fullName: row.assigneeName, firstName: splitFullName(row.assigneeName).firstName }
-        : null,
-    projectId: row.projectId,
-    projectName: row.projectName,
-    creatorId: row.creatorId,
-    dueDate: row.dueDate,
-    tags: row.tags,
-    commentCount: row.commentCount,
-    attachmentCount: row.attachmentCount,
-    checklistTotal: row.checklistTotal,
-    checklistDone: row.checklistDone,
-    parentId: row.parentId,
-    subtaskCounts: { done: row.subtaskDone, total: row.subtaskTotal },
-    startDate: row.startDate,
-    blockedCount: row.openBlockerCount,
-    fields: row.fields,
-    repeat: row.repeat,
-    seriesId: row.seriesId,
-    estimateMinutes: row.estimateMinutes,
-    estimatePoints: row.estimatePoints,
-    loggedMinutes: row.loggedMinutes,
-    subtaskLoggedMinutes: row.subtaskLoggedMinutes,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    version: row.version,
-  };
-}
+import { taskCards, toTaskDto } from './task-dto';
 
 const column = Object.fromEntries(Object.keys(repo.listColumns).map((key, i) => [key, i])) as Record<
   keyof typeof repo.listColumns,
@@ -460,7 +423,9 @@ export class TasksService {
         ...(Object.keys(fields).length > 0 && { fields }),
       });
       // The answer is built from what the check already read: no second look-up.
-      const task = toTaskDto({ ...created, projectName: access.projectName, assigneeName: access.assigneeName });
+      // `repeat`: the new task starts a series and carries it (decision 0027).
+      const carried = await repeatOnCreate(tx, { task: created, teamId: access.teamId, userId, input: input.repeat });
+      const task = toTaskDto({ ...carried, projectName: access.projectName, assigneeName: access.assigneeName });
       await record({ kind: 'task.created', teamId: access.teamId, task, teamHasWebhooks: access.hasWebhooks });
       return task;
     });
@@ -537,8 +502,11 @@ export class TasksService {
       const fields = fieldInput ? await applyFieldValues(tx, { teamId, projectId }, fieldInput, keptValues) : keptValues;
       const fieldsChanged = !sameValues(fields, before.fields);
       if (fieldsChanged) values.fields = fields;
-      const after = await repo.updateOne(tx, id, values, version);
-      if (!after) throw new AppError('stale_edit');
+      const updated = await repo.updateOne(tx, id, values, version);
+      if (!updated) throw new AppError('stale_edit');
+      // The series (decision 0027): `repeat` starts, changes or stops it; completing a 'When completed' task makes the next.
+      const after = await repeatOnUpdate(tx, record, { before, after: updated, teamId, userId, input: repeatInput, cards: taskCards });
+      const repeatKeys = repeatInput !== undefined || before.repeat?.seriesId !== after.repeat?.seriesId ? ['repeat'] : [];
       // The subtree after the task, top-down, one statement a level (each sub-task's parent is there first).
       for (let depth = 1; subtreeWrites.some((w) => w.row.depth >= depth); depth++) {
         const level = subtreeWrites.filter((w) => w.row.depth === depth).map((w) => ({ id: w.row.id, status: w.status }));
@@ -558,7 +526,10 @@ export class TasksService {
         previousTeamId: found.teamId,
         before: toTaskDto({ ...before, projectName: found.projectName, assigneeName: found.assigneeName }),
         after: dto,
-        keys: fieldInput !== undefined || fieldsChanged ? [...Object.keys(changes), 'fields'] : Object.keys(changes),
+        keys: [
+          ...(fieldInput !== undefined || fieldsChanged ? [...Object.keys(changes), 'fields'] : Object.keys(changes)),
+          ...repeatKeys,
+        ],
       });
       // Each sub-task written is a change of its own (activity, webhooks and realtime see every task), top-down.
       const writtenIds = subtreeWrites.map((w) => w.row.id);

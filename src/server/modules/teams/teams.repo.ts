@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, inArray, ne, not, sql } from 'drizzle-orm';
-import type { InvitationRole, InvitationStatus, TeamRole } from '../../../domain/constants';
+import type { EstimateUnit, InvitationRole, InvitationStatus, TeamRole } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
 import { isLiveInvitation } from '../../db/invitations';
 import { teamInvitations, teamMembers, teams, users } from '../../db/schema';
@@ -51,7 +51,7 @@ export async function createOne(
 export async function updateOne(
   db: DbOrTx,
   id: string,
-  values: { name: string; description: string | null },
+  values: { name: string; description: string | null; estimateUnit?: EstimateUnit },
   expectedVersion?: number,
 ): Promise<TeamRow | undefined> {
   const [row] = await db

@@ -1,7 +1,14 @@
 import type { PersonActor } from '../../../domain/changes';
 import type { InvitationRole } from '../../../domain/constants';
 import type { ErrorReason } from '../../../domain/errors';
-import { canActOnMember, canEditTeam, canLeaveTeam, canManageMembers, canTransferOwnership } from '../../../domain/permissions';
+import {
+  canActOnMember,
+  canEditTeam,
+  canLeaveTeam,
+  canManageMembers,
+  canSetEstimateUnit,
+  canTransferOwnership,
+} from '../../../domain/permissions';
 import type {
   CreateTeamInput,
   InvitationDto,
@@ -97,9 +104,9 @@ export class TeamsService {
   }
 
   async update(actor: Actor, teamId: string, input: UpdateTeamInput): Promise<TeamDto> {
-    await requireTeamRight(this.db, teamId, actor.id, canEditTeam, 'team_edit_denied');
+    await this.requireEditable(teamId, actor.id, input);
     await this.change(actor, async (tx, record) => {
-      const values = { name: input.name, description: input.description ?? null };
+      const values = { name: input.name, description: input.description ?? null, estimateUnit: input.estimateUnit };
       const updated = await repo.updateOne(tx, teamId, values, input.version);
       if (!updated) {
         if (!(await repo.getOneById(tx, teamId))) throw notFound();
@@ -109,6 +116,18 @@ export class TeamsService {
       await record({ kind: 'team.updated', teamId });
     });
     return this.load(teamId, actor.id);
+  }
+
+  /**
+   * The owner edits the team; an admin may change its estimate unit only (issue 39), the name and description sent as
+   * they are (the form sends the whole team). 404 for a stranger, 403 `team_edit_denied` otherwise.
+   */
+  private async requireEditable(teamId: string, userId: string, input: UpdateTeamInput): Promise<void> {
+    const role = await requireTeamMember(this.db, teamId, userId);
+    if (canEditTeam(role)) return;
+    const team = canSetEstimateUnit(role) && input.estimateUnit !== undefined ? await repo.getOneById(this.db, teamId) : undefined;
+    const unitOnly = team && team.name === input.name && (team.description ?? null) === (input.description ?? null);
+    if (!unitOnly) throw new AppError('team_edit_denied');
   }
 
   async remove(actor: Actor, teamId: string): Promise<void> {

@@ -1,5 +1,12 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AnalyticsDto, AnalyticsQuery, CumulativeFlowDto, CumulativeFlowQuery } from '../../../../domain/schemas/analytics';
+import type {
+  AnalyticsDto,
+  AnalyticsQuery,
+  CumulativeFlowDto,
+  CumulativeFlowQuery,
+  TimeAnalyticsDto,
+  TimeAnalyticsQuery,
+} from '../../../../domain/schemas/analytics';
 import { api } from '../../../lib/api-client';
 import { rootKey } from '../../../lib/query-keys';
 
@@ -11,6 +18,7 @@ export const analyticsKeys = {
   all: [...rootKey('dashboard'), 'analytics'] as const,
   scope: (query: AnalyticsQuery) => [...analyticsKeys.all, query] as const,
   flow: (query: CumulativeFlowQuery) => [...analyticsKeys.all, 'cumulative-flow', query] as const,
+  time: (query: TimeAnalyticsQuery) => [...analyticsKeys.all, 'time', query] as const,
 };
 
 export const getAnalytics = (query: AnalyticsQuery, signal?: AbortSignal) =>
@@ -38,4 +46,15 @@ export const useCumulativeFlow = (query: CumulativeFlowQuery | undefined) =>
     queryFn: ({ signal }) => getCumulativeFlow(query!, signal),
     placeholderData: keepPreviousData,
     enabled: query !== undefined,
+  });
+
+export const getTimeAnalytics = (query: TimeAnalyticsQuery, signal?: AbortSignal) =>
+  api.get<TimeAnalyticsDto>('/api/analytics/time', { query: { ...query }, signal });
+
+/** 'Time logged' and 'Estimate vs actual' (issue 39) of the page's scope and period (without 'Split by'). */
+export const useTimeAnalytics = (query: TimeAnalyticsQuery) =>
+  useQuery({
+    queryKey: analyticsKeys.time(query),
+    queryFn: ({ signal }) => getTimeAnalytics(query, signal),
+    placeholderData: keepPreviousData,
   });

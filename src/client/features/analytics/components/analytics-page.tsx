@@ -44,6 +44,7 @@ import {
   WorkloadChart,
 } from './charts';
 import { ScopeControls } from './scope-controls';
+import { TimeSections } from './time-charts';
 
 /** /analytics: throughput, cycle time, burn-up, work in progress and ageing, workload and overdue, for a scope in the URL. */
 export function AnalyticsPage() {
@@ -173,6 +174,7 @@ function Figures({ dto, query, isUpdating }: { dto: AnalyticsDto; query: Analyti
             <OverdueChart dto={dto} />
           </ChartSection>
           <CumulativeFlowSection query={query} date={date} />
+          <TimeSections query={query} />
         </div>
       )}
     </div>

@@ -15,4 +15,9 @@ export interface CalendarQuery {
 export const calendarKeys = {
   all: () => [...rootKey('tasks'), 'calendar'] as const,
   range: (q: CalendarQuery) => [...calendarKeys.all(), q] as const,
+  /**
+   * The repeating tasks' future dates in the shown days (issue 39): beside `all()`, not under it, because the moves
+   * rewrite every list under it as tasks; under the 'tasks' root, because a task's change can move them.
+   */
+  occurrences: (q: CalendarQuery) => [...rootKey('tasks'), 'occurrences', q] as const,
 };

@@ -1,11 +1,14 @@
 import { CalendarDays, Plus } from 'lucide-react';
 import { useMemo } from 'react';
 import { agendaDays, type CalendarRange, longDayLabel, shortDayLabel } from '../../../../domain/calendar';
+import type { OccurrenceDto } from '../../../../domain/schemas/repeat';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { cn } from '../../../lib/cn';
 import { EMPTY_TEXT } from './calendar-texts';
+import { OccurrenceChip } from './occurrence-chip';
+import { agendaWithOccurrences, occurrencesByDay } from './occurrence-days';
 import { agendaDayOf, spansDays } from './span-layout';
 import { TaskLink } from './task-chip';
 
@@ -13,21 +16,23 @@ interface CalendarAgendaProps {
   range: CalendarRange;
   today: string;
   tasks: TaskDto[];
+  /** Repeating tasks' future dates, listed faded after each day's tasks. */
+  occurrences: OccurrenceDto[];
   isLoading: boolean;
   onAddTask: (date: string) => void;
 }
 
 /** Narrow screens: the shown days that have tasks, in order, one under the other. */
-export function CalendarAgenda({ range, today, tasks, isLoading, onAddTask }: CalendarAgendaProps) {
+export function CalendarAgenda({ range, today, tasks, occurrences, isLoading, onAddTask }: CalendarAgendaProps) {
   // A spanning task is listed under its first shown day, with its days (agendaDays groups by the day given it).
-  const days = useMemo(
-    () =>
-      agendaDays(
-        tasks.map((t) => ({ ...t, task: t, dueDate: agendaDayOf(t, range.from) })),
-        range.weeks.flat(),
-      ),
-    [tasks, range],
-  );
+  const days = useMemo(() => {
+    const shown = range.weeks.flat();
+    const taskDays = agendaDays(
+      tasks.map((t) => ({ ...t, task: t, dueDate: agendaDayOf(t, range.from) })),
+      shown,
+    );
+    return agendaWithOccurrences(taskDays, occurrencesByDay(occurrences, shown));
+  }, [tasks, occurrences, range]);
   if (isLoading) {
     return (
       <div aria-hidden className="space-y-3">
@@ -53,7 +58,7 @@ export function CalendarAgenda({ range, today, tasks, isLoading, onAddTask }: Ca
   }
   return (
     <ol className="space-y-4" data-testid="calendar-agenda">
-      {days.map(({ date, tasks: dayTasks }) => (
+      {days.map(({ date, tasks: dayTasks, occurrences: future }) => (
         <li key={date} className="min-w-0">
           <div className="mb-1.5 flex items-center justify-between gap-2">
             <h3 className={cn('text-sm font-semibold', date === today && 'text-brand-700 dark:text-brand-100')}>
@@ -78,6 +83,11 @@ export function CalendarAgenda({ range, today, tasks, isLoading, onAddTask }: Ca
                   task={task}
                   days={spansDays(task) ? `${shortDayLabel(task.startDate!)} – ${shortDayLabel(task.dueDate!)}` : undefined}
                 />
+              </li>
+            ))}
+            {future.map((o) => (
+              <li key={`${o.seriesId}-${o.date}`}>
+                <OccurrenceChip occurrence={o} size="full" />
               </li>
             ))}
           </ul>

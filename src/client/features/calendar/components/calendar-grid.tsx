@@ -14,11 +14,14 @@ import {
   type Weekday,
 } from '../../../../domain/calendar';
 import { addDays } from '../../../../domain/dates';
+import type { OccurrenceDto } from '../../../../domain/schemas/repeat';
 import type { TaskDto } from '../../../../domain/schemas/task';
 import { cn } from '../../../lib/cn';
 import { type DropTargets, taskDragAnnouncements, taskOf, useTaskDrag } from '../../../components/task-drag';
 import { useMoveTaskDate } from '../api/move-task-date';
 import { DayTasksDialog } from './day-tasks-dialog';
+import { OccurrenceChip } from './occurrence-chip';
+import { occurrencesByDay } from './occurrence-days';
 import { layoutSpans, type SpanSegment, spansDays } from './span-layout';
 import { type ChipSize, DraggableTaskChip, TaskChipView } from './task-chip';
 
@@ -67,13 +70,28 @@ interface CalendarGridProps {
   today: string;
   weekStartsOn: Weekday;
   tasks: TaskDto[];
+  /** Repeating tasks' future dates (faded, after the day's tasks, not draggable). */
+  occurrences: OccurrenceDto[];
   isLoading: boolean;
   onOpenTask: (task: TaskDto) => void;
   onAddTask: (date: string) => void;
 }
 
-/** The month or week grid: a cell per day with its tasks, each draggable to another day (pointer or keyboard). */
-export function CalendarGrid({ range, date, today, weekStartsOn, tasks, isLoading, onOpenTask, onAddTask }: CalendarGridProps) {
+/**
+ * The month or week grid: a cell per day with its tasks, each draggable to another day (pointer or keyboard), and the
+ * repeating tasks' future dates.
+ */
+export function CalendarGrid({
+  range,
+  date,
+  today,
+  weekStartsOn,
+  tasks,
+  occurrences,
+  isLoading,
+  onOpenTask,
+  onAddTask,
+}: CalendarGridProps) {
   const move = useMoveTaskDate();
   const [moreDay, setMoreDay] = useState<string | null>(null);
   // After a keyboard drop, the chip that lands in its new day (or comes back to its old one) takes focus.
@@ -91,6 +109,7 @@ export function CalendarGrid({ range, date, today, weekStartsOn, tasks, isLoadin
     [tasks, days],
   );
   const spans = useMemo(() => layoutSpans(tasks, range.weeks, SPAN_LANES[range.view]), [tasks, range]);
+  const futureByDay = useMemo(() => occurrencesByDay(occurrences, days), [occurrences, days]);
   const size: ChipSize = range.view === 'month' ? 'compact' : 'full';
 
   const onDrop = ({ active, over, activatorEvent }: DragEndEvent) => {
@@ -118,6 +137,7 @@ export function CalendarGrid({ range, date, today, weekStartsOn, tasks, isLoadin
   const moreTasks = moreDay
     ? [...tasks.filter((t) => spansDays(t) && t.startDate! <= moreDay && t.dueDate! >= moreDay), ...(byDay.get(moreDay) ?? [])]
     : [];
+  const moreOccurrences = moreDay ? (futureByDay.get(moreDay) ?? []) : [];
 
   return (
     <DndContext {...contextProps}>
@@ -139,11 +159,14 @@ export function CalendarGrid({ range, date, today, weekStartsOn, tasks, isLoadin
         <ol className="grid grid-cols-7" data-testid="calendar-grid" data-view={range.view}>
           {days.map((day, i) => {
             const dayTasks = byDay.get(day) ?? [];
+            const future = futureByDay.get(day) ?? [];
             const row = spans[Math.floor(i / 7)]!;
             const hidden = row.hidden[i % 7]!.length;
-            // The bars' lines come off the cell's room; bars left out count in '+N more' with the chips.
-            const fit = fitDay(dayTasks.length + hidden, CAPACITY[range.view] - row.lanes);
+            // The bars' lines come off the cell's room; bars left out count in '+N more' with the chips, and the
+            // occurrences take what room the tasks leave.
+            const fit = fitDay(dayTasks.length + future.length + hidden, CAPACITY[range.view] - row.lanes);
             const shown = Math.min(fit.shown, dayTasks.length);
+            const shownFuture = Math.min(fit.shown - shown, future.length);
             return (
               <DayCell
                 key={day}
@@ -153,8 +176,8 @@ export function CalendarGrid({ range, date, today, weekStartsOn, tasks, isLoadin
                 isLastColumn={i % 7 === 6}
                 isLastRow={i >= days.length - 7}
                 view={range.view}
-                count={dayTasks.length}
-                more={dayTasks.length + hidden - shown}
+                count={dayTasks.length + future.length}
+                more={dayTasks.length + future.length + hidden - shown - shownFuture}
                 lanes={row.lanes}
                 bars={row.segments
                   .filter((s) => s.column === i % 7)
@@ -174,6 +197,11 @@ export function CalendarGrid({ range, date, today, weekStartsOn, tasks, isLoadin
                     />
                   </li>
                 ))}
+                {future.slice(0, shownFuture).map((o) => (
+                  <li key={`${o.seriesId}-${o.date}`}>
+                    <OccurrenceChip occurrence={o} size={size} />
+                  </li>
+                ))}
               </DayCell>
             );
           })}
@@ -185,6 +213,7 @@ export function CalendarGrid({ range, date, today, weekStartsOn, tasks, isLoadin
       <DayTasksDialog
         date={moreDay}
         tasks={moreTasks}
+        occurrences={moreOccurrences}
         onClose={() => setMoreDay(null)}
         onAdd={(d) => {
           setMoreDay(null);

@@ -1,7 +1,9 @@
+import { Repeat } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { TASK_PRIORITIES, TASK_PRIORITY_LABELS, TASK_STATUSES } from '../../../../domain/constants';
 import { PriorityIcon, StatusIcon, statusText, statusTint } from '../../../components/task-visuals';
 import { cn } from '../../../lib/cn';
+import { OCCURRENCE_HINT, occurrenceLook } from './occurrence-chip';
 
 /** What the colours and icons mean, under the grid. */
 export function CalendarLegend() {
@@ -22,6 +24,12 @@ export function CalendarLegend() {
             {TASK_PRIORITY_LABELS[p]}
           </li>
         ))}
+      </LegendGroup>
+      <LegendGroup id="calendar-legend-repeat" title="Faded:" listClassName="gap-2">
+        <li className={cn('inline-flex items-center gap-1 rounded border px-1.5 py-0.5 italic', occurrenceLook)}>
+          <Repeat className="h-3.5 w-3.5" aria-hidden />
+          {OCCURRENCE_HINT}
+        </li>
       </LegendGroup>
     </div>
   );

@@ -12,6 +12,7 @@ import { projectsQueryOptions } from '../../../lib/queries/projects';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useQuickAddStore } from '../../../stores/ui-store';
 import { useCalendarTasks } from '../api/get-calendar-tasks';
+import { useOccurrences } from '../api/get-occurrences';
 import { useCalendarState } from '../hooks/use-calendar-state';
 import { useMediaQuery } from '../hooks/use-media-query';
 import { CalendarAgenda } from './calendar-agenda';
@@ -35,12 +36,10 @@ const GRID_QUERY = '(min-width: 768px)';
 export function CalendarPage() {
   useDocumentTitle('Calendar');
   const { view, date, today, teamId, projectId, range, weekStartsOn, setView, go, goToday, setFilters } = useCalendarState();
-  const query = useCalendarTasks({
-    from: range.from,
-    to: range.to,
-    teamId: teamId || undefined,
-    projectId: projectId || undefined,
-  });
+  const shown = { from: range.from, to: range.to, teamId: teamId || undefined, projectId: projectId || undefined };
+  const query = useCalendarTasks(shown);
+  // Repeating tasks' future dates: drawn faded when they come; without them (an error) the tasks still show.
+  const future = useOccurrences(shown);
   const isWide = useMediaQuery(GRID_QUERY);
   const navigate = useNavigate();
   const openWith = useQuickAddStore((s) => s.openWith);
@@ -53,9 +52,10 @@ export function CalendarPage() {
   const addTask = useCallback((day: string) => openWith({ dueDate: day, projectId: presetProject }), [openWith, presetProject]);
 
   const tasks = query.data ?? [];
+  const occurrences = future.data ?? [];
   const isLoading = query.isPending;
   const unit = view === 'month' ? 'month' : 'week';
-  const isEmpty = query.isSuccess && !query.isPlaceholderData && tasks.length === 0;
+  const isEmpty = query.isSuccess && !query.isPlaceholderData && tasks.length === 0 && occurrences.length === 0;
 
   return (
     <div>
@@ -124,6 +124,7 @@ export function CalendarPage() {
               today={today}
               weekStartsOn={weekStartsOn}
               tasks={tasks}
+              occurrences={occurrences}
               isLoading={isLoading}
               onOpenTask={openTask}
               onAddTask={addTask}
@@ -131,7 +132,14 @@ export function CalendarPage() {
             <CalendarLegend />
           </>
         ) : (
-          <CalendarAgenda range={range} today={today} tasks={tasks} isLoading={isLoading} onAddTask={addTask} />
+          <CalendarAgenda
+            range={range}
+            today={today}
+            tasks={tasks}
+            occurrences={occurrences}
+            isLoading={isLoading}
+            onAddTask={addTask}
+          />
         )}
       </div>
     </div>

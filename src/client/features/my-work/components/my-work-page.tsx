@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { CircleCheckBig, UserX } from 'lucide-react';
+import { CircleCheckBig, Clock, UserX } from 'lucide-react';
 import { useCallback, useMemo } from 'react';
 import { Link } from 'react-router';
 import { localIsoDate } from '../../../../domain/dates';
@@ -107,6 +107,15 @@ export function MyWorkPage({ TaskCard }: MyWorkPageProps) {
         subtitle={subject ? subtitle(subject, createdBy, openCount) : undefined}
         actions={
           <div className="flex flex-wrap items-end gap-4">
+            {!otherId && (
+              <Link
+                to="/timesheet"
+                className="inline-flex h-10 items-center gap-2 rounded-lg border border-slate-300 px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
+              >
+                <Clock className="h-4 w-4" aria-hidden />
+                Timesheet
+              </Link>
+            )}
             {subject && (
               <Switch
                 label={toggleLabel(subject)}

@@ -1,4 +1,4 @@
-import { Ban, Calendar, ListChecks, ListTree, MessageSquare, Paperclip, User } from 'lucide-react';
+import { Ban, Calendar, Clock, ListChecks, ListTree, MessageSquare, Paperclip, User } from 'lucide-react';
 import { lazy, memo, Suspense, useId, useMemo } from 'react';
 import { LIMITS } from '../../../../domain/constants';
 import { DEPENDENCY_TEXT } from '../../../../domain/dependencies';
@@ -10,6 +10,8 @@ import { cn } from '../../../lib/cn';
 import { defaultLookOf } from '../../../lib/default-column';
 import { useDraggableTask } from '../../../components/task-drag';
 import { formatCardDate } from './task-meta';
+import { cardTimeLabel, cardTimeText } from './card-time';
+import { RepeatMark } from './repeat-mark';
 import { markdownPreview } from '../../../../domain/markdown-text';
 
 /**
@@ -94,7 +96,9 @@ export const TaskCardView = memo(function TaskCardView({ task, isOverdue, classN
             <time dateTime={task.dueDate}>{formatCardDate(task.dueDate)}</time>
           </span>
         )}
+        <RepeatMark task={task} />
         <span className="ml-auto inline-flex items-center gap-3">
+          <TimeFigure task={task} />
           <SubtaskProgress task={task} />
           {task.checklistTotal > 0 && (
             <span
@@ -144,6 +148,19 @@ export function BlockedBadge({ task }: { task: Pick<TaskDto, 'blockedCount'> }) 
       {DEPENDENCY_TEXT.blocked}
       <span className="sr-only"> by {open}</span>
     </Badge>
+  );
+}
+
+/** Logged/estimate ('1h 30m / 5h', '1h 30m · 3 pts') when either is set (issue 39), read as a sentence. */
+export function TimeFigure({ task }: { task: Parameters<typeof cardTimeText>[0] }) {
+  const text = cardTimeText(task);
+  if (text === null) return null;
+  return (
+    <span className="inline-flex items-center gap-1 tabular-nums" title="Time logged" data-testid="card-time">
+      <Clock className="h-3.5 w-3.5" aria-hidden />
+      <span aria-hidden>{text}</span>
+      <span className="sr-only">{cardTimeLabel(task)}</span>
+    </span>
   );
 }
 

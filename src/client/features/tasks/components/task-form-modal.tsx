@@ -34,6 +34,9 @@ import { TaskDetailPanel } from './task-detail/task-detail-panel';
 import { checkValue, CustomFieldRow, useProjectFields } from './task-detail/custom-fields-section';
 import type { CustomFieldValue } from '../../../../domain/custom-fields';
 import { TaskStructureBanner } from './task-detail/task-structure-banner';
+import { localTimeZone } from '../../../../domain/schemas/time-zone';
+import { NO_REPEAT, type RepeatChoice, repeatAnchor, repeatInputOf } from '../repeat-choice';
+import { RepeatPicker } from './repeat-picker';
 
 export interface TaskFormModalProps {
   open: boolean;
@@ -333,6 +336,9 @@ function TaskForm({
     form.setField('fields', { ...values.fields, [id]: value });
     setFieldErrors(({ [id]: _, ...rest }) => rest);
   };
+  // A new task's 'Repeat' (issue 39), anchored at its due date as typed; an existing task's is its page's (RepeatSection).
+  const [repeat, setRepeat] = useState<RepeatChoice>(NO_REPEAT);
+  const repeatInput = task ? null : repeatInputOf(repeat, repeatAnchor(values.dueDate), localTimeZone());
 
   // The domain's rule (dates.ts), told as soon as both dates are set; else the form's or the server's message.
   const startError = validateStartDate(values.startDate || null, values.dueDate || null).ok
@@ -361,6 +367,7 @@ function TaskForm({
       startDate: values.startDate || null,
       tags: parseTags(values.tags),
       ...(!task && Object.keys(chosen).length > 0 ? { fields: chosen } : {}),
+      ...(repeatInput ? { repeat: repeatInput } : {}),
     };
     const body = form.validate(createTaskInput, payload);
     if (!body || Object.keys(refused).length > 0) return;
@@ -424,6 +431,9 @@ function TaskForm({
         error={startError}
       />
       <TextField label="Due Date" type="date" className="dark:[&_input]:[color-scheme:dark]" {...bind('dueDate')} />
+      {!task && (
+        <RepeatPicker value={repeat} anchor={repeatAnchor(values.dueDate)} onChange={setRepeat} error={form.errors.repeat} />
+      )}
       <TextField
         label="Tags"
         className="sm:col-span-2"

@@ -1,6 +1,7 @@
 import { TASK_PRIORITY_LABELS, TASK_STATUS_LABELS } from '../../../../../domain/constants';
 import { formatLongDate } from '../../../../../domain/dates';
 import { DEPENDENCY_TEXT, HIDDEN_TASK_VALUE } from '../../../../../domain/dependencies';
+import { formatDuration } from '../../../../../domain/durations';
 import type { ActivityDto } from '../../../../../domain/schemas/task-detail';
 
 /** Who did it, as a sentence starts: their name, or 'A former member' once the account is gone. */
@@ -75,6 +76,18 @@ export function describeActivity(
       if (!before) return `set ${name} to ${after ?? 'nothing'}`;
       if (!after) return `cleared ${name} (was ${before})`;
       return `changed ${name} from ${before} to ${after}`;
+    }
+    case 'estimate':
+      // The labels say the estimate as it read then ('1h 30m', '5 points').
+      if (!oldValue) return `set the estimate to ${newLabel ?? newValue}`;
+      if (!newValue) return `removed the estimate (was ${oldLabel ?? oldValue})`;
+      return `changed the estimate from ${oldLabel ?? oldValue} to ${newLabel ?? newValue}`;
+    case 'time_entry': {
+      // Values: the entry's minutes; labels: its day.
+      const logged = (minutes: string | null, day: string | null) => `${formatDuration(Number(minutes))} on ${date(day)}`;
+      if (!oldValue) return `logged ${logged(newValue, newLabel)}`;
+      if (!newValue) return `deleted ${logged(oldValue, oldLabel)} of logged time`;
+      return `changed logged time from ${logged(oldValue, oldLabel)} to ${logged(newValue, newLabel)}`;
     }
   }
 }

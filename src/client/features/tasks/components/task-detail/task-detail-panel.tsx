@@ -5,8 +5,10 @@ import { AttachmentsSection } from './attachments-section';
 import { ChecklistSection } from './checklist-section';
 import { CustomFieldsSection } from './custom-fields-section';
 import { DependenciesSection } from './dependencies-section';
+import { RepeatSection } from './repeat-section';
 import { SubtasksSection } from './subtasks-section';
 import { ActivitySection, CommentsSection } from './task-discussion';
+import { TimeSection } from './time-section';
 
 /**
  * Everything of a task beside its form: its custom fields (edited in place), sub-tasks, dependencies, files, checklist, the comment box and the activity
@@ -25,7 +27,9 @@ export function TaskDetailPanel({
   const role = projects.data?.find((p) => p.id === task.projectId)?.myRole;
   return (
     <div className="min-w-0 space-y-6">
+      <RepeatSection task={task} onSaved={onFieldSaved} />
       <CustomFieldsSection task={task} onSaved={onFieldSaved} />
+      <TimeSection task={task} onSaved={onFieldSaved} />
       <SubtasksSection task={task} />
       <DependenciesSection task={task} />
       <AttachmentsSection taskId={task.id} />

@@ -1,0 +1,493 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Pencil, Play, Square, Trash2 } from 'lucide-react';
+import { type FormEvent, type KeyboardEvent, type Ref, useId, useRef, useState } from 'react';
+import { type EstimateUnit, TIME_LIMITS } from '../../../../../domain/constants';
+import { localIsoDate } from '../../../../../domain/dates';
+import { formatDuration, formatElapsed } from '../../../../../domain/durations';
+import { canEditTimeEntry } from '../../../../../domain/permissions';
+import type { TaskDto } from '../../../../../domain/schemas/task';
+import type { TimeEntryDto } from '../../../../../domain/schemas/time';
+import { RowIconButton } from '../../../../components/sortable-list';
+import { Button } from '../../../../components/ui/button';
+import { inputClass } from '../../../../components/ui/field';
+import { ProgressBar } from '../../../../components/ui/progress-bar';
+import { ApiError } from '../../../../lib/api-client';
+import { cn } from '../../../../lib/cn';
+import { errorText, isError, logError } from '../../../../lib/errors';
+import {
+  useDeleteTimeEntry,
+  useElapsedSeconds,
+  useLogTime,
+  useStartTimer,
+  useStopTimer,
+  useTaskTimeEntries,
+  useTimer,
+  useUpdateTimeEntry,
+} from '../../../../lib/queries/time';
+import { useAuthStore } from '../../../../stores/auth-store';
+import { useTaskProjects } from '../../api/get-projects';
+import { useTask } from '../../api/get-task';
+import { useTaskTeam } from '../../api/get-teams';
+import { invalidateTasks } from '../../api/prefetch-board';
+import { updateTask } from '../../api/save-task';
+import { taskDetailKeys } from '../../api/task-detail-keys';
+import { formatLongDate } from '../task-meta';
+import {
+  estimateDraft,
+  estimateIn,
+  loggedPercent,
+  type Parsed,
+  parseEntryMinutes,
+  parseEstimate,
+  taskLoggedSummary,
+} from './time-model';
+
+export interface TimeSectionProps {
+  task: TaskDto;
+  /** The estimate saved: the version the save was sent with and the task the server returned (the form's next version). */
+  onSaved?: (sentVersion: number, saved: TaskDto) => void;
+}
+
+/**
+ * The task page's 'Time' (issue 39): what is logged against the estimate (the sub-tasks' time included), the estimate
+ * in the team's unit, the timer, 'Log time' and the entries (edited or deleted by their author and the team's owners
+ * and admins; the server checks again).
+ */
+export function TimeSection({ task: opened, onSaved }: TimeSectionProps) {
+  const headingId = useId();
+  const task = useTask(opened.id, true).data ?? opened;
+  const projects = useTaskProjects();
+  const teamId = projects.data?.find((p) => p.id === task.projectId)?.teamId;
+  const team = useTaskTeam(teamId).data;
+  const unit: EstimateUnit = team?.estimateUnit ?? 'time';
+  const percent = loggedPercent(task, unit);
+
+  return (
+    <section aria-labelledby={headingId} className="space-y-3" data-testid="time-section">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id={headingId} className="text-base font-semibold text-slate-900 dark:text-slate-100">
+          Time
+        </h3>
+        <TimerControl task={task} />
+      </div>
+      <div className="space-y-1.5">
+        <p className="text-sm text-slate-800 dark:text-slate-100" data-testid="time-summary">
+          {taskLoggedSummary(task, unit)}
+        </p>
+        {percent !== null && <ProgressBar value={percent} label="Time logged against the estimate" />}
+        {task.subtaskLoggedMinutes > 0 && (
+          <p className="text-xs text-slate-600 dark:text-slate-300">
+            Includes {formatDuration(task.subtaskLoggedMinutes)} on sub-tasks
+          </p>
+        )}
+      </div>
+      <EstimateField key={`${task.id}-${unit}`} task={task} unit={unit} onSaved={onSaved} />
+      <LogTimeForm taskId={task.id} />
+      <EntryList taskId={task.id} role={team?.myRole} />
+    </section>
+  );
+}
+
+/** 'Start timer', or 'Stop timer' with the elapsed time while this task's timer runs. */
+function TimerControl({ task }: { task: TaskDto }) {
+  const timer = useTimer();
+  const start = useStartTimer();
+  const stop = useStopTimer();
+  const running = timer.data?.taskId === task.id ? timer.data : null;
+  const elapsed = useElapsedSeconds(running?.startedAt);
+  const busy = start.isPending || stop.isPending;
+  return (
+    <div className="flex items-center gap-2">
+      {running && (
+        <span className="text-sm tabular-nums text-slate-700 dark:text-slate-200" data-testid="task-timer-elapsed">
+          <span className="sr-only">Timer running: </span>
+          {formatElapsed(elapsed)}
+        </span>
+      )}
+      {running ? (
+        <Button variant="secondary" size="sm" onClick={() => stop.mutate()} disabled={busy}>
+          <Square className="h-3.5 w-3.5 fill-current" aria-hidden />
+          Stop timer
+        </Button>
+      ) : (
+        <Button variant="secondary" size="sm" onClick={() => start.mutate(task.id)} disabled={busy || timer.isPending}>
+          <Play className="h-3.5 w-3.5" aria-hidden />
+          Start timer
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/** The estimate, in the team's unit, saved on blur or Enter (PATCH /api/tasks/:id with the task's version). */
+function EstimateField({ task, unit, onSaved }: { task: TaskDto; unit: EstimateUnit; onSaved?: TimeSectionProps['onSaved'] }) {
+  const id = useId();
+  const qc = useQueryClient();
+  const saved = estimateDraft(task, unit);
+  const [draft, setDraft] = useState(saved);
+  const [seen, setSeen] = useState(saved);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState('');
+  const newest = useRef(0);
+  // A value changed elsewhere (a save, realtime) replaces the draft.
+  if (saved !== seen) {
+    setSeen(saved);
+    setDraft(saved);
+  }
+
+  const commit = async () => {
+    const parsed = parseEstimate(draft, unit);
+    if (!parsed.ok) {
+      setError(parsed.message);
+      return;
+    }
+    setError(null);
+    const current = estimateIn(task, unit);
+    if (parsed.value === (unit === 'points' ? current.points : current.minutes)) return;
+    const cached = qc.getQueryData<TaskDto>(taskDetailKeys.task(task.id))?.version ?? task.version;
+    const sent = Math.max(cached, newest.current);
+    setStatus('Saving…');
+    try {
+      const input = unit === 'points' ? { estimatePoints: parsed.value } : { estimateMinutes: parsed.value };
+      const result = await updateTask(task.id, { ...input, version: sent });
+      newest.current = Math.max(newest.current, result.version);
+      qc.setQueryData(taskDetailKeys.task(task.id), result);
+      onSaved?.(sent, result);
+      setStatus('Estimate saved');
+    } catch (e) {
+      logError('Failed to save the estimate', e);
+      setStatus('');
+      setError(
+        isError(e, 'stale_edit')
+          ? 'Someone else changed this task meanwhile: the estimate was not saved. Try again.'
+          : errorText(e, 'The estimate could not be saved'),
+      );
+    } finally {
+      void invalidateTasks(qc);
+    }
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key !== 'Enter') return;
+    e.preventDefault();
+    void commit();
+  };
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  return (
+    <div className="grid gap-1 sm:grid-cols-[minmax(0,9rem)_minmax(0,1fr)] sm:items-start sm:gap-3">
+      <label htmlFor={id} className="text-sm font-medium text-slate-700 sm:pt-2 dark:text-slate-200">
+        {unit === 'points' ? 'Estimate (points)' : 'Estimate'}
+      </label>
+      <div className="min-w-0 space-y-1">
+        <input
+          id={id}
+          type="text"
+          inputMode={unit === 'points' ? 'decimal' : undefined}
+          className={cn(inputClass, 'max-w-48')}
+          value={draft}
+          placeholder={unit === 'points' ? '3' : '5h'}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : hintId}
+          onChange={(e) => setDraft(e.target.value)}
+          onBlur={() => void commit()}
+          onKeyDown={onKeyDown}
+        />
+        {error ? (
+          <p id={errorId} className="text-sm text-red-700 dark:text-red-400">
+            {error}
+          </p>
+        ) : (
+          <p id={hintId} className="text-xs text-slate-600 dark:text-slate-300">
+            {unit === 'points' ? 'Story points, such as 3 or 2.5' : 'Such as 5h, 2h 30m or 90m'}
+          </p>
+        )}
+        <p role="status" className="sr-only">
+          {status}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/** A refused entry's message: the server's for its field, else its reason's text. */
+function entryErrorText(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) {
+    const field = error.fields.minutes ?? error.fields.date ?? error.fields.note;
+    if (field) return field;
+  }
+  return errorText(error, fallback);
+}
+
+interface EntryDraft {
+  duration: string;
+  date: string;
+  note: string;
+}
+
+/** The fields of an entry (new or edited): a duration, a day, a note, and the message of what was refused. */
+function EntryFields({
+  draft,
+  onChange,
+  durationError,
+  durationRef,
+}: {
+  draft: EntryDraft;
+  onChange: (next: EntryDraft) => void;
+  durationError: string | null;
+  durationRef?: Ref<HTMLInputElement>;
+}) {
+  const id = useId();
+  const errorId = `${id}-duration-error`;
+  const labelClass = 'block text-xs font-medium text-slate-700 dark:text-slate-200';
+  return (
+    <div className="grid grid-cols-2 gap-2 sm:grid-cols-[minmax(0,7rem)_minmax(0,10rem)_minmax(0,1fr)]">
+      <div className="space-y-1">
+        <label htmlFor={`${id}-duration`} className={labelClass}>
+          Duration
+        </label>
+        <input
+          ref={durationRef}
+          id={`${id}-duration`}
+          type="text"
+          className={cn(inputClass, 'h-9 py-1.5')}
+          placeholder="1h 30m"
+          value={draft.duration}
+          aria-invalid={durationError ? true : undefined}
+          aria-describedby={durationError ? errorId : undefined}
+          onChange={(e) => onChange({ ...draft, duration: e.target.value })}
+        />
+      </div>
+      <div className="space-y-1">
+        <label htmlFor={`${id}-date`} className={labelClass}>
+          Date
+        </label>
+        <input
+          id={`${id}-date`}
+          type="date"
+          required
+          className={cn(inputClass, 'h-9 py-1.5 dark:[color-scheme:dark]')}
+          value={draft.date}
+          onChange={(e) => onChange({ ...draft, date: e.target.value })}
+        />
+      </div>
+      <div className="col-span-2 space-y-1 sm:col-span-1">
+        <label htmlFor={`${id}-note`} className={labelClass}>
+          Note <span className="font-normal text-slate-600 dark:text-slate-300">(optional)</span>
+        </label>
+        <input
+          id={`${id}-note`}
+          type="text"
+          className={cn(inputClass, 'h-9 py-1.5')}
+          maxLength={TIME_LIMITS.noteMax}
+          value={draft.note}
+          onChange={(e) => onChange({ ...draft, note: e.target.value })}
+        />
+      </div>
+      {durationError && (
+        <p id={errorId} className="col-span-2 text-sm text-red-700 sm:col-span-3 dark:text-red-400">
+          {durationError}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The entry a draft stands for, or the duration's message. */
+function readDraft(draft: EntryDraft): Parsed<{ date: string; minutes: number; note: string | null }> {
+  const minutes = parseEntryMinutes(draft.duration);
+  if (!minutes.ok) return minutes;
+  return { ok: true, value: { date: draft.date, minutes: minutes.value, note: draft.note.trim() || null } };
+}
+
+/** 'Log time' by hand: a duration ('1h 30m', '90m', '1.5h'), a day (today unless changed), an optional note. */
+function LogTimeForm({ taskId }: { taskId: string }) {
+  const headingId = useId();
+  const log = useLogTime(taskId);
+  const durationRef = useRef<HTMLInputElement>(null);
+  const [draft, setDraft] = useState<EntryDraft>(() => ({ duration: '', date: localIsoDate(), note: '' }));
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const read = readDraft(draft);
+    if (!read.ok) {
+      setError(read.message);
+      durationRef.current?.focus();
+      return;
+    }
+    setError(null);
+    log.mutate(read.value, {
+      onSuccess: (entry) => {
+        setDraft((d) => ({ ...d, duration: '', note: '' }));
+        setStatus(`Logged ${formatDuration(entry.minutes)}`);
+      },
+      onError: (err) => {
+        logError('Failed to log time', err);
+        setError(entryErrorText(err, 'The time could not be logged'));
+      },
+    });
+  };
+  return (
+    <form onSubmit={submit} aria-labelledby={headingId} className="space-y-2" noValidate>
+      <h4 id={headingId} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+        Log time
+      </h4>
+      <EntryFields draft={draft} onChange={setDraft} durationError={error} durationRef={durationRef} />
+      <Button type="submit" variant="secondary" size="sm" isLoading={log.isPending}>
+        Log time
+      </Button>
+      <p role="status" className="sr-only">
+        {status}
+      </p>
+    </form>
+  );
+}
+
+const byNewest = (a: TimeEntryDto, b: TimeEntryDto) => b.date.localeCompare(a.date) || b.createdAt.localeCompare(a.createdAt);
+
+/** The task's entries, newest day first. */
+function EntryList({ taskId, role }: { taskId: string; role: Parameters<typeof canEditTimeEntry>[0] }) {
+  const userId = useAuthStore((s) => s.user?.id) ?? '';
+  const { data, isPending, isError: failed, refetch } = useTaskTimeEntries(taskId);
+  const remove = useDeleteTimeEntry();
+  const [editing, setEditing] = useState<string | null>(null);
+  const [status, setStatus] = useState('');
+  if (isPending) {
+    return (
+      <p role="status" className="text-sm text-slate-600 dark:text-slate-300">
+        Loading time entries…
+      </p>
+    );
+  }
+  if (failed) {
+    return (
+      <div className="flex items-center gap-3 text-sm text-slate-700 dark:text-slate-200">
+        <p>Could not load the time entries.</p>
+        <Button variant="secondary" size="sm" onClick={() => void refetch()}>
+          Retry
+        </Button>
+      </div>
+    );
+  }
+  const entries = [...data].sort(byNewest);
+  return (
+    <div className="space-y-1">
+      {entries.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-300">No time logged yet.</p>
+      ) : (
+        <ul aria-label="Time entries" className="divide-y divide-slate-200 dark:divide-slate-700" data-testid="time-entries">
+          {entries.map((entry) =>
+            editing === entry.id ? (
+              <li key={entry.id} className="py-2">
+                <EntryEditForm
+                  entry={entry}
+                  onDone={(message) => {
+                    setEditing(null);
+                    if (message) setStatus(message);
+                  }}
+                />
+              </li>
+            ) : (
+              <EntryRow
+                key={entry.id}
+                entry={entry}
+                canEdit={canEditTimeEntry(role, userId, entry)}
+                onEdit={() => setEditing(entry.id)}
+                onDelete={() =>
+                  remove.mutate(entry.id, {
+                    onSuccess: () => setStatus(`Deleted the entry of ${formatDuration(entry.minutes)}`),
+                  })
+                }
+              />
+            ),
+          )}
+        </ul>
+      )}
+      <p role="status" className="sr-only">
+        {status}
+      </p>
+    </div>
+  );
+}
+
+function EntryRow({
+  entry,
+  canEdit,
+  onEdit,
+  onDelete,
+}: {
+  entry: TimeEntryDto;
+  canEdit: boolean;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  const duration = formatDuration(entry.minutes);
+  const day = formatLongDate(entry.date);
+  const name = `${duration} on ${day} by ${entry.userName}`;
+  return (
+    <li className="flex items-start gap-2 py-2" data-testid="time-entry">
+      <div className="min-w-0 flex-1 text-sm">
+        <p className="flex flex-wrap items-baseline gap-x-2 text-slate-800 dark:text-slate-100">
+          <span className="font-semibold tabular-nums">{duration}</span>
+          <span className="font-medium">{entry.userName}</span>
+          <time dateTime={entry.date} className="text-slate-600 dark:text-slate-300">
+            {day}
+          </time>
+        </p>
+        {entry.note && <p className="break-words text-slate-700 dark:text-slate-200">{entry.note}</p>}
+      </div>
+      {canEdit && (
+        <div className="flex shrink-0 items-center">
+          <RowIconButton label={`Edit entry: ${name}`} hint="Edit" onClick={onEdit}>
+            <Pencil className="h-3.5 w-3.5" aria-hidden />
+          </RowIconButton>
+          <RowIconButton label={`Delete entry: ${name}`} hint="Delete" onClick={onDelete}>
+            <Trash2 className="h-3.5 w-3.5" aria-hidden />
+          </RowIconButton>
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** An entry edited in place: Save sends what changed (PATCH /api/time-entries/:id), Cancel leaves it. */
+function EntryEditForm({ entry, onDone }: { entry: TimeEntryDto; onDone: (status?: string) => void }) {
+  const update = useUpdateTimeEntry();
+  const [draft, setDraft] = useState<EntryDraft>({
+    duration: formatDuration(entry.minutes),
+    date: entry.date,
+    note: entry.note ?? '',
+  });
+  const [error, setError] = useState<string | null>(null);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const read = readDraft(draft);
+    if (!read.ok) {
+      setError(read.message);
+      return;
+    }
+    update.mutate(
+      { id: entry.id, patch: read.value },
+      {
+        onSuccess: (saved) => onDone(`Saved the entry of ${formatDuration(saved.minutes)}`),
+        onError: (err) => {
+          logError('Failed to save a time entry', err);
+          setError(entryErrorText(err, 'The entry could not be saved'));
+        },
+      },
+    );
+  };
+  return (
+    <form onSubmit={submit} aria-label="Edit time entry" className="space-y-2" noValidate>
+      <EntryFields draft={draft} onChange={setDraft} durationError={error} />
+      <div className="flex gap-2">
+        <Button type="submit" size="sm" isLoading={update.isPending}>
+          Save
+        </Button>
+        <Button variant="secondary" size="sm" onClick={() => onDone()}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}

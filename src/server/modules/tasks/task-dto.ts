@@ -1,0 +1,49 @@
+import { splitFullName } from '../../../domain/schemas/common';
+import type { TaskDto } from '../../../domain/schemas/task';
+import type { DbOrTx } from '../../db/client';
+import { listCardsByIds, type TaskListRow } from './tasks.repo';
+
+/** A task's answer from its row with the names it shows (the one mapping: the tasks service and the series' job). */
+export function toTaskDto(row: TaskListRow): TaskDto {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    statusCategory: row.statusCategory,
+    priority: row.priority,
+    assigneeId: row.assigneeId,
+    assignee:
+      row.assigneeId && row.assigneeName !== null
+        ? { id: row.assigneeId, fullName: row.assigneeName, firstName: splitFullName(row.assigneeName).firstName }
+        : null,
+    projectId: row.projectId,
+    projectName: row.projectName,
+    creatorId: row.creatorId,
+    dueDate: row.dueDate,
+    tags: row.tags,
+    commentCount: row.commentCount,
+    attachmentCount: row.attachmentCount,
+    checklistTotal: row.checklistTotal,
+    checklistDone: row.checklistDone,
+    parentId: row.parentId,
+    subtaskCounts: { done: row.subtaskDone, total: row.subtaskTotal },
+    startDate: row.startDate,
+    blockedCount: row.openBlockerCount,
+    fields: row.fields,
+    repeat: row.repeat,
+    seriesId: row.seriesId,
+    estimateMinutes: row.estimateMinutes,
+    estimatePoints: row.estimatePoints,
+    loggedMinutes: row.loggedMinutes,
+    subtaskLoggedMinutes: row.subtaskLoggedMinutes,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    version: row.version,
+  };
+}
+
+/** Tasks' answers by id, as they are in the transaction (in no particular order): what a change records of them. */
+export async function taskCards(db: DbOrTx, ids: readonly string[]): Promise<TaskDto[]> {
+  return (await listCardsByIds(db, ids)).map(toTaskDto);
+}
