@@ -84,7 +84,7 @@ export function canDeleteNote(role: MemberRole, userId: string, note: { authorId
 
 /** Edit or delete a time entry (issue 39): its author, or the team's owner/admins. */
 export function canEditTimeEntry(role: MemberRole, userId: string, entry: { userId: string }): boolean {
-  return role != null;
+  return role != null && (entry.userId === userId || isManager(role));
 }
 
 /**

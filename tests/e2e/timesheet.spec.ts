@@ -178,6 +178,16 @@ test('the user menu leads to the timesheet; keyboard alone edits a cell', async 
   await page.keyboard.press('Tab');
   await expect(rowOf(page, 'Write the report').getByTestId('task-total')).toHaveText('2h 15m');
   await expect(page.getByRole('status').filter({ hasText: /^Saved: 45m, Write the report, Tuesday/ })).toBeAttached();
+  // Enter, then Tab at once: one entry, not two.
+  const thursday = cell(page, 'Write the report', 'Thursday');
+  await thursday.focus();
+  await page.keyboard.type('2h');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await expect(rowOf(page, 'Write the report').getByTestId('task-total')).toHaveText('4h 15m');
+  await page.reload();
+  await expect(rowOf(page, 'Write the report').getByTestId('task-total')).toHaveText('4h 15m');
+  await expect(cell(page, 'Write the report', 'Thursday')).toHaveValue('2h');
 });
 
 test('Analytics: time logged per week by person or project, and estimate vs actual', async ({ page, request }) => {
@@ -193,7 +203,7 @@ test('Analytics: time logged per week by person or project, and estimate vs actu
     'aria-label',
     /by person: 5h 45m logged .*\(Olive Owner 3h 45m, Mia Member 2h\)/,
   );
-  await logged.getByLabel('Split by').selectOption({ label: 'Project' });
+  await logged.getByLabel('Split time by').selectOption({ label: 'Project' });
   await expect(logged.getByRole('img')).toHaveAttribute('aria-label', /by project: 5h 45m logged .*\(Billing 5h 45m\)/);
   await logged.getByRole('button', { name: /^Show data/ }).click();
   await expect(logged.getByRole('table')).toContainText('Billing');

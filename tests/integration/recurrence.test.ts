@@ -18,7 +18,15 @@ import type { CalendarFeedCreatedDto } from '../../src/domain/schemas/calendar';
 import type { CustomFieldDto } from '../../src/domain/schemas/custom-field';
 import { buildApp } from '../../src/server/app';
 import { openDatabase } from '../../src/server/db/client';
-import { notifications, taskChecklistItems, tasks, taskSeries, users, webhookDeliveries } from '../../src/server/db/schema';
+import {
+  mailOutbox,
+  notifications,
+  taskChecklistItems,
+  tasks,
+  taskSeries,
+  users,
+  webhookDeliveries,
+} from '../../src/server/db/schema';
 import type { DomainEvent } from '../../src/server/lib/events';
 import { RepeatSchedule } from '../../src/server/modules/recurrence';
 import { taskCards } from '../../src/server/modules/tasks';
@@ -276,6 +284,12 @@ describe("'On schedule'", () => {
     await expect
       .poll(async () => (await ctx.database.db.select().from(notifications).where(eq(notifications.userId, member.id))).length)
       .toBeGreaterThan(1);
+    // And mailed, as a task the creator assigned (the mail outbox, in the schedule's transaction).
+    const mails = await ctx.database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.kind, 'task_assigned'), eq(mailOutbox.toEmail, member.email)));
+    expect(mails.length).toBeGreaterThan(1);
     expect(made).toMatchObject({ dueDate: '2030-03-05', creatorId: owner.id, status: 'todo' });
     expect(made!.repeat).toMatchObject({ nextDate: '2030-03-06', nextAt: '2030-03-05T23:00:00.000Z' });
     // The old task handed the series on, done or not: a new version without `repeat`.

@@ -35,8 +35,15 @@ beforeAll(async () => {
   await insertMember(ctx.database.db, teamId, admin, 'admin');
   projectId = (await ok<{ id: string }>(owner, 'POST', '/api/projects', { name: 'Billing', teamId }, 201)).id;
   const strangerTeamId = (await ok<{ id: string }[]>(stranger, 'GET', '/api/teams'))[0]!.id;
-  const strangerProject = await ok<{ id: string }>(stranger, 'POST', '/api/projects', { name: 'Theirs', teamId: strangerTeamId }, 201);
-  strangerTaskId = (await ok<TaskDto>(stranger, 'POST', '/api/tasks', { title: 'Theirs', projectId: strangerProject.id }, 201)).id;
+  const strangerProject = await ok<{ id: string }>(
+    stranger,
+    'POST',
+    '/api/projects',
+    { name: 'Theirs', teamId: strangerTeamId },
+    201,
+  );
+  strangerTaskId = (await ok<TaskDto>(stranger, 'POST', '/api/tasks', { title: 'Theirs', projectId: strangerProject.id }, 201))
+    .id;
 });
 
 const create = (title: string, body: Record<string, unknown> = {}) =>
@@ -119,7 +126,14 @@ describe('logging time', () => {
     const task = await create('Private');
     await log(task.id, { date: '2026-11-02', minutes: 10 });
     await fails(stranger, 'GET', `/api/tasks/${task.id}/time-entries`, undefined, 404, 'task_not_found');
-    await fails(stranger, 'POST', `/api/tasks/${task.id}/time-entries`, { date: '2026-11-02', minutes: 10 }, 404, 'task_not_found');
+    await fails(
+      stranger,
+      'POST',
+      `/api/tasks/${task.id}/time-entries`,
+      { date: '2026-11-02', minutes: 10 },
+      404,
+      'task_not_found',
+    );
     await fails(member, 'POST', `/api/tasks/${strangerTaskId}/time-entries`, { date: '2026-11-02', minutes: 10 }, 404);
     await fails(member, 'POST', `/api/tasks/${crypto.randomUUID()}/time-entries`, { date: '2026-11-02', minutes: 10 }, 404);
     await fails(null, 'POST', `/api/tasks/${task.id}/time-entries`, { date: '2026-11-02', minutes: 10 }, 401);
@@ -197,7 +211,14 @@ describe('reading a range', () => {
     expect(minutes(await range(`${week}&teamId=${teamId}&userId=${member.id}`, admin))).toEqual([10, 20]);
     expect(minutes(await range(`${week}&teamId=${teamId}`, owner))).toEqual([10, 40, 20]);
     expect(minutes(await range(`${week}&teamId=${teamId}`, admin))).toEqual([10, 40, 20]);
-    await fails(member, 'GET', `/api/time-entries?${week}&teamId=${teamId}&userId=${admin.id}`, undefined, 403, 'time_entries_read_denied');
+    await fails(
+      member,
+      'GET',
+      `/api/time-entries?${week}&teamId=${teamId}&userId=${admin.id}`,
+      undefined,
+      403,
+      'time_entries_read_denied',
+    );
     // Another person needs a team; a team the caller is not in is 404 (the stranger's entries stay theirs).
     const res = await fails(admin, 'GET', `/api/time-entries?${week}&userId=${member.id}`, undefined, 400);
     expect(res.json().error.fields).toEqual({ teamId: TIME_RANGE_TEXT.teamNeeded });
@@ -249,7 +270,14 @@ describe('what a change records', () => {
     await ok(owner, 'DELETE', `/api/time-entries/${entry.id}`, undefined, 204);
     expect(await history(task.id)).toEqual([
       { field: 'time_entry', oldValue: null, newValue: '90', oldLabel: null, newLabel: '2026-11-02', actor: 'Mia Member' },
-      { field: 'time_entry', oldValue: '90', newValue: '120', oldLabel: '2026-11-02', newLabel: '2026-11-03', actor: 'Ada Admin' },
+      {
+        field: 'time_entry',
+        oldValue: '90',
+        newValue: '120',
+        oldLabel: '2026-11-02',
+        newLabel: '2026-11-03',
+        actor: 'Ada Admin',
+      },
       { field: 'time_entry', oldValue: '120', newValue: null, oldLabel: '2026-11-03', newLabel: null, actor: 'Olive Owner' },
     ]);
   });
@@ -269,7 +297,14 @@ describe('what a change records', () => {
     } finally {
       unsubscribe();
     }
-    const expected = (actorId: string) => ({ type: 'time_entry.changed', teamId, taskId: task.id, projectId, userId: member.id, actorId });
+    const expected = (actorId: string) => ({
+      type: 'time_entry.changed',
+      teamId,
+      taskId: task.id,
+      projectId,
+      userId: member.id,
+      actorId,
+    });
     expect(seen).toEqual([expected(member.id), expected(admin.id), expected(admin.id)]);
   });
 });
@@ -293,8 +328,22 @@ describe('sub-tasks and estimates', () => {
     await ok(member, 'PATCH', `/api/tasks/${task.id}`, { estimateMinutes: null, estimatePoints: null });
     expect(await read(task.id)).toMatchObject({ estimateMinutes: null, estimatePoints: null });
     expect((await history(task.id)).filter((h) => h.field === 'estimate')).toEqual([
-      { field: 'estimate', oldValue: '300m', newValue: '90m 3pt', oldLabel: '5h', newLabel: '1h 30m · 3 points', actor: 'Mia Member' },
-      { field: 'estimate', oldValue: '90m 3pt', newValue: null, oldLabel: '1h 30m · 3 points', newLabel: null, actor: 'Mia Member' },
+      {
+        field: 'estimate',
+        oldValue: '300m',
+        newValue: '90m 3pt',
+        oldLabel: '5h',
+        newLabel: '1h 30m · 3 points',
+        actor: 'Mia Member',
+      },
+      {
+        field: 'estimate',
+        oldValue: '90m 3pt',
+        newValue: null,
+        oldLabel: '1h 30m · 3 points',
+        newLabel: null,
+        actor: 'Mia Member',
+      },
     ]);
     await fails(member, 'PATCH', `/api/tasks/${task.id}`, { estimateMinutes: 0 }, 400);
     await fails(member, 'PATCH', `/api/tasks/${task.id}`, { estimatePoints: 0.3 }, 400);
@@ -315,6 +364,8 @@ describe('sub-tasks and estimates', () => {
     // Missing, it stays; the owner changes it back.
     expect((await ok<TeamDto>(owner, 'PATCH', `/api/teams/${teamId}`, same)).estimateUnit).toBe('points');
     await fails(owner, 'PATCH', `/api/teams/${teamId}`, { ...same, estimateUnit: 'hours' }, 400);
-    expect((await ok<TeamDto>(owner, 'PATCH', `/api/teams/${teamId}`, { ...same, estimateUnit: 'time' })).estimateUnit).toBe('time');
+    expect((await ok<TeamDto>(owner, 'PATCH', `/api/teams/${teamId}`, { ...same, estimateUnit: 'time' })).estimateUnit).toBe(
+      'time',
+    );
   });
 });

@@ -246,31 +246,34 @@ describe('the roll-up', () => {
 });
 
 describe('on PostgreSQL, two connections at once', () => {
-  it.skipIf(!process.env.DATABASE_URL)('keep the figures exact with entries logged on siblings and a parent concurrently', async () => {
-    const { Pool } = (await import('pg')).default as unknown as { Pool: typeof pg.Pool };
-    const pool = new Pool({ connectionString: databaseUrl, max: 4 });
-    try {
-      const { task, userId } = await world();
-      const top = await task('Concurrent top');
-      const kids = await Promise.all([task('Kid 1', top), task('Kid 2', top), task('Kid 3', top)]);
-      const writes = Array.from({ length: 40 }, (_, i) => {
-        const target = i % 4 === 0 ? top : kids[i % 3]!;
-        return pool.query(`insert into time_entries (task_id, user_id, date, minutes) values ($1, $2, '2026-11-02', $3)`, [
-          target,
-          userId,
-          1 + (i % 5),
+  it.skipIf(!process.env.DATABASE_URL)(
+    'keep the figures exact with entries logged on siblings and a parent concurrently',
+    async () => {
+      const { Pool } = (await import('pg')).default as unknown as { Pool: typeof pg.Pool };
+      const pool = new Pool({ connectionString: databaseUrl, max: 4 });
+      try {
+        const { task, userId } = await world();
+        const top = await task('Concurrent top');
+        const kids = await Promise.all([task('Kid 1', top), task('Kid 2', top), task('Kid 3', top)]);
+        const writes = Array.from({ length: 40 }, (_, i) => {
+          const target = i % 4 === 0 ? top : kids[i % 3]!;
+          return pool.query(`insert into time_entries (task_id, user_id, date, minutes) values ($1, $2, '2026-11-02', $3)`, [
+            target,
+            userId,
+            1 + (i % 5),
+          ]);
+        });
+        await Promise.all(writes);
+        expect(await wrongTimes()).toEqual([]);
+        await Promise.all([
+          pool.query('delete from time_entries where task_id = $1', [kids[0]]),
+          pool.query('update time_entries set minutes = minutes + 1 where task_id = $1', [kids[1]]),
+          pool.query('delete from tasks where id = $1', [kids[2]]),
         ]);
-      });
-      await Promise.all(writes);
-      expect(await wrongTimes()).toEqual([]);
-      await Promise.all([
-        pool.query('delete from time_entries where task_id = $1', [kids[0]]),
-        pool.query('update time_entries set minutes = minutes + 1 where task_id = $1', [kids[1]]),
-        pool.query('delete from tasks where id = $1', [kids[2]]),
-      ]);
-      expect(await wrongTimes()).toEqual([]);
-    } finally {
-      await pool.end();
-    }
-  });
+        expect(await wrongTimes()).toEqual([]);
+      } finally {
+        await pool.end();
+      }
+    },
+  );
 });

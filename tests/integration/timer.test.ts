@@ -38,8 +38,7 @@ const start = (taskId: string, user = member) => ok<StartTimerDto>(user, 'POST',
 const stop = (user = member) => ok<StopTimerDto>(user, 'DELETE', '/api/me/timer');
 const state = async (user = member) => (await ok<TimerStateDto>(user, 'GET', '/api/me/timer')).timer;
 const logged = async (taskId: string) => (await ok<TaskReadDto>(owner, 'GET', `/api/tasks/${taskId}`)).loggedMinutes;
-const entries = async (taskId: string) =>
-  (await ok<TimeEntryListDto>(owner, 'GET', `/api/tasks/${taskId}/time-entries`)).entries;
+const entries = async (taskId: string) => (await ok<TimeEntryListDto>(owner, 'GET', `/api/tasks/${taskId}/time-entries`)).entries;
 /** Sets the person's running timer back: it has run `ms` more (by the database's clock, as it started). */
 const runFor = (user: TestUser, ms: number) =>
   ctx.database.db
@@ -48,7 +47,10 @@ const runFor = (user: TestUser, ms: number) =>
     .where(eq(timers.userId, user.id));
 /** Starts the person's timer at an instant (for the day it started on). */
 const startedAt = (user: TestUser, iso: string) =>
-  ctx.database.db.update(timers).set({ startedAt: new Date(iso) }).where(eq(timers.userId, user.id));
+  ctx.database.db
+    .update(timers)
+    .set({ startedAt: new Date(iso) })
+    .where(eq(timers.userId, user.id));
 
 describe('start, read, stop', () => {
   it('starts a timer, reads it on every device, and stops it logging whole minutes (rounded)', async () => {

@@ -79,7 +79,7 @@ describe('runRealtime', () => {
     // First connection: the notification event; the reconnect refreshes every root.
     expect(invalidated).toContain('notifications');
     expect(new Set(invalidated)).toEqual(
-      new Set(['notifications', 'tasks', 'projects', 'teams', 'invitations', 'dashboard', 'notes', 'fields']),
+      new Set(['notifications', 'tasks', 'projects', 'teams', 'invitations', 'dashboard', 'notes', 'fields', 'time', 'timer']),
     );
   }, 10_000);
 

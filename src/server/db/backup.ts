@@ -177,14 +177,16 @@ export async function restoreBackup(db: Db, backup: Backup): Promise<{ tables: n
       const [t, c] = [sql.raw(ident(table)), sql.raw(ident(column))];
       for (let i = 0; i < data.length; i += 500) {
         const chunk = JSON.stringify(data.slice(i, i + 500));
-        await tx.execute(sql`update ${t} x set ${c} = j.${c} from json_populate_recordset(null::${t}, ${chunk}::json) j where x.id = j.id`);
+        await tx.execute(
+          sql`update ${t} x set ${c} = j.${c} from json_populate_recordset(null::${t}, ${chunk}::json) j where x.id = j.id`,
+        );
       }
     }
     // The task triggers counted the restored tasks; one row per project and status instead of one per slot.
     await recountAllProjects(tx);
     await recountTaskChildren(tx);
     await recountTaskStructure(tx);
-    // await recountTaskTime(tx);
+    await recountTaskTime(tx);
     return { tables: present.length, rows };
   });
 }

@@ -40,7 +40,8 @@ export function mailSubscriber(settings: MailSettings): Subscriber {
       const mail = await invitationMailFor(tx, settings, c.invitationId);
       if (mail) await enqueueMail(tx, mail);
     },
-    'task.created': (c, actor, tx) => assigned(tx, actorUserId(actor), c.task),
+    // The schedule's tasks (a system actor, decision 0027) are their series' creator's, as in realtime and webhooks.
+    'task.created': (c, actor, tx) => assigned(tx, actorUserId(actor) ?? c.task.creatorId, c.task),
     'task.updated': (c, actor, tx) =>
       c.after.assigneeId && c.after.assigneeId !== c.before.assigneeId ? assigned(tx, actorUserId(actor), c.after) : undefined,
     'comment.created': async (c, actor, tx) => {

@@ -13,9 +13,9 @@ import { WebhooksSection } from '../../features/webhooks/components/webhooks-sec
 import { useTeams } from '../../features/teams/api/get-teams';
 
 /**
- * /teams/:id/settings: a team's custom fields (issue 38), integrations and records (issue 26). Every member sees the
- * custom fields (owners and admins change them), export and import; webhooks and the audit log are for its owner and
- * admins (the server checks each request again).
+ * /teams/:id/settings: a team's custom fields (issue 38), its estimate unit (issue 39), integrations and records (issue
+ * 26). Every member sees the custom fields (owners and admins change them), export and import; the estimate unit,
+ * webhooks and the audit log are for its owner and admins (the server checks each request again).
  */
 export function TeamSettingsPage() {
   const { id = '' } = useParams();

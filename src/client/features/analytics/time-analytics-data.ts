@@ -10,6 +10,8 @@ import { CHARTS } from './analytics-text';
 export const TIME_SPLITS = ['person', 'project'] as const;
 export type TimeSplitBy = (typeof TIME_SPLITS)[number];
 export const TIME_SPLIT_LABELS: Record<TimeSplitBy, string> = { person: 'Person', project: 'Project' };
+/** Not the page's 'Split by' (a Select field, for the task charts): this one splits the time chart alone. */
+export const TIME_SPLIT_LABEL = 'Split time by';
 
 /** The chart stacks this many series at most; the rest are summed under OTHERS (the table keeps every one). */
 export const MAX_STACKED = 6;

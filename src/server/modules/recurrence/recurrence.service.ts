@@ -133,7 +133,14 @@ async function makeOccurrences(
     endedAt: next.nextDate === null ? o.now : null,
   });
   // The changes after the last write of each task: the answers carry their checklist counts and the newest's repeat.
-  const cards = new Map((await o.cards(tx, made.map((t) => t.id))).map((c) => [c.id, c]));
+  const cards = new Map(
+    (
+      await o.cards(
+        tx,
+        made.map((t) => t.id),
+      )
+    ).map((c) => [c.id, c]),
+  );
   for (const task of made) await record({ kind: 'task.created', teamId: o.teamId, task: cards.get(task.id)! });
   return { carrier, made: made.length };
 }
@@ -383,7 +390,8 @@ export class RepeatSchedule {
       const nextDate = count !== null && series.createdCount >= count ? null : series.nextDate;
       const nextAt = nextDate === null ? null : midnightIn(nextDate, series.timezone);
       await repo.updateSeries(tx, series.id, { nextDate, nextAt, endedAt: nextDate === null ? now : null });
-      if (nextDate === null && found.task.repeat !== null) await handOver(tx, record, this.options.cards, found.task.id, found.teamId);
+      if (nextDate === null && found.task.repeat !== null)
+        await handOver(tx, record, this.options.cards, found.task.id, found.teamId);
       return 0;
     }
     const template = found.task;

@@ -505,7 +505,14 @@ export class TasksService {
       const updated = await repo.updateOne(tx, id, values, version);
       if (!updated) throw new AppError('stale_edit');
       // The series (decision 0027): `repeat` starts, changes or stops it; completing a 'When completed' task makes the next.
-      const after = await repeatOnUpdate(tx, record, { before, after: updated, teamId, userId, input: repeatInput, cards: taskCards });
+      const after = await repeatOnUpdate(tx, record, {
+        before,
+        after: updated,
+        teamId,
+        userId,
+        input: repeatInput,
+        cards: taskCards,
+      });
       const repeatKeys = repeatInput !== undefined || before.repeat?.seriesId !== after.repeat?.seriesId ? ['repeat'] : [];
       // The subtree after the task, top-down, one statement a level (each sub-task's parent is there first).
       for (let depth = 1; subtreeWrites.some((w) => w.row.depth >= depth); depth++) {

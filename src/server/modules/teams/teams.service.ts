@@ -125,7 +125,8 @@ export class TeamsService {
   private async requireEditable(teamId: string, userId: string, input: UpdateTeamInput): Promise<void> {
     const role = await requireTeamMember(this.db, teamId, userId);
     if (canEditTeam(role)) return;
-    const team = canSetEstimateUnit(role) && input.estimateUnit !== undefined ? await repo.getOneById(this.db, teamId) : undefined;
+    const team =
+      canSetEstimateUnit(role) && input.estimateUnit !== undefined ? await repo.getOneById(this.db, teamId) : undefined;
     const unitOnly = team && team.name === input.name && (team.description ?? null) === (input.description ?? null);
     if (!unitOnly) throw new AppError('team_edit_denied');
   }

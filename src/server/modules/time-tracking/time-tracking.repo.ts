@@ -109,10 +109,7 @@ export async function deleteEntry(db: DbOrTx, id: string): Promise<void> {
 
 /** The caller's role in a team (null: not an active member). */
 export async function roleIn(db: DbOrTx, teamId: string, userId: string) {
-  const [row] = await db
-    .select({ role: teamMembers.role })
-    .from(teamMembers)
-    .where(activeMembership({ teamId, userId }));
+  const [row] = await db.select({ role: teamMembers.role }).from(teamMembers).where(activeMembership({ teamId, userId }));
   return row?.role ?? null;
 }
 
@@ -149,11 +146,7 @@ export type TimerRow = NonNullable<Awaited<ReturnType<typeof getTimer>>>;
  * person (a new task, an entry) as `for update` would.
  */
 export async function lockPerson(db: DbOrTx, userId: string): Promise<{ timeZone: string | null }> {
-  const [row] = await db
-    .select({ timeZone: users.timeZone })
-    .from(users)
-    .where(eq(users.id, userId))
-    .for('no key update');
+  const [row] = await db.select({ timeZone: users.timeZone }).from(users).where(eq(users.id, userId)).for('no key update');
   return { timeZone: row?.timeZone ?? null };
 }
 

@@ -46,7 +46,11 @@ function toEntryDto(row: repo.EntryWithTask): TimeEntryDto {
   };
 }
 
-const taskRef = (row: repo.EntryWithTask): TimeTaskRef => ({ id: row.entry.taskId, projectId: row.projectId, title: row.taskTitle });
+const taskRef = (row: repo.EntryWithTask): TimeTaskRef => ({
+  id: row.entry.taskId,
+  projectId: row.projectId,
+  title: row.taskTitle,
+});
 
 const toTimerDto = (t: { taskId: string; taskTitle: string; projectId: string; startedAt: Date }): TimerDto => ({
   taskId: t.taskId,

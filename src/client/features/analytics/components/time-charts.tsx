@@ -12,6 +12,7 @@ import {
   estimateTable,
   splitOf,
   stackedSeries,
+  TIME_SPLIT_LABEL,
   TIME_SPLIT_LABELS,
   TIME_SPLITS,
   type TimeSplitBy,
@@ -87,7 +88,12 @@ export function TimeSections({ query }: { query: AnalyticsQuery }) {
         fileName={csvFileName('time-logged', date, by)}
         emptyTable="No time logged."
         controls={
-          <SelectField label={TEXT.splitBy} value={by} onChange={(e) => setBy(e.target.value as TimeSplitBy)} className="w-40">
+          <SelectField
+            label={TIME_SPLIT_LABEL}
+            value={by}
+            onChange={(e) => setBy(e.target.value as TimeSplitBy)}
+            className="w-40"
+          >
             {TIME_SPLITS.map((s) => (
               <option key={s} value={s}>
                 {TIME_SPLIT_LABELS[s]}

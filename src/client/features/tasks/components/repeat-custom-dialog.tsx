@@ -37,7 +37,9 @@ export function RepeatCustomDialog({ open, anchor, rule, onCancel, onDone }: Rep
   );
 }
 
-const smallInput = cn(inputClass, 'w-20');
+/** The form's inputs fill their row; these sit in a sentence ('Repeat every [2] [weeks]'). */
+const inlineInput = inputClass.replace('block w-full', 'inline-block');
+const numberInput = cn(inlineInput, 'w-20');
 
 function CustomRepeatForm({ anchor, rule, onCancel, onDone }: Omit<RepeatCustomDialogProps, 'open'>) {
   const id = useId();
@@ -75,7 +77,7 @@ function CustomRepeatForm({ anchor, rule, onCancel, onDone }: Omit<RepeatCustomD
             type="number"
             inputMode="numeric"
             min={1}
-            className={smallInput}
+            className={numberInput}
             value={state.interval}
             aria-invalid={Boolean(errors.interval) || undefined}
             aria-describedby={describedBy('interval')}
@@ -86,7 +88,7 @@ function CustomRepeatForm({ anchor, rule, onCancel, onDone }: Omit<RepeatCustomD
           </label>
           <select
             id={`${id}-unit`}
-            className={cn(inputClass, 'w-auto')}
+            className={cn(inlineInput, 'w-auto')}
             value={state.freq}
             onChange={(e) => set('freq', e.target.value as CustomRepeatState['freq'])}
           >
@@ -103,7 +105,7 @@ function CustomRepeatForm({ anchor, rule, onCancel, onDone }: Omit<RepeatCustomD
       {state.freq === 'WEEKLY' && (
         <fieldset className="space-y-1" aria-describedby={describedBy('byDay')}>
           <legend className="mb-1 text-sm font-medium text-slate-700 dark:text-slate-200">On</legend>
-          <div className="flex flex-wrap gap-1.5">
+          <div className="flex flex-wrap gap-1">
             {RRULE_WEEKDAYS.map((day) => {
               const checked = state.byDay.includes(day);
               return (
@@ -111,7 +113,7 @@ function CustomRepeatForm({ anchor, rule, onCancel, onDone }: Omit<RepeatCustomD
                   key={day}
                   title={RRULE_WEEKDAY_NAMES[day]}
                   className={cn(
-                    'relative inline-flex h-9 min-w-11 cursor-pointer items-center justify-center rounded-full border px-2 text-sm font-medium has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-600',
+                    'relative inline-flex h-10 w-10 cursor-pointer items-center justify-center rounded-full border text-sm font-medium has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-600',
                     checked
                       ? 'border-brand-600 bg-brand-600 text-white'
                       : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700',
@@ -158,7 +160,7 @@ function CustomRepeatForm({ anchor, rule, onCancel, onDone }: Omit<RepeatCustomD
               <input
                 type="date"
                 aria-label="End date"
-                className={cn(inputClass, 'w-auto dark:[color-scheme:dark]')}
+                className={cn(inlineInput, 'w-auto dark:[color-scheme:dark]')}
                 value={state.until}
                 disabled={state.end !== 'on'}
                 aria-invalid={Boolean(errors.until) || undefined}
@@ -173,7 +175,7 @@ function CustomRepeatForm({ anchor, rule, onCancel, onDone }: Omit<RepeatCustomD
                   inputMode="numeric"
                   min={1}
                   aria-label="Number of times"
-                  className={smallInput}
+                  className={numberInput}
                   value={state.count}
                   disabled={state.end !== 'after'}
                   aria-invalid={Boolean(errors.count) || undefined}

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useState } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { formatDuration, parseDuration } from '../../../../domain/durations';
 import type { TimeEntryDto } from '../../../../domain/schemas/time';
 import { TIME_LIMITS } from '../../../../domain/constants';
@@ -35,9 +35,13 @@ export function TimesheetCell({ entries, label, canCreate, canEdit, isToday, onE
   const [text, setText] = useState(shown);
   const [invalid, setInvalid] = useState(false);
   const [saving, setSaving] = useState(false);
+  // Enter then leaving the field commits twice before the entries come back: the second must not log the time again.
+  const inFlight = useRef(false);
+  const saved = useRef<string | null>(null);
   useEffect(() => {
     setText(shown);
     setInvalid(false);
+    saved.current = null;
   }, [shown]);
 
   if (entries.length > 1) {
@@ -57,6 +61,7 @@ export function TimesheetCell({ entries, label, canCreate, canEdit, isToday, onE
 
   const editable = entries.length === 1 ? canEdit : canCreate;
   const commit = async () => {
+    if (inFlight.current || text === saved.current) return;
     const edit = cellEdit(entries, text, parseDuration, LIMITS);
     if (edit.kind === 'invalid') {
       setInvalid(true);
@@ -69,12 +74,15 @@ export function TimesheetCell({ entries, label, canCreate, canEdit, isToday, onE
       setText(shown);
       return;
     }
+    inFlight.current = true;
     setSaving(true);
     try {
       await onEdit(edit);
+      saved.current = text;
     } catch {
       setText(shown);
     } finally {
+      inFlight.current = false;
       setSaving(false);
     }
   };

@@ -13,7 +13,6 @@ export interface TimesheetGridProps {
   caption: string;
   canCreate: boolean;
   canEdit: (entry: TimeEntryDto) => boolean;
-  isUpdating: boolean;
   onEdit: (taskId: string, date: string, what: string, edit: Exclude<CellEdit, { kind: 'none' | 'invalid' }>) => Promise<void>;
   onInvalid: (message: string | null) => void;
 }
@@ -24,25 +23,12 @@ const headCell = 'px-2 py-2 text-right text-xs font-semibold text-slate-700 dark
 const todayCell = 'bg-brand-50 dark:bg-slate-800';
 
 /** The week as a table: a row per task, a column per day, totals per task (last column) and per day (last row). */
-export function TimesheetGrid({
-  grid,
-  days,
-  today,
-  caption,
-  canCreate,
-  canEdit,
-  isUpdating,
-  onEdit,
-  onInvalid,
-}: TimesheetGridProps) {
+export function TimesheetGrid({ grid, days, today, caption, canCreate, canEdit, onEdit, onInvalid }: TimesheetGridProps) {
   const labels = days.map(dayLabels);
   return (
     <section
       aria-label={caption}
-      className={cn(
-        'overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900',
-        isUpdating && 'opacity-60',
-      )}
+      className="overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900"
     >
       <table className="w-full min-w-[46rem] border-collapse text-sm">
         <caption className="sr-only">{caption}</caption>

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Clock, Download } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -71,7 +71,6 @@ export function TimesheetPage() {
   const entries = useQuery({
     ...timeEntriesQueryOptions(query),
     enabled: Boolean(me) && (!teamParam || teams.isFetched),
-    placeholderData: keepPreviousData,
   });
   const grid = useMemo(() => (entries.data ? buildGrid(entries.data, monday) : null), [entries.data, monday]);
 
@@ -110,11 +109,7 @@ export function TimesheetPage() {
         title={TEXT.title}
         subtitle={isSelf || !person ? TEXT.subtitleSelf : TEXT.subtitleOther(person.name)}
         actions={
-          <Button
-            variant="secondary"
-            onClick={() => entries.data && download(entries.data)}
-            disabled={!entries.data || entries.isPlaceholderData}
-          >
+          <Button variant="secondary" onClick={() => entries.data && download(entries.data)} disabled={!entries.data}>
             <Download className="h-4 w-4" aria-hidden />
             {TEXT.downloadCsv}
           </Button>
@@ -213,7 +208,6 @@ export function TimesheetPage() {
             caption={TEXT.caption(isSelf ? 'you' : person.name, title)}
             canCreate={isSelf}
             canEdit={(entry) => entry.userId === me?.id || Boolean(team)}
-            isUpdating={entries.isPlaceholderData}
             onEdit={onEdit}
             onInvalid={setInvalid}
           />

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatLongDate } from '../../../../../domain/dates';
 import type { ActivityDto } from '../../../../../domain/schemas/task-detail';
 import { actorName, describeActivity } from './activity-text';
 
@@ -90,5 +91,19 @@ describe('describeActivity', () => {
     expect(describeActivity(custom('"a"', null, 'High', null))).toBe('cleared Severity (was High)');
     expect(describeActivity(custom('"a"', '"b"', null, 'Critical'))).toBe('changed Severity from a removed value to Critical');
     expect(describeActivity({ ...custom(null, '5', null, '5 pts'), fieldName: null })).toBe('set a deleted field to 5 pts');
+  });
+
+  it('tells an estimate and a time entry logged, changed or deleted (issue 39)', () => {
+    expect(describeActivity(entry('estimate', null, '90m', null, '1h 30m'))).toBe('set the estimate to 1h 30m');
+    expect(describeActivity(entry('estimate', '90m', '5pt', '1h 30m', '5 points'))).toBe(
+      'changed the estimate from 1h 30m to 5 points',
+    );
+    expect(describeActivity(entry('estimate', '5pt', null, '5 points', null))).toBe('removed the estimate (was 5 points)');
+    const day = formatLongDate('2026-11-02');
+    expect(describeActivity(entry('time_entry', null, '90', null, '2026-11-02'))).toBe(`logged 1h 30m on ${day}`);
+    expect(describeActivity(entry('time_entry', '90', '45', '2026-11-02', '2026-11-02'))).toBe(
+      `changed time logged from 1h 30m on ${day} to 45m on ${day}`,
+    );
+    expect(describeActivity(entry('time_entry', '90', null, '2026-11-02', null))).toBe(`deleted time logged: 1h 30m on ${day}`);
   });
 });

@@ -86,8 +86,8 @@ export function describeActivity(
       // Values: the entry's minutes; labels: its day.
       const logged = (minutes: string | null, day: string | null) => `${formatDuration(Number(minutes))} on ${date(day)}`;
       if (!oldValue) return `logged ${logged(newValue, newLabel)}`;
-      if (!newValue) return `deleted ${logged(oldValue, oldLabel)} of logged time`;
-      return `changed logged time from ${logged(oldValue, oldLabel)} to ${logged(newValue, newLabel)}`;
+      if (!newValue) return `deleted time logged: ${logged(oldValue, oldLabel)}`;
+      return `changed time logged from ${logged(oldValue, oldLabel)} to ${logged(newValue, newLabel)}`;
     }
   }
 }
