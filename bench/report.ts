@@ -209,7 +209,8 @@ export function formatTargets(report: BenchReport): string[] {
         .filter((s) => s.kind === 'read' && !s.floor && s.limitMs)
         .map((s) => ({ d, s, r: s.loads.find((l) => l.connections === 1) })),
     )
-    .filter((x) => x.r);
+    // A run that finished no request (a read slower than a smoke run's half second) has no p50 to compare.
+    .filter((x) => x.r && Number.isFinite(x.r.p50));
   if (reads.length) {
     const worst = reads.reduce((a, b) => (a.r!.p50 / a.s.limitMs! > b.r!.p50 / b.s.limitMs! ? a : b));
     const ratio = worst.r!.p50 / worst.s.limitMs!;
