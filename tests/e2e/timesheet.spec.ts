@@ -213,4 +213,12 @@ test('Analytics: time logged per week by person or project, and estimate vs actu
   await expect(estimates.getByRole('row', { name: /Write the report/ })).toContainText('2.75×');
   await logged.scrollIntoViewIfNeeded();
   await checkAxe(page, 'analytics-time');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(estimates).toContainText('median ratio 2.75×');
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
+  await estimates.scrollIntoViewIfNeeded();
+  await checkAxe(page, 'analytics-time-390');
 });

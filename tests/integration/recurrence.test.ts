@@ -246,6 +246,37 @@ describe("'When completed'", () => {
     ]);
   });
 
+  it('a sub-task completed with its parent (`completeSubtasks`) makes its next task, once', async () => {
+    const parent = await createTask({ title: 'Release' });
+    const sub = await createTask({
+      title: 'Changelog',
+      parentId: parent.id,
+      dueDate: '2030-01-07',
+      repeat: { rule: WEEKLY_MONDAY, mode: 'on_completion' },
+    });
+    const published: DomainEvent[] = [];
+    const unsubscribe = ctx.app.deps.events.subscribe((event) => published.push(event));
+    const done = await patch(parent.id, { status: 'completed', completeSubtasks: true });
+    unsubscribe();
+    const all = await seriesTasks(sub.repeat!.seriesId);
+    expect(all.map((t) => [t.dueDate, t.statusCategory, t.repeat !== null, t.parentId])).toEqual([
+      ['2030-01-07', 'completed', false, parent.id],
+      ['2030-01-14', 'unstarted', true, parent.id],
+    ]);
+    expect(await seriesRow(sub.repeat!.seriesId)).toMatchObject({ currentTaskId: all[1]!.id, createdCount: 2 });
+    // The parent's answer counts the new sub-task; the sub-task's change says it no longer repeats.
+    expect(done.subtaskCounts).toEqual({ done: 1, total: 2 });
+    expect(published.some((e) => e.type === 'task.created' && e.taskId === all[1]!.id)).toBe(true);
+    expect((await getTask(sub.id)).repeat).toBeNull();
+    // Reopened and completed again with its parent: nothing more.
+    await patch(sub.id, { status: 'todo' });
+    await patch(parent.id, { status: 'todo' });
+    await patch(parent.id, { status: 'completed', completeSubtasks: true });
+    const again = await seriesTasks(sub.repeat!.seriesId);
+    expect(again).toHaveLength(3);
+    expect(again.map((t) => t.dueDate)).toEqual(['2030-01-07', '2030-01-14', '2030-01-21']);
+  });
+
   it('UNTIL ends the series: the last task made carries nothing', async () => {
     const first = await createTask({
       dueDate: '2030-02-04',

@@ -164,16 +164,33 @@ describe('rights', () => {
     expect(await state(stranger)).toBeNull();
   });
 
-  it('forgets a timer on a task of a team the person has left: not shown, and stopping it logs nothing', async () => {
+  it('forgets a timer on a task of a team the person has left: not shown, stopping it logs and names nothing', async () => {
     const leaver = await createUser(ctx.app, { fullName: 'Lee Leaver' });
     const membership = await insertMember(ctx.database.db, teamId, leaver, 'member');
     const task = await create('Left behind');
     await start(task.id, leaver);
     await runFor(leaver, 10 * 60_000);
     await ok(owner, 'DELETE', `/api/teams/${teamId}/members/${membership.id}`, undefined, 204);
+    // Renamed once they are gone: the new title is not theirs to read, not even in what stopping answers.
+    await ok(owner, 'PATCH', `/api/tasks/${task.id}`, { title: 'Layoffs in March' });
     expect(await state(leaver)).toBeNull();
-    expect((await stop(leaver)).stopped).toMatchObject({ taskId: task.id, minutes: 0, entry: null });
+    expect(await stop(leaver)).toEqual({ stopped: null });
     expect(await logged(task.id)).toBe(0);
+    expect(await ctx.database.db.select().from(timers).where(eq(timers.userId, leaver.id))).toEqual([]);
+  });
+
+  it('forgets a timer on a task moved to a team the person is not in: starting another answers nothing stopped', async () => {
+    const task = await create('Moved away');
+    await start(task.id);
+    await runFor(member, 10 * 60_000);
+    const elsewhere = await ok<{ id: string }>(owner, 'POST', '/api/teams', { name: 'Board only' }, 201);
+    const project = await ok<{ id: string }>(owner, 'POST', '/api/projects', { name: 'Secret', teamId: elsewhere.id }, 201);
+    await ok(owner, 'PATCH', `/api/tasks/${task.id}`, { projectId: project.id, title: 'Acquire Initech' });
+    expect(await state()).toBeNull();
+    const next = await create('Next');
+    expect(await start(next.id)).toMatchObject({ timer: { taskId: next.id }, stopped: null });
+    expect(await logged(task.id)).toBe(0);
+    await stop();
   });
 
   it('ends with its task: a deleted task takes its timer with it', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, isNull, lte, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lte, notInArray, sql } from 'drizzle-orm';
 import type { RepeatDto } from '../../../domain/schemas/repeat';
 import type { DbOrTx } from '../../db/client';
 import { projects, taskChecklistItems, tasks, taskSeries, users } from '../../db/schema';
@@ -91,6 +91,16 @@ export async function lockTemplate(db: DbOrTx, id: string) {
 export async function projectTeamId(db: DbOrTx, projectId: string): Promise<string | undefined> {
   const [row] = await db.select({ teamId: projects.teamId }).from(projects).where(eq(projects.id, projectId));
   return row?.teamId;
+}
+
+/** Tasks' rows by id, in id order (the caller holds their locks). */
+export async function tasksByIds(db: DbOrTx, ids: readonly string[]): Promise<TaskRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(tasks)
+    .where(inArray(tasks.id, [...ids]))
+    .orderBy(asc(tasks.id));
 }
 
 /** Whether a task with this id exists (locked or not). */

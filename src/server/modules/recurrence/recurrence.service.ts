@@ -280,12 +280,55 @@ export async function repeatOnUpdate(
   if (s.input === null && carries(task)) task = await stopSeries(tx, task, now);
   else if (s.input) task = await (carries(task) ? changeSeries : startSeries)(tx, task, { ...context, input: s.input });
   if (!carries(task)) return task;
-  const completed = task.statusCategory === 'completed' && s.before.statusCategory !== 'completed';
-  if (completed && task.repeat.mode === 'on_completion') return completeCarrier(tx, record, task, context);
-  if (s.input === undefined && (task.dueDate !== s.before.dueDate || task.projectId !== s.before.projectId)) {
-    return followCarrier(tx, task, context);
+  return keepInStep(tx, record, s.before, task, { ...context, followDates: s.input === undefined });
+}
+
+/**
+ * A carrying task written by an edit (its own, or its top task's): turned completed, a 'When completed' one makes the
+ * next task; moved or re-dated (`followDates`: unless the edit set `repeat` itself), its series follows it.
+ */
+function keepInStep(
+  tx: Tx,
+  record: RecordChange,
+  before: Pick<repo.TaskRow, 'statusCategory' | 'dueDate' | 'projectId'>,
+  task: repo.TaskRow & { repeat: RepeatDto },
+  s: { teamId: string; now: Date; cards: TaskCards; followDates: boolean },
+): Promise<repo.TaskRow> {
+  const completed = task.statusCategory === 'completed' && before.statusCategory !== 'completed';
+  if (completed && task.repeat.mode === 'on_completion') return completeCarrier(tx, record, task, s);
+  if (s.followDates && (task.dueDate !== before.dueDate || task.projectId !== before.projectId)) {
+    return followCarrier(tx, task, s);
   }
-  return task;
+  return Promise.resolve(task);
+}
+
+/**
+ * The tasks service's update, in its transaction, after it wrote the task's sub-tasks (moved with it, or completed with
+ * it by `completeSubtasks`; each already locked): each that carried a series is kept in step as its own edit would keep
+ * it — a 'When completed' one turned completed makes its next task (once: `repeat` moves on), a moved one's series
+ * follows its project and team. `written`: those sub-tasks as they were before the write. Answers the ids of the ones
+ * whose `repeat` changed (their changes name it).
+ */
+export async function repeatOnSubtreeUpdate(
+  tx: Tx,
+  record: RecordChange,
+  s: {
+    written: readonly (Pick<repo.TaskRow, 'id' | 'statusCategory' | 'dueDate' | 'projectId'> & { repeat: RepeatDto | null })[];
+    teamId: string;
+    cards: TaskCards;
+    now?: Date;
+  },
+): Promise<Set<string>> {
+  const before = new Map(s.written.filter((w) => w.repeat !== null).map((w) => [w.id, w]));
+  const changed = new Set<string>();
+  if (before.size === 0) return changed;
+  const context = { teamId: s.teamId, now: s.now ?? new Date(), cards: s.cards, followDates: true };
+  for (const task of await repo.tasksByIds(tx, [...before.keys()])) {
+    if (!carries(task)) continue;
+    const after = await keepInStep(tx, record, before.get(task.id)!, task, context);
+    if (after.repeat?.seriesId !== task.repeat.seriesId || after.repeat?.nextDate !== task.repeat.nextDate) changed.add(task.id);
+  }
+  return changed;
 }
 
 /**

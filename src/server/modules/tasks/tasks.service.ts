@@ -39,7 +39,7 @@ import { getMemberRole, requireTeamMember } from '../../db/membership';
 import { liveStatuses, shareLiveStatus } from '../workflows';
 import { visibleDependencyIds } from '../task-dependencies';
 import { teamFields } from '../custom-fields';
-import { repeatOnCreate, repeatOnUpdate } from '../recurrence';
+import { repeatOnCreate, repeatOnSubtreeUpdate, repeatOnUpdate } from '../recurrence';
 import * as repo from './tasks.repo';
 import { taskCards, toTaskDto } from './task-dto';
 
@@ -519,6 +519,12 @@ export class TasksService {
         const level = subtreeWrites.filter((w) => w.row.depth === depth).map((w) => ({ id: w.row.id, status: w.status }));
         await repo.writeSubtreeLevel(tx, projectId, level, { clearFields: teamChanged });
       }
+      // Sub-tasks that carry a series, written with it: completed, a 'When completed' one makes its next (decision 0027).
+      const subtreeRepeats = await repeatOnSubtreeUpdate(tx, record, {
+        written: subtreeWrites.map((w) => w.row),
+        teamId,
+        cards: taskCards,
+      });
       // The names read with the lock still hold unless the project or the assignee changed; then the answer is read
       // again (membership was checked above, in this transaction), as it is after its sub-tasks changed (the counts of
       // migration 0013's triggers, which ran with their statements).
@@ -551,6 +557,7 @@ export class TasksService {
           keys: [
             ...(projectChanged ? ['projectId', 'status'] : ['status']),
             ...(teamChanged && Object.keys(row.fields).length > 0 ? ['fields'] : []),
+            ...(subtreeRepeats.has(row.id) ? ['repeat'] : []),
           ],
         });
       }

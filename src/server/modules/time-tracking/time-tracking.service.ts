@@ -18,7 +18,7 @@ import type {
 } from '../../../domain/schemas/time';
 import { zoneOrUtc } from '../../../domain/schemas/time-zone';
 import type { Db, Tx } from '../../db/client';
-import { requireVisibleTask, TASK_WRITE_LOCK } from '../../db/task-access';
+import { getTaskAccess, requireVisibleTask, TASK_WRITE_LOCK } from '../../db/task-access';
 import type { ChangeRecorder, RecordChange } from '../../lib/changes';
 import { AppError } from '../../lib/errors';
 import * as repo from './time-tracking.repo';
@@ -137,11 +137,12 @@ export class TimeTrackingService {
   private async requireEditable(tx: Tx, callerId: string, entryId: string): Promise<repo.EntryWithTask> {
     const found = await repo.getEntryAccess(tx, entryId, callerId);
     if (!found?.callerRole) throw new AppError('time_entry_not_found');
-    // The task's lock first, then the entry read again under it (a concurrent delete of the task or the entry shows).
-    await requireVisibleTask(tx, found.entry.taskId, callerId, TASK_WRITE_LOCK);
+    // The task's lock first, then the entry and the caller's role read again under it (a concurrent delete of the task
+    // or the entry, or a move of the task to another team, shows).
+    const task = await requireVisibleTask(tx, found.entry.taskId, callerId, TASK_WRITE_LOCK);
     const entry = await repo.getEntry(tx, entryId);
     if (!entry) throw new AppError('time_entry_not_found');
-    if (!canEditTimeEntry(found.callerRole, callerId, entry.entry)) throw new AppError('time_entry_edit_denied');
+    if (!canEditTimeEntry(task.callerRole, callerId, entry.entry)) throw new AppError('time_entry_edit_denied');
     return entry;
   }
 
@@ -170,7 +171,8 @@ export class TimeTrackingService {
   /**
    * Starts a timer on the task, stopping (and logging) the one that ran, all under the person's row lock: two starts
    * at once queue, and the second stops the first. Starting the task that already runs changes nothing (a second
-   * device's click): the running timer is answered, `stopped` null.
+   * device's click): the running timer is answered, `stopped` null (null too when the one that ran was on a task the
+   * person no longer sees).
    */
   async start(actor: PersonActor, taskId: string): Promise<StartTimerDto> {
     const { userId } = actor;
@@ -187,15 +189,18 @@ export class TimeTrackingService {
     });
   }
 
-  /** Stops the caller's timer, logging its whole minutes (nothing under a minute); `stopped` null when none ran. */
+  /**
+   * Stops the caller's timer, logging its whole minutes (nothing under a minute); `stopped` null when none ran, or when
+   * the one that ran is on a task they no longer see (as GET /api/me/timer shows none then).
+   */
   async stop(actor: PersonActor): Promise<StopTimerDto> {
     const { userId } = actor;
     return this.changes.run(this.db, actor, async (tx, record) => {
       const person = await repo.lockPerson(tx, userId);
       const running = await repo.getTimer(tx, userId);
-      if (!running) return { stopped: null };
-      const stopped = await this.stopRunning(tx, record, userId, person.timeZone, running);
-      await record({ kind: 'timer.changed', userId, timer: null });
+      const stopped = running ? await this.stopRunning(tx, record, userId, person.timeZone, running) : null;
+      // A timer the person could no longer see was none on any of their devices: nothing changed there.
+      if (stopped) await record({ kind: 'timer.changed', userId, timer: null });
       return { stopped };
     });
   }
@@ -203,7 +208,8 @@ export class TimeTrackingService {
   /**
    * Ends the running timer: its whole minutes (domain `timerMinutes`), at most a day's (an entry's limit: a timer left
    * running over a weekend logs 24 h, not 60), on the day it started in the person's time zone. A timer on a task the
-   * person may no longer see (they left its team) ends without logging.
+   * person may no longer see (they left its team, it moved to another, or that happened while this ran) ends without
+   * logging and answers null: what that task is called now is not theirs to read, not even in a toast.
    */
   private async stopRunning(
     tx: Tx,
@@ -211,14 +217,17 @@ export class TimeTrackingService {
     userId: string,
     timeZone: string | null,
     running: repo.TimerRow,
-  ): Promise<StoppedTimerDto> {
+  ): Promise<StoppedTimerDto | null> {
     await repo.deleteTimer(tx, userId);
-    const minutes = running.visible ? Math.min(timerMinutes(running.elapsedMs), TIME_LIMITS.entryMinutesMax) : 0;
+    if (!running.visible) return null;
+    const minutes = Math.min(timerMinutes(running.elapsedMs), TIME_LIMITS.entryMinutesMax);
     let entry: TimeEntryDto | null = null;
     if (minutes > 0) {
-      await requireVisibleTask(tx, running.taskId, userId, TASK_WRITE_LOCK);
+      // Locked as every write under a task; read again under the lock (a removal from the team may have come first).
+      const task = await getTaskAccess(tx, running.taskId, userId, TASK_WRITE_LOCK);
+      if (!task?.callerRole) return null;
       const date = localDateIn(running.startedAt, zoneOrUtc(timeZone));
-      entry = await this.log(tx, record, running.teamId, { taskId: running.taskId, userId, date, minutes, note: null });
+      entry = await this.log(tx, record, task.teamId, { taskId: running.taskId, userId, date, minutes, note: null });
     }
     return { taskId: running.taskId, taskTitle: running.taskTitle, minutes, entry };
   }
