@@ -41,6 +41,7 @@ const APP_ROUTES = [
   '/teams',
   '/notes',
   '/calendar',
+  '/timesheet',
   '/analytics',
   '/settings',
   '/notifications',

@@ -360,6 +360,7 @@ test('every route names itself in the page title', async ({ page, request }) => 
     '/teams': 'Teams',
     '/notes': 'Notes',
     '/calendar': 'Calendar',
+    '/timesheet': 'Timesheet',
     '/analytics': 'Analytics',
     '/settings': 'Settings',
     '/notifications': 'Notifications',
