@@ -2,15 +2,20 @@ import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { TaskDto } from '../../src/domain/schemas/task';
-import type { StartTimerDto } from '../../src/domain/schemas/time';
+import { formatDuration } from '../../src/domain/durations';
+import type { StartTimerDto, StoppedTimerDto } from '../../src/domain/schemas/time';
 import { apiAs, axeViolations, card, column, expect, seedCrew, signIn, test } from './fixtures';
 
 /**
  * Time tracking on the task page, the card, the top bar and team settings (issue 39): a timer started, still there
  * after a reload, stopped under a minute ('Less than a minute: nothing logged'); time logged by hand; the totals on the
- * task and on its card; the team's estimate unit. A timer that logs whole minutes is shown by the integration tests
- * (tests/integration/time-tracking*.test.ts): the e2e server's database is not reachable from here to set a start
- * back, and a test waiting a minute is not worth it.
+ * task and on its card; the team's estimate unit; the keyboard (focus kept or handed on, never dropped). A timer that
+ * logs whole minutes is shown by the integration tests (tests/integration/timer.test.ts): the e2e server's database is
+ * not reachable from here to set a start back, and a test waiting a minute is not worth it.
+ *
+ * Nothing here needs the browser to be quick: 'nothing logged' is asserted unconditionally only for a timer stopped
+ * right after it started; a stop after a reload or a trip through the board is checked against what the server
+ * answered (a slow machine may log a minute there, whose entry is then deleted so the totals stay exact).
  */
 
 const SHOTS = '/tmp/shots-D';
@@ -19,6 +24,25 @@ mkdirSync(SHOTS, { recursive: true });
 const taskDialog = (page: Page) => page.getByRole('dialog', { name: 'Edit Task' });
 const timeOf = (page: Page) => taskDialog(page).getByRole('region', { name: 'Time' });
 const topBarTimer = (page: Page) => page.getByRole('region', { name: 'Running timer' });
+
+/** What the next answer of `METHOD /api/me/timer` after `action` says it stopped (null: nothing ran). */
+async function stoppedBy(page: Page, method: 'POST' | 'DELETE', action: () => Promise<void>): Promise<StoppedTimerDto | null> {
+  const answer = page.waitForResponse(
+    (r) => new URL(r.url()).pathname === '/api/me/timer' && r.request().method() === method,
+  );
+  await action();
+  const res = await answer;
+  expect(res.ok(), `${method} /api/me/timer → ${res.status()}`).toBe(true);
+  return ((await res.json()) as { stopped: StoppedTimerDto | null }).stopped;
+}
+
+/** The toast of a stop: 'Less than a minute: nothing logged' under a minute (what these tests expect), else what it logged. */
+const stopToast = (s: StoppedTimerDto) =>
+  s.minutes > 0 ? `Logged ${formatDuration(s.minutes)} on "${s.taskTitle}"` : 'Less than a minute: nothing logged';
+
+/** The toast of a start that stopped another timer. */
+const replacedToast = (s: StoppedTimerDto) =>
+  `Stopped the timer on "${s.taskTitle}": ${s.minutes > 0 ? `logged ${formatDuration(s.minutes)}` : 'less than a minute, nothing logged'}`;
 
 async function seed(request: APIRequestContext) {
   const { owner, mia, team } = await seedCrew(request);
@@ -33,9 +57,15 @@ test.describe('time tracking', () => {
     page,
     request,
   }) => {
+    // Generous: a machine five times slower than a developer's, under load, still finishes (about 10 s here).
+    test.setTimeout(240_000);
     const { owner, newTask } = await seed(request);
     const task = await newTask('Write the report');
     const other = await newTask('Review the budget');
+    /** A timer stopped on a slow machine may have logged a minute: that entry goes, so the totals below stay exact. */
+    const forget = async (stopped: StoppedTimerDto | null) => {
+      if (stopped?.entry) await apiAs(request, owner, 'delete', `/api/time-entries/${stopped.entry.id}`);
+    };
 
     await signIn(page, owner);
     await page.goto(`/tasks/${task.id}`);
@@ -43,43 +73,68 @@ test.describe('time tracking', () => {
     await expect(section.getByTestId('time-summary')).toHaveText('Logged 0m');
     await expect(section.getByText('No time logged yet.')).toBeVisible();
 
-    // Start: the top bar shows it (behind the dialog, which hides the rest of the page from assistive technology),
-    // and still does after a reload.
+    // Under a minute, whatever the machine: stopped right after it started (by keyboard: focus stays on the button,
+    // which says the other thing), nothing is logged, and the toast says so.
+    await section.getByRole('button', { name: 'Start timer' }).focus();
+    await page.keyboard.press('Enter');
+    const stopButton = section.getByRole('button', { name: 'Stop timer' });
+    await expect(stopButton).toBeFocused();
+    const quick = await stoppedBy(page, 'DELETE', () => page.keyboard.press('Enter'));
+    expect(quick).toMatchObject({ taskId: task.id, minutes: 0, entry: null });
+    await expect(page.getByText('Less than a minute: nothing logged')).toBeVisible();
+    await expect(section.getByRole('button', { name: 'Start timer' })).toBeFocused();
+    await expect(section.getByText('No time logged yet.')).toBeVisible();
+
+    // The issue's flow: started, still running after a reload, stopped after a few seconds — as soon as the page is
+    // back (the reload is the slow part; what the stop logged is read from its answer, so a slow machine that took a
+    // minute over it sees its own toast, not a false failure).
     await section.getByRole('button', { name: 'Start timer' }).click();
     await expect(section.getByRole('button', { name: 'Stop timer' })).toBeVisible();
     await expect(page.getByTestId('top-bar-timer')).toContainText('Write the report');
-    await expect(page.getByTestId('top-bar-timer-elapsed')).toHaveText(/^0:0[1-9]$/, { timeout: 5_000 });
     await page.reload();
-    await expect(timeOf(page).getByRole('button', { name: 'Stop timer' })).toBeVisible();
-    await expect(timeOf(page).getByTestId('task-timer-elapsed')).toHaveText(/^Timer running: 0:\d\d$/);
+    await expect(timeOf(page).getByTestId('task-timer-elapsed')).toHaveText(/^Timer running: \d+:\d\d$/);
+    const afterReload = await stoppedBy(page, 'DELETE', () => timeOf(page).getByRole('button', { name: 'Stop timer' }).click());
+    expect(afterReload).toMatchObject({ taskId: task.id, taskTitle: 'Write the report' });
+    await expect(page.getByText(stopToast(afterReload!))).toBeVisible();
+    await forget(afterReload);
+    await expect(timeOf(page).getByRole('button', { name: 'Start timer' })).toBeVisible();
+
+    // The top bar: the timer with its ticking time and a link to the task, stopped there by keyboard; focus moves on
+    // to the bar's next control instead of falling to the page. (The last stop's toast has gone first, before the
+    // timer starts: the next one may say the same.)
+    await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
+    await timeOf(page).getByRole('button', { name: 'Start timer' }).click();
     await taskDialog(page).getByRole('button', { name: 'Cancel' }).click();
     await expect(topBarTimer(page)).toContainText('Write the report');
-    // Ticking: the seconds move on.
     const elapsed = topBarTimer(page).getByTestId('top-bar-timer-elapsed');
+    await expect(elapsed).toHaveText(/^\d+:\d\d$/);
     const before = await elapsed.textContent();
     await expect(elapsed).not.toHaveText(before ?? '', { timeout: 3_000 });
-    // Its link leads to the task.
     await expect(topBarTimer(page).getByRole('link', { name: /Timer running on Write the report/ })).toHaveAttribute(
       'href',
       new RegExp(`/tasks/${task.id}`),
     );
-
-    // Stopped from the top bar after a few seconds: under a minute, nothing is logged.
-    await topBarTimer(page).getByRole('button', { name: 'Stop timer on Write the report' }).click();
-    await expect(page.getByText('Less than a minute: nothing logged')).toBeVisible();
+    const topStop = topBarTimer(page).getByRole('button', { name: 'Stop timer on Write the report' });
+    await topStop.focus();
+    const fromTopBar = await stoppedBy(page, 'DELETE', () => page.keyboard.press('Enter'));
+    await expect(page.getByText(stopToast(fromTopBar!))).toBeVisible();
+    await forget(fromTopBar);
     await expect(page.getByTestId('top-bar-timer')).toHaveCount(0);
-    await page.goto(`/tasks/${task.id}`);
-    await expect(timeOf(page).getByRole('button', { name: 'Start timer' })).toBeVisible();
-    await expect(timeOf(page).getByText('No time logged yet.')).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Notifications/ })).toBeFocused();
 
     // Another device: a timer started through the API shows here (timer.changed), and starting one on this task
     // stops it, saying what that one logged.
+    await page.goto(`/tasks/${task.id}`);
+    await expect(timeOf(page).getByRole('button', { name: 'Start timer' })).toBeVisible();
+    await expect(timeOf(page).getByText('No time logged yet.')).toBeVisible();
     await apiAs<StartTimerDto>(request, owner, 'post', '/api/me/timer', { taskId: other.id });
     await expect(page.getByTestId('top-bar-timer')).toContainText('Review the budget');
-    await timeOf(page).getByRole('button', { name: 'Start timer' }).click();
-    await expect(page.getByText('Stopped the timer on "Review the budget": less than a minute, nothing logged')).toBeVisible();
+    const replaced = await stoppedBy(page, 'POST', () => timeOf(page).getByRole('button', { name: 'Start timer' }).click());
+    expect(replaced).toMatchObject({ taskId: other.id, taskTitle: 'Review the budget' });
+    await expect(page.getByText(replacedToast(replaced!))).toBeVisible();
+    await forget(replaced);
     await expect(page.getByTestId('top-bar-timer')).toContainText('Write the report');
-    await timeOf(page).getByRole('button', { name: 'Stop timer' }).click();
+    await forget(await stoppedBy(page, 'DELETE', () => timeOf(page).getByRole('button', { name: 'Stop timer' }).click()));
     await expect(page.getByTestId('top-bar-timer')).toHaveCount(0);
 
     // Log time by hand: a duration that does not parse is told, '1h 30m' is logged.
@@ -109,14 +164,32 @@ test.describe('time tracking', () => {
       '30',
     );
 
-    // Edit the entry in place: 2h.
-    await entry.getByRole('button', { name: /^Edit entry: 1h 30m on / }).click();
+    // Edit the entry in place, by keyboard: the form takes focus to its duration; Escape leaves the edit (not the
+    // dialog) and gives focus back to the Edit button; Enter saves 2h, and focus is back there again.
+    const editButton = entry.getByRole('button', { name: /^Edit entry: 1h 30m on / });
+    await editButton.focus();
+    await page.keyboard.press('Enter');
     const edit = timeOf(page).getByRole('form', { name: 'Edit time entry' });
+    await expect(edit.getByLabel('Duration')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(edit).toHaveCount(0);
+    await expect(taskDialog(page)).toBeVisible();
+    await expect(editButton).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(edit.getByLabel('Duration')).toBeFocused();
+    // A cleared day is told on the day's field, which takes focus.
+    await edit.getByLabel('Date').fill('');
+    await edit.getByLabel('Duration').press('Enter');
+    await expect(edit.getByText('Enter a date between 1900 and 2999')).toBeVisible();
+    await expect(edit.getByLabel('Date')).toBeFocused();
+    await expect(edit.getByLabel('Date')).toHaveAttribute('aria-invalid', 'true');
+    await edit.getByLabel('Date').fill('2026-11-02');
     await edit.getByLabel('Duration').fill('2h');
-    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.keyboard.press('Enter');
     await expect(edit).toHaveCount(0);
     await expect(timeOf(page).getByTestId('time-summary')).toHaveText('Logged 2h of 5h estimate');
     await expect(entry).toContainText('2h');
+    await expect(entry.getByRole('button', { name: /^Edit entry: 2h on / })).toBeFocused();
 
     // The card: logged / estimate.
     await taskDialog(page).getByRole('button', { name: 'Cancel' }).click();
@@ -132,6 +205,8 @@ test.describe('time tracking', () => {
       .click();
     await expect(timeOf(page).getByTestId('time-summary')).toHaveText('Logged 0m of 5h estimate');
     await expect(timeOf(page).getByText('No time logged yet.')).toBeVisible();
+    // The deleted entry's button took focus with it: 'Log time' has it now.
+    await expect(timeOf(page).getByRole('form', { name: 'Log time' }).getByLabel('Duration')).toBeFocused();
   });
 
   test('a member edits only their own entries; the team estimates in story points', async ({ browser, page, request }) => {

@@ -11,6 +11,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import ICAL from 'ical.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { REPEAT_LIMITS } from '../../src/domain/constants';
 import { REPEAT_RULE_INVALID } from '../../src/domain/schemas/repeat';
 import type { OccurrenceListDto } from '../../src/domain/schemas/repeat';
 import type { TaskDto } from '../../src/domain/schemas/task';
@@ -348,6 +349,61 @@ describe("'On schedule'", () => {
     expect(await seriesRow(first.repeat!.seriesId)).toMatchObject({ createdCount: 4, currentTaskId: all[3]!.id });
   });
 
+  it('weekly on Monday across the spring-forward, and day 31 through February and April, end to end', async () => {
+    // Europe/Berlin springs forward on Sunday 2030-03-31: Monday 2030-04-01 starts at 22:00 UTC, not 23:00.
+    const weekly = await createTask({
+      dueDate: '2030-03-25',
+      repeat: { rule: WEEKLY_MONDAY, mode: 'on_schedule', timezone: 'Europe/Berlin' },
+    });
+    expect(weekly.repeat).toMatchObject({ nextDate: '2030-04-01', nextAt: '2030-03-31T22:00:00.000Z' });
+    await runSchedule('2030-03-31T21:59:59Z');
+    expect(await seriesTasks(weekly.repeat!.seriesId)).toHaveLength(1);
+    await runSchedule('2030-03-31T22:00:00Z');
+    const [, monday] = await seriesTasks(weekly.repeat!.seriesId);
+    expect(monday).toMatchObject({ dueDate: '2030-04-01' });
+    expect(monday!.repeat).toMatchObject({ nextDate: '2030-04-08', nextAt: '2030-04-07T22:00:00.000Z' });
+    // Day 31 in a leap year, caught up at once: Feb 29, Mar 31, Apr 30.
+    const monthly = await createTask({
+      dueDate: '2032-01-31',
+      repeat: { rule: 'FREQ=MONTHLY;BYMONTHDAY=28,29,30,31;BYSETPOS=-1', mode: 'on_schedule', timezone: 'Europe/Berlin' },
+    });
+    await runSchedule('2032-05-01T12:00:00Z');
+    const months = await seriesTasks(monthly.repeat!.seriesId);
+    expect(months.map((t) => t.dueDate)).toEqual(['2032-01-31', '2032-02-29', '2032-03-31', '2032-04-30']);
+    expect(months[3]!.repeat).toMatchObject({ nextDate: '2032-05-31', nextAt: '2032-05-30T22:00:00.000Z' });
+  });
+
+  it('a run makes at most REPEAT_LIMITS.catchUpMax tasks of one series; the next run goes on from there', async () => {
+    const first = await createTask({
+      dueDate: '2030-01-01',
+      repeat: { rule: 'FREQ=DAILY', mode: 'on_schedule', timezone: 'UTC' },
+    });
+    const ownTasks = async () => (await seriesTasks(first.repeat!.seriesId)).length;
+    await runSchedule('2030-12-31T12:00:00Z');
+    expect(await ownTasks()).toBe(1 + REPEAT_LIMITS.catchUpMax);
+    await runSchedule('2030-12-31T12:00:00Z');
+    expect(await ownTasks()).toBe(1 + 2 * REPEAT_LIMITS.catchUpMax);
+    const all = await seriesTasks(first.repeat!.seriesId);
+    expect(all.at(-1)!.occurrenceDate).toBe('2030-05-01');
+    expect(all.filter((t) => t.repeat !== null)).toHaveLength(1);
+  });
+
+  it('set on a task due in the past, begins today in its zone: no task for each past date', async () => {
+    const now = new Date();
+    const today = now.toISOString().slice(0, 10);
+    const first = await createTask({
+      dueDate: '2020-01-06',
+      repeat: { rule: 'FREQ=DAILY', mode: 'on_schedule', timezone: 'UTC' },
+    });
+    // The real clock: today (made by the next run) unless midnight passed in between.
+    expect(first.repeat!.nextDate! >= today).toBe(true);
+    await runSchedule(now.toISOString());
+    expect((await seriesTasks(first.repeat!.seriesId)).length).toBeLessThanOrEqual(2);
+    // 'When completed' still counts from the due date: the next one is the day after it.
+    const later = await createTask({ dueDate: '2020-01-06', repeat: { rule: 'FREQ=DAILY', mode: 'on_completion' } });
+    expect(later.repeat!.nextDate).toBe('2020-01-07');
+  });
+
   it('COUNT ends the series after its tasks in all, the first one included', async () => {
     const first = await createTask({
       dueDate: '2030-04-01',
@@ -377,6 +433,28 @@ describe("'On schedule'", () => {
     expect(await seriesTasks(gone.repeat!.seriesId)).toHaveLength(0);
     expect((await seriesRow(gone.repeat!.seriesId)).endedAt).not.toBeNull();
     expect(await seriesTasks(stopped.repeat!.seriesId)).toHaveLength(1);
+  });
+
+  it("a sub-task's series follows it when its parent moves to another project; the old project's deletion leaves it", async () => {
+    const oldProject = (await ok<{ id: string }>(owner, 'POST', '/api/projects', { name: 'Old', teamId }, 201)).id;
+    const newProject = (await ok<{ id: string }>(owner, 'POST', '/api/projects', { name: 'New', teamId }, 201)).id;
+    const parent = await createTask({ title: 'Ops', projectId: oldProject });
+    const sub = await createTask({
+      title: 'Backups',
+      projectId: oldProject,
+      parentId: parent.id,
+      dueDate: '2030-07-01',
+      repeat: { rule: 'FREQ=DAILY', mode: 'on_schedule', timezone: 'UTC' },
+    });
+    await patch(parent.id, { projectId: newProject });
+    expect(await seriesRow(sub.repeat!.seriesId)).toMatchObject({ projectId: newProject, teamId, endedAt: null });
+    await ok(owner, 'DELETE', `/api/projects/${oldProject}`, undefined, 204);
+    await runSchedule('2030-07-02T12:00:00Z');
+    const all = await seriesTasks(sub.repeat!.seriesId);
+    expect(all.map((t) => [t.occurrenceDate, t.projectId, t.parentId])).toEqual([
+      ['2030-07-01', newProject, parent.id],
+      ['2030-07-02', newProject, parent.id],
+    ]);
   });
 
   it('a run that fails after its first insert leaves nothing behind; the next run makes each date once', async () => {
@@ -429,6 +507,13 @@ describe('GET /api/tasks/occurrences', () => {
       `/api/tasks/occurrences?from=2030-08-13&to=2030-08-20&teamId=${teamId}`,
     );
     expect(byTeam.occurrences.filter((o) => o.seriesId === weekly.seriesId).map((o) => o.date)).toEqual(['2030-08-19']);
+    // A window starting after the series' next date: COUNT still counts from it (one date is left after the 19th).
+    const later = await ok<OccurrenceListDto>(
+      member,
+      'GET',
+      `/api/tasks/occurrences?from=2030-08-20&to=2030-09-30&projectId=${projectId}`,
+    );
+    expect(later.occurrences.filter((o) => o.seriesId === weekly.seriesId).map((o) => o.date)).toEqual(['2030-08-26']);
     // A stranger sees none of it, and a team or project not theirs is 404.
     const theirs = await ok<OccurrenceListDto>(stranger, 'GET', '/api/tasks/occurrences?from=2030-08-01&to=2030-09-30');
     expect(theirs.occurrences.some((o) => o.projectId === projectId)).toBe(false);

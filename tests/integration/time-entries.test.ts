@@ -251,11 +251,15 @@ describe('reading a range', () => {
   it('leaves out the tasks of a team the reader has left', async () => {
     const leaver = await createUser(ctx.app, { fullName: 'Lee Leaver' });
     const membership = await insertMember(ctx.database.db, teamId, leaver, 'member');
-    await log(task.id, { date: '2027-03-03', minutes: 5 }, leaver);
+    const theirs = await log(task.id, { date: '2027-03-03', minutes: 5 }, leaver);
     expect(minutes(await range(week, leaver))).toEqual([5]);
     await ok(owner, 'DELETE', `/api/teams/${teamId}/members/${membership.id}`, undefined, 204);
     expect(await range(week, leaver)).toEqual([]);
     await fails(leaver, 'GET', `/api/tasks/${task.id}/time-entries`, undefined, 404);
+    // Their own entry is no longer theirs to change: as a stranger's, 404.
+    await fails(leaver, 'PATCH', `/api/time-entries/${theirs.id}`, { minutes: 50 }, 404, 'time_entry_not_found');
+    await fails(leaver, 'DELETE', `/api/time-entries/${theirs.id}`, undefined, 404, 'time_entry_not_found');
+    await fails(leaver, 'POST', `/api/tasks/${task.id}/time-entries`, { date: '2027-03-03', minutes: 5 }, 404);
     // Their entry stays on the team's task: its owner still reads it.
     expect(minutes(await range(`${week}&teamId=${teamId}&userId=${leaver.id}`, owner))).toEqual([5]);
   });
@@ -319,6 +323,27 @@ describe('sub-tasks and estimates', () => {
     const after = await read(parent.id);
     expect(after).toMatchObject({ loggedMinutes: 15, subtaskLoggedMinutes: 45, version: before.version + 0 });
     expect(after.updatedAt).toBe(before.updatedAt);
+  });
+
+  it('follows the API: a sub-task re-parented, moved to another project (it leaves its parent), deleted with its own', async () => {
+    const [one, two] = [await create('One'), await create('Two')];
+    const child = await create('Child', { parentId: one.id });
+    const grandchild = await create('Grandchild', { parentId: child.id });
+    await log(child.id, { date: '2026-11-02', minutes: 20 });
+    await log(grandchild.id, { date: '2026-11-02', minutes: 40 });
+    const figures = async (...ids: string[]) =>
+      Promise.all(ids.map(async (id) => `${(await read(id)).loggedMinutes}/${(await read(id)).subtaskLoggedMinutes}`));
+    expect(await figures(one.id, two.id, child.id)).toEqual(['0/60', '0/0', '20/40']);
+    await ok(member, 'PATCH', `/api/tasks/${child.id}`, { parentId: two.id });
+    expect(await figures(one.id, two.id)).toEqual(['0/0', '0/60']);
+    const elsewhere = await ok<{ id: string }>(owner, 'POST', '/api/projects', { name: 'Elsewhere', teamId }, 201);
+    await ok(member, 'PATCH', `/api/tasks/${grandchild.id}`, { projectId: elsewhere.id });
+    expect(await figures(two.id, child.id, grandchild.id)).toEqual(['0/20', '20/0', '40/0']);
+    await ok(member, 'PATCH', `/api/tasks/${grandchild.id}`, { projectId, parentId: child.id });
+    expect(await figures(two.id, child.id)).toEqual(['0/60', '20/40']);
+    await ok(owner, 'DELETE', `/api/tasks/${child.id}`, undefined, 204);
+    expect(await figures(two.id)).toEqual(['0/0']);
+    await fails(owner, 'GET', `/api/tasks/${grandchild.id}`, undefined, 404);
   });
 
   it("writes an estimate through PATCH, records it in the history, and reads the team's estimate unit", async () => {

@@ -1,21 +1,19 @@
 import { z } from 'zod';
 import { TIME_LIMITS } from '../constants';
+import { isTimeEntryDay, TIME_DATE_INVALID, TIME_ENTRY_TOO_LONG, TIME_MINUTES_INVALID } from '../time-errors';
 import { isoDate, isoDateTime, optionalText, uuid } from './common';
 
-export const TIME_MINUTES_INVALID = 'Enter a duration such as 1h 30m, 90m or 1.5h';
+// The texts live in ../time-errors.ts (the client's forms read them without zod); exported here as they were.
+export { TIME_DATE_INVALID, TIME_MINUTES_INVALID };
 
-/**
- * A day of time tracking: an ISO date from 1900 to 2999. Any ISO date is not enough: PostgreSQL has no year 0000 (and
- * refused it with a 500 once), and no one logs time in the year 0001.
- */
-export const TIME_DATE_INVALID = 'Enter a date between 1900 and 2999';
-const timeDate = isoDate.refine((d) => d >= '1900-01-01' && d <= '2999-12-31', { error: TIME_DATE_INVALID });
+/** A day of time tracking: an ISO date from 1900 to 2999 (../time-errors.ts `isTimeEntryDay` says why). */
+const timeDate = isoDate.refine(isTimeEntryDay, { error: TIME_DATE_INVALID });
 
 const minutes = z
   .number({ error: TIME_MINUTES_INVALID })
   .int(TIME_MINUTES_INVALID)
   .min(1, TIME_MINUTES_INVALID)
-  .max(TIME_LIMITS.entryMinutesMax, 'An entry is at most 24 hours');
+  .max(TIME_LIMITS.entryMinutesMax, TIME_ENTRY_TOO_LONG);
 
 /** `POST /api/tasks/:id/time-entries`: a day, a duration in whole minutes, an optional note. */
 export const timeEntryInput = z.object({ date: timeDate, minutes, note: optionalText(TIME_LIMITS.noteMax) }).strict();

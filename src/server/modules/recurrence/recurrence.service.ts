@@ -145,12 +145,22 @@ async function makeOccurrences(
   return { carrier, made: made.length };
 }
 
+/**
+ * The date a series' next date comes after when its rule is set: 'On schedule' begins no earlier than today in its zone,
+ * so a rule set on a task due in the past makes today's task and the ones after, not one for every past date.
+ */
+function firstAfter(mode: RepeatInput['mode'], after: string, zone: string, now: Date): string {
+  if (mode !== 'on_schedule') return after;
+  const yesterday = addDays(todayIn(now, zone), -1);
+  return after > yesterday ? after : yesterday;
+}
+
 /** A new series carried by `task`, which is its first task (dated its due date, else today in the zone). */
 async function startSeries(tx: Tx, task: repo.TaskRow, s: { teamId: string; userId: string; input: RepeatInput; now: Date }) {
   const zone = s.input.timezone ?? zoneOrUtc(await repo.userTimeZone(tx, s.userId));
   const anchor = task.dueDate ?? todayIn(s.now, zone);
   const shape = { rule: s.input.rule, anchorDate: anchor, timezone: zone };
-  const next = planNext(shape, anchor, 1);
+  const next = planNext(shape, firstAfter(s.input.mode, anchor, zone, s.now), 1);
   const series = await repo.insertSeries(tx, {
     ...shape,
     teamId: s.teamId,
@@ -183,7 +193,7 @@ async function changeSeries(tx: Tx, task: repo.TaskRow, s: { teamId: string; use
     timezone: zone,
     anchorDate: task.dueDate ?? task.occurrenceDate ?? todayIn(s.now, zone),
   };
-  const next = planNext(changed, afterOf(task, zone, s.now), series.createdCount);
+  const next = planNext(changed, firstAfter(changed.mode, afterOf(task, zone, s.now), zone, s.now), series.createdCount);
   await repo.updateSeries(tx, series.id, {
     rule: changed.rule,
     mode: changed.mode,
@@ -398,7 +408,9 @@ export class RepeatSchedule {
           return 'done';
         });
         if (outcome === 'none') break;
-        if (outcome === 'busy' && claimed) skip.push(claimed);
+        // A series is taken once a run, done or busy: one far behind makes catchUpMax tasks now and the rest in the
+        // runs that follow, not all of them in this one.
+        if (claimed) skip.push(claimed);
       } catch (error) {
         if (!claimed) throw error;
         skip.push(claimed);
@@ -473,9 +485,15 @@ export class RecurrenceService {
       const tomorrow = addDays(todayIn(now, row.timezone), 1);
       const from = [query.from, row.nextDate, tomorrow].reduce((a, b) => (a > b ? a : b));
       const count = ruleCount(row.rule);
-      const left =
-        count === null ? REPEAT_LIMITS.occurrencesMax : Math.min(REPEAT_LIMITS.occurrencesMax, count - row.createdCount);
-      for (const date of occurrencesBetween(row.rule, row.anchorDate, from, query.to, left)) {
+      // Under COUNT, the dates left are counted from the series' next date, not from the window's start (the dates
+      // before the window use up COUNT too): at most countMax of them, those in the window kept.
+      const dates =
+        count === null
+          ? occurrencesBetween(row.rule, row.anchorDate, from, query.to, REPEAT_LIMITS.occurrencesMax)
+          : occurrencesBetween(row.rule, row.anchorDate, row.nextDate, query.to, count - row.createdCount).filter(
+              (date) => date >= from,
+            );
+      for (const date of dates) {
         occurrences.push({ taskId: row.taskId, seriesId: row.seriesId, title: row.title, projectId: row.projectId, date });
       }
     }

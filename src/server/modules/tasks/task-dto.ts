@@ -31,7 +31,7 @@ export function toTaskDto(row: TaskListRow): TaskDto {
     startDate: row.startDate,
     blockedCount: row.openBlockerCount,
     fields: row.fields,
-    repeat: row.repeat,
+    repeat: repeatOf(row.repeat),
     seriesId: row.seriesId,
     estimateMinutes: row.estimateMinutes,
     estimatePoints: row.estimatePoints,
@@ -46,4 +46,12 @@ export function toTaskDto(row: TaskListRow): TaskDto {
 /** Tasks' answers by id, as they are in the transaction (in no particular order): what a change records of them. */
 export async function taskCards(db: DbOrTx, ids: readonly string[]): Promise<TaskDto[]> {
   return (await listCardsByIds(db, ids)).map(toTaskDto);
+}
+
+/**
+ * `repeat` as its contract orders it: the column is jsonb, which PostgreSQL stores with its keys re-sorted (shorter
+ * first), and the list answers are written as built (serializer.ts `builtExactly`), so the order is set here.
+ */
+export function repeatOf(r: TaskDto['repeat']): TaskDto['repeat'] {
+  return r && { seriesId: r.seriesId, rule: r.rule, mode: r.mode, timezone: r.timezone, nextDate: r.nextDate, nextAt: r.nextAt };
 }

@@ -41,7 +41,7 @@ import { visibleDependencyIds } from '../task-dependencies';
 import { teamFields } from '../custom-fields';
 import { repeatOnCreate, repeatOnSubtreeUpdate, repeatOnUpdate } from '../recurrence';
 import * as repo from './tasks.repo';
-import { taskCards, toTaskDto } from './task-dto';
+import { repeatOf, taskCards, toTaskDto } from './task-dto';
 
 const column = Object.fromEntries(Object.keys(repo.listColumns).map((key, i) => [key, i])) as Record<
   keyof typeof repo.listColumns,
@@ -81,7 +81,7 @@ export function taskDtoFromRow(row: unknown[]): TaskDto {
     startDate: row[column.startDate] as string | null,
     blockedCount: row[column.openBlockerCount] as number,
     fields: row[column.fields] as TaskDto['fields'],
-    repeat: row[column.repeat] as TaskDto['repeat'],
+    repeat: repeatOf(row[column.repeat] as TaskDto['repeat']),
     seriesId: row[column.seriesId] as string | null,
     estimateMinutes: row[column.estimateMinutes] as number | null,
     estimatePoints: row[column.estimatePoints] as number | null,

@@ -1,8 +1,8 @@
 import { type EstimateUnit, TIME_LIMITS } from '../../../../../domain/constants';
 import { formatDuration, loggedSummary, parseDuration } from '../../../../../domain/durations';
 import type { TaskDto } from '../../../../../domain/schemas/task';
+import { TIME_ENTRY_TOO_LONG, TIME_MINUTES_INVALID } from '../../../../../domain/time-errors';
 import { totalLogged } from '../card-time';
-import { TIME_MINUTES_INVALID } from '../../../../../domain/schemas/time';
 
 /**
  * What the task page's 'Time' says and reads (issue 39): the minutes logged on the task and its sub-tasks against its
@@ -32,7 +32,7 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 export function parseEntryMinutes(text: string): Parsed<number> {
   const minutes = parseDuration(text);
   if (minutes === null) return { ok: false, message: TIME_MINUTES_INVALID };
-  if (minutes > TIME_LIMITS.entryMinutesMax) return { ok: false, message: 'An entry is at most 24 hours' };
+  if (minutes > TIME_LIMITS.entryMinutesMax) return { ok: false, message: TIME_ENTRY_TOO_LONG };
   return { ok: true, value: minutes };
 }
 

@@ -1,12 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Pencil, Play, Square, Trash2 } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, type Ref, useId, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { type EstimateUnit, TIME_LIMITS } from '../../../../../domain/constants';
 import { localIsoDate } from '../../../../../domain/dates';
 import { formatDuration, formatElapsed } from '../../../../../domain/durations';
 import { canEditTimeEntry } from '../../../../../domain/permissions';
 import type { TaskDto } from '../../../../../domain/schemas/task';
 import type { TimeEntryDto } from '../../../../../domain/schemas/time';
+import { isTimeEntryDay, TIME_DATE_INVALID } from '../../../../../domain/time-errors';
 import { RowIconButton } from '../../../../components/sortable-list';
 import { Button } from '../../../../components/ui/button';
 import { inputClass } from '../../../../components/ui/field';
@@ -36,7 +37,6 @@ import {
   estimateDraft,
   estimateIn,
   loggedPercent,
-  type Parsed,
   parseEntryMinutes,
   parseEstimate,
   taskLoggedSummary,
@@ -61,6 +61,8 @@ export function TimeSection({ task: opened, onSaved }: TimeSectionProps) {
   const team = useTaskTeam(teamId).data;
   const unit: EstimateUnit = team?.estimateUnit ?? 'time';
   const percent = loggedPercent(task, unit);
+  // 'Log time''s duration: where focus goes when the entry whose button had it is deleted.
+  const logDurationRef = useRef<HTMLInputElement>(null);
 
   return (
     <section aria-labelledby={headingId} className="space-y-3" data-testid="time-section">
@@ -82,39 +84,53 @@ export function TimeSection({ task: opened, onSaved }: TimeSectionProps) {
         )}
       </div>
       <EstimateField key={`${task.id}-${unit}`} task={task} unit={unit} onSaved={onSaved} />
-      <LogTimeForm taskId={task.id} />
-      <EntryList taskId={task.id} role={team?.myRole} />
+      <LogTimeForm taskId={task.id} durationRef={logDurationRef} />
+      <EntryList taskId={task.id} role={team?.myRole} afterDelete={logDurationRef} />
     </section>
   );
 }
 
-/** 'Start timer', or 'Stop timer' with the elapsed time while this task's timer runs. */
+/**
+ * 'Start timer', or 'Stop timer' with the elapsed time while this task's timer runs: one button that changes its name,
+ * so that the keyboard's focus stays on it. While a start or stop is under way it refuses clicks (aria-disabled)
+ * instead of being disabled: a disabled button drops its focus to the page.
+ */
 function TimerControl({ task }: { task: TaskDto }) {
   const timer = useTimer();
   const start = useStartTimer();
   const stop = useStopTimer();
   const running = timer.data?.taskId === task.id ? timer.data : null;
   const elapsed = useElapsedSeconds(running?.startedAt);
-  const busy = start.isPending || stop.isPending;
+  const busy = start.isPending || stop.isPending || timer.isPending;
+  // The button's new name is not announced by every screen reader: the start is said here (a stop says it in a toast).
+  const [status, setStatus] = useState('');
+  const toggle = () => {
+    if (busy) return;
+    if (running) stop.mutate(undefined, { onSuccess: () => setStatus('') });
+    else start.mutate(task.id, { onSuccess: () => setStatus(`Timer started on ${task.title}`) });
+  };
+  const Icon = running ? Square : Play;
   return (
     <div className="flex items-center gap-2">
+      <p role="status" className="sr-only">
+        {status}
+      </p>
       {running && (
         <span className="text-sm tabular-nums text-slate-700 dark:text-slate-200" data-testid="task-timer-elapsed">
           <span className="sr-only">Timer running: </span>
           {formatElapsed(elapsed)}
         </span>
       )}
-      {running ? (
-        <Button variant="secondary" size="sm" onClick={() => stop.mutate()} disabled={busy}>
-          <Square className="h-3.5 w-3.5 fill-current" aria-hidden />
-          Stop timer
-        </Button>
-      ) : (
-        <Button variant="secondary" size="sm" onClick={() => start.mutate(task.id)} disabled={busy || timer.isPending}>
-          <Play className="h-3.5 w-3.5" aria-hidden />
-          Start timer
-        </Button>
-      )}
+      <Button
+        variant="secondary"
+        size="sm"
+        onClick={toggle}
+        aria-disabled={busy || undefined}
+        className="aria-disabled:cursor-not-allowed aria-disabled:opacity-60"
+      >
+        <Icon className={cn('h-3.5 w-3.5', running && 'fill-current')} aria-hidden />
+        {running ? 'Stop timer' : 'Start timer'}
+      </Button>
     </div>
   );
 }
@@ -209,13 +225,23 @@ function EstimateField({ task, unit, onSaved }: { task: TaskDto; unit: EstimateU
   );
 }
 
-/** A refused entry's message: the server's for its field, else its reason's text. */
-function entryErrorText(error: unknown, fallback: string): string {
+type EntryField = 'duration' | 'date' | 'note';
+
+/** What is wrong with an entry's fields: the field it is about (where it shows, and focus goes) and what to say. */
+interface EntryError {
+  field: EntryField;
+  message: string;
+}
+
+/** A refused entry's message on its field (the server's `minutes` is the duration), else its reason's text. */
+function entryError(error: unknown, fallback: string): EntryError {
   if (error instanceof ApiError) {
-    const field = error.fields.minutes ?? error.fields.date ?? error.fields.note;
-    if (field) return field;
+    const { minutes, date, note } = error.fields;
+    if (minutes) return { field: 'duration', message: minutes };
+    if (date) return { field: 'date', message: date };
+    if (note) return { field: 'note', message: note };
   }
-  return errorText(error, fallback);
+  return { field: 'duration', message: errorText(error, fallback) };
 }
 
 interface EntryDraft {
@@ -224,20 +250,39 @@ interface EntryDraft {
   note: string;
 }
 
-/** The fields of an entry (new or edited): a duration, a day, a note, and the message of what was refused. */
+/**
+ * The fields of an entry (new or edited): a duration, a day, a note, and the message of what was refused, under the
+ * form, named by the field it is about; each refusal (a new object) takes focus to that field.
+ */
 function EntryFields({
   draft,
   onChange,
-  durationError,
+  error,
   durationRef,
+  autoFocus = false,
 }: {
   draft: EntryDraft;
   onChange: (next: EntryDraft) => void;
-  durationError: string | null;
-  durationRef?: Ref<HTMLInputElement>;
+  error: EntryError | null;
+  durationRef?: RefObject<HTMLInputElement | null>;
+  /** The duration takes focus when the fields appear (an entry opened for editing). */
+  autoFocus?: boolean;
 }) {
   const id = useId();
-  const errorId = `${id}-duration-error`;
+  const errorId = `${id}-error`;
+  const ownDurationRef = useRef<HTMLInputElement>(null);
+  const dateRef = useRef<HTMLInputElement>(null);
+  const noteRef = useRef<HTMLInputElement>(null);
+  const durationInput = durationRef ?? ownDurationRef;
+  const refs = useRef({ duration: durationInput, date: dateRef, note: noteRef });
+  refs.current.duration = durationInput;
+  useEffect(() => {
+    if (error) refs.current[error.field].current?.focus();
+  }, [error]);
+  const invalid = (field: EntryField) => ({
+    'aria-invalid': error?.field === field ? true : undefined,
+    'aria-describedby': error?.field === field ? errorId : undefined,
+  });
   const labelClass = 'block text-xs font-medium text-slate-700 dark:text-slate-200';
   return (
     <div className="grid grid-cols-2 gap-2 sm:grid-cols-[minmax(0,7rem)_minmax(0,10rem)_minmax(0,1fr)]">
@@ -246,14 +291,16 @@ function EntryFields({
           Duration
         </label>
         <input
-          ref={durationRef}
+          ref={durationInput}
           id={`${id}-duration`}
           type="text"
           className={cn(inputClass, 'h-9 py-1.5')}
           placeholder="1h 30m"
           value={draft.duration}
-          aria-invalid={durationError ? true : undefined}
-          aria-describedby={durationError ? errorId : undefined}
+          // An entry opened for editing: the field it opened for, as the checklist's rename does.
+          // biome-ignore lint/a11y/noAutofocus: focus follows the Edit button the form replaced
+          autoFocus={autoFocus}
+          {...invalid('duration')}
           onChange={(e) => onChange({ ...draft, duration: e.target.value })}
         />
       </div>
@@ -262,11 +309,13 @@ function EntryFields({
           Date
         </label>
         <input
+          ref={dateRef}
           id={`${id}-date`}
           type="date"
           required
           className={cn(inputClass, 'h-9 py-1.5 dark:[color-scheme:dark]')}
           value={draft.date}
+          {...invalid('date')}
           onChange={(e) => onChange({ ...draft, date: e.target.value })}
         />
       </div>
@@ -275,44 +324,50 @@ function EntryFields({
           Note <span className="font-normal text-slate-600 dark:text-slate-300">(optional)</span>
         </label>
         <input
+          ref={noteRef}
           id={`${id}-note`}
           type="text"
           className={cn(inputClass, 'h-9 py-1.5')}
           maxLength={TIME_LIMITS.noteMax}
           value={draft.note}
+          {...invalid('note')}
           onChange={(e) => onChange({ ...draft, note: e.target.value })}
         />
       </div>
-      {durationError && (
+      {error && (
         <p id={errorId} className="col-span-2 text-sm text-red-700 sm:col-span-3 dark:text-red-400">
-          {durationError}
+          {error.message}
         </p>
       )}
     </div>
   );
 }
 
-/** The entry a draft stands for, or the duration's message. */
-function readDraft(draft: EntryDraft): Parsed<{ date: string; minutes: number; note: string | null }> {
+/** An entry's day as the server takes it (a cleared date field is empty; a date field gives the year 0001 too). */
+const isEntryDate = (date: string) => /^\d{4}-\d{2}-\d{2}$/.test(date) && isTimeEntryDay(date);
+
+/** The entry a draft stands for, or what is wrong with it. */
+function readDraft(
+  draft: EntryDraft,
+): { ok: true; value: { date: string; minutes: number; note: string | null } } | { ok: false; error: EntryError } {
   const minutes = parseEntryMinutes(draft.duration);
-  if (!minutes.ok) return minutes;
+  if (!minutes.ok) return { ok: false, error: { field: 'duration', message: minutes.message } };
+  if (!isEntryDate(draft.date)) return { ok: false, error: { field: 'date', message: TIME_DATE_INVALID } };
   return { ok: true, value: { date: draft.date, minutes: minutes.value, note: draft.note.trim() || null } };
 }
 
 /** 'Log time' by hand: a duration ('1h 30m', '90m', '1.5h'), a day (today unless changed), an optional note. */
-function LogTimeForm({ taskId }: { taskId: string }) {
+function LogTimeForm({ taskId, durationRef }: { taskId: string; durationRef: RefObject<HTMLInputElement | null> }) {
   const headingId = useId();
   const log = useLogTime(taskId);
-  const durationRef = useRef<HTMLInputElement>(null);
   const [draft, setDraft] = useState<EntryDraft>(() => ({ duration: '', date: localIsoDate(), note: '' }));
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<EntryError | null>(null);
   const [status, setStatus] = useState('');
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const read = readDraft(draft);
     if (!read.ok) {
-      setError(read.message);
-      durationRef.current?.focus();
+      setError(read.error);
       return;
     }
     setError(null);
@@ -323,7 +378,7 @@ function LogTimeForm({ taskId }: { taskId: string }) {
       },
       onError: (err) => {
         logError('Failed to log time', err);
-        setError(entryErrorText(err, 'The time could not be logged'));
+        setError(entryError(err, 'The time could not be logged'));
       },
     });
   };
@@ -332,7 +387,7 @@ function LogTimeForm({ taskId }: { taskId: string }) {
       <h4 id={headingId} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
         Log time
       </h4>
-      <EntryFields draft={draft} onChange={setDraft} durationError={error} durationRef={durationRef} />
+      <EntryFields draft={draft} onChange={setDraft} error={error} durationRef={durationRef} />
       <Button type="submit" variant="secondary" size="sm" isLoading={log.isPending}>
         Log time
       </Button>
@@ -345,13 +400,32 @@ function LogTimeForm({ taskId }: { taskId: string }) {
 
 const byNewest = (a: TimeEntryDto, b: TimeEntryDto) => b.date.localeCompare(a.date) || b.createdAt.localeCompare(a.createdAt);
 
-/** The task's entries, newest day first. */
-function EntryList({ taskId, role }: { taskId: string; role: Parameters<typeof canEditTimeEntry>[0] }) {
+/**
+ * The task's entries, newest day first. Focus is never dropped on the page: an edit form takes it to its duration and
+ * gives it back to the entry's Edit button when it closes; a deleted entry's button hands it to 'Log time'.
+ */
+function EntryList({
+  taskId,
+  role,
+  afterDelete,
+}: {
+  taskId: string;
+  role: Parameters<typeof canEditTimeEntry>[0];
+  afterDelete: RefObject<HTMLInputElement | null>;
+}) {
   const userId = useAuthStore((s) => s.user?.id) ?? '';
   const { data, isPending, isError: failed, refetch } = useTaskTimeEntries(taskId);
   const remove = useDeleteTimeEntry();
   const [editing, setEditing] = useState<string | null>(null);
   const [status, setStatus] = useState('');
+  const listRef = useRef<HTMLUListElement>(null);
+  // The entry whose edit form just closed: its Edit button (rendered again in the form's place) takes focus back.
+  const [refocus, setRefocus] = useState<string | null>(null);
+  useEffect(() => {
+    if (refocus === null || editing !== null) return;
+    listRef.current?.querySelector<HTMLButtonElement>(`[data-entry-id="${refocus}"] [data-entry-edit]`)?.focus();
+    setRefocus(null);
+  }, [refocus, editing]);
   if (isPending) {
     return (
       <p role="status" className="text-sm text-slate-600 dark:text-slate-300">
@@ -375,7 +449,12 @@ function EntryList({ taskId, role }: { taskId: string; role: Parameters<typeof c
       {entries.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">No time logged yet.</p>
       ) : (
-        <ul aria-label="Time entries" className="divide-y divide-slate-200 dark:divide-slate-700" data-testid="time-entries">
+        <ul
+          ref={listRef}
+          aria-label="Time entries"
+          className="divide-y divide-slate-200 dark:divide-slate-700"
+          data-testid="time-entries"
+        >
           {entries.map((entry) =>
             editing === entry.id ? (
               <li key={entry.id} className="py-2">
@@ -383,6 +462,7 @@ function EntryList({ taskId, role }: { taskId: string; role: Parameters<typeof c
                   entry={entry}
                   onDone={(message) => {
                     setEditing(null);
+                    setRefocus(entry.id);
                     if (message) setStatus(message);
                   }}
                 />
@@ -395,7 +475,10 @@ function EntryList({ taskId, role }: { taskId: string; role: Parameters<typeof c
                 onEdit={() => setEditing(entry.id)}
                 onDelete={() =>
                   remove.mutate(entry.id, {
-                    onSuccess: () => setStatus(`Deleted the entry of ${formatDuration(entry.minutes)}`),
+                    onSuccess: () => {
+                      setStatus(`Deleted the entry of ${formatDuration(entry.minutes)}`);
+                      afterDelete.current?.focus();
+                    },
                   })
                 }
               />
@@ -425,7 +508,7 @@ function EntryRow({
   const day = formatLongDate(entry.date);
   const name = `${duration} on ${day} by ${entry.userName}`;
   return (
-    <li className="flex items-start gap-2 py-2" data-testid="time-entry">
+    <li className="flex items-start gap-2 py-2" data-testid="time-entry" data-entry-id={entry.id}>
       <div className="min-w-0 flex-1 text-sm">
         <p className="flex flex-wrap items-baseline gap-x-2 text-slate-800 dark:text-slate-100">
           <span className="font-semibold tabular-nums">{duration}</span>
@@ -438,7 +521,7 @@ function EntryRow({
       </div>
       {canEdit && (
         <div className="flex shrink-0 items-center">
-          <RowIconButton label={`Edit entry: ${name}`} hint="Edit" onClick={onEdit}>
+          <RowIconButton label={`Edit entry: ${name}`} hint="Edit" onClick={onEdit} data-entry-edit="">
             <Pencil className="h-3.5 w-3.5" aria-hidden />
           </RowIconButton>
           <RowIconButton label={`Delete entry: ${name}`} hint="Delete" onClick={onDelete}>
@@ -450,20 +533,37 @@ function EntryRow({
   );
 }
 
-/** An entry edited in place: Save sends what changed (PATCH /api/time-entries/:id), Cancel leaves it. */
+/**
+ * An entry edited in place: Save sends what changed (PATCH /api/time-entries/:id), Cancel or Escape leaves it (Escape
+ * leaves the edit, not the task's dialog).
+ */
 function EntryEditForm({ entry, onDone }: { entry: TimeEntryDto; onDone: (status?: string) => void }) {
   const update = useUpdateTimeEntry();
+  const formRef = useRef<HTMLFormElement>(null);
   const [draft, setDraft] = useState<EntryDraft>({
     duration: formatDuration(entry.minutes),
     date: entry.date,
     note: entry.note ?? '',
   });
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<EntryError | null>(null);
+  // The dialog listens for Escape on the document in the capture phase: this listens before it, on the window.
+  const onDoneRef = useRef(onDone);
+  onDoneRef.current = onDone;
+  useEffect(() => {
+    const onKeyDown = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape' || !(e.target instanceof Node) || !formRef.current?.contains(e.target)) return;
+      e.stopPropagation();
+      e.preventDefault();
+      onDoneRef.current();
+    };
+    window.addEventListener('keydown', onKeyDown, { capture: true });
+    return () => window.removeEventListener('keydown', onKeyDown, { capture: true });
+  }, []);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const read = readDraft(draft);
     if (!read.ok) {
-      setError(read.message);
+      setError(read.error);
       return;
     }
     update.mutate(
@@ -472,14 +572,14 @@ function EntryEditForm({ entry, onDone }: { entry: TimeEntryDto; onDone: (status
         onSuccess: (saved) => onDone(`Saved the entry of ${formatDuration(saved.minutes)}`),
         onError: (err) => {
           logError('Failed to save a time entry', err);
-          setError(entryErrorText(err, 'The entry could not be saved'));
+          setError(entryError(err, 'The entry could not be saved'));
         },
       },
     );
   };
   return (
-    <form onSubmit={submit} aria-label="Edit time entry" className="space-y-2" noValidate>
-      <EntryFields draft={draft} onChange={setDraft} durationError={error} />
+    <form ref={formRef} onSubmit={submit} aria-label="Edit time entry" className="space-y-2" noValidate>
+      <EntryFields draft={draft} onChange={setDraft} error={error} autoFocus />
       <div className="flex gap-2">
         <Button type="submit" size="sm" isLoading={update.isPending}>
           Save
