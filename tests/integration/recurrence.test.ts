@@ -91,6 +91,14 @@ describe('repeat through the tasks API', () => {
     });
     expect(weekly.seriesId).toBe(weekly.repeat!.seriesId);
     expect((await getTask(weekly.id)).repeat).toEqual(weekly.repeat);
+    // The board, the list and its filtered read carry it too (the column is jsonb, whose keys PostgreSQL re-sorts:
+    // the answers are checked to be written in the contract's order).
+    const listed = await ok<{ tasks: TaskDto[] }>(owner, 'GET', `/api/tasks?projectId=${projectId}`);
+    expect(listed.tasks.find((t) => t.id === weekly.id)?.repeat).toEqual(weekly.repeat);
+    const filtered = await ok<{ tasks: TaskDto[] }>(owner, 'GET', `/api/tasks?projectId=${projectId}&priority=medium`);
+    expect(filtered.tasks.find((t) => t.id === weekly.id)?.repeat).toEqual(weekly.repeat);
+    const board = await ok<{ columns: Record<string, TaskDto[]> }>(owner, 'GET', `/api/tasks/board?projectId=${projectId}`);
+    expect(Object.values(board.columns).flat().find((t) => t.id === weekly.id)?.repeat).toEqual(weekly.repeat);
 
     const cases: [rule: string, due: string, next: string][] = [
       ['FREQ=DAILY', '2030-01-07', '2030-01-08'],
