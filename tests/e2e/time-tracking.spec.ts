@@ -27,9 +27,7 @@ const topBarTimer = (page: Page) => page.getByRole('region', { name: 'Running ti
 
 /** What the next answer of `METHOD /api/me/timer` after `action` says it stopped (null: nothing ran). */
 async function stoppedBy(page: Page, method: 'POST' | 'DELETE', action: () => Promise<void>): Promise<StoppedTimerDto | null> {
-  const answer = page.waitForResponse(
-    (r) => new URL(r.url()).pathname === '/api/me/timer' && r.request().method() === method,
-  );
+  const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/me/timer' && r.request().method() === method);
   await action();
   const res = await answer;
   expect(res.ok(), `${method} /api/me/timer → ${res.status()}`).toBe(true);

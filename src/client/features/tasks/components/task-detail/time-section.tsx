@@ -33,14 +33,7 @@ import { invalidateTasks } from '../../api/prefetch-board';
 import { updateTask } from '../../api/save-task';
 import { taskDetailKeys } from '../../api/task-detail-keys';
 import { formatLongDate } from '../task-meta';
-import {
-  estimateDraft,
-  estimateIn,
-  loggedPercent,
-  parseEntryMinutes,
-  parseEstimate,
-  taskLoggedSummary,
-} from './time-model';
+import { estimateDraft, estimateIn, loggedPercent, parseEntryMinutes, parseEstimate, taskLoggedSummary } from './time-model';
 
 export interface TimeSectionProps {
   task: TaskDto;
@@ -297,8 +290,7 @@ function EntryFields({
           className={cn(inputClass, 'h-9 py-1.5')}
           placeholder="1h 30m"
           value={draft.duration}
-          // An entry opened for editing: the field it opened for, as the checklist's rename does.
-          // biome-ignore lint/a11y/noAutofocus: focus follows the Edit button the form replaced
+          // An entry opened for editing: focus follows the Edit button the form replaced (as the checklist's rename).
           autoFocus={autoFocus}
           {...invalid('duration')}
           onChange={(e) => onChange({ ...draft, duration: e.target.value })}
