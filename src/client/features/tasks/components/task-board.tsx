@@ -36,6 +36,7 @@ import {
   nextTarget,
   taskStatusOf,
 } from '../board/board-model';
+import { CARD_MENU_HINT, CardMenuProvider } from './card-menu-host';
 import { DraggableTaskCard, TaskCardView } from './task-card';
 
 /** 'Complete its open sub-tasks too?': its code (the dialog's) loads only when a drop asks it. */
@@ -69,10 +70,8 @@ const LANE_KEYS = keyboardCoordinates(true);
 /** With lanes, the pointer decides a mouse drop; the keyboard's drop is the cell whose centre is nearest the card's. */
 const laneCollision: CollisionDetection = (args) => (args.pointerCoordinates ? pointerWithin(args) : closestCenter(args));
 
-const instructions =
-  'To pick up a task, press Space. While dragging, use the left and right arrow keys to move it between columns. Press Space or Enter to drop it, or Escape to cancel. Press Enter to open the task.';
-const laneInstructions =
-  'To pick up a task, press Space. While dragging, use the left and right arrow keys to move it between columns, and the up and down arrow keys to move it between lanes. Press Space or Enter to drop it, or Escape to cancel. Press Enter to open the task.';
+const instructions = `To pick up a task, press Space. While dragging, use the left and right arrow keys to move it between columns. Press Space or Enter to drop it, or Escape to cancel. Press Enter to open the task. ${CARD_MENU_HINT}`;
+const laneInstructions = `To pick up a task, press Space. While dragging, use the left and right arrow keys to move it between columns, and the up and down arrow keys to move it between lanes. Press Space or Enter to drop it, or Escape to cancel. Press Enter to open the task. ${CARD_MENU_HINT}`;
 
 /** What a drop target is: a column, and with swimlanes a lane of it. */
 interface DropSpot {
@@ -200,55 +199,57 @@ export function TaskBoard({ filters, groupBy, onOpenTask, onAddTask }: TaskBoard
   });
 
   return (
-    <DndContext {...contextProps}>
-      {groupBy ? (
-        <LaneBoard
-          columns={columns}
-          lanes={lanes}
-          feeds={feeds}
-          groupBy={groupBy}
-          today={today}
-          workflows={workflows}
-          onOpen={openTask}
-          onAdd={onAddTask}
-          isDragActive={isDragActive}
-        >
-          {columns.map((column) => (
-            <ColumnFeed key={`${column.kind}:${column.id}`} {...columnProps(column)} onState={report} />
-          ))}
-        </LaneBoard>
-      ) : (
-        <div className="-mx-4 flex gap-4 overflow-x-auto px-4 pb-4 sm:mx-0 sm:px-0" data-testid="task-board">
-          {columns.map((column) => (
-            <BoardColumn key={`${column.kind}:${column.id}`} {...columnProps(column)} />
-          ))}
-        </div>
-      )}
-      <DragOverlay dropAnimation={null}>
-        {activeTask && (
-          <TaskCardView
-            task={activeTask}
-            isOverdue={matchesDueFilter(activeTask, 'overdue', today)}
-            status={taskStatusOf(workflows, activeTask)}
-            className="w-full cursor-grabbing shadow-xl ring-2 ring-brand-600"
-          />
+    <CardMenuProvider>
+      <DndContext {...contextProps}>
+        {groupBy ? (
+          <LaneBoard
+            columns={columns}
+            lanes={lanes}
+            feeds={feeds}
+            groupBy={groupBy}
+            today={today}
+            workflows={workflows}
+            onOpen={openTask}
+            onAdd={onAddTask}
+            isDragActive={isDragActive}
+          >
+            {columns.map((column) => (
+              <ColumnFeed key={`${column.kind}:${column.id}`} {...columnProps(column)} onState={report} />
+            ))}
+          </LaneBoard>
+        ) : (
+          <div className="-mx-4 flex gap-4 overflow-x-auto px-4 pb-4 sm:mx-0 sm:px-0" data-testid="task-board">
+            {columns.map((column) => (
+              <BoardColumn key={`${column.kind}:${column.id}`} {...columnProps(column)} />
+            ))}
+          </div>
         )}
-      </DragOverlay>
-      {asking && (
-        <Suspense fallback={null}>
-          <CompleteSubtasksDialog
-            open
-            title={asking.task.title}
-            openCount={openSubtaskCount(asking.task.subtaskCounts)}
-            onAnswer={(completeSubtasks) => {
-              move.mutate({ ...asking, completeSubtasks });
-              setAsking(null);
-            }}
-            onCancel={() => setAsking(null)}
-          />
-        </Suspense>
-      )}
-    </DndContext>
+        <DragOverlay dropAnimation={null}>
+          {activeTask && (
+            <TaskCardView
+              task={activeTask}
+              isOverdue={matchesDueFilter(activeTask, 'overdue', today)}
+              status={taskStatusOf(workflows, activeTask)}
+              className="w-full cursor-grabbing shadow-xl ring-2 ring-brand-600"
+            />
+          )}
+        </DragOverlay>
+        {asking && (
+          <Suspense fallback={null}>
+            <CompleteSubtasksDialog
+              open
+              title={asking.task.title}
+              openCount={openSubtaskCount(asking.task.subtaskCounts)}
+              onAnswer={(completeSubtasks) => {
+                move.mutate({ ...asking, completeSubtasks });
+                setAsking(null);
+              }}
+              onCancel={() => setAsking(null)}
+            />
+          </Suspense>
+        )}
+      </DndContext>
+    </CardMenuProvider>
   );
 }
 

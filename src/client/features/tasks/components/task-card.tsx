@@ -1,5 +1,5 @@
 import { Ban, Calendar, Clock, ListChecks, ListTree, MessageSquare, Paperclip, User } from 'lucide-react';
-import { lazy, memo, Suspense, useId, useMemo } from 'react';
+import { type KeyboardEvent, lazy, memo, Suspense, useId, useMemo } from 'react';
 import { LIMITS } from '../../../../domain/constants';
 import { DEPENDENCY_TEXT } from '../../../../domain/dependencies';
 import { subtaskProgress } from '../../../../domain/hierarchy';
@@ -10,6 +10,7 @@ import { cn } from '../../../lib/cn';
 import { defaultLookOf } from '../../../lib/default-column';
 import { useDraggableTask } from '../../../components/task-drag';
 import { formatCardDate } from './task-meta';
+import { CARD_MENU_KEYS, useCardMenuTrigger } from './card-menu-host';
 import { cardTimeLabel, cardTimeText } from './card-time';
 import { RepeatMark } from './repeat-mark';
 import { markdownPreview } from '../../../../domain/markdown-text';
@@ -197,7 +198,7 @@ interface DraggableTaskCardProps {
 }
 
 /**
- * A board card: click or Enter opens it; pointer drag or Space picks it up.
+ * A board card: click or Enter opens it; pointer drag or Space picks it up; right-click or Shift+F10 opens its menu.
  *
  * useDraggable subscribes every card to the drag state, so all of them render again when a drag starts,
  * ends or changes column. That render is kept to the hook and one div: the data, the handlers and the
@@ -212,6 +213,13 @@ export const DraggableTaskCard = memo(function DraggableTaskCard({
 }: DraggableTaskCardProps) {
   const titleId = useId();
   const { handleProps, setNodeRef, isDragging } = useDraggableTask(task, onOpen, isDragActive);
+  // Its menu (on the board): right-click or Shift+F10, on the card itself, so it adds no tab stop.
+  const menu = useCardMenuTrigger(task, onOpen, isDragActive);
+  const menuProps = menu && {
+    onContextMenu: menu.onContextMenu,
+    onKeyDown: (e: KeyboardEvent<HTMLDivElement>) => menu.onKeyDown(e) || handleProps.onKeyDown(e),
+    'aria-keyshortcuts': CARD_MENU_KEYS,
+  };
   const content = useMemo(
     () => <TaskCardView task={task} isOverdue={isOverdue} titleId={titleId} status={status} className={BOARD_CARD_CLASS} />,
     [task, isOverdue, titleId, status],
@@ -220,12 +228,14 @@ export const DraggableTaskCard = memo(function DraggableTaskCard({
     <div
       ref={setNodeRef}
       {...handleProps}
+      {...menuProps}
       role="button"
       tabIndex={0}
       aria-labelledby={titleId}
       data-testid="task-card"
       className={cn(
-        'cursor-grab touch-manipulation rounded-lg outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-slate-900',
+        // Relative: its menu's anchor is placed inside it (card-menu.tsx).
+        'relative cursor-grab touch-manipulation rounded-lg outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-slate-900',
         isDragging && 'opacity-40',
       )}
     >
