@@ -98,7 +98,11 @@ describe('repeat through the tasks API', () => {
     const filtered = await ok<{ tasks: TaskDto[] }>(owner, 'GET', `/api/tasks?projectId=${projectId}&priority=medium`);
     expect(filtered.tasks.find((t) => t.id === weekly.id)?.repeat).toEqual(weekly.repeat);
     const board = await ok<{ columns: Record<string, TaskDto[]> }>(owner, 'GET', `/api/tasks/board?projectId=${projectId}`);
-    expect(Object.values(board.columns).flat().find((t) => t.id === weekly.id)?.repeat).toEqual(weekly.repeat);
+    expect(
+      Object.values(board.columns)
+        .flat()
+        .find((t) => t.id === weekly.id)?.repeat,
+    ).toEqual(weekly.repeat);
 
     const cases: [rule: string, due: string, next: string][] = [
       ['FREQ=DAILY', '2030-01-07', '2030-01-08'],
