@@ -133,6 +133,14 @@ test.describe('recurring tasks', () => {
     expect(series.find((t) => t.id === first!.id)?.repeat).toBeNull();
     await page.screenshot({ path: `${SHOTS}/recurring-board-after-completion.png` });
 
+    // The list view marks the carrying task's row alone.
+    await page.getByRole('button', { name: 'List', exact: true }).click();
+    const rows = page.getByRole('row').filter({ hasText: 'Weekly report' });
+    await expect(rows).toHaveCount(2);
+    await expect(page.getByRole('table').getByTestId('card-repeat')).toHaveCount(1);
+    await expect(page.getByRole('table').getByTestId('card-repeat')).toHaveText(WEEKLY);
+    await page.getByRole('button', { name: 'Board', exact: true }).click();
+
     // The calendar: the next task on its Monday, the one after it faded, a link to the repeating task, not draggable.
     const after = addDays(nextMonday, 7);
     await page.goto(`/calendar?view=week&date=${after}`);

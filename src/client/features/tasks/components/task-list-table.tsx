@@ -18,6 +18,7 @@ import { useTaskTeams } from '../api/get-teams';
 import { ColumnsMenu } from './columns-menu';
 import { usePersonNames } from './person-names';
 import { BlockedBadge, SubtaskProgress } from './task-card';
+import { RepeatMark } from './repeat-mark';
 
 /**
  * A custom field's value in a cell: its text (domain `fieldValueText`: option names, a number with its unit, 'Yes'), a
@@ -207,10 +208,11 @@ export function TaskListTable({ filters, sort, onSort, onOpenTask, fields, hidde
                 <ClickableRow key={task.id} onOpen={() => onOpenTask(task)}>
                   <td className="max-w-xs px-4 py-3">
                     <RowOpenButton onOpen={() => onOpenTask(task)}>{task.title}</RowOpenButton>
-                    {(task.blockedCount > 0 || task.subtaskCounts.total > 0) && (
+                    {(task.blockedCount > 0 || task.subtaskCounts.total > 0 || task.repeat) && (
                       <span className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-300">
                         <BlockedBadge task={task} />
                         <SubtaskProgress task={task} />
+                        <RepeatMark task={task} />
                       </span>
                     )}
                   </td>
