@@ -185,5 +185,19 @@ export async function pickUp(page: Page, target: Locator, title: string, over: s
   ).toBeAttached();
 }
 
+/** Drags a card one column at a time by keyboard (Space, arrows, Space). */
+export async function dragRight(page: Page, from: Locator, title: string, fromName: string, steps: string[]) {
+  await expect(async () => {
+    await pickUp(page, card(from, title), title, fromName);
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByText(`Task ${title} is over ${steps[0]}.`)).toBeAttached({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  for (const over of steps.slice(1)) {
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByText(`Task ${title} is over ${over}.`)).toBeAttached();
+  }
+  await page.keyboard.press('Space');
+}
+
 export const test = base;
 export { expect };

@@ -5,7 +5,7 @@ import { addDays } from '../../src/domain/dates';
 import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { TaskDto } from '../../src/domain/schemas/task';
 import { wallClock } from '../../src/domain/schemas/time-zone';
-import { apiAs, axeViolations, card, column, expect, pickUp, seedCrew, signIn, test } from './fixtures';
+import { apiAs, axeViolations, card, column, dragRight, expect, seedCrew, signIn, test } from './fixtures';
 
 /**
  * Recurring tasks in the client (issue 39): 'Repeat' in the New Task form and on the task page ('Custom…' too), the
@@ -41,20 +41,6 @@ async function seed(request: APIRequestContext) {
       (t) => t.title === title,
     );
   return { owner, team, project, newTask, tasksTitled };
-}
-
-/** Drags a card one column at a time by keyboard (Space, arrows, Space). */
-async function dragRight(page: Page, from: Locator, title: string, fromName: string, steps: string[]) {
-  await expect(async () => {
-    await pickUp(page, card(from, title), title, fromName);
-    await page.keyboard.press('ArrowRight');
-    await expect(page.getByText(`Task ${title} is over ${steps[0]}.`)).toBeAttached({ timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
-  for (const over of steps.slice(1)) {
-    await page.keyboard.press('ArrowRight');
-    await expect(page.getByText(`Task ${title} is over ${over}.`)).toBeAttached();
-  }
-  await page.keyboard.press('Space');
 }
 
 test.describe('recurring tasks', () => {

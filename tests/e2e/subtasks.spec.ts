@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { TaskDto } from '../../src/domain/schemas/task';
-import { apiAs, axeViolations, card, column, expect, pickUp, seedCrew, signIn, test } from './fixtures';
+import { apiAs, axeViolations, card, column, dragRight, expect, seedCrew, signIn, test } from './fixtures';
 
 /**
  * Sub-tasks and dependencies on the task page, the card and the board (issue 37): 'Add sub-task', 'n/m', completing a
@@ -21,20 +21,6 @@ async function seed(request: APIRequestContext) {
   const newTask = (title: string, extra: Record<string, unknown> = {}) =>
     apiAs<TaskDto>(request, owner, 'post', '/api/tasks', { title, projectId: project.id, ...extra });
   return { owner, mia, team, project, newTask };
-}
-
-/** Drags a card one column at a time by keyboard (Space, arrows, Space). */
-async function dragRight(page: Page, from: Locator, title: string, fromName: string, steps: string[]) {
-  await expect(async () => {
-    await pickUp(page, card(from, title), title, fromName);
-    await page.keyboard.press('ArrowRight');
-    await expect(page.getByText(`Task ${title} is over ${steps[0]}.`)).toBeAttached({ timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
-  for (const over of steps.slice(1)) {
-    await page.keyboard.press('ArrowRight');
-    await expect(page.getByText(`Task ${title} is over ${over}.`)).toBeAttached();
-  }
-  await page.keyboard.press('Space');
 }
 
 test.describe('sub-tasks and dependencies', () => {
