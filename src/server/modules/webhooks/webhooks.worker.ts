@@ -60,15 +60,17 @@ export class WebhookWorker extends OutboxWorkerBase {
 
   protected override async pass(): Promise<number> {
     const claimed = await repo.claimDue(this.db, this.options.batchSize, this.options.leaseMs);
-    await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
+    if (claimed.length === 0) return 0;
+    const sent = await Promise.all(claimed.map((delivery) => this.send(delivery)));
+    const abandoned = sent.flatMap((s) => (s.result ? [] : [s.delivery.id]));
+    if (abandoned.length > 0) await repo.releaseClaims(this.db, abandoned);
+    await this.record(sent.flatMap((s) => (s.result ? [{ delivery: s.delivery, result: s.result }] : [])));
     return claimed.length;
   }
 
-  private async deliver(delivery: repo.ClaimedDelivery): Promise<void> {
-    if (this.loop.signal.aborted) {
-      await repo.releaseClaims(this.db, [delivery.id]);
-      return;
-    }
+  /** One delivery's HTTP request, no connection held; no result when the stop abandoned it (it goes again). */
+  private async send(delivery: repo.ClaimedDelivery): Promise<{ delivery: repo.ClaimedDelivery; result?: SendResult }> {
+    if (this.loop.signal.aborted) return { delivery };
     const opened = await this.sealer.open(delivery.secret);
     const secret = typeof opened?.s === 'string' ? opened.s : null;
     const result: SendResult = secret
@@ -82,31 +84,53 @@ export class WebhookWorker extends OutboxWorkerBase {
           error: 'the signing secret cannot be opened (AUTH_SECRET changed?)',
           delivered: false,
         };
-    if (!result.delivered && this.loop.signal.aborted) {
-      // Abandoned by the stop: it goes again at the next start, the claim not counted.
-      await repo.releaseClaims(this.db, [delivery.id]);
-      return;
+    // Abandoned by the stop: it goes again at the next start, the claim not counted.
+    if (!result.delivered && this.loop.signal.aborted) return { delivery };
+    return { delivery, result };
+  }
+
+  /**
+   * The pass's attempts, in one transaction (one connection, whatever the batch size: a pass once took a connection
+   * a delivery, and a batch failing against one hook, each waiting for the hook's row, could hold the whole pool), each
+   * delivery in a savepoint of its own so that one that cannot be recorded (its hook deleted meanwhile) spoils no
+   * other.
+   */
+  private async record(sent: { delivery: repo.ClaimedDelivery; result: SendResult }[]): Promise<void> {
+    if (sent.length === 0) return;
+    for (const { delivery, result } of sent) {
+      if (!result.delivered)
+        this.log.warn({ deliveryId: delivery.id, webhookId: delivery.webhookId, err: result.error }, 'webhooks: delivery failed');
     }
-    const attempt = { statusCode: result.statusCode, durationMs: result.durationMs, error: result.error };
-    if (result.delivered) {
-      await this.db.transaction(async (tx) => {
-        await repo.recordAttempt(tx, delivery.id, attempt);
-        await repo.markDelivered(tx, delivery, attempt);
-      });
-      return;
-    }
-    this.log.warn({ deliveryId: delivery.id, webhookId: delivery.webhookId, err: result.error }, 'webhooks: delivery failed');
-    const notified = await this.db.transaction(async (tx) => {
-      await repo.recordAttempt(tx, delivery.id, attempt);
-      const retryIn = await this.retryDelay(tx, delivery);
-      if (retryIn !== null) {
-        await repo.markRetry(tx, delivery.id, attempt, retryIn);
-        return [];
+    type Hook = NonNullable<Awaited<ReturnType<typeof repo.markFailed>>>;
+    type Notes = Awaited<ReturnType<typeof noticeWebhookFailing>>;
+    const notices = await this.db.transaction(async (tx) => {
+      const found: { hook: Hook; notes: Notes }[] = [];
+      for (const { delivery, result } of sent) {
+        const attempt = { statusCode: result.statusCode, durationMs: result.durationMs, error: result.error };
+        try {
+          await tx.transaction(async (sp) => {
+            await repo.recordAttempt(sp, delivery.id, attempt);
+            if (result.delivered) {
+              await repo.markDelivered(sp, delivery, attempt);
+              return;
+            }
+            const retryIn = await this.retryDelay(sp, delivery);
+            if (retryIn !== null) {
+              await repo.markRetry(sp, delivery.id, attempt, retryIn);
+              return;
+            }
+            const nowFailing = await repo.markFailed(sp, delivery, attempt);
+            if (nowFailing)
+              found.push({ hook: nowFailing, notes: await noticeWebhookFailing(sp, this.options.notice, nowFailing) });
+          });
+        } catch (err) {
+          // Its lease ends and it goes again (at least once), like a crash before this write.
+          this.log.warn({ err, deliveryId: delivery.id }, 'webhooks: an attempt could not be recorded');
+        }
       }
-      const nowFailing = await repo.markFailed(tx, delivery, attempt);
-      return nowFailing ? { hook: nowFailing, notes: await noticeWebhookFailing(tx, this.options.notice, nowFailing) } : [];
+      return found;
     });
-    if (!Array.isArray(notified)) {
+    for (const notified of notices) {
       for (const n of notified.notes) {
         this.events.publish({
           type: 'notification.created',
