@@ -7,6 +7,7 @@
 import type { InvitationRole, SystemRole, TeamRole, UserTokenPurpose } from './constants';
 import type { CustomFieldDto } from './schemas/custom-field';
 import type { TaskDto } from './schemas/task';
+import type { FormDto } from './schemas/outside';
 import type { CommentDto } from './schemas/task-detail';
 import type { TimeEntryDto, TimerDto } from './schemas/time';
 import type { StatusDto } from './schemas/workflow';
@@ -127,7 +128,19 @@ export type Change =
   | Of<'field.deleted', { teamId: string; field: CustomFieldDto; clearedTasks: number }>
   // ---- tasks ----
   /** `teamHasWebhooks`: false when the service read that the team has no active webhook (saves the webhook statement). */
-  | Of<'task.created', { teamId: string; task: TaskDto; teamHasWebhooks?: boolean }>
+  /**
+   * `submitted`: the task came from outside the team (issue 40): through a request form (`name` the form's) or by mail
+   * to the project's intake address (`name` null); `email` the requester's when given. The history records it.
+   */
+  | Of<
+      'task.created',
+      {
+        teamId: string;
+        task: TaskDto;
+        teamHasWebhooks?: boolean;
+        submitted?: { via: 'form' | 'email'; name: string | null; email: string | null };
+      }
+    >
   /**
    * `keys`: the fields the edit named. `teamId` differs from `previousTeamId` when the task moved into a project of
    * another team.
@@ -161,6 +174,25 @@ export type Change =
   | Of<'time_entry.deleted', { teamId: string; task: TimeTaskRef; entry: TimeEntryDto }>
   /** A person's timer started, stopped or moved to another task: their other devices follow (null: none runs). */
   | Of<'timer.changed', { userId: string; timer: TimerDto | null }>
+  // ---- work from outside the team (issue 40, decision 0028) ----
+  /** A project's public link turned on or off, reset (a new token), or its options changed ('updated'). */
+  | Of<
+      'share.changed',
+      {
+        teamId: string;
+        projectId: string;
+        projectName: string;
+        action: 'enabled' | 'disabled' | 'reset' | 'updated';
+        showPeople: boolean;
+        showDescriptions: boolean;
+      }
+    >
+  | Of<'form.created', { teamId: string; projectId: string; form: FormDto }>
+  /** `reset`: the form's link was replaced (the old one stops at once). */
+  | Of<'form.updated', { teamId: string; projectId: string; before: FormDto; after: FormDto; reset: boolean }>
+  | Of<'form.deleted', { teamId: string; projectId: string; form: FormDto }>
+  /** A project's intake address turned on or off, or reset (a new token). */
+  | Of<'intake.changed', { teamId: string; projectId: string; projectName: string; action: 'enabled' | 'disabled' | 'reset' }>
   // ---- imports ----
   /**
    * One import, whatever it read (a Trello board, a CSV file, a Crewboard export): one change, never one per row. `project`

@@ -222,6 +222,9 @@ export const TASK_ACTIVITY_FIELDS = [
   // time entry logged (new), changed (both) or deleted (old): the values its minutes, the labels its day (ISO).
   'estimate',
   'time_entry',
+  // Issue 40 (migration 0020): a task that came from outside the team: the label says how ('Submitted via <form name>'
+  // or 'Submitted by email'), the value is the requester's email (null when none was given). Members only: never public.
+  'submitted',
 ] as const;
 export type TaskActivityField = (typeof TASK_ACTIVITY_FIELDS)[number];
 
@@ -295,6 +298,16 @@ export const TEAM_AUDIT_ACTIONS = [
   'custom_field.created',
   'custom_field.updated',
   'custom_field.deleted',
+  // Issue 40 (decision 0028): a project's public link, its request forms and its intake address.
+  'project.share_enabled',
+  'project.share_disabled',
+  'project.share_reset',
+  'form.created',
+  'form.updated',
+  'form.deleted',
+  'project.intake_enabled',
+  'project.intake_disabled',
+  'project.intake_reset',
 ] as const;
 
 /** Security-relevant actions the audit log records (append-only; issue 26). */
@@ -368,3 +381,29 @@ export const TIME_LIMITS = {
   /** The widest range `GET /api/time-entries` reads at once (days). */
   rangeDaysMax: 366,
 } as const;
+
+/**
+ * Work from outside the team (issue 40, decision 0028): public board links, request forms, tasks by email. A token of a
+ * public link (`/share/<token>`, `/forms/<token>`, `/requests/<token>`, an intake address) has `tokenBytes` random bytes
+ * (base64url; 192 bits, above the issue's 128).
+ */
+export const OUTSIDE_LIMITS = {
+  tokenBytes: 24,
+  formsPerProject: 20,
+  formNameMax: 100,
+  formIntroMax: 2_000,
+  fieldLabelMax: 100,
+  fieldHelpMax: 300,
+  /** A form's fields: the five fixed ones and custom fields. */
+  formFieldsMax: 20,
+  /** A submission's JSON body (the route's bodyLimit). */
+  submissionBytes: 64 * 1024,
+  /** A received mail as a whole (SMTP SIZE, IMAP fetch); each attachment also keeps MAX_UPLOAD_MB. */
+  inboundMessageBytes: 30 * 1024 * 1024,
+  /** Attachments taken from one mail (more are dropped, and the history says so). */
+  inboundAttachmentsMax: 20,
+} as const;
+
+/** The keys a form field may have besides a custom field's id (`fields[].key`). */
+export const FORM_FIELD_KEYS = ['title', 'description', 'email', 'priority', 'dueDate'] as const;
+export type FormFieldKey = (typeof FORM_FIELD_KEYS)[number];

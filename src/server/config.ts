@@ -59,6 +59,8 @@ export interface Config extends DatabaseConfig {
   webhookTimeoutMs?: number;
   /** Days the audit log keeps a row (AUDIT_RETENTION_DAYS, default 365). */
   auditRetentionDays?: number;
+  /** Mail received (issue 40): tasks by email and replies to notification mails; off unless configured. */
+  inbound?: InboundMailConfig;
   /** PASSWORD_HASHING: `owasp` (the default) or `test`, the test suites' cheap hashes (refused in production). */
   passwordHashing?: PasswordHashing;
 }
@@ -195,6 +197,34 @@ export interface MailConfig {
   retry?: RetryPolicy;
 }
 
+/**
+ * Mail received (issue 40, decision 0028): INBOUND_MAIL_DOMAIN (the domain of the intake and reply addresses; without
+ * it nothing is received), INBOUND_SMTP_PORT (Crewboard's own SMTP listener, on HOST), IMAP_URL
+ * (`imap://user:pass@host:143/INBOX` with STARTTLS, or `imaps://…`; polled every IMAP_POLL_SECONDS, default 60).
+ */
+export interface InboundMailConfig {
+  domain: string | null;
+  smtpPort: number | null;
+  imapUrl: string | null;
+  imapPollMs: number;
+}
+
+function loadInbound(env: NodeJS.ProcessEnv): InboundMailConfig {
+  const domain = env.INBOUND_MAIL_DOMAIN?.trim().toLowerCase() || null;
+  if (domain && !/^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(domain)) throw new Error('INBOUND_MAIL_DOMAIN must be a domain name');
+  const port = env.INBOUND_SMTP_PORT?.trim() ? int(env.INBOUND_SMTP_PORT, 0, 'INBOUND_SMTP_PORT') : null;
+  const imapUrl = env.IMAP_URL?.trim() || null;
+  if (imapUrl) {
+    const url = URL.canParse(imapUrl) ? new URL(imapUrl) : null;
+    if (!url || (url.protocol !== 'imap:' && url.protocol !== 'imaps:') || !url.hostname)
+      throw new Error('IMAP_URL must be imap://user:password@host:port/mailbox or imaps://…');
+  }
+  if ((port !== null || imapUrl) && !domain)
+    throw new Error('INBOUND_SMTP_PORT and IMAP_URL need INBOUND_MAIL_DOMAIN (the domain of the intake addresses)');
+  const pollSeconds = env.IMAP_POLL_SECONDS?.trim() ? int(env.IMAP_POLL_SECONDS, 60, 'IMAP_POLL_SECONDS') : 60;
+  return { domain, smtpPort: port, imapUrl, imapPollMs: Math.max(1, pollSeconds) * 1000 };
+}
+
 /** SMTP_URL and MAIL_FROM. An SMTP_URL is never echoed in an error: it carries the password. */
 function loadMail(env: NodeJS.ProcessEnv, publicUrl: string): MailConfig {
   const raw = env.SMTP_URL?.trim() || null;
@@ -247,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     invitationTtlDays: int(env.INVITATION_TTL_DAYS, 7, 'INVITATION_TTL_DAYS') || 7,
     emailVerification: loadEmailVerification(env),
     mail: loadMail(env, publicUrl),
+    inbound: loadInbound(env),
     rateLimitEnabled: env.RATE_LIMIT_ENABLED !== 'false',
     clientDir: resolve(env.CLIENT_DIR || './dist/client'),
     logLevel: env.LOG_LEVEL || 'info',

@@ -34,6 +34,16 @@ export const RATE_LIMITS = {
    * `cb_` bearer from there waits (SIGN_IN_DELAY, at most the window) — RateLimiter.apiToken.
    */
   apiToken: { capacity: 30, windowSeconds: 600 },
+  /** Issue 40: the public pages' reads (a shared board, a form's definition, a request's status, their streams), per IP. */
+  publicRead: { capacity: 300, windowSeconds: 300 },
+  /** Form submissions per IP per form (key `<formId>:<ip>`): 10 in 10 minutes. */
+  formSubmitIp: { capacity: 10, windowSeconds: 600 },
+  /** …and per form, from everyone (key: the form's id): 100 an hour. */
+  formSubmitForm: { capacity: 100, windowSeconds: 3600 },
+  /** Confirmation mails to one address (key: the address), whatever the form: a spam wave cannot fill the outbox. */
+  requestMail: { capacity: 3, windowSeconds: 3600 },
+  /** Mails received by one intake address or from one sender (keys `project:<id>`, `from:<address>`), an hour. */
+  inboundMail: { capacity: 200, windowSeconds: 3600 },
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

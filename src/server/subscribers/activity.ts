@@ -1,9 +1,19 @@
 import { actorUserId } from '../../domain/changes';
-import { recordDependencyChange, recordStatusMoves, recordTaskEdit, recordTimeEntryChange } from '../modules/task-activity';
+import {
+  recordDependencyChange,
+  recordStatusMoves,
+  recordSubmitted,
+  recordTaskEdit,
+  recordTimeEntryChange,
+} from '../modules/task-activity';
 import { inTransaction } from './reactions';
 
 /** The task page's activity history: an entry per changed field of an edit (or per task a status delete moved), written with it. */
 export const activitySubscriber = inTransaction('activity', {
+  // A task from a form or by mail (issue 40): 'Submitted via …' starts its history; any other creation writes nothing.
+  'task.created': async (c, actor, tx) => {
+    if (c.submitted) await recordSubmitted(tx, actorUserId(actor), c.task.id, c.submitted);
+  },
   'task.updated': async (c, actor, tx) => {
     const actorId = actorUserId(actor);
     if (actorId) await recordTaskEdit(tx, actorId, c.before, c.after);

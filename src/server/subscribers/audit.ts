@@ -162,6 +162,34 @@ export const auditSubscriber = inTransaction('audit', {
       ...target('custom_field', c.field.id, c.field.name),
       details: { type: c.field.type, clearedTasks: c.clearedTasks },
     }),
+  // Work from outside the team (issue 40): the project (or the form), named by its name.
+  'share.changed': async (c, actor, tx) => {
+    if (c.action === 'updated') return;
+    await write(tx, actor, {
+      action: `project.share_${c.action}`,
+      teamId: c.teamId,
+      ...target('project', c.projectId, c.projectName),
+      details: { showPeople: c.showPeople, showDescriptions: c.showDescriptions },
+    });
+  },
+  'form.created': (c, actor, tx) =>
+    write(tx, actor, { action: 'form.created', teamId: c.teamId, ...target('form', c.form.id, c.form.name), details: {} }),
+  'form.updated': (c, actor, tx) =>
+    write(tx, actor, {
+      action: 'form.updated',
+      teamId: c.teamId,
+      ...target('form', c.after.id, c.after.name),
+      details: { open: c.after.open, reset: c.reset },
+    }),
+  'form.deleted': (c, actor, tx) =>
+    write(tx, actor, { action: 'form.deleted', teamId: c.teamId, ...target('form', c.form.id, c.form.name), details: {} }),
+  'intake.changed': (c, actor, tx) =>
+    write(tx, actor, {
+      action: `project.intake_${c.action}`,
+      teamId: c.teamId,
+      ...target('project', c.projectId, c.projectName),
+      details: {},
+    }),
   'webhook.created': (c, actor, tx) =>
     write(tx, actor, { action: 'webhook.created', ...webhook(c), details: { events: c.events } }),
   'webhook.updated': (c, actor, tx) => write(tx, actor, { action: 'webhook.updated', ...webhook(c), details: c.changes }),

@@ -40,14 +40,14 @@ describe('the reaction table (issue 34)', () => {
     const missing = inTransaction('activity', {});
     const extra = inTransaction('activity', {
       'task.updated': () => undefined,
-      // @ts-expect-error the activity subscriber's row does not name task.created
-      'task.created': () => undefined,
+      // @ts-expect-error the activity subscriber's row does not name task.deleted
+      'task.deleted': () => undefined,
     });
     const { 'team.created': _dropped, ...withoutOne } = REACTIONS;
     // @ts-expect-error a table without a row for every kind is not a ReactionTable
     const incomplete: ReactionTable = withoutOne;
     expect(missing.handlers['task.updated']).toBeNull();
-    expect(extra.handlers['task.created']).not.toBeNull();
+    expect(extra.handlers['task.deleted']).not.toBeNull();
     expect(Object.keys(incomplete)).not.toContain('team.created');
   });
 });

@@ -40,7 +40,8 @@ export const REACTIONS = {
   'field.updated': ['audit', 'realtime'],
   'field.deleted': ['audit', 'realtime'],
   // The creation is the task row's own (created_at, creator): the history starts at the first edit.
-  'task.created': ['webhooks', 'mail', 'realtime'],
+  // Issue 40: a task from a form or by mail starts its history with 'Submitted via …' (activity; nothing otherwise).
+  'task.created': ['activity', 'webhooks', 'mail', 'realtime'],
   'task.updated': ['activity', 'webhooks', 'mail', 'realtime'],
   'task.deleted': ['webhooks', 'realtime'],
   'comment.created': ['webhooks', 'mail', 'realtime'],
@@ -55,6 +56,13 @@ export const REACTIONS = {
   'time_entry.updated': ['activity', 'realtime'],
   'time_entry.deleted': ['activity', 'realtime'],
   'timer.changed': ['realtime'],
+  // Work from outside the team (issue 40, decision 0028): an audit row each (each opens the project to people outside
+  // it; an options-only share change writes none); the settings pages refresh.
+  'share.changed': ['audit', 'realtime'],
+  'form.created': ['audit', 'realtime'],
+  'form.updated': ['audit', 'realtime'],
+  'form.deleted': ['audit', 'realtime'],
+  'intake.changed': ['audit', 'realtime'],
   'import.completed': ['audit', 'webhooks', 'realtime'],
   'webhook.created': ['audit'],
   'webhook.updated': ['audit'],

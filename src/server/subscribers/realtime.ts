@@ -124,6 +124,12 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
     'field.created': team('field.created', (c) => ({ fieldId: c.field.id })),
     'field.updated': team('field.updated', (c) => ({ fieldId: c.after.id })),
     'field.deleted': team('field.deleted', (c) => ({ fieldId: c.field.id })),
+    // Work from outside the team: the project's settings page refreshes (the shared page listens to task events).
+    'share.changed': team('project.updated', (c) => ({ projectId: c.projectId })),
+    'form.created': team('project.updated', (c) => ({ projectId: c.projectId })),
+    'form.updated': team('project.updated', (c) => ({ projectId: c.projectId })),
+    'form.deleted': team('project.updated', (c) => ({ projectId: c.projectId })),
+    'intake.changed': team('project.updated', (c) => ({ projectId: c.projectId })),
     'task.created': (c, actor) =>
       task('task.created', c.teamId, actor, c.task, { assigneeId: null, status: null, statusCategory: null }),
     // Moved into another team with a new assignee, the one before may not be a member there: its members are not told

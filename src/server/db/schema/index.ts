@@ -13,3 +13,4 @@ export * from './webhooks';
 export * from './audit';
 export * from './notes';
 export * from './rate-limits';
+export * from './outside';

@@ -1,6 +1,7 @@
 import { type CustomFieldValue, fieldValueText } from '../../../domain/custom-fields';
 import { HIDDEN_TASK_VALUE } from '../../../domain/dependencies';
 import type { TaskDto } from '../../../domain/schemas/task';
+import { SUBMITTED_BY_EMAIL, submittedVia } from '../../../domain/outside-texts';
 import { type TaskActivityState, type TaskFieldChange, taskFieldChanges } from '../../../domain/task-activity';
 import type { DbOrTx } from '../../db/client';
 import {
@@ -113,6 +114,22 @@ export async function recordTimeEntryChange(
       oldLabel: before?.date ?? null,
       newLabel: after?.date ?? null,
     },
+  ]);
+}
+
+/**
+ * A task that came from outside the team (issue 40): its first entry, 'Submitted via <form name>' (or 'Submitted by
+ * email') as the label and the requester's email as the value. `actorId`: the member who mailed it, else null.
+ */
+export async function recordSubmitted(
+  db: DbOrTx,
+  actorId: string | null,
+  taskId: string,
+  submitted: { via: 'form' | 'email'; name: string | null; email: string | null },
+): Promise<void> {
+  const label = submitted.via === 'form' && submitted.name ? submittedVia(submitted.name) : SUBMITTED_BY_EMAIL;
+  await insertActivity(db, taskId, actorId, [
+    { field: 'submitted', oldValue: null, newValue: submitted.email, oldLabel: null, newLabel: label },
   ]);
 }
 

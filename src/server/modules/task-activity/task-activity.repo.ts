@@ -61,7 +61,7 @@ export type CustomFieldChange = TaskFieldChange & { field: 'custom_field'; field
 export async function insertActivity(
   db: DbOrTx,
   taskId: string,
-  actorId: string,
+  actorId: string | null,
   changes: (TaskFieldChange & {
     oldCategory?: StatusCategory;
     newCategory?: StatusCategory;

@@ -89,5 +89,8 @@ export function describeActivity(
       if (!newValue) return `deleted time logged: ${logged(oldValue, oldLabel)}`;
       return `changed time logged from ${logged(oldValue, oldLabel)} to ${logged(newValue, newLabel)}`;
     }
+    case 'submitted':
+      // Issue 40: the label is the whole line ('Submitted via Bug reports'); the value the requester's email.
+      return newValue ? `${newLabel ?? ''} by ${newValue}` : (newLabel ?? '');
   }
 }
