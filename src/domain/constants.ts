@@ -137,6 +137,8 @@ export const MAIL_KINDS = [
   'task_status',
   'digest',
   'webhook_failing',
+  // Issue 40: a request form's confirmation to its requester (with the status link).
+  'request_received',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

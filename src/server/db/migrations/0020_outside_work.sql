@@ -55,7 +55,9 @@ CREATE TABLE "request_links" (
 );
 --> statement-breakpoint
 ALTER TABLE "task_activity" DROP CONSTRAINT "task_activity_field_check";--> statement-breakpoint
+ALTER TABLE "mail_outbox" DROP CONSTRAINT "mail_outbox_kind_check";--> statement-breakpoint
 ALTER TABLE "audit_log" DROP CONSTRAINT "audit_log_action_check";--> statement-breakpoint
+ALTER TABLE "mail_outbox" ADD COLUMN "reply_to" text;--> statement-breakpoint
 ALTER TABLE "forms" ADD CONSTRAINT "forms_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "forms" ADD CONSTRAINT "forms_assignee_id_users_id_fk" FOREIGN KEY ("assignee_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "forms" ADD CONSTRAINT "forms_created_by_id_users_id_fk" FOREIGN KEY ("created_by_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
@@ -75,4 +77,5 @@ CREATE UNIQUE INDEX "project_intake_token_key" ON "project_intake" USING btree (
 CREATE UNIQUE INDEX "project_shares_token_key" ON "project_shares" USING btree ("token_hash");--> statement-breakpoint
 CREATE INDEX "request_links_task_idx" ON "request_links" USING btree ("task_id");--> statement-breakpoint
 ALTER TABLE "task_activity" ADD CONSTRAINT "task_activity_field_check" CHECK ("task_activity"."field" in ('title', 'description', 'status', 'priority', 'assignee', 'due_date', 'project', 'tags', 'start_date', 'parent', 'blocked_by', 'blocking', 'custom_field', 'estimate', 'time_entry', 'submitted'));--> statement-breakpoint
+ALTER TABLE "mail_outbox" ADD CONSTRAINT "mail_outbox_kind_check" CHECK ("mail_outbox"."kind" in ('verify_email', 'reset_password', 'password_changed', 'email_changed', 'change_email', 'invitation', 'task_assigned', 'mentioned', 'task_comment', 'task_status', 'digest', 'webhook_failing', 'request_received'));--> statement-breakpoint
 ALTER TABLE "audit_log" ADD CONSTRAINT "audit_log_action_check" CHECK ("audit_log"."action" in ('auth.sign_in', 'auth.sign_in_failed', 'auth.password_changed', 'auth.password_reset', 'auth.email_changed', 'auth.two_factor_enabled', 'auth.two_factor_disabled', 'api_token.created', 'api_token.revoked', 'team.role_changed', 'team.member_added', 'team.member_removed', 'team.deleted', 'invitation.sent', 'invitation.accepted', 'invitation.cancelled', 'project.deleted', 'team.imported', 'project.imported', 'webhook.created', 'webhook.updated', 'webhook.deleted', 'custom_field.created', 'custom_field.updated', 'custom_field.deleted', 'project.share_enabled', 'project.share_disabled', 'project.share_reset', 'form.created', 'form.updated', 'form.deleted', 'project.intake_enabled', 'project.intake_disabled', 'project.intake_reset', 'admin.user_deactivated', 'admin.user_activated', 'admin.role_set'));
