@@ -8,7 +8,10 @@
  * never from the body's English. A new reason without a code and a message fails the typecheck.
  */
 import { CUSTOM_FIELD_ERRORS } from './custom-field-errors';
+import { FORM_ERRORS } from './form-errors';
+import { INTAKE_ERRORS } from './intake-errors';
 import { MSG } from './messages';
+import { SHARE_NOT_FOUND } from './outside-texts';
 import { TASK_STRUCTURE_ERRORS } from './task-structure-errors';
 import { WORKFLOW_ERRORS } from './workflow-errors';
 
@@ -21,6 +24,8 @@ export const ERROR_STATUS = {
   permission_denied: 403,
   not_found: 404,
   conflict: 409,
+  /** A public link that existed and was closed (a request form): issue 40. */
+  gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -47,6 +52,7 @@ export const ERRORS = {
   permission_denied: { code: 'permission_denied', message: 'You do not have permission to do this' },
   not_found: { code: 'not_found', message: 'Not found' },
   conflict: { code: 'conflict', message: 'This item already exists' },
+  gone: { code: 'gone', message: 'This link is closed' },
   payload_too_large: { code: 'payload_too_large', message: 'That is too much to save at once' },
   unsupported_media_type: { code: 'unsupported_media_type', message: 'Content type must be application/json', generic: true },
   rate_limited: { code: 'rate_limited', message: 'Too many requests. Please try again later.' },
@@ -180,6 +186,13 @@ export const ERRORS = {
   ...TASK_STRUCTURE_ERRORS,
   // custom fields (issue 38): definitions and values
   ...CUSTOM_FIELD_ERRORS,
+  // a project's public board link (issue 40): a token that opens nothing (unknown, off, reset); a reset while off
+  share_not_found: { code: 'not_found', message: SHARE_NOT_FOUND },
+  share_off: { code: 'conflict', message: 'Turn the public link on first.' },
+  // request forms (issue 40)
+  ...FORM_ERRORS,
+  // tasks by email: the intake address (issue 40)
+  ...INTAKE_ERRORS,
 
   // settings: the account
   wrong_password: { code: 'validation_failed', message: MSG.currentPasswordWrong },

@@ -187,6 +187,9 @@ const apiNoStore: onSendHookHandler = async (req, reply, payload) => {
   return payload;
 };
 
+/** The SPA's public pages reached by a token in their path (issue 40): a shared board, a form, a request's status. */
+const PUBLIC_TOKEN_PAGES = /^\/(share|forms|requests)\//;
+
 /** How often rate-limit rows that are full again are deleted (each instance; a delete of a few rows). */
 const PRUNE_RATE_LIMITS_EVERY_MS = 60_000;
 
@@ -363,6 +366,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const path = req.url.split('?')[0] ?? '';
     const indexFile = join(config.clientDir, 'index.html');
     if (!path.startsWith('/api') && (req.method === 'GET' || req.method === 'HEAD') && existsSync(indexFile)) {
+      // The public pages of issue 40 carry their token in the URL: not indexed, never sent on as a referrer.
+      if (PUBLIC_TOKEN_PAGES.test(path)) reply.header('x-robots-tag', 'noindex').header('referrer-policy', 'no-referrer');
       return reply.header('cache-control', 'no-cache').sendFile('index.html', config.clientDir);
     }
     return send(reply, 'not_found');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test as base, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { TASK_STATUS_LABELS, type TaskStatus } from '../../src/domain/constants';
@@ -142,6 +142,24 @@ async function axeScan(page: Page, include?: string): Promise<string[]> {
     { include, tags: WCAG },
   );
   return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Where a spec's pictures go (`/tmp/shots-<name>`, made here): null in CI unless E2E_SHOTS=1, and with E2E_SHOTS=0. */
+export function shotsDir(name: string): string | null {
+  if (process.env.E2E_SHOTS === '0' || (process.env.CI && process.env.E2E_SHOTS !== '1')) return null;
+  const dir = `/tmp/shots-${name}`;
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** axe in the light and the dark scheme (ending in light), soft-asserted; a full-page picture of each into `shots`. */
+export async function auditBothThemes(page: Page, label: string, shots: string | null): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect.soft(await axeViolations(page), `axe violations on ${label} (${colorScheme})`).toEqual([]);
+    if (shots) await page.screenshot({ path: `${shots}/${label}-${colorScheme}.png`, fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 /** `user` joins the team as a member: invited by `owner`, accepted. */

@@ -1,16 +1,19 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_PREFERENCE_KINDS } from '../../src/domain/constants';
 import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
+import { Sealer } from '../../src/server/modules/oidc';
 import {
   apiTokens,
   customFields,
+  forms,
   notes,
   noteVersions,
   notifications,
   projectStatuses,
+  requestLinks,
   webhookDeliveries,
   webhooks,
   projects,
@@ -112,6 +115,10 @@ interface Scope {
   fieldId: string;
   /** A time entry the plain member logged on `taskId` (issue 39). */
   timeEntryId: string;
+  /** A request form of the project (issue 40), its public token and a request link's (tokens: not among `ids`). */
+  formId: string;
+  formToken: string;
+  requestToken: string;
   ids: string[];
 }
 
@@ -544,6 +551,126 @@ const TABLE: Row[] = [
     // Never a move into another project: 400 for those who may edit A.
     expect: teamA(400, { member: 403 }),
     foreignBodyId: 'moveTo',
+  },
+
+  // ---- a project's public board link (issue 40): its owners and admins manage it; the board is public by token ----
+  {
+    route: 'GET /api/projects/{id}/share',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/projects/${w.a.projectId}/share` }),
+    expect: teamA(200, { member: 403 }),
+  },
+  {
+    route: 'PUT /api/projects/{id}/share',
+    variant: 'team A, turned on',
+    req: (w) => ({ url: `/api/projects/${w.a.projectId}/share`, body: { enabled: true, showPeople: true } }),
+    expect: teamA(200, { member: 403 }),
+  },
+  {
+    route: 'POST /api/projects/{id}/share/reset',
+    variant: 'team A, the link off',
+    req: (w) => ({ url: `/api/projects/${w.a.projectId}/share/reset`, body: {} }),
+    expect: teamA(409, { member: 403 }),
+  },
+  {
+    route: 'GET /api/share/{token}',
+    variant: 'unknown token (public)',
+    req: () => ({ url: `/api/share/${randomBytes(24).toString('base64url')}` }),
+    expect: everyone(404),
+  },
+  {
+    route: 'GET /api/share/{token}/events',
+    variant: 'unknown token (public stream)',
+    req: () => ({ url: `/api/share/${randomBytes(24).toString('base64url')}/events`, stream: true }),
+    expect: everyone(404),
+  },
+
+  // ---- a project's request forms (issue 40): owners and admins manage them, members list them; public by token ----
+  {
+    route: 'GET /api/projects/{id}/forms',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/projects/${w.a.projectId}/forms` }),
+    expect: teamA(200),
+  },
+  {
+    route: 'POST /api/projects/{id}/forms',
+    variant: 'team A',
+    req: (w) => ({
+      url: `/api/projects/${w.a.projectId}/forms`,
+      body: { name: 'Matrix form', fields: [{ key: 'title', label: 'Title' }], assigneeId: w.p.member.id },
+    }),
+    expect: teamA(201, { member: 403 }),
+  },
+  {
+    route: 'POST /api/projects/{id}/forms',
+    variant: "team A, team B's member as assignee",
+    req: (w) => ({
+      url: `/api/projects/${w.a.projectId}/forms`,
+      body: { name: 'Matrix form', fields: [{ key: 'title', label: 'Title' }], assigneeId: w.p.other.id },
+    }),
+    expect: teamA(400, { member: 403 }),
+    foreignBodyId: 'assigneeId',
+  },
+  {
+    route: 'PATCH /api/forms/{id}',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/forms/${w.a.formId}`, body: { name: 'Renamed form', open: false } }),
+    expect: teamA(200, { member: 403 }),
+  },
+  {
+    route: 'PATCH /api/forms/{id}',
+    variant: "team A, team B's member as assignee",
+    req: (w) => ({ url: `/api/forms/${w.a.formId}`, body: { assigneeId: w.p.other.id } }),
+    expect: teamA(400, { member: 403 }),
+    foreignBodyId: 'assigneeId',
+  },
+  {
+    route: 'PATCH /api/forms/{id}',
+    variant: "team B's form",
+    req: (w) => ({ url: `/api/forms/${w.b.formId}`, body: { name: 'Taken over' } }),
+    expect: teamB(403),
+  },
+  {
+    route: 'POST /api/forms/{id}/reset',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/forms/${w.a.formId}/reset`, body: {} }),
+    expect: teamA(200, { member: 403 }),
+  },
+  {
+    route: 'DELETE /api/forms/{id}',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/forms/${w.a.formId}` }),
+    expect: teamA(204, { member: 403 }),
+  },
+  {
+    route: 'GET /api/public-forms/{token}',
+    variant: "team A's form (public)",
+    req: (w) => ({ url: `/api/public-forms/${w.a.formToken}` }),
+    expect: everyone(200),
+  },
+  {
+    route: 'GET /api/public-forms/{token}',
+    variant: 'unknown token (public)',
+    req: () => ({ url: `/api/public-forms/${randomBytes(24).toString('base64url')}` }),
+    expect: everyone(404),
+  },
+  {
+    route: 'POST /api/public-forms/{token}',
+    variant: "team A's form (public)",
+    req: (w) => ({ url: `/api/public-forms/${w.a.formToken}`, body: { values: { title: 'Matrix request' }, website: '' } }),
+    expect: everyone(201),
+  },
+  {
+    route: 'GET /api/requests/{token}',
+    variant: "a request of team A's (public)",
+    req: (w) => ({ url: `/api/requests/${w.a.requestToken}` }),
+    expect: everyone(200),
+  },
+  {
+    route: 'GET /api/requests/{token}',
+    variant: 'unknown token (public)',
+    req: () => ({ url: `/api/requests/${randomBytes(24).toString('base64url')}` }),
+    expect: everyone(404),
   },
 
   // ---- a team's custom fields (issue 38): members read them, owners and admins define them ----
@@ -1639,6 +1766,23 @@ async function buildScope(
     .insert(noteVersions)
     .values({ noteId: noteRow!.id, kind: 'manual', state: Buffer.from([0, 0]), title: 'Member note', createdById: p.member.id })
     .returning();
+  const formToken = randomBytes(24).toString('base64url');
+  const [form] = await db
+    .insert(forms)
+    .values({
+      projectId: project!.id,
+      name: 'Matrix form',
+      fields: [{ key: 'title', label: 'Title', help: null, required: true }],
+      status: 'todo',
+      tokenHash: createHash('sha256').update(formToken).digest('hex'),
+      tokenSealed: await new Sealer(ctx.config.authSecret, 'form-token').seal({ t: formToken }),
+      createdById: p.owner.id,
+    })
+    .returning();
+  const requestToken = randomBytes(24).toString('base64url');
+  await db
+    .insert(requestLinks)
+    .values({ tokenHash: createHash('sha256').update(requestToken).digest('hex'), taskId: task!.id, email: 'req@example.com' });
   const scope = {
     teamId: team.id,
     projectId: project!.id,
@@ -1664,12 +1808,15 @@ async function buildScope(
     inProgressStatusId: statusId('in_progress'),
     fieldId: field!.id,
     timeEntryId: timeEntry!.id,
+    formId: form!.id,
   };
   // The delivery's id is a small number (not a uuid): left out of the leak scan's ids.
   return {
     ...scope,
     deliveryId: String(delivery!.id),
     foreignViewId: foreignView?.id ?? '',
+    formToken,
+    requestToken,
     statusIds: statuses.map((s) => s.id),
     ids: [...Object.values(scope), ...statuses.map((s) => s.id)],
   };

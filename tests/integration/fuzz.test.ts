@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NOTIFICATION_PREFERENCE_KINDS } from '../../src/domain/constants';
+import { NOTIFICATION_PREFERENCE_KINDS, OUTSIDE_LIMITS } from '../../src/domain/constants';
 import { analyticsDto, timeAnalyticsDto } from '../../src/domain/schemas/analytics';
 import { occurrenceListDto } from '../../src/domain/schemas/repeat';
 import { timeEntryListDto } from '../../src/domain/schemas/time';
@@ -85,6 +85,9 @@ interface World {
   fieldId: string;
   /** The caller's time entry on the task (issue 39): the target of the entry routes. */
   timeEntryId: string;
+  /** A request form of the project (issue 40) and its public token: the target of the form routes. */
+  formId: string;
+  formToken: string;
 }
 
 /** A body that passes validation, per route: the fuzzer mutates it, adds keys to it, or ignores it. */
@@ -177,6 +180,22 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
   'POST /api/tasks/{id}/time-entries': () => ({ date: '2026-11-02', minutes: 90, note: 'Fuzz' }),
   'PATCH /api/time-entries/{id}': () => ({ date: '2026-11-03', minutes: 45, note: null }),
   'POST /api/me/timer': (w) => ({ taskId: w.taskId }),
+  // Request forms (issue 40): a form, its edit, and a submission to its public link.
+  'POST /api/projects/{id}/forms': () => ({
+    name: 'Fuzz form',
+    intro: 'x',
+    fields: [
+      { key: 'title', label: 'Title', required: true },
+      { key: 'email', label: 'Email', help: 'x', required: false },
+    ],
+    status: 'todo',
+    assigneeId: null,
+    open: true,
+  }),
+  'PATCH /api/forms/{id}': () => ({ name: 'Fuzz form renamed', open: true, status: 'review' }),
+  'POST /api/public-forms/{token}': () => ({ values: { title: 'Fuzz request', email: 'fuzz@example.com' }, website: '' }),
+  // A project's public board link (issue 40): on, with one option changed.
+  'PUT /api/projects/{id}/share': () => ({ enabled: true, showPeople: true }),
 };
 
 /** Routes that take more than the server's 1 MiB (imports): their own limit, else 1 MiB. */
@@ -184,6 +203,7 @@ const BODY_LIMITS: Record<string, number> = {
   'POST /api/teams/{id}/import/trello': TRANSFER_LIMITS.bodyBytes,
   'POST /api/teams/{id}/import/csv': TRANSFER_LIMITS.bodyBytes,
   'POST /api/teams/import': TRANSFER_LIMITS.bodyBytes,
+  'POST /api/public-forms/{token}': OUTSIDE_LIMITS.submissionBytes,
 };
 
 function urlFor(route: string, w: World): string {
@@ -206,7 +226,9 @@ function urlFor(route: string, w: World): string {
                   ? w.fieldId
                   : path.startsWith('/api/time-entries/')
                     ? w.timeEntryId
-                    : w.targetUserId;
+                    : path.startsWith('/api/forms/')
+                      ? w.formId
+                      : w.targetUserId;
   const itemId = path.includes('/comments/') ? w.commentId : w.checklistItemId;
   const url = path
     .replace('{id}', id)
@@ -214,7 +236,8 @@ function urlFor(route: string, w: World): string {
     .replace('{itemId}', itemId)
     .replace('{webhookId}', w.webhookId)
     .replace('{deliveryId}', w.deliveryId)
-    .replace('{versionId}', w.noteVersionId);
+    .replace('{versionId}', w.noteVersionId)
+    .replace('{token}', w.formToken);
   return route === 'POST /api/auth/token' ? `${url}?grant_type=password` : url;
 }
 
@@ -369,6 +392,13 @@ async function seedWorld(): Promise<World> {
     .insert(noteVersions)
     .values({ noteId: note!.id, kind: 'manual', state: Buffer.from([0, 0]), title: 'Fuzz note', createdById: caller.id })
     .returning();
+  const formRes = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/projects/${project!.id}/forms`,
+    headers: caller.auth,
+    payload: { name: 'Fuzz form', fields: [{ key: 'title', label: 'Title' }] },
+  });
+  const form = formRes.json() as { id: string; url: string };
   return {
     webhookId: hook!.id,
     deliveryId: String(delivery!.id),
@@ -390,6 +420,8 @@ async function seedWorld(): Promise<World> {
     statusIds: statuses.map((st) => st.id),
     fieldId: field!.id,
     timeEntryId: timeEntry!.id,
+    formId: form.id,
+    formToken: form.url.split('/forms/')[1]!,
   };
 }
 

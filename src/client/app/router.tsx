@@ -71,6 +71,14 @@ const ResetPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.Re
 const VerifyEmailPage = lazy(() => accountPages().then((m) => ({ default: m.VerifyEmailPage })));
 const ConfirmEmailPage = lazy(() => accountPages().then((m) => ({ default: m.ConfirmEmailPage })));
 const SignupPage = lazy(() => import('../features/auth/components/signup-page').then((m) => ({ default: m.SignupPage })));
+// A project's shared board (issue 40): public, outside the app shell and the session check, a light chunk of its own.
+const SharedBoardPage = lazy(() =>
+  import('../features/sharing/components/shared-board-page').then((m) => ({ default: m.SharedBoardPage })),
+);
+// Request forms' public pages (issue 40): a form and a request's status, one light chunk (no zod), no session needed.
+const formPages = () => import('../features/forms/components/public-pages');
+const PublicFormPage = lazy(() => formPages().then((m) => ({ default: m.PublicFormPage })));
+const RequestStatusPage = lazy(() => formPages().then((m) => ({ default: m.RequestStatusPage })));
 const NotificationsPage = lazy(() =>
   import('../features/notifications/components/notifications-page').then((m) => ({ default: m.NotificationsPage })),
 );
@@ -121,6 +129,10 @@ if (storedSession) {
 }
 
 export const router = createBrowserRouter([
+  // Signed in or not, never sent to sign-in: the link is all it needs.
+  { path: '/share/:token', element: <Standalone page={SharedBoardPage} /> },
+  { path: '/forms/:token', element: <Standalone page={PublicFormPage} /> },
+  { path: '/requests/:token', element: <Standalone page={RequestStatusPage} /> },
   {
     element: <AuthInitOutlet />,
     children: [

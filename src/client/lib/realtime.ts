@@ -5,6 +5,9 @@ import { type DomainEventType, isDomainEventType } from '../../domain/events';
 import { useAuthStore } from '../stores/auth-store';
 import { withFreshToken } from './api-client';
 import { type QueryRoot, rootKey } from './query-keys';
+import { backoffDelay, readEvents, sleep, streamAttempt } from './sse';
+
+export { backoffDelay };
 
 /**
  * One realtime stream per tab while signed in: Server-Sent Events read with fetch, so the access
@@ -87,55 +90,8 @@ export function rootsFor(type: string): Roots {
 
 /** A server heartbeat comes every 20 s; silence for longer means a dead connection. */
 const SILENCE_MS = 45_000;
-const BACKOFF_BASE_MS = 500;
-const BACKOFF_MAX_MS = 15_000;
 /** Events arriving together cause one refetch per root. */
 const BATCH_MS = 50;
-
-export function backoffDelay(attempt: number): number {
-  const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt);
-  return ceiling / 2 + Math.random() * (ceiling / 2);
-}
-
-interface SseMessage {
-  event: string;
-  data: string;
-}
-
-/** Splits an SSE byte stream into messages (comments, i.e. heartbeats, yield nothing but count as life). */
-async function readEvents(body: ReadableStream<Uint8Array>, onAlive: () => void, onMessage: (m: SseMessage) => void) {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    onAlive();
-    buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
-    let cut = buffer.indexOf('\n\n');
-    while (cut >= 0) {
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      let event = 'message';
-      const data: string[] = [];
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-      }
-      if (data.length) onMessage({ event, data: data.join('\n') });
-      cut = buffer.indexOf('\n\n');
-    }
-  }
-}
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 
 /** Opens the stream and keeps it open until `signal` aborts. */
 export async function runRealtime(queryClient: QueryClient, signal: AbortSignal): Promise<void> {
@@ -155,14 +111,8 @@ export async function runRealtime(queryClient: QueryClient, signal: AbortSignal)
   let connectedBefore = false;
   while (!signal.aborted) {
     if (!useAuthStore.getState().session?.access_token) return;
-    const connection = new AbortController();
-    const stop = () => connection.abort();
-    signal.addEventListener('abort', stop);
-    let watchdog: ReturnType<typeof setTimeout> | undefined;
-    const alive = () => {
-      clearTimeout(watchdog);
-      watchdog = setTimeout(stop, SILENCE_MS);
-    };
+    const connection = streamAttempt(signal, SILENCE_MS);
+    const { alive } = connection;
     try {
       // An expired access token is refreshed and the stream opened again at once (withFreshToken); a dead session
       // signs out (and stops us). A 401 still after that is retried after the backoff, like any failure.
@@ -195,8 +145,7 @@ export async function runRealtime(queryClient: QueryClient, signal: AbortSignal)
     } catch {
       // Network error or abort: retry below.
     } finally {
-      clearTimeout(watchdog);
-      signal.removeEventListener('abort', stop);
+      connection.close();
     }
     if (signal.aborted) break;
     await sleep(backoffDelay(attempt++), signal);

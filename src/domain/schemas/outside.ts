@@ -170,7 +170,8 @@ export const publicFormSubmission = z
   .object({
     values: z.record(
       z.string().max(100),
-      z.union([z.string().max(20_000), z.number(), z.boolean(), z.array(z.string().max(200)).max(50), z.null()]),
+      // null rides on the string variant: OpenAPI 3.0 has no `nullable` beside a bare `anyOf` (as taskFieldValuesInput).
+      z.union([z.string().max(20_000).nullable(), z.number(), z.boolean(), z.array(z.string().max(200)).max(50)]),
     ),
     website: z.string().max(2_000).optional(),
   })

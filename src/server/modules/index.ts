@@ -32,6 +32,9 @@ import { registerCustomFields } from './custom-fields';
 import { registerRecurrence } from './recurrence';
 import { taskCards } from './tasks';
 import { registerTimeTracking } from './time-tracking';
+import { registerInboundMail } from './inbound-mail';
+import { registerForms } from './forms';
+import { registerSharing } from './sharing';
 
 /**
  * Feature modules register their routes here. Each module owns its folder:
@@ -71,4 +74,7 @@ export function registerModules(app: FastifyInstance): void {
   // The schedule records the tasks it makes with the tasks module's answers (recurrence may not import tasks).
   registerRecurrence(app, taskCards);
   registerTimeTracking(app);
+  registerInboundMail(app);
+  registerSharing(app);
+  registerForms(app);
 }

@@ -2,7 +2,8 @@ import type { Config } from '../config';
 import type { Tx } from '../db/client';
 import type { Subscriber } from '../lib/changes';
 import { accountLinkMail, emailChangedMail, passwordChangedMail } from '../modules/auth';
-import { enqueueMail, enqueueMails } from '../modules/mail';
+import { issueReplyAddress } from '../modules/inbound-mail';
+import { enqueueMail, enqueueMails, type ReplyAddressFor } from '../modules/mail';
 import { noteMentionMails } from '../modules/notes';
 import { newCommentMails } from '../modules/task-comments';
 import { taskAssignedMail } from '../modules/tasks';
@@ -11,7 +12,7 @@ import { actorUserId } from '../../domain/changes';
 import type { TaskDto } from '../../domain/schemas/task';
 import { inTransaction } from './reactions';
 
-export type MailSettings = Pick<Config, 'publicUrl' | 'emailVerification' | 'authSecret' | 'invitationTtlDays'>;
+export type MailSettings = Pick<Config, 'publicUrl' | 'emailVerification' | 'authSecret' | 'invitationTtlDays' | 'inbound'>;
 
 /**
  * Mail the changes cause, queued in the mail outbox in the change's transaction (decision 0012): the invitation,
@@ -19,6 +20,10 @@ export type MailSettings = Pick<Config, 'publicUrl' | 'emailVerification' | 'aut
  * the notices that its password or address changed.
  */
 export function mailSubscriber(settings: MailSettings): Subscriber {
+  const domain = settings.inbound?.domain ?? null;
+  // With mail in set up (issue 40), a mail about a task carries a reply address for it and its recipient.
+  const replyAddress = (tx: Tx, taskId: string): ReplyAddressFor | undefined =>
+    domain ? (userId) => issueReplyAddress(tx, domain, taskId, userId) : undefined;
   const assigned = async (tx: Tx, actorId: string | null, task: TaskDto) => {
     if (!task.assigneeId || !actorId) return;
     const mail = await taskAssignedMail(tx, settings, {
@@ -26,6 +31,7 @@ export function mailSubscriber(settings: MailSettings): Subscriber {
       assigneeId: task.assigneeId,
       task,
       projectName: task.projectName,
+      replyAddress: replyAddress(tx, task.id),
     });
     if (mail) await enqueueMail(tx, mail);
   };
@@ -58,6 +64,7 @@ export function mailSubscriber(settings: MailSettings): Subscriber {
         nameOf: (id) => names.get(id),
         mentionedIds: c.mentionedIds,
         watcherIds: c.watcherIds,
+        replyAddress: replyAddress(tx, c.task.id),
       });
       await enqueueMails(tx, mails);
     },

@@ -30,10 +30,22 @@ const loadPalette = () =>
   Promise.all([import('../../features/palette/components/command-palette'), loadSavedViews()]).then(([palette, views]) =>
     palette.composePalette({ useViews: views.usePaletteViews, viewIcon: views.VIEW_ICON, useSignOut }),
   );
+// A project's 'Share' on its board (issue 40): the sharing dialog loads with the button, after the board.
+const ShareButton = lazy(() =>
+  import('../../features/sharing/components/share-button').then(
+    (m): { default: ComponentType<{ projectId: string }> } => ({ default: m.ShareButton }),
+    () => ({ default: () => null }),
+  ),
+);
 const OUTLET_CONTEXT: TasksPageSlots = {
   filterTools: (
     <Suspense fallback={null}>
       <SavedViewsControls />
+    </Suspense>
+  ),
+  projectTools: (projectId) => (
+    <Suspense fallback={null}>
+      <ShareButton projectId={projectId} />
     </Suspense>
   ),
 };

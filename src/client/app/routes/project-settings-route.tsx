@@ -9,6 +9,8 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { WorkflowSection } from '../../features/workflows/components/workflow-section';
+import { FormsSection } from '../../features/forms/components/forms-section';
+import { ShareSection } from '../../features/sharing/components/share-section';
 import { errorText } from '../../lib/errors';
 import { projectTasksPath } from '../../lib/paths';
 import { projectsQueryOptions } from '../../lib/queries/projects';
@@ -66,6 +68,8 @@ export function ProjectSettingsPage() {
         />
       </div>
       <WorkflowSection projectId={project.id} canEdit={canEditProject(project.myRole)} />
+      <FormsSection project={project} canEdit={canEditProject(project.myRole)} />
+      <ShareSection projectId={project.id} canEdit={canEditProject(project.myRole)} />
     </div>
   );
 }

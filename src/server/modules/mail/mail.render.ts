@@ -12,8 +12,8 @@ export interface MailContent {
   paragraphs: string[];
   /** The one button of the mail, and its link (built from PUBLIC_URL by the caller). */
   action?: { label: string; url: string };
-  /** A closing line in small print, e.g. why the mail was sent. */
-  footer?: string;
+  /** Closing lines in small print, e.g. why the mail was sent (each its own line). */
+  footer?: string | readonly string[];
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -25,13 +25,14 @@ export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c)
  * One layout for every mail Crewboard sends. Whatever the caller passes (names, task titles) is escaped in the HTML
  * part; links are written out in full in the text part so that they work in any client.
  */
-export function renderMail({ subject, heading, paragraphs, action, footer }: MailContent): RenderedMail {
+export function renderMail({ subject, heading, paragraphs, action, footer: given }: MailContent): RenderedMail {
+  const footer = given === undefined ? [] : typeof given === 'string' ? [given] : given;
   const text = [
     heading,
     '',
     ...paragraphs.flatMap((p) => [p, '']),
     ...(action ? [`${action.label}: ${action.url}`, ''] : []),
-    ...(footer ? ['—', footer] : []),
+    ...(footer.length > 0 ? ['—', ...footer] : []),
   ]
     .join('\n')
     .trimEnd();
@@ -43,7 +44,7 @@ export function renderMail({ subject, heading, paragraphs, action, footer }: Mai
     action
       ? `<p style="margin:20px 0"><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#4f46e5;color:#ffffff;text-decoration:none;padding:10px 16px;border-radius:8px">${escapeHtml(action.label)}</a></p><p style="margin:0 0 12px;font-size:13px;color:#475569">Or open this link: ${escapeHtml(action.url)}</p>`
       : '',
-    footer ? `<p style="margin:20px 0 0;font-size:12px;color:#64748b">${escapeHtml(footer)}</p>` : '',
+    ...footer.map((line, i) => `<p style="margin:${i === 0 ? 20 : 4}px 0 0;font-size:12px;color:#64748b">${escapeHtml(line)}</p>`),
     '</div></body></html>',
   ].join('');
   return { subject, text, html };

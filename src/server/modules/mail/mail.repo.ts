@@ -7,6 +7,8 @@ import type { RenderedMail } from './mail.render';
 export interface OutgoingMail extends RenderedMail {
   kind: MailKind;
   to: string;
+  /** The Reply-To header: a task's reply address for its recipient (issue 40), when mail in is set up. */
+  replyTo?: string;
 }
 
 /**
@@ -27,6 +29,7 @@ export async function enqueueMails(db: DbOrTx, mails: readonly (OutgoingMail & {
       subject: mail.subject,
       textBody: mail.text,
       htmlBody: mail.html,
+      replyTo: mail.replyTo ?? null,
       createdAt: mail.createdAt,
     })),
   );

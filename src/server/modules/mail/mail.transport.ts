@@ -9,6 +9,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** The Reply-To header, when the mail has one (a task's reply address). */
+  replyTo?: string;
 }
 
 /** Where mail goes: an SMTP server, or (without SMTP_URL) the server log. */

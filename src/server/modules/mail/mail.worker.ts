@@ -87,7 +87,14 @@ export class OutboxWorker extends OutboxWorkerBase {
     try {
       if (this.loop.signal.aborted) throw this.loop.signal.reason;
       await this.transport.send(
-        { from, to: message.toEmail, subject: message.subject, text: message.textBody, html: message.htmlBody },
+        {
+          from,
+          to: message.toEmail,
+          subject: message.subject,
+          text: message.textBody,
+          html: message.htmlBody,
+          ...(message.replyTo && { replyTo: message.replyTo }),
+        },
         AbortSignal.any([this.loop.signal, AbortSignal.timeout(sendTimeoutMs)]),
       );
     } catch (err) {

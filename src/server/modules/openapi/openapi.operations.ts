@@ -215,6 +215,34 @@ export const OPERATIONS: Record<string, OperationText> = {
   'POST /api/notes/{id}/versions/{versionId}/restore': { id: 'restoreNoteVersion', summary: 'Restore a note to a saved version' },
   'POST /api/notes/{id}/images': { id: 'uploadNoteImage', summary: 'Upload an image into a note' },
   'GET /api/notes/{id}/images/{file}': { id: 'getNoteImage', summary: 'Get an image of a note through its signed URL' },
+  'GET /api/projects/{id}/forms': { id: 'listProjectForms', summary: "List a project's request forms" },
+  'POST /api/projects/{id}/forms': { id: 'createProjectForm', summary: 'Create a request form for a project' },
+  'PATCH /api/forms/{id}': { id: 'updateForm', summary: 'Change a request form, or close it' },
+  'DELETE /api/forms/{id}': { id: 'deleteForm', summary: 'Delete a request form' },
+  'POST /api/forms/{id}/reset': {
+    id: 'resetFormLink',
+    summary: 'Make a new link for a request form (the old one stops at once)',
+  },
+  'GET /api/public-forms/{token}': { id: 'getPublicForm', summary: "Read a request form's definition (public)" },
+  'POST /api/public-forms/{token}': { id: 'submitPublicForm', summary: 'Submit a request form (public): a new task' },
+  'GET /api/requests/{token}': { id: 'getRequestStatus', summary: "Read a submitted request's status (public)" },
+  'GET /api/projects/{id}/intake': { id: 'getProjectIntake', summary: "Get a project's intake address (tasks by email)" },
+  'POST /api/projects/{id}/intake': { id: 'setProjectIntake', summary: "Turn a project's intake address on or off" },
+  'POST /api/projects/{id}/intake/reset': {
+    id: 'resetProjectIntake',
+    summary: 'Make a new intake address (the old one stops at once)',
+  },
+  'GET /api/projects/{id}/share': { id: 'getProjectShare', summary: "Get a project's public board link and its options" },
+  'PUT /api/projects/{id}/share': {
+    id: 'setProjectShare',
+    summary: "Turn a project's public board link on or off, set its options",
+  },
+  'POST /api/projects/{id}/share/reset': { id: 'resetProjectShare', summary: 'Make a new public board link (the old one stops)' },
+  'GET /api/share/{token}': { id: 'getSharedBoard', summary: 'Read a shared board (public, read-only)' },
+  'GET /api/share/{token}/events': {
+    id: 'streamSharedBoard',
+    summary: 'Event stream of a shared board: `changed` when it changed',
+  },
 };
 
 /** Descriptions of the document's tags (a tag not here gets a plain one). */
@@ -247,9 +275,15 @@ export const TAGS: Record<string, string> = {
   webhooks:
     'Webhooks of a team: signed (Standard Webhooks), retried, with a delivery log. Each event’s body is a named schema (`WebhookEvent…` under components), listed as the callbacks of `createWebhook`.',
   transfer: 'Export and import: JSON and CSV exports, Trello and CSV imports.',
+  forms:
+    "A project's request forms: managed by its team's owner and admins; a form's definition, its submissions and a request's status link are public to anyone with the token (`noindex`, rate-limited).",
+  intake:
+    "A project's intake address (`<project-slug>+<token>@<INBOUND_MAIL_DOMAIN>`): mail to it becomes a task. Managed by the team's owner and admins.",
   notes:
     'Collaborative notes, their versions and images. Live editing runs over a WebSocket, `GET /api/notes/{id}/socket?ticket=…` ' +
     '(a ticket from createNoteSocketTicket), which OpenAPI 3.0 cannot describe.',
+  sharing:
+    "A project's public board link: managed by its team's owner and admins; the board and its event stream are public to anyone with the token (`noindex`, rate-limited).",
 };
 
 const bytes = (description: string, type: string) => ({
@@ -267,6 +301,13 @@ export const DOCUMENT_ONLY_RESPONSES: Record<string, Record<string, unknown>> = 
   'GET /api/events': {
     200: {
       description: 'A stream of `event:`/`data:` lines, one per change the caller may see, until the client closes it.',
+      content: { 'text/event-stream': { schema: z.string() } },
+    },
+  },
+  'GET /api/share/{token}/events': {
+    200: {
+      description:
+        'A stream that says `event: changed` (data `changed`, nothing more) when the shared board changed; it ends when the link is turned off or reset.',
       content: { 'text/event-stream': { schema: z.string() } },
     },
   },

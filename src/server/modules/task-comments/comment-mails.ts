@@ -2,7 +2,7 @@ import { commentAsText } from '../../../domain/comment-text';
 import { NOTIFICATION_TEXT } from '../../../domain/schemas/notification';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
-import { mayMailUnprompted, type OutgoingMail, renderMail } from '../mail';
+import { mayMailUnprompted, type OutgoingMail, type ReplyAddressFor, renderMail, replyParts } from '../mail';
 import { listMailRecipients } from './task-comments.repo';
 
 export type CommentMailSettings = Pick<Config, 'publicUrl' | 'emailVerification'>;
@@ -18,6 +18,8 @@ export interface NewCommentMailInput {
   mentionedIds: readonly string[];
   /** The task's watchers: the others get a 'task_comment' mail. */
   watcherIds: readonly string[];
+  /** The task's reply address for a recipient (issue 40), when mail in is set up. */
+  replyAddress?: ReplyAddressFor;
 }
 
 const FOOTER = 'You can turn these emails off in Settings → Notifications.';
@@ -46,28 +48,32 @@ export async function newCommentMails(
   const excerpt = commentAsText(input.body, input.nameOf);
   const mails: OutgoingMail[] = [];
   for (const r of toMention.filter(mayMail)) {
+    const { replyTo, footer } = await replyParts(input.replyAddress, r.id, FOOTER);
     mails.push({
       kind: 'mentioned',
       to: r.email,
+      ...(replyTo && { replyTo }),
       ...renderMail({
         subject: NOTIFICATION_TEXT.mentioned.message(actorName, task.title),
         heading: NOTIFICATION_TEXT.mentioned.title,
         paragraphs: [`${actorName} mentioned you in a comment on “${task.title}”:`, excerpt],
         action: { label: 'Open the task', url },
-        footer: FOOTER,
+        footer,
       }),
     });
   }
   for (const r of toWatcher.filter(mayMail)) {
+    const { replyTo, footer } = await replyParts(input.replyAddress, r.id, `You can unwatch the task on its page. ${FOOTER}`);
     mails.push({
       kind: 'task_comment',
       to: r.email,
+      ...(replyTo && { replyTo }),
       ...renderMail({
         subject: NOTIFICATION_TEXT.task_comment.message(actorName, task.title),
         heading: NOTIFICATION_TEXT.task_comment.title,
         paragraphs: [`${actorName} commented on “${task.title}”, a task you watch:`, excerpt],
         action: { label: 'Open the task', url },
-        footer: `You can unwatch the task on its page. ${FOOTER}`,
+        footer,
       }),
     });
   }

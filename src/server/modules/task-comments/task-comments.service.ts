@@ -10,10 +10,10 @@ import {
   type PersonDto,
   type WatchStateDto,
 } from '../../../domain/schemas/task-detail';
-import type { Db, DbOrTx } from '../../db/client';
+import type { Db, DbOrTx, Tx } from '../../db/client';
 import { requireVisibleTask, TASK_WRITE_LOCK } from '../../db/task-access';
 import { AppError } from '../../lib/errors';
-import type { ChangeRecorder } from '../../lib/changes';
+import type { ChangeRecorder, RecordChange } from '../../lib/changes';
 import * as repo from './task-comments.repo';
 
 const toPerson = (p: repo.PersonRow): PersonDto => ({ id: p.id, fullName: p.fullName, avatar: p.avatarUrl });
@@ -63,35 +63,40 @@ export class TaskCommentsService {
   }
 
   async create(actor: PersonActor, taskId: string, input: CommentInput): Promise<CommentDto> {
-    const { userId } = actor;
+    return this.changes.run(this.db, actor, (tx, record) => this.createIn(tx, record, actor.userId, taskId, input));
+  }
+
+  /**
+   * `create` in a transaction the caller opened (issue 40: a reply to a notification mail): `userId`'s comment, who
+   * must see the task; the change goes with the run's actor.
+   */
+  async createIn(tx: Tx, record: RecordChange, userId: string, taskId: string, input: CommentInput): Promise<CommentDto> {
     const mentions = mentionedIds(input.body);
-    return this.changes.run(this.db, actor, async (tx, record) => {
-      const task = await requireVisibleTask(tx, taskId, userId, TASK_WRITE_LOCK);
-      await this.requireMentionable(tx, task.teamId, mentions);
-      const comment = await repo.createOne(tx, { taskId, authorId: userId, body: input.body, mentions });
-      // The author watches (again, even after an unwatch); the mentioned watch unless they chose not to.
-      await repo.watchMany(tx, taskId, [userId], { override: true });
-      await repo.watchMany(
-        tx,
-        taskId,
-        mentions.filter((id) => id !== userId),
-        { override: false },
-      );
-      const [people, watcherIds] = await Promise.all([
-        repo.listPeople(tx, [userId, ...mentions]).then(byId),
-        repo.listWatcherIds(tx, taskId),
-      ]);
-      const dto = toCommentDto(comment, people);
-      await record({
-        kind: 'comment.created',
-        teamId: task.teamId,
-        task: { id: task.id, projectId: task.projectId, title: task.title },
-        comment: dto,
-        mentionedIds: mentions,
-        watcherIds,
-      });
-      return dto;
+    const task = await requireVisibleTask(tx, taskId, userId, TASK_WRITE_LOCK);
+    await this.requireMentionable(tx, task.teamId, mentions);
+    const comment = await repo.createOne(tx, { taskId, authorId: userId, body: input.body, mentions });
+    // The author watches (again, even after an unwatch); the mentioned watch unless they chose not to.
+    await repo.watchMany(tx, taskId, [userId], { override: true });
+    await repo.watchMany(
+      tx,
+      taskId,
+      mentions.filter((id) => id !== userId),
+      { override: false },
+    );
+    const [people, watcherIds] = await Promise.all([
+      repo.listPeople(tx, [userId, ...mentions]).then(byId),
+      repo.listWatcherIds(tx, taskId),
+    ]);
+    const dto = toCommentDto(comment, people);
+    await record({
+      kind: 'comment.created',
+      teamId: task.teamId,
+      task: { id: task.id, projectId: task.projectId, title: task.title },
+      comment: dto,
+      mentionedIds: mentions,
+      watcherIds,
     });
+    return dto;
   }
 
   async update(actor: PersonActor, taskId: string, commentId: string, input: CommentInput): Promise<CommentDto> {

@@ -3,13 +3,14 @@ import { formatLongDate } from '../../../domain/dates';
 import { notificationTarget } from '../../../domain/notification-target';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
-import { mayMailUnprompted, type OutgoingMail, renderMail } from '../mail';
+import { mayMailUnprompted, type OutgoingMail, type ReplyAddressFor, renderMail, replyParts } from '../mail';
 import { wantsEmail } from '../notifications';
 import { getOneById } from '../users';
 
 export type TaskMailSettings = Pick<Config, 'publicUrl' | 'emailVerification'>;
 
 export interface AssignedTask {
+  id: string;
   title: string;
   priority: TaskPriority;
   dueDate: string | null;
@@ -23,7 +24,14 @@ export interface AssignedTask {
 export async function taskAssignedMail(
   db: DbOrTx,
   settings: TaskMailSettings,
-  input: { actorId: string; assigneeId: string; task: AssignedTask; projectName: string },
+  input: {
+    actorId: string;
+    assigneeId: string;
+    task: AssignedTask;
+    projectName: string;
+    /** The task's reply address for the assignee (issue 40), when mail in is set up. */
+    replyAddress?: ReplyAddressFor;
+  },
 ): Promise<OutgoingMail | null> {
   if (input.assigneeId === input.actorId) return null;
   const [assignee, actor, wanted] = await Promise.all([
@@ -34,9 +42,15 @@ export async function taskAssignedMail(
   if (!assignee?.isActive || !wanted || !mayMailUnprompted(assignee, settings.emailVerification)) return null;
   const { task } = input;
   const url = settings.publicUrl + notificationTarget({ type: 'task_assigned', data: { projectId: task.projectId } });
+  const { replyTo, footer } = await replyParts(
+    input.replyAddress,
+    assignee.id,
+    'You can turn these emails off in Settings → Notifications.',
+  );
   return {
     kind: 'task_assigned',
     to: assignee.email,
+    ...(replyTo && { replyTo }),
     ...renderMail({
       subject: `Assigned to you: ${task.title}`,
       heading: 'A task was assigned to you',
@@ -45,7 +59,7 @@ export async function taskAssignedMail(
         `Priority: ${TASK_PRIORITY_LABELS[task.priority]}. ${task.dueDate ? `Due ${formatLongDate(task.dueDate)}.` : 'No due date.'}`,
       ],
       action: { label: 'Open the project’s tasks', url },
-      footer: 'You can turn these emails off in Settings → Notifications.',
+      footer,
     }),
   };
 }

@@ -1,4 +1,4 @@
-import { detailChanged, type PersonActor } from '../../../domain/changes';
+import { type ChangeOf, detailChanged, type PersonActor } from '../../../domain/changes';
 import { isExactOrder } from '../../../domain/checklist';
 import { validateStartDate } from '../../../domain/dates';
 import { checkParent, type HierarchyTask } from '../../../domain/hierarchy';
@@ -30,11 +30,11 @@ import {
   parseFieldFilter,
   validateFieldValue,
 } from '../../../domain/custom-fields';
-import type { Database, Db, DbOrTx } from '../../db/client';
+import type { Database, Db, DbOrTx, Tx } from '../../db/client';
 import { isoFromPg } from '../../db/row-statements';
 import { ERROR_MESSAGES } from '../../../domain/errors';
 import { AppError } from '../../lib/errors';
-import type { ChangeRecorder } from '../../lib/changes';
+import type { ChangeRecorder, RecordChange } from '../../lib/changes';
 import { getMemberRole, requireTeamMember } from '../../db/membership';
 import { liveStatuses, shareLiveStatus } from '../workflows';
 import { visibleDependencyIds } from '../task-dependencies';
@@ -248,6 +248,8 @@ const sameValues = (a: CustomFieldValues, b: CustomFieldValues) =>
   Object.keys(a).length === Object.keys(b).length &&
   Object.entries(a).every(([id, value]) => JSON.stringify(value) === JSON.stringify(b[id]));
 
+type TaskCreatedChange = ChangeOf<'task.created'>;
+
 const assigneeNotMember = () =>
   new AppError('assignee_not_member', { fields: { assigneeId: ERROR_MESSAGES.assignee_not_member } });
 
@@ -389,46 +391,64 @@ export class TasksService {
   }
 
   async create(actor: PersonActor, input: CreateTaskInput): Promise<TaskDto> {
-    const { userId } = actor;
-    return this.changes.run(this.db, actor, async (tx, record) => {
-      // The check reads what it must before the insert: the insert's trigger adds to the project's counters (migrations
-      // 0003, 0004) and locks a counter row until the commit, so it goes as late as it can; a project deleted in between
-      // fails the insert's foreign key (400).
-      const access = await this.requireVisibleProject(tx, input.projectId, userId, input.assigneeId);
-      const parent = input.parentId === null ? null : await this.lockVisibleParent(tx, input.parentId, userId);
-      await requireParentRule(tx, { projectId: input.projectId }, parent);
-      requireStartDate(input.startDate, input.dueDate);
-      await requireStatus(tx, input.projectId, input.status);
-      const fields =
-        input.fields && Object.keys(input.fields).length > 0
-          ? await applyFieldValues(tx, { teamId: access.teamId, projectId: input.projectId }, input.fields, {})
-          : {};
-      const created = await repo.createOne(tx, {
-        title: input.title,
-        description: input.description,
-        status: input.status,
-        priority: input.priority,
-        assigneeId: input.assigneeId,
-        projectId: input.projectId,
-        creatorId: userId,
-        dueDate: input.dueDate,
-        tags: input.tags,
-        parentId: parent?.id ?? null,
-        // A new sub-task goes last among its siblings (the parent's lock queues siblings added at once).
-        subtaskPosition: parent ? await repo.nextSubtaskPosition(tx, parent.id) : null,
-        startDate: input.startDate,
-        estimateMinutes: input.estimateMinutes ?? null,
-        estimatePoints: input.estimatePoints ?? null,
-        // Only with values: the insert of a task without any is the one it always was.
-        ...(Object.keys(fields).length > 0 && { fields }),
-      });
-      // The answer is built from what the check already read: no second look-up.
-      // `repeat`: the new task starts a series and carries it (decision 0027).
-      const carried = await repeatOnCreate(tx, { task: created, teamId: access.teamId, userId, input: input.repeat });
-      const task = toTaskDto({ ...carried, projectName: access.projectName, assigneeName: access.assigneeName });
-      await record({ kind: 'task.created', teamId: access.teamId, task, teamHasWebhooks: access.hasWebhooks });
-      return task;
+    return this.changes.run(this.db, actor, (tx, record) => this.createIn(tx, record, actor.userId, input));
+  }
+
+  /**
+   * `create` in a transaction the caller opened (issue 40: a mail to a project's intake address, a form's submission):
+   * the task is `userId`'s, who must be an active member of the project's team; the change goes with the run's actor
+   * and `submitted` (the history's first entry).
+   */
+  async createIn(
+    tx: Tx,
+    record: RecordChange,
+    userId: string,
+    input: CreateTaskInput,
+    submitted?: TaskCreatedChange['submitted'],
+  ): Promise<TaskDto> {
+    // The check reads what it must before the insert: the insert's trigger adds to the project's counters (migrations
+    // 0003, 0004) and locks a counter row until the commit, so it goes as late as it can; a project deleted in between
+    // fails the insert's foreign key (400).
+    const access = await this.requireVisibleProject(tx, input.projectId, userId, input.assigneeId);
+    const parent = input.parentId === null ? null : await this.lockVisibleParent(tx, input.parentId, userId);
+    await requireParentRule(tx, { projectId: input.projectId }, parent);
+    requireStartDate(input.startDate, input.dueDate);
+    await requireStatus(tx, input.projectId, input.status);
+    const fields =
+      input.fields && Object.keys(input.fields).length > 0
+        ? await applyFieldValues(tx, { teamId: access.teamId, projectId: input.projectId }, input.fields, {})
+        : {};
+    const created = await repo.createOne(tx, {
+      title: input.title,
+      description: input.description,
+      status: input.status,
+      priority: input.priority,
+      assigneeId: input.assigneeId,
+      projectId: input.projectId,
+      creatorId: userId,
+      dueDate: input.dueDate,
+      tags: input.tags,
+      parentId: parent?.id ?? null,
+      // A new sub-task goes last among its siblings (the parent's lock queues siblings added at once).
+      subtaskPosition: parent ? await repo.nextSubtaskPosition(tx, parent.id) : null,
+      startDate: input.startDate,
+      estimateMinutes: input.estimateMinutes ?? null,
+      estimatePoints: input.estimatePoints ?? null,
+      // Only with values: the insert of a task without any is the one it always was.
+      ...(Object.keys(fields).length > 0 && { fields }),
     });
+    // The answer is built from what the check already read: no second look-up.
+    // `repeat`: the new task starts a series and carries it (decision 0027).
+    const carried = await repeatOnCreate(tx, { task: created, teamId: access.teamId, userId, input: input.repeat });
+    const task = toTaskDto({ ...carried, projectName: access.projectName, assigneeName: access.assigneeName });
+    await record({
+      kind: 'task.created',
+      teamId: access.teamId,
+      task,
+      teamHasWebhooks: access.hasWebhooks,
+      ...(submitted && { submitted }),
+    });
+    return task;
   }
 
   async update(actor: PersonActor, id: string, input: UpdateTaskInput): Promise<TaskDto> {

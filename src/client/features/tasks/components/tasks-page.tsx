@@ -27,6 +27,8 @@ if (typeof window !== 'undefined' && /^\/tasks/.test(window.location.pathname) &
 /** What the app shell lends the page (composed in app/, from other features): the saved views' controls. */
 export interface TasksPageSlots {
   filterTools?: ReactNode;
+  /** Beside the header's actions when the board shows one project ('Share', issue 40). */
+  projectTools?: (projectId: string) => ReactNode;
 }
 
 /** How the board opened a task: closing it goes back (Back would too) instead of adding a history entry. */
@@ -121,6 +123,7 @@ export function TasksPage() {
               checked={state.subtasks !== 'hide'}
               onCheckedChange={(show) => update({ subtasks: show ? null : 'hide' })}
             />
+            {state.project && slots?.projectTools?.(state.project)}
             <CreateButton onClick={() => addTask()}>New Task</CreateButton>
           </>
         }

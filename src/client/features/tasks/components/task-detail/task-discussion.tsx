@@ -135,6 +135,8 @@ export function ActivitySection({ taskId, role }: ActivitySectionProps) {
                   person={item.kind === 'created' ? item.by : item.entry.actor}
                   text={item.kind === 'created' ? 'created this task' : describeActivity(item.entry)}
                   at={item.at}
+                  // Issue 40: 'Submitted via Bug reports by jane@example.com' is a whole line, by nobody signed in.
+                  whole={item.kind !== 'created' && item.entry.field === 'submitted' && !item.entry.actor}
                 />
               )}
             </li>
@@ -149,12 +151,18 @@ export function ActivitySection({ taskId, role }: ActivitySectionProps) {
 }
 
 /** 'Alex moved this from To Do to In Progress · 2 hours ago' */
-function HistoryLine({ person, text, at }: { person: PersonDto | null; text: string; at: string }) {
+function HistoryLine({ person, text, at, whole }: { person: PersonDto | null; text: string; at: string; whole?: boolean }) {
   return (
     <p className="flex items-start gap-3 text-sm text-slate-700 dark:text-slate-300">
       <PersonAvatar person={person} className="h-6 w-6 text-[0.65rem] mx-1" />
       <span className="min-w-0 pt-0.5">
-        <span className="font-medium text-slate-900 dark:text-slate-100">{actorName(person)}</span> {text}
+        {whole ? (
+          text
+        ) : (
+          <>
+            <span className="font-medium text-slate-900 dark:text-slate-100">{actorName(person)}</span> {text}
+          </>
+        )}
         <span className="text-slate-600 dark:text-slate-400">
           {' · '}
           <TimeAgo at={at} />

@@ -1,0 +1,132 @@
+import { RefreshCw } from 'lucide-react';
+import { useId, useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { CopyField } from '../../../components/ui/copy-field';
+import { Modal } from '../../../components/ui/modal';
+import { Spinner } from '../../../components/ui/spinner';
+import { Switch } from '../../../components/ui/switch';
+import { toastError } from '../../../lib/errors';
+import { useResetShare, useSaveShare, useShareSettings } from '../api/share-settings';
+import { SHARE_TEXT as T } from './share-texts';
+
+export interface ShareDialogProps {
+  projectId: string;
+  projectName: string;
+  open: boolean;
+  onClose: () => void;
+}
+
+/**
+ * 'Share' (issue 40): the project's public link, off by default. On, it shows the link with 'Copy link' and 'Reset
+ * link' (confirmed: the old link stops at once), and what the shared page shows ('Show people', 'Show descriptions').
+ * Each switch applies at once (the server checks the caller may edit the project).
+ */
+export function ShareDialog({ projectId, projectName, open, onClose }: ShareDialogProps) {
+  const settings = useShareSettings(projectId, open);
+  const save = useSaveShare(projectId);
+  const reset = useResetShare(projectId);
+  const [confirmReset, setConfirmReset] = useState(false);
+  const linkId = useId();
+  const hintId = useId();
+  const busy = save.isPending || reset.isPending;
+
+  const change = async (input: { enabled: boolean; showPeople?: boolean; showDescriptions?: boolean }, done?: string) => {
+    try {
+      await save.mutateAsync(input);
+      if (done) toast.success(done);
+    } catch (error) {
+      toastError(error, T.saveFailed);
+    }
+  };
+  const doReset = async () => {
+    try {
+      await reset.mutateAsync(undefined);
+      setConfirmReset(false);
+      toast.success(T.resetDone);
+    } catch (error) {
+      setConfirmReset(false);
+      toastError(error, T.saveFailed);
+    }
+  };
+
+  const data = settings.data;
+  return (
+    <>
+      <Modal open={open} onClose={onClose} title={T.dialogTitle(projectName)} description={T.dialogDescription}>
+        {settings.isPending ? (
+          <Spinner />
+        ) : settings.isError || !data ? (
+          <p className="text-sm text-red-700 dark:text-red-400">{T.loadFailed}</p>
+        ) : (
+          <div className="space-y-5">
+            <Switch
+              label={T.publicLink}
+              description={T.publicLinkDescription}
+              checked={data.enabled}
+              disabled={busy}
+              onCheckedChange={(enabled) => void change({ enabled }, enabled ? T.turnedOn : T.turnedOff)}
+            />
+            {data.enabled && (
+              <>
+                <div className="space-y-2">
+                  {data.url ? (
+                    <>
+                      <label htmlFor={linkId} className="text-sm font-medium text-slate-800 dark:text-slate-100">
+                        {T.linkLabel}
+                      </label>
+                      <CopyField
+                        id={linkId}
+                        value={data.url}
+                        describedBy={hintId}
+                        labels={{ copy: T.copyLink, copied: T.copied, copyFailed: T.copyFailed }}
+                      />
+                    </>
+                  ) : (
+                    <p className="text-sm text-slate-700 dark:text-slate-200">{T.linkUnavailable}</p>
+                  )}
+                  <div className="flex flex-wrap items-center justify-between gap-2">
+                    <p id={hintId} className="text-sm text-slate-600 dark:text-slate-300">
+                      {T.linkHint}
+                    </p>
+                    <Button variant="secondary" size="sm" disabled={busy} onClick={() => setConfirmReset(true)}>
+                      <RefreshCw className="h-4 w-4" aria-hidden />
+                      {T.resetLink}
+                    </Button>
+                  </div>
+                </div>
+                <fieldset className="space-y-4 border-t border-slate-200 pt-4 dark:border-slate-700">
+                  <legend className="sr-only">What the shared page shows</legend>
+                  <Switch
+                    label={T.showPeople}
+                    description={T.showPeopleDescription}
+                    checked={data.showPeople}
+                    disabled={busy}
+                    onCheckedChange={(showPeople) => void change({ enabled: true, showPeople })}
+                  />
+                  <Switch
+                    label={T.showDescriptions}
+                    description={T.showDescriptionsDescription}
+                    checked={data.showDescriptions}
+                    disabled={busy}
+                    onCheckedChange={(showDescriptions) => void change({ enabled: true, showDescriptions })}
+                  />
+                </fieldset>
+              </>
+            )}
+          </div>
+        )}
+      </Modal>
+      <ConfirmDialog
+        open={confirmReset}
+        title={T.resetConfirmTitle}
+        message={T.resetConfirmMessage}
+        confirmLabel={T.resetLink}
+        isLoading={reset.isPending}
+        onConfirm={() => void doReset()}
+        onCancel={() => setConfirmReset(false)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,37 @@
+import { OUTSIDE_TEXTS } from '../../../../domain/outside-texts';
+
+/** The sharing dialog's and the shared page's words (the issue's own from domain/outside-texts.ts). */
+export const SHARE_TEXT = {
+  ...OUTSIDE_TEXTS,
+  dialogTitle: (project: string) => `Share ${project}`,
+  dialogDescription: 'Anyone with the link can see this board, read-only, without signing in.',
+  publicLinkDescription: 'Off by default. Turning it off stops the link at once.',
+  linkLabel: 'Link to the shared board',
+  linkUnavailable: "This link cannot be shown any more (the server's key changed). Reset it to get a new one.",
+  linkHint: 'Resetting makes a new link: the old one stops working at once.',
+  copied: 'Link copied',
+  copyFailed: 'Could not copy: the link is selected, copy it with your keyboard',
+  showPeopleDescription: "Assignees' names on the cards. Never emails or pictures.",
+  showDescriptionsDescription: "The cards' descriptions.",
+  resetConfirmTitle: 'Reset the public link?',
+  resetConfirmMessage: 'The current link stops working at once. Anyone who should still see the board needs the new one.',
+  resetDone: 'A new link was made',
+  turnedOn: 'The public link is on',
+  turnedOff: 'The public link is off',
+  saveFailed: 'Failed to change the public link',
+  loadFailed: 'Failed to load the public link',
+  sectionDescription: 'A read-only link to this board for people without an account.',
+  sectionOn: 'On: anyone with the link can see this board.',
+  sectionOff: 'Off: nobody outside the team can see this board.',
+  // The shared page.
+  readOnly: 'Read-only board',
+  loading: 'Loading board...',
+  empty: 'No tasks',
+  unassigned: 'Unassigned',
+  due: 'Due',
+  checklist: 'Checklist',
+  subtasks: 'Sub-tasks',
+  retry: 'Try again',
+  loadBoardFailed: 'The board could not be loaded.',
+  poweredBy: 'Shared with Crewboard',
+} as const;
