@@ -309,8 +309,12 @@ async function checkFields(
   fields: readonly FormFieldInput[],
 ): Promise<FormFieldDto[]> {
   const defs = await customFieldsById(db, project.teamId);
+  const seen = new Set<string>();
   return fields.map((f, i) => {
     const key = f.key.toLowerCase();
+    // The schema finds a key given twice as sent; an id in upper and lower case is the same field.
+    if (seen.has(key)) throw invalid(`fields.${i}.key`, 'A field is asked once.');
+    seen.add(key);
     if (!isFixedKey(f.key)) {
       const def = defs.get(key);
       if (!def || !fieldAppliesTo(def, project.id) || def.type === 'person') {

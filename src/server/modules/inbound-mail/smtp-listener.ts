@@ -89,8 +89,6 @@ export class SmtpListener {
   async stop(): Promise<void> {
     const server = this.server;
     this.server = null;
-    (await import('node:fs')).appendFileSync('/tmp/intake-trace.log', `listener stop ${Date.now()}\n`);
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-    (await import('node:fs')).appendFileSync('/tmp/intake-trace.log', `listener stopped ${Date.now()}\n`);
   }
 }

@@ -1,10 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FormDto, FormInput, FormListDto, FormPatch } from '../../../../domain/schemas/outside';
 import { api } from '../../../lib/api-client';
+import { rootKey } from '../../../lib/query-keys';
 
-/** A project's request forms (issue 40): the settings section's list, under its own key. */
+/**
+ * A project's request forms (issue 40): the settings section's list, under the 'projects' root, so that the
+ * `project.updated` event the server sends on form.created/updated/deleted (subscribers/realtime.ts) refreshes it live.
+ */
 export const formKeys = {
-  all: ['forms'] as const,
+  all: [...rootKey('projects'), 'forms'] as const,
   project: (projectId: string) => [...formKeys.all, 'project', projectId] as const,
 };
 

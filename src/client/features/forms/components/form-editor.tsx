@@ -99,8 +99,10 @@ export function FormEditor({ project, form, onClose }: FormEditorProps) {
     if (!name.trim()) next.name = 'Name the form';
     for (const r of asked) if (!r.label.trim()) next[`label.${r.key}`] = 'Give the field a label';
     setErrors(next);
-    setFailure(null);
-    if (Object.keys(next).length > 0) return;
+    setFailure(
+      asked.length > OUTSIDE_LIMITS.formFieldsMax ? `A form asks at most ${OUTSIDE_LIMITS.formFieldsMax} fields.` : null,
+    );
+    if (Object.keys(next).length > 0 || asked.length > OUTSIDE_LIMITS.formFieldsMax) return;
     const body: FormBody = {
       name: name.trim(),
       intro: intro.trim() || null,

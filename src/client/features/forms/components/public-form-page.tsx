@@ -212,7 +212,11 @@ function PublicField({ field, value, error, onChange }: PublicFieldProps) {
       const chosen = Array.isArray(value) ? value : [];
       return (
         <fieldset aria-describedby={describedBy} className="space-y-1">
-          <legend className="text-sm font-medium text-slate-700 dark:text-slate-200">{label}</legend>
+          <legend className="text-sm font-medium text-slate-700 dark:text-slate-200">
+            {label}
+            {/* A group has no `required` of its own: the mark is said in words. */}
+            {field.required && <span className="sr-only"> (required)</span>}
+          </legend>
           <div id={id} tabIndex={-1} className="flex flex-wrap gap-x-4 gap-y-1">
             {(field.options ?? []).map((o) => (
               <label key={o.id} className="flex items-center gap-2 text-sm">

@@ -97,7 +97,7 @@ export function ShareDialog({ projectId, projectName, open, onClose }: ShareDial
                   </div>
                 </div>
                 <fieldset className="space-y-4 border-t border-slate-200 pt-4 dark:border-slate-700">
-                  <legend className="sr-only">What the shared page shows</legend>
+                  <legend className="sr-only">{T.optionsLegend}</legend>
                   <Switch
                     label={T.showPeople}
                     description={T.showPeopleDescription}

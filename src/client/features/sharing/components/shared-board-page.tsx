@@ -177,7 +177,7 @@ function Card({ card, showPeople }: { card: SharedCardDto; showPeople: boolean }
         <Progress icon={GitBranch} label={T.subtasks} {...card.subtasks} />
       </div>
       {card.tags.length > 0 && (
-        <ul className="mt-2 flex flex-wrap gap-1" aria-label="Tags">
+        <ul className="mt-2 flex flex-wrap gap-1" aria-label={T.tags}>
           {card.tags.map((tag) => (
             <li
               key={tag}
