@@ -30,6 +30,8 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts']
     // Cheap argon2id hashes: the specs sign up hundreds of people (the production parameters: security.test.ts).
     PASSWORD_HASHING: process.env.PASSWORD_HASHING ?? 'test',
     WEBHOOKS_ALLOW_PRIVATE: process.env.WEBHOOKS_ALLOW_PRIVATE ?? 'true',
+    // Tasks by email (issue 40): the intake addresses' domain, so the settings show them (no listener: no port).
+    INBOUND_MAIL_DOMAIN: process.env.INBOUND_MAIL_DOMAIN ?? 'in.crewboard.test',
   },
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));

@@ -131,8 +131,9 @@ const LOG_REDACT = [
 
 /**
  * The request line of the log, as Fastify's own but without the secret of an emailed link (`?token=…`, `&proof=…`), of a note socket (`?ticket=…`),
- * of a file or note-image link (`?sig=…`), of an avatar (the file segment after /api/avatars/<userId>/) or of a
- * calendar feed (the path segment after /api/calendar/feeds/): capability URLs are logged like tokens.
+ * of a file or note-image link (`?sig=…`), of an avatar (the file segment after /api/avatars/<userId>/), of a
+ * calendar feed (the path segment after /api/calendar/feeds/) or of issue 40's public links (/share/, /forms/,
+ * /requests/ and their API): capability URLs are logged like tokens.
  */
 export const logRequest = (req: Pick<FastifyRequest, 'method' | 'url' | 'host' | 'ip' | 'socket'>) => ({
   method: req.method,
@@ -157,7 +158,9 @@ export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   const path = decoded(q < 0 ? url : url.slice(0, q))
     .replace(/(\/api\/calendar\/feeds\/)[^/?#]*/i, '$1[redacted]')
-    .replace(/(\/api\/avatars\/[^/?#]*\/)[^/?#]*/i, '$1[redacted]');
+    .replace(/(\/api\/avatars\/[^/?#]*\/)[^/?#]*/i, '$1[redacted]')
+    // Issue 40's capability links: a shared board, a form, a request's status (their pages and their API).
+    .replace(/^(\/+(?:share|forms|requests)\/|\/+api\/(?:share|public-forms|requests)\/)[^/?#]*/i, '$1[redacted]');
   if (q < 0) return path;
   const query = url
     .slice(q + 1)

@@ -146,4 +146,16 @@ test('a plain member sees the forms but none of the controls', async ({ page, re
   await expect(section.getByRole('button', { name: OUTSIDE_TEXTS.newForm })).toHaveCount(0);
   await expect(item.getByRole('button', { name: 'Edit Questions' })).toHaveCount(0);
   await expect(item.getByRole('button', { name: 'Delete Questions' })).toHaveCount(0);
+
+  // Live: the owner's changes elsewhere reach the open page (project.updated), without a reload.
+  const made = await apiAs<FormListDto['forms'][number]>(request, owner, 'post', `/api/projects/${project.id}/forms`, {
+    name: 'Feedback',
+    fields: [{ key: 'title', label: 'Feedback' }],
+  });
+  const live = section.getByRole('listitem').filter({ hasText: 'Feedback' });
+  await expect(live.getByText('Open')).toBeVisible();
+  await apiAs(request, owner, 'patch', `/api/forms/${made.id}`, { open: false });
+  await expect(live.getByText('Closed')).toBeVisible();
+  await apiAs(request, owner, 'delete', `/api/forms/${made.id}`);
+  await expect(live).toHaveCount(0);
 });

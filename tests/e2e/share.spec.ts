@@ -47,7 +47,10 @@ test('the owner shares the board; a stranger sees it live, without signing in; a
   const ownerContext = await browser.newContext({ baseURL, permissions: ['clipboard-read', 'clipboard-write'] });
   const page = await ownerContext.newPage();
   await signIn(page, owner);
-  await page.goto(`/tasks?project=${project.id}`);
+  // Reached as a person does: the projects page, then the project's card (its board is /tasks?project=<id>).
+  await page.goto('/projects');
+  await page.getByRole('link', { name: 'Launch', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/tasks\\?project=${project.id}$`));
   const shareButton = page.getByRole('button', { name: 'Share', exact: true });
   await expect(shareButton).toBeVisible();
   await shoot(page, 'board-header');

@@ -114,9 +114,11 @@ service anvil {
 }
 `,
   );
-  execFileSync(DOVECOT, ['-c', config]);
-  const pid = Number(readFileSync(join(dir, 'run', 'master.pid'), 'utf8').trim());
-  await until(() => accepts(port), 10_000, 'dovecot to listen');
+  // The daemon keeps no pipe of ours open (a captured stdout would hold this call until dovecot exits).
+  execFileSync(DOVECOT, ['-c', config], { stdio: 'ignore' });
+  const pidFile = join(dir, 'run', 'master.pid');
+  await until(() => existsSync(pidFile) && accepts(port), 10_000, 'dovecot to listen');
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
   return {
     port,
     user,

@@ -53,7 +53,8 @@ import { setupTestApp } from '../helpers/app';
  * caller must not see (a leak).
  */
 
-const ctx = setupTestApp();
+// With an intake domain (issue 40): the intake address routes answer as on a server that receives mail.
+const ctx = setupTestApp({ inbound: { domain: 'in.matrix.test', smtpPort: null, imapUrl: null, imapPollMs: 60_000 } });
 
 const ROLES = ['anon', 'outsider', 'member', 'admin', 'owner', 'super', 'other', 'memberAB', 'adminAB'] as const;
 type Role = (typeof ROLES)[number];
@@ -583,6 +584,26 @@ const TABLE: Row[] = [
     variant: 'unknown token (public stream)',
     req: () => ({ url: `/api/share/${randomBytes(24).toString('base64url')}/events`, stream: true }),
     expect: everyone(404),
+  },
+
+  // ---- a project's intake address (issue 40, tasks by email): its owners and admins see and manage it ----
+  {
+    route: 'GET /api/projects/{id}/intake',
+    variant: 'team A',
+    req: (w) => ({ url: `/api/projects/${w.a.projectId}/intake` }),
+    expect: teamA(200, { member: 403 }),
+  },
+  {
+    route: 'POST /api/projects/{id}/intake',
+    variant: 'team A, turned on',
+    req: (w) => ({ url: `/api/projects/${w.a.projectId}/intake`, body: { enabled: true } }),
+    expect: teamA(200, { member: 403 }),
+  },
+  {
+    route: 'POST /api/projects/{id}/intake/reset',
+    variant: 'team A, the address off',
+    req: (w) => ({ url: `/api/projects/${w.a.projectId}/intake/reset`, body: {} }),
+    expect: teamA(409, { member: 403 }),
   },
 
   // ---- a project's request forms (issue 40): owners and admins manage them, members list them; public by token ----

@@ -192,23 +192,20 @@ describe('managing forms', () => {
       201,
     );
     // Another team's field, and a person field (the public page would list the team's people): refused.
-    const refusedField = (key: string) =>
+    const refusedField = (keys: string[], reason = 'form_field_invalid') =>
       fails(
         olive,
         'POST',
         `/api/projects/${projectId}/forms`,
-        bugForm({
-          fields: [
-            { key: 'title', label: 'T' },
-            { key, label: 'X' },
-          ],
-        }),
+        bugForm({ fields: [{ key: 'title', label: 'T' }, ...keys.map((key, i) => ({ key, label: `X${i}` }))] }),
         400,
-        'form_field_invalid',
+        reason,
       );
-    await refusedField(theirs.id);
+    await refusedField([theirs.id]);
     const person = await ok<CustomFieldDto>(olive, 'POST', `/api/teams/${teamId}/fields`, { name: 'Owner', type: 'person' }, 201);
-    await refusedField(person.id);
+    await refusedField([person.id]);
+    // One custom field under two spellings of its id (the schema's own check compares them as sent).
+    await refusedField([severity.id, severity.id.toUpperCase()], 'validation_failed');
     await fails(olive, 'POST', `/api/projects/${projectId}/forms`, bugForm({ fields: [{ key: 'email', label: 'E' }] }), 400);
     // Without a status: the project's first.
     const first = await createForm(bugForm({ status: undefined }));
@@ -501,6 +498,34 @@ describe('the confirmation mail and the request status link', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('the per-form limit and the live refresh', () => {
+  it('limits a form to 100 submissions an hour from everyone: the 101st, from a fresh address, is 429', async () => {
+    const form = await createForm();
+    // Ten addresses, ten each (the per-IP limit), through the honeypot: both buckets spent, nothing stored.
+    for (let a = 0; a < 10; a++) {
+      const ip = freshIp();
+      for (let i = 0; i < 10; i++) expect((await submit(tokenOf(form), { title: 'x' }, ip, 'bot')).statusCode).toBe(201);
+    }
+    const title = `Hundred and first ${randomBytes(3).toString('hex')}`;
+    const over = await submit(tokenOf(form), { title });
+    expect(over.statusCode).toBe(429);
+    expect(await tasksTitled(title)).toEqual([]);
+    // Another form of the same project has its own hundred.
+    expect((await submit(tokenOf(await createForm()), { title })).statusCode).toBe(201);
+  });
+
+  it('a form created, changed and deleted tells the team’s open pages (project.updated)', async () => {
+    published = [];
+    const form = await createForm();
+    await ok(adam, 'PATCH', `/api/forms/${form.id}`, { open: false });
+    await ok(adam, 'DELETE', `/api/forms/${form.id}`, undefined, 204);
+    type ProjectEvent = Extract<DomainEvent, { projectId: string }> & { type: 'project.updated' };
+    const updates = () => published.filter((e): e is ProjectEvent => e.type === 'project.updated' && e.projectId === projectId);
+    await until(() => updates().length >= 3, 5_000, 'three project.updated events');
+    expect(updates().every((e) => e.teamId === teamId)).toBe(true);
   });
 });
 

@@ -35,7 +35,8 @@ import { setupTestApp } from '../helpers/app';
  * FUZZ_BODIES sets the total (default 10,500 per run).
  */
 
-const ctx = setupTestApp();
+// With an intake domain (issue 40): a valid intake body reaches the write, not the 409 of a server without mail in.
+const ctx = setupTestApp({ inbound: { domain: 'in.fuzz.test', smtpPort: null, imapUrl: null, imapPollMs: 60_000 } });
 
 const TOTAL = Number(process.env.FUZZ_BODIES) || 10_500;
 const HOSTILE_KEYS = [
@@ -196,6 +197,8 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
   'POST /api/public-forms/{token}': () => ({ values: { title: 'Fuzz request', email: 'fuzz@example.com' }, website: '' }),
   // A project's public board link (issue 40): on, with one option changed.
   'PUT /api/projects/{id}/share': () => ({ enabled: true, showPeople: true }),
+  // A project's intake address (issue 40, tasks by email): on.
+  'POST /api/projects/{id}/intake': () => ({ enabled: true }),
 };
 
 /** Routes that take more than the server's 1 MiB (imports): their own limit, else 1 MiB. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { ImapFlow } from 'imapflow';
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTSIDE_TEXTS, SUBMITTED_BY_EMAIL } from '../../src/domain/outside-texts';
 import type { IntakeDto } from '../../src/domain/schemas/outside';
@@ -48,16 +48,22 @@ function config(over: Partial<Config['inbound']> = {}): Config {
 const listenerPort = () => inboundMailOf(ctx.app)!.smtpPort!;
 
 /** A real SMTP client to the app's listener (no TLS: the listener offers none). */
-const send = (message: nodemailer.SendMailOptions) =>
-  nodemailer
-    .createTransport({ host: '127.0.0.1', port: listenerPort(), secure: false, ignoreTLS: true })
-    .sendMail(message);
+const send = (message: SendMailOptions) =>
+  nodemailer.createTransport({ host: '127.0.0.1', port: listenerPort(), secure: false, ignoreTLS: true }).sendMail(message);
 
 const tasksOf = async (id = projectId) =>
   (await ok<TaskListDto>(team.owner, 'GET', `/api/tasks?projectId=${id}&limit=100`)).tasks;
 const taskTitled = async (title: string) => (await tasksOf()).find((t) => t.title === title);
 const messageId = () => `<${randomBytes(8).toString('hex')}@outside.test>`;
 const to = (email: string) => (m: ReceivedMail) => m.to.includes(email);
+
+/** Stops the app and starts another on the same database (PGlite has one connection: never two apps at once). */
+async function restart(next: Config): Promise<void> {
+  await ctx.app.close();
+  ctx.config = next;
+  ctx.app = await buildApp({ config: next, database: ctx.database });
+  await ctx.app.ready();
+}
 
 beforeAll(async () => {
   outgoing = await startSmtpServer();
@@ -131,7 +137,13 @@ describe('a mail to the intake address', () => {
 
   it('from a member with that verified address is that member’s task', async () => {
     await ctx.database.db.update(users).set({ emailVerified: true }).where(eq(users.id, team.member.id));
-    await send({ from: team.member.email.toUpperCase(), to: address, subject: 'From a member', text: 'x', messageId: messageId() });
+    await send({
+      from: team.member.email.toUpperCase(),
+      to: address,
+      subject: 'From a member',
+      text: 'x',
+      messageId: messageId(),
+    });
     expect((await taskTitled('From a member'))?.creatorId).toBe(team.member.id);
   });
 
@@ -274,6 +286,22 @@ describe('reply by email', () => {
   });
 });
 
+describe('the rate limit', () => {
+  it('defers (451) a sender over `inboundMail`, so that their server tries again later', async () => {
+    await restart({ ...config(), rateLimitEnabled: true, rateLimits: { inboundMail: { capacity: 1, windowSeconds: 3600 } } });
+    try {
+      await send({ from: 'busy@outside.test', to: address, subject: 'First of many', text: 'x', messageId: messageId() });
+      await expect(
+        send({ from: 'busy@outside.test', to: address, subject: 'Second of many', text: 'x', messageId: messageId() }),
+      ).rejects.toMatchObject({ responseCode: 451 });
+      expect(await taskTitled('First of many')).toBeDefined();
+      expect(await taskTitled('Second of many')).toBeUndefined();
+    } finally {
+      await restart(config());
+    }
+  });
+});
+
 describe('turning the intake off', () => {
   it('kills the address at once', async () => {
     expect(await ok<IntakeDto>(team.owner, 'POST', `/api/projects/${projectId}/intake`, { enabled: false })).toEqual({
@@ -286,14 +314,6 @@ describe('turning the intake off', () => {
     });
   });
 });
-
-/** Stops the app and starts another on the same database (PGlite has one connection: never two apps at once). */
-async function restart(next: Config): Promise<void> {
-  await ctx.app.close();
-  ctx.config = next;
-  ctx.app = await buildApp({ config: next, database: ctx.database });
-  await ctx.app.ready();
-}
 
 describe('without INBOUND_MAIL_DOMAIN', () => {
   it('the section says it is not set up, and turning on is refused', async () => {
@@ -335,6 +355,7 @@ describe('an IMAP mailbox (Debian dovecot)', () => {
           '',
         ].join('\r\n');
         const appended = await client.append('INBOX', raw);
+        if (!appended) throw new Error('the message was not appended');
         await restart(config({ smtpPort: null, imapUrl: imap.url }));
         await until(async () => (await taskTitled('Polled from IMAP')) !== undefined, 15_000, 'the polled task');
         const task = await taskTitled('Polled from IMAP');
@@ -343,7 +364,7 @@ describe('an IMAP mailbox (Debian dovecot)', () => {
           async () => {
             const lock = await client.getMailboxLock('INBOX');
             try {
-              const message = await client.fetchOne(String(appended && appended.uid), { flags: true }, { uid: true });
+              const message = await client.fetchOne(String(appended.uid), { flags: true }, { uid: true });
               return !!message && !!message.flags?.has('\\Seen');
             } finally {
               lock.release();

@@ -7,9 +7,11 @@ import { SHARE_NOT_FOUND } from '../../src/domain/outside-texts';
 import type { SharedBoardDto, ShareSettingsDto } from '../../src/domain/schemas/outside';
 import { buildApp } from '../../src/server/app';
 import { auditLog, projectShares } from '../../src/server/db/schema';
+import { SHARE_STREAMS_PER_IP } from '../../src/server/modules/sharing/sharing.streams';
 import { createUser, insertMember, insertOwnerMemberStranger, type TestUser } from '../factories';
 import { apiRequests } from '../helpers/api';
 import { setupTestApp, testConfig } from '../helpers/app';
+import { requestLogOf } from '../helpers/request-log';
 
 /**
  * Issue 40, the public board link: managed by the project's owners and admins, read by anyone with the token, with
@@ -351,6 +353,46 @@ describe('the event stream', () => {
   });
 });
 
+describe('the event stream, bounded and complete', () => {
+  it('a task moved to another project: the board it left says `changed` and no longer shows it', async () => {
+    const settings = await ok<ShareSettingsDto>(owner, 'GET', `/api/projects/${projectId}/share`);
+    const token = tokenOf(settings.url);
+    const task = await ok<{ id: string }>(owner, 'POST', '/api/tasks', { title: 'Moving out', projectId }, 201);
+    const stream = await openStream(token);
+    try {
+      expect(await stream.until(() => stream.state.text.includes(': ready'))).toBe(true);
+      await ok(owner, 'PATCH', `/api/tasks/${task.id}`, { projectId: otherProjectId });
+      expect(await stream.until(() => stream.state.text.includes('event: changed'))).toBe(true);
+      expect(((await board(token)).json() as SharedBoardDto).tasks.map((t) => t.title)).not.toContain('Moving out');
+    } finally {
+      stream.close();
+    }
+  });
+
+  it(`refuses more than ${SHARE_STREAMS_PER_IP} open streams from one address (429), and admits one again when one closes`, async () => {
+    const settings = await ok<ShareSettingsDto>(owner, 'GET', `/api/projects/${projectId}/share`);
+    const token = tokenOf(settings.url);
+    const open = [];
+    try {
+      for (let i = 0; i < SHARE_STREAMS_PER_IP; i++) open.push(await openStream(token));
+      expect(open.map((s) => s.state.status)).toEqual(open.map(() => 200));
+      const refused = await openStream(token);
+      expect(refused.state.status).toBe(429);
+      open.shift()!.close();
+      // The server sees the close when the socket ends: retried until it has.
+      let again = await openStream(token);
+      while (again.state.status === 429) {
+        await new Promise((resolve) => setImmediate(resolve));
+        again = await openStream(token);
+      }
+      expect(again.state.status).toBe(200);
+      open.push(again);
+    } finally {
+      for (const s of open) s.close();
+    }
+  });
+});
+
 describe('limits and the page', () => {
   it('public reads are rate-limited per IP', async () => {
     const app = await buildApp({
@@ -371,6 +413,17 @@ describe('limits and the page', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it("the request log never holds a link's token (the page, the board, its stream)", async () => {
+    const log = await requestLogOf(ctx.database, [
+      '/api/share/ShArEtOkEnSeCrEt0123456789abcdef',
+      '/api/share/ShArEtOkEnSeCrEt0123456789abcdef/events',
+      '/share/ShArEtOkEnSeCrEt0123456789abcdef',
+      '/api/%73hare/EsCaPeDsHaReSeCrEt0123456789',
+    ]);
+    expect(log).toContain('/api/share/[redacted]/events');
+    for (const secret of ['ShArEtOkEnSeCrEt', 'EsCaPeDsHaReSeCrEt']) expect(log).not.toContain(secret);
   });
 
   it('the page (/share/<token>, and /forms/, /requests/) is served with noindex and no referrer; other pages are not', async () => {

@@ -141,6 +141,10 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
         status: c.before.status,
         statusCategory: c.before.statusCategory,
       });
+      // Moved to another project: the one it left changed too (its shared board, which follows its own project only).
+      if (c.before.projectId !== c.after.projectId) {
+        publish({ type: 'project.updated', ...of({ teamId: c.previousTeamId }, actor), projectId: c.before.projectId });
+      }
     },
     'task.deleted': (c, actor) => task('task.deleted', c.teamId, actor, c.task, c.task),
     'comment.created': team('task.comment_added', (c) => ({

@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { WorkflowSection } from '../../features/workflows/components/workflow-section';
 import { FormsSection } from '../../features/forms/components/forms-section';
+import { IntakeSection } from '../../features/intake/components/intake-section';
 import { ShareSection } from '../../features/sharing/components/share-section';
 import { errorText } from '../../lib/errors';
 import { projectTasksPath } from '../../lib/paths';
@@ -68,6 +69,7 @@ export function ProjectSettingsPage() {
         />
       </div>
       <WorkflowSection projectId={project.id} canEdit={canEditProject(project.myRole)} />
+      <IntakeSection projectId={project.id} canEdit={canEditProject(project.myRole)} />
       <FormsSection project={project} canEdit={canEditProject(project.myRole)} />
       <ShareSection projectId={project.id} canEdit={canEditProject(project.myRole)} />
     </div>

@@ -6,8 +6,9 @@ const SILENCE_MS = 60_000;
 /**
  * The shared board's live updates: `GET /api/share/:token/events`, read with fetch as the app's own stream is (no
  * session here, nothing to authenticate). Every `changed` calls `onChanged`; the stream is opened again after a
- * break with a growing, jittered wait, and `onChanged` is called then too (changes may have been missed). A 404 (the
- * link was turned off or reset) ends it: `onGone`. Runs until `signal` aborts or the link is gone.
+ * break (or a 429: too many streams from this address) with a growing, jittered wait, and `onChanged` is called then
+ * too (changes may have been missed). A 404 (the link was turned off or reset) ends it: `onGone`. Runs until `signal`
+ * aborts or the link is gone.
  */
 export async function followSharedBoard(
   token: string,
@@ -25,7 +26,8 @@ export async function followSharedBoard(
         cache: 'no-store',
         signal: connection.signal,
       });
-      if (res.status === 404) {
+      // 404: turned off or reset; 400: no token could look like that.
+      if (res.status === 404 || res.status === 400) {
         handlers.onGone();
         return;
       }

@@ -108,7 +108,7 @@ export class ImapPoller {
           (head.size ?? 0) > OUTSIDE_LIMITS.inboundMessageBytes
             ? null
             : await client.fetchOne(String(uid), { source: true }, { uid: true });
-        if (message && message.source) {
+        if (message?.source) {
           const result = await this.receive(message.source);
           if (result.outcome === 'deferred') continue;
         } else {

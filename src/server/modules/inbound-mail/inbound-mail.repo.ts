@@ -46,7 +46,12 @@ export async function deleteIntake(db: DbOrTx, projectId: string): Promise<boole
 /** The project an intake token (by its hash) belongs to, with who turned it on. */
 export async function findIntakeByHash(db: DbOrTx, tokenHash: string) {
   const [row] = await db
-    .select({ projectId: projects.id, teamId: projects.teamId, projectName: projects.name, enabledById: projectIntake.enabledById })
+    .select({
+      projectId: projects.id,
+      teamId: projects.teamId,
+      projectName: projects.name,
+      enabledById: projectIntake.enabledById,
+    })
     .from(projectIntake)
     .innerJoin(projects, eq(projects.id, projectIntake.projectId))
     .where(eq(projectIntake.tokenHash, tokenHash));
@@ -80,10 +85,7 @@ export async function findVerifiedMember(db: DbOrTx, teamId: string, email: stri
 /** `userId` when still an active member of the team, else the team's owner. */
 export async function memberOrOwner(db: DbOrTx, teamId: string, userId: string | null): Promise<string> {
   if (userId) {
-    const [member] = await db
-      .select({ id: teamMembers.userId })
-      .from(teamMembers)
-      .where(activeMembership({ teamId, userId }));
+    const [member] = await db.select({ id: teamMembers.userId }).from(teamMembers).where(activeMembership({ teamId, userId }));
     if (member) return member.id;
   }
   const [team] = await db.select({ ownerId: teams.ownerId }).from(teams).where(eq(teams.id, teamId));
@@ -92,10 +94,7 @@ export async function memberOrOwner(db: DbOrTx, teamId: string, userId: string |
 }
 
 export async function messageSeen(db: DbOrTx, messageHash: string): Promise<boolean> {
-  const [row] = await db
-    .select({ one: sql`1` })
-    .from(inboundMessages)
-    .where(eq(inboundMessages.messageHash, messageHash));
+  const [row] = await db.select({ one: sql`1` }).from(inboundMessages).where(eq(inboundMessages.messageHash, messageHash));
   return row !== undefined;
 }
 

@@ -8,10 +8,8 @@ import { Sealer } from '../oidc';
 import { TaskCommentsService } from '../task-comments';
 import { TasksService } from '../tasks';
 import { ImapPoller } from './imap-poller';
-import * as repo from './inbound-mail.repo';
-import { InboundMail } from './inbound-mail.service';
+import { InboundMail, pruneReceivedMail } from './inbound-mail.service';
 import { IntakeService } from './intake.service';
-import { INBOUND_MESSAGE_KEEP_DAYS, MAIL_REPLY_KEEP_DAYS } from './reply-address';
 import { SmtpListener } from './smtp-listener';
 
 const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
@@ -52,7 +50,7 @@ export function registerInboundMail(app: FastifyInstance): void {
 
   startPeriodic(app, {
     everyMs: PRUNE_EVERY_MS,
-    run: () => repo.prune(db, MAIL_REPLY_KEEP_DAYS, INBOUND_MESSAGE_KEEP_DAYS),
+    run: () => pruneReceivedMail(db),
     failed: 'inbound mail: pruning reply addresses and received mail failed',
   });
 

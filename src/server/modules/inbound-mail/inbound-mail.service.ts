@@ -16,6 +16,7 @@ import { liveStatuses } from '../workflows';
 import { isAtDomain, tokenOf } from './addresses';
 import * as repo from './inbound-mail.repo';
 import { type InboundMessage, parseMessage, readLimited, replyText } from './message';
+import { INBOUND_MESSAGE_KEEP_DAYS, MAIL_REPLY_KEEP_DAYS } from './reply-address';
 
 /** A task's title (createTaskInput's limit). */
 const TITLE_MAX = 200;
@@ -52,6 +53,9 @@ export interface InboundMailDeps {
   ownAddress: string | null;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
+
+/** Reply addresses older than MAIL_REPLY_KEEP_DAYS and received-mail rows older than INBOUND_MESSAGE_KEEP_DAYS go. */
+export const pruneReceivedMail = (db: Db): Promise<void> => repo.prune(db, MAIL_REPLY_KEEP_DAYS, INBOUND_MESSAGE_KEEP_DAYS);
 
 const cap = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
@@ -143,7 +147,10 @@ export class InboundMail {
       return created;
     });
     if (!task) return { outcome: 'duplicate' };
-    this.deps.log.info({ taskId: task.id, projectId: intake.projectId, files: files.length }, `inbound mail: ${SUBMITTED_BY_EMAIL}`);
+    this.deps.log.info(
+      { taskId: task.id, projectId: intake.projectId, files: files.length },
+      `inbound mail: ${SUBMITTED_BY_EMAIL}`,
+    );
     // The files after the task: the store is not written inside a transaction (decision 0012's reason for the outbox).
     for (const file of files) {
       await this.deps.attachments
@@ -155,9 +162,7 @@ export class InboundMail {
 
   /** The attachments taken: each within MAX_UPLOAD_MB, at most inboundAttachmentsMax. */
   private acceptedFiles(mail: InboundMessage) {
-    return mail.attachments
-      .filter((a) => a.size <= this.deps.maxUploadBytes)
-      .slice(0, OUTSIDE_LIMITS.inboundAttachmentsMax);
+    return mail.attachments.filter((a) => a.size <= this.deps.maxUploadBytes).slice(0, OUTSIDE_LIMITS.inboundAttachmentsMax);
   }
 
   private async makeComment(mail: InboundMessage, reply: ReplyTarget): Promise<ReceiveResult> {

@@ -30,24 +30,30 @@ export class IntakeService {
   }
 
   async set(actor: PersonActor, projectId: string, input: IntakeInput): Promise<IntakeDto> {
-    if (input.enabled && !this.domain) throw new AppError('intake_not_configured');
     return this.changes.run(this.db, actor, async (tx, record) => {
       const project = await this.requireManager(tx, actor.userId, projectId, true);
+      if (input.enabled && !this.domain) throw new AppError('intake_not_configured');
       const current = await repo.getIntake(tx, projectId);
       if (input.enabled === !!current) return this.dto(project.name, current);
       if (input.enabled) await this.newToken(tx, record, actor.userId, project, 'enabled');
       else {
         await repo.deleteIntake(tx, projectId);
-        await record({ kind: 'intake.changed', teamId: project.teamId, projectId, projectName: project.name, action: 'disabled' });
+        await record({
+          kind: 'intake.changed',
+          teamId: project.teamId,
+          projectId,
+          projectName: project.name,
+          action: 'disabled',
+        });
       }
       return this.dto(project.name, await repo.getIntake(tx, projectId));
     });
   }
 
   async reset(actor: PersonActor, projectId: string): Promise<IntakeDto> {
-    if (!this.domain) throw new AppError('intake_not_configured');
     return this.changes.run(this.db, actor, async (tx, record) => {
       const project = await this.requireManager(tx, actor.userId, projectId, true);
+      if (!this.domain) throw new AppError('intake_not_configured');
       if (!(await repo.getIntake(tx, projectId))) throw new AppError('intake_off');
       await this.newToken(tx, record, actor.userId, project, 'reset');
       return this.dto(project.name, await repo.getIntake(tx, projectId));

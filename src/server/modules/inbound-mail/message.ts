@@ -40,9 +40,21 @@ export async function readLimited(raw: Buffer | Readable, maxBytes: number): Pro
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 /** Nothing of these becomes Markdown: code, styles, embedded documents and forms are dropped with their content. */
-const DROPPED_ELEMENTS = new Set(
-  ['script', 'style', 'head', 'title', 'meta', 'link', 'iframe', 'object', 'embed', 'form', 'noscript', 'template', 'svg'],
-);
+const DROPPED_ELEMENTS = new Set([
+  'script',
+  'style',
+  'head',
+  'title',
+  'meta',
+  'link',
+  'iframe',
+  'object',
+  'embed',
+  'form',
+  'noscript',
+  'template',
+  'svg',
+]);
 
 function turndown(): TurndownService {
   const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });

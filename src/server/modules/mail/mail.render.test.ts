@@ -22,6 +22,13 @@ describe('renderMail', () => {
     expect(mail.html).not.toMatch(/<x>|<Crewboard>/);
   });
 
+  it('writes each footer line on its own, in both parts', () => {
+    const twoLines = renderMail({ subject: 's', heading: 'h', paragraphs: [], footer: ['Reply to this email to comment', 'Why <you>'] });
+    expect(twoLines.text.endsWith('—\nReply to this email to comment\nWhy <you>')).toBe(true);
+    expect(twoLines.html.match(/font-size:12px/g)).toHaveLength(2);
+    expect(twoLines.html).toContain('Why &lt;you&gt;');
+  });
+
   it('has no images (no tracking pixels)', () => {
     expect(mail.html).not.toMatch(/<img/i);
   });

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, onSendHookHandler } from 'fastify';
 import { z } from 'zod';
-import type { DomainEvent } from '../../lib/events';
 import { errorResponse, idParams } from '../../../domain/schemas/common';
 import { sharedBoardDto, shareSettingsDto, shareSettingsInput, shareTokenParams } from '../../../domain/schemas/outside';
 import { AppError } from '../../lib/errors';
 import { actorOf, requireUser, typed } from '../../lib/http';
 import { Sealer } from '../oidc';
-import { SharingService } from './sharing.service';
+import { ipKey } from '../../lib/rate-limit';
+import { SharingService, shareTokenHash } from './sharing.service';
+import { keepsUp, SHARE_HEARTBEAT_MS, type ShareSink, ShareStreams } from './sharing.streams';
 
 const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
 
@@ -21,24 +22,6 @@ const publicHeaders: onSendHookHandler = async (_req, reply: FastifyReply, paylo
   reply.headers(PUBLIC_PAGE_HEADERS);
   return payload;
 };
-
-/** A comment line keeps proxies from closing an idle stream; each one also checks that the link still works. */
-export const SHARE_HEARTBEAT_MS = 25_000;
-/** Events arriving together make one `changed`. */
-const COALESCE_MS = 50;
-
-/** The events that change what a shared board shows (a project's name or link, its workflow, its tasks). */
-const BOARD_EVENTS = new Set<DomainEvent['type']>([
-  'project.updated',
-  'project.deleted',
-  'status.created',
-  'status.updated',
-  'status.deleted',
-  'task.created',
-  'task.updated',
-  'task.deleted',
-  'task.detail_changed',
-]);
 
 /**
  * A project's public board link (issue 40, decision 0028): its settings for the project's owners and admins, and the
@@ -80,10 +63,14 @@ export function registerSharing(app: FastifyInstance): void {
     handler: async (req) => service.board(req.params.token),
   });
 
-  // Open streams, ended before the server closes (they would hold it open).
-  const streams = new Set<() => void>();
+  // This instance's streams, fed by every instance's events (LISTEN/NOTIFY), ended before the server closes.
+  const streams = new ShareStreams((hash) => service.openHash(hash));
+  const offEvent = app.eventChannel.onDomainEvent((event) => streams.onEvent(event));
+  const offReconnect = app.eventChannel.onReconnect(() => streams.onReconnect());
   app.addHook('preClose', async () => {
-    for (const end of [...streams]) end();
+    offEvent();
+    offReconnect();
+    streams.closeAll();
   });
 
   r.get('/api/share/:token/events', {
@@ -97,10 +84,18 @@ export function registerSharing(app: FastifyInstance): void {
     },
     onSend: publicHeaders,
     handler: async (req, reply) => {
-      const { token } = req.params;
-      const share = await service.open(token);
+      const ip = ipKey(req.ip);
+      if (!streams.admits(ip)) {
+        reply.header('retry-after', String(SHARE_HEARTBEAT_MS / 1000));
+        throw new AppError('rate_limited');
+      }
+      const hash = shareTokenHash(req.params.token);
+      const generation = streams.generation;
+      const share = await service.openHash(hash);
       if (!share) throw new AppError('share_not_found');
+      // Gone while the link was looked up: nothing to follow (its 'close' has already been).
       reply.hijack();
+      if (req.raw.destroyed || req.raw.socket?.destroyed) return;
       const res = reply.raw;
       res.writeHead(200, {
         ...PUBLIC_PAGE_HEADERS,
@@ -108,65 +103,24 @@ export function registerSharing(app: FastifyInstance): void {
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
-
       let closed = false;
-      let timer: NodeJS.Timeout | null = null;
-      let checking = false;
-      /** A change came while a check was running: one more check (and `changed`) after it. */
-      let changedMeanwhile = false;
-      /** The link still opens this project: `changed` (when told), else the stream ends. */
-      const check = async (changed: boolean): Promise<void> => {
-        if (closed) return;
-        if (checking) {
-          changedMeanwhile ||= changed;
-          return;
-        }
-        checking = true;
-        try {
-          const still = await service.open(token);
-          if (!still || still.projectId !== share.projectId) end();
-          else if (changed && !closed) res.write('event: changed\ndata: changed\n\n');
-        } catch {
-          // The database did not answer: the next event or heartbeat checks again.
-        } finally {
-          checking = false;
-        }
-        if (changedMeanwhile) {
-          changedMeanwhile = false;
-          await check(true);
-        }
+      const sink: ShareSink = {
+        ip,
+        write: (text) => {
+          if (closed) return true;
+          res.write(text);
+          return keepsUp(res.writableLength);
+        },
+        end: () => {
+          if (closed) return;
+          closed = true;
+          remove();
+          res.end();
+        },
       };
-      const soon = () => {
-        timer ??= setTimeout(() => {
-          timer = null;
-          void check(true);
-        }, COALESCE_MS);
-      };
-      const offEvent = app.eventChannel.onDomainEvent((event) => {
-        if (!BOARD_EVENTS.has(event.type) || !('projectId' in event) || event.projectId !== share.projectId) return;
-        soon();
-      });
-      // Events may have been missed while the channel was down: the page reads the board again.
-      const offReconnect = app.eventChannel.onReconnect(soon);
-      const heartbeat = setInterval(() => {
-        if (closed) return;
-        res.write(': ping\n\n');
-        void check(false);
-      }, SHARE_HEARTBEAT_MS);
-      heartbeat.unref();
-      const end = () => {
-        if (closed) return;
-        closed = true;
-        clearInterval(heartbeat);
-        if (timer) clearTimeout(timer);
-        offEvent();
-        offReconnect();
-        streams.delete(end);
-        res.end();
-      };
-      streams.add(end);
-      res.on('close', end);
-      res.on('error', end);
+      const remove = streams.add(hash, share, sink, generation);
+      res.on('close', sink.end);
+      res.on('error', sink.end);
       res.write(': ready\n\n');
     },
   });

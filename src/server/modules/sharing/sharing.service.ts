@@ -10,17 +10,13 @@ import type { ChangeRecorder } from '../../lib/changes';
 import { AppError } from '../../lib/errors';
 import type { Sealer } from '../oidc';
 import * as repo from './sharing.repo';
+import type { OpenShare } from './sharing.streams';
 
 /** What a token is looked up by: its SHA-256 (hex). The token itself is never stored in the clear. */
 export const shareTokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** A new link's token: OUTSIDE_LIMITS.tokenBytes random bytes (192 bits), base64url. */
 const newToken = () => randomBytes(OUTSIDE_LIMITS.tokenBytes).toString('base64url');
-
-/** The project a live link opens (what the event stream follows). */
-export interface OpenShare {
-  projectId: string;
-}
 
 /**
  * A project's public board link (issue 40, decision 0028). Managed by those who may edit the project (its team's owner
@@ -107,10 +103,10 @@ export class SharingService {
     });
   }
 
-  /** The link `token` opens, or null (unknown, turned off, reset). */
-  async open(token: string): Promise<OpenShare | null> {
-    const found = await repo.findByTokenHash(this.db, shareTokenHash(token));
-    return found ? { projectId: found.projectId } : null;
+  /** The project (and its team) the link of token hash `hash` opens, or null (unknown, turned off, reset). */
+  async openHash(hash: string): Promise<OpenShare | null> {
+    const found = await repo.findByTokenHash(this.db, hash);
+    return found ? { projectId: found.projectId, teamId: found.teamId } : null;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { FORM_FIELD_KEYS, type FormFieldKey, OUTSIDE_LIMITS } from '../../../../domain/constants';
 import { fieldAppliesTo } from '../../../../domain/custom-fields';
 import { OUTSIDE_TEXTS } from '../../../../domain/outside-texts';
@@ -90,10 +90,23 @@ export function FormEditor({ project, form, onClose }: FormEditorProps) {
   const update = useUpdateForm(project.id);
   const saving = create.isPending || update.isPending;
 
+  // A long form scrolls inside the dialog: after a refused save, the first field in error (or the message) takes the
+  // focus, so that what went wrong is in view and said.
+  const formRef = useRef<HTMLFormElement>(null);
+  const [refused, setRefused] = useState(0);
+  useEffect(() => {
+    if (refused === 0) return;
+    const target = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [role="alert"]');
+    target?.focus();
+    target?.scrollIntoView?.({ block: 'center' });
+  }, [refused]);
+
   const edit = (key: string, change: Partial<FieldRow>) => setEdited((all) => ({ ...all, [key]: { ...all[key], ...change } }));
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
+    // Until the team's custom fields are in, the rows lack them: a save would drop the ones the form asks.
+    if (!teamFields.isSuccess) return;
     const asked = rows.filter((r) => r.asked);
     const next: Record<string, string> = {};
     if (!name.trim()) next.name = 'Name the form';
@@ -102,7 +115,10 @@ export function FormEditor({ project, form, onClose }: FormEditorProps) {
     setFailure(
       asked.length > OUTSIDE_LIMITS.formFieldsMax ? `A form asks at most ${OUTSIDE_LIMITS.formFieldsMax} fields.` : null,
     );
-    if (Object.keys(next).length > 0 || asked.length > OUTSIDE_LIMITS.formFieldsMax) return;
+    if (Object.keys(next).length > 0 || asked.length > OUTSIDE_LIMITS.formFieldsMax) {
+      setRefused((n) => n + 1);
+      return;
+    }
     const body: FormBody = {
       name: name.trim(),
       intro: intro.trim() || null,
@@ -119,6 +135,7 @@ export function FormEditor({ project, form, onClose }: FormEditorProps) {
       logError('Saving a form failed', error);
       if (error instanceof ApiError && error.fields.name) setErrors({ name: error.fields.name });
       setFailure(errorText(error, 'Could not save the form. Please try again.'));
+      setRefused((n) => n + 1);
     }
   };
 
@@ -130,12 +147,19 @@ export function FormEditor({ project, form, onClose }: FormEditorProps) {
       title={form ? `Edit ${form.name}` : OUTSIDE_TEXTS.newForm}
       description="Anyone with the form's link can send a request: it becomes a task of this project."
       footer={
-        <ModalActions onCancel={onClose} type="submit" form={formId} isLoading={saving}>
+        <ModalActions onCancel={onClose} type="submit" form={formId} isLoading={saving} disabled={!teamFields.isSuccess}>
           {form ? 'Save form' : 'Create form'}
         </ModalActions>
       }
     >
-      <form id={formId} onSubmit={onSubmit} noValidate className="space-y-5" aria-label={form ? 'Edit form' : 'New form'}>
+      <form
+        ref={formRef}
+        id={formId}
+        onSubmit={onSubmit}
+        noValidate
+        className="space-y-5"
+        aria-label={form ? 'Edit form' : 'New form'}
+      >
         <TextField
           label="Name"
           value={name}
@@ -158,6 +182,16 @@ export function FormEditor({ project, form, onClose }: FormEditorProps) {
           {rows.map((r) => (
             <FieldEditor key={r.key} row={r} error={errors[`label.${r.key}`]} onChange={(change) => edit(r.key, change)} />
           ))}
+          {teamFields.isPending && (
+            <p role="status" className="text-sm text-slate-600 dark:text-slate-300">
+              Loading the team’s custom fields…
+            </p>
+          )}
+          {teamFields.isError && (
+            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+              Could not load the team’s custom fields. Close this and try again.
+            </p>
+          )}
         </fieldset>
         <div className="grid gap-4 sm:grid-cols-2">
           <OptionsSelect
@@ -181,7 +215,7 @@ export function FormEditor({ project, form, onClose }: FormEditorProps) {
           description={open ? 'The form takes requests.' : `Its page says '${OUTSIDE_TEXTS.formClosed}'`}
         />
         {failure && (
-          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          <p role="alert" tabIndex={-1} className="text-sm text-red-700 focus:outline-none dark:text-red-400">
             {failure}
           </p>
         )}

@@ -32,7 +32,10 @@ export function ShareDialog({ projectId, projectName, open, onClose }: ShareDial
   const hintId = useId();
   const busy = save.isPending || reset.isPending;
 
+  // A switch is never disabled while a change is saved (a disabled button drops the keyboard focus to the page):
+  // a flip meanwhile is ignored instead.
   const change = async (input: { enabled: boolean; showPeople?: boolean; showDescriptions?: boolean }, done?: string) => {
+    if (busy) return;
     try {
       await save.mutateAsync(input);
       if (done) toast.success(done);
@@ -58,14 +61,18 @@ export function ShareDialog({ projectId, projectName, open, onClose }: ShareDial
         {settings.isPending ? (
           <Spinner />
         ) : settings.isError || !data ? (
-          <p className="text-sm text-red-700 dark:text-red-400">{T.loadFailed}</p>
+          <div role="alert" className="space-y-3">
+            <p className="text-sm text-red-700 dark:text-red-400">{T.loadFailed}</p>
+            <Button variant="secondary" size="sm" onClick={() => void settings.refetch()}>
+              {T.retry}
+            </Button>
+          </div>
         ) : (
           <div className="space-y-5">
             <Switch
               label={T.publicLink}
               description={T.publicLinkDescription}
               checked={data.enabled}
-              disabled={busy}
               onCheckedChange={(enabled) => void change({ enabled }, enabled ? T.turnedOn : T.turnedOff)}
             />
             {data.enabled && (
@@ -102,14 +109,12 @@ export function ShareDialog({ projectId, projectName, open, onClose }: ShareDial
                     label={T.showPeople}
                     description={T.showPeopleDescription}
                     checked={data.showPeople}
-                    disabled={busy}
                     onCheckedChange={(showPeople) => void change({ enabled: true, showPeople })}
                   />
                   <Switch
                     label={T.showDescriptions}
                     description={T.showDescriptionsDescription}
                     checked={data.showDescriptions}
-                    disabled={busy}
                     onCheckedChange={(showDescriptions) => void change({ enabled: true, showDescriptions })}
                   />
                 </fieldset>

@@ -10,6 +10,7 @@ import { Button } from '../../../components/ui/button';
 import { Logo } from '../../../components/ui/logo';
 import { Spinner } from '../../../components/ui/spinner';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { backoffDelay } from '../../../lib/sse';
 import { followSharedBoard } from '../shared-board-stream';
 import { SHARE_TEXT as T } from './share-texts';
 
@@ -40,8 +41,15 @@ export function SharedBoardPage() {
   useNoIndex();
   useDocumentTitle(load.kind === 'ready' ? load.board.project.name : load.kind === 'gone' ? 'Link not found' : 'Shared board');
 
-  // One read at a time; a change during a read asks for one more after it.
-  const reading = useRef<{ busy: boolean; again: boolean }>({ busy: false, again: false });
+  // One read at a time; a change during a read asks for one more after it. A refresh that failed (429 from a busy
+  // address, a network break) keeps the board shown and is tried again after a growing wait, not at the next change.
+  const reading = useRef<{
+    busy: boolean;
+    again: boolean;
+    failures: number;
+    stopped: boolean;
+    retry?: ReturnType<typeof setTimeout>;
+  }>({ busy: false, again: false, failures: 0, stopped: false });
   const read = useCallback(async () => {
     const r = reading.current;
     if (r.busy) {
@@ -49,9 +57,12 @@ export function SharedBoardPage() {
       return;
     }
     r.busy = true;
+    clearTimeout(r.retry);
+    let failed = false;
     try {
       do {
         r.again = false;
+        failed = false;
         try {
           const res = await fetch(`/api/share/${encodeURIComponent(token)}`, {
             headers: { accept: 'application/json' },
@@ -59,22 +70,31 @@ export function SharedBoardPage() {
           });
           if (res.status === 404 || res.status === 400) setLoad({ kind: 'gone' });
           else if (res.ok) setLoad({ kind: 'ready', board: (await res.json()) as SharedBoardDto });
-          // A failed refresh keeps the board shown; a failed first read says so.
-          else setLoad((l) => (l.kind === 'ready' ? l : { kind: 'failed' }));
+          else failed = true;
         } catch {
-          setLoad((l) => (l.kind === 'ready' ? l : { kind: 'failed' }));
+          failed = true;
         }
+        // A failed first read says so (with 'Try again'); a failed refresh keeps the board.
+        if (failed) setLoad((l) => (l.kind === 'ready' ? l : { kind: 'failed' }));
       } while (r.again);
     } finally {
       r.busy = false;
     }
+    r.failures = failed ? r.failures + 1 : 0;
+    if (failed && !r.stopped) r.retry = setTimeout(() => void read(), backoffDelay(r.failures + 2));
   }, [token]);
 
   useEffect(() => {
+    reading.current.stopped = false;
     void read();
     const abort = new AbortController();
     void followSharedBoard(token, { onChanged: () => void read(), onGone: () => setLoad({ kind: 'gone' }) }, abort.signal);
-    return () => abort.abort();
+    const r = reading.current;
+    return () => {
+      abort.abort();
+      r.stopped = true;
+      clearTimeout(r.retry);
+    };
   }, [token, read]);
 
   return (
