@@ -104,12 +104,12 @@ export class ImapPoller {
         // Its size first: a message over the limit is never downloaded.
         const head = await client.fetchOne(String(uid), { size: true }, { uid: true });
         if (!head) continue;
-        const message =
+        const source =
           (head.size ?? 0) > OUTSIDE_LIMITS.inboundMessageBytes
-            ? null
-            : await client.fetchOne(String(uid), { source: true }, { uid: true });
-        if (message?.source) {
-          const result = await this.receive(message.source);
+            ? undefined
+            : ((await client.fetchOne(String(uid), { source: true }, { uid: true })) || undefined)?.source;
+        if (source) {
+          const result = await this.receive(source);
           if (result.outcome === 'deferred') continue;
         } else {
           this.log.warn({ uid, size: head.size }, 'inbound mail: dropped, too large');

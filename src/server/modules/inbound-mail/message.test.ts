@@ -15,7 +15,10 @@ describe('a received message', () => {
 
   it('reads its recipients from To, Cc, Delivered-To and X-Original-To', async () => {
     const m = await parseMessage(
-      raw('From: a@x.test\nTo: One <one@in.test>\nCc: two@in.test\nDelivered-To: three@in.test\nX-Original-To: four@in.test', 'x'),
+      raw(
+        'From: a@x.test\nTo: One <one@in.test>\nCc: two@in.test\nDelivered-To: three@in.test\nX-Original-To: four@in.test',
+        'x',
+      ),
     );
     expect(m.headerRecipients).toEqual(['one@in.test', 'two@in.test', 'three@in.test', 'four@in.test']);
   });

@@ -23,7 +23,12 @@ describe('renderMail', () => {
   });
 
   it('writes each footer line on its own, in both parts', () => {
-    const twoLines = renderMail({ subject: 's', heading: 'h', paragraphs: [], footer: ['Reply to this email to comment', 'Why <you>'] });
+    const twoLines = renderMail({
+      subject: 's',
+      heading: 'h',
+      paragraphs: [],
+      footer: ['Reply to this email to comment', 'Why <you>'],
+    });
     expect(twoLines.text.endsWith('—\nReply to this email to comment\nWhy <you>')).toBe(true);
     expect(twoLines.html.match(/font-size:12px/g)).toHaveLength(2);
     expect(twoLines.html).toContain('Why &lt;you&gt;');
