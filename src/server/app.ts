@@ -18,6 +18,7 @@ import { type ErrorReason, errorBody, errorStatus } from '../domain/errors';
 import { fieldErrors } from '../domain/forms';
 import { canUseAdminArea } from '../domain/permissions';
 import { healthResponse } from '../domain/schemas/auth';
+import { appVersion, schemaVersion } from './db/migrate-safely';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { bucketStore } from './db/rate-limit-buckets';
@@ -381,8 +382,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config: { auth: 'public' },
     schema: { tags: ['system'], response: { 200: healthResponse } },
     handler: async () => {
-      await database.ping();
-      return { status: 'ok' as const };
+      // A query, as the ping was: the database answers. The schema version is the number of migrations applied.
+      const schema = await schemaVersion(database.db);
+      return { status: 'ok' as const, version: appVersion(), schemaVersion: schema };
     },
   });
   r.get('/api/openapi.json', {

@@ -7,6 +7,7 @@ import { adminSocketPath } from './admin-socket';
 import { loadDatabaseConfig, loadStorageConfig } from './config';
 import { backupFiles, createBackup, filesFolderOf, RestoreError, restoreBackup, restoreFiles, S3_BACKUP_NOTE } from './db/backup';
 import { openDatabase } from './db/client';
+import { appVersion, schemaVersion } from './db/migrate-safely';
 import { PRIVATE_UMASK } from './lib/private-dir';
 import { createStorage, describeStorage } from './lib/storage';
 import { EXPORT_USAGE, exportTeamCommand } from './modules/transfer/transfer.cli';
@@ -19,6 +20,7 @@ const USAGE = `Usage:
   npm run cli -- backup <file>     every table as JSON, and the stored files into <file>.files/
                                    (PGlite: stop the server first; an S3 file store is backed up by its own means)
   npm run cli -- restore <file>    into an empty database, in one transaction; then the files of <file>.files/
+  npm run cli -- version           crewboard <version> schema <migrations applied to the database>
 ${EXPORT_USAGE}`;
 
 /** The database of DATABASE_URL, else the PGlite folder DATA_DIR, migrated. */
@@ -117,6 +119,30 @@ async function restore(file: string | undefined): Promise<number> {
   }
 }
 
+/**
+ * `crewboard <version> schema <n>`, as GET /api/health reports them: n is the number of migrations applied to the
+ * configured database (read without migrating it; 0 for an empty one). PGlite admits one process: while the server
+ * runs on DATA_DIR, its own health answer is read through the admin socket's server instead.
+ */
+async function version(): Promise<number> {
+  const config = loadDatabaseConfig();
+  if (!config.databaseUrl && existsSync(adminSocketPath(config.dataDir))) {
+    console.error(`the server is running on ${config.dataDir}: ask it (GET /api/health), or stop it first`);
+    return 1;
+  }
+  if (!config.databaseUrl && !existsSync(join(config.dataDir, 'PG_VERSION'))) {
+    console.log(`crewboard ${appVersion()} schema 0`);
+    return 0;
+  }
+  const database = await openDatabase(config);
+  try {
+    console.log(`crewboard ${appVersion()} schema ${await schemaVersion(database.db)}`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
 function viaSocket(path: string, body: unknown): Promise<{ status: number; data: { error?: string } }> {
   return new Promise((resolvePromise, reject) => {
     const req = request(
@@ -184,6 +210,8 @@ async function main(argv: string[]): Promise<number> {
       return backup(args[0]);
     case 'restore':
       return restore(args[0]);
+    case 'version':
+      return version();
     case 'export':
       return exportTeamCommand(args, openConfigured, USAGE);
     default:

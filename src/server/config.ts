@@ -63,6 +63,10 @@ export interface Config extends DatabaseConfig {
   inbound?: InboundMailConfig;
   /** PASSWORD_HASHING: `owasp` (the default) or `test`, the test suites' cheap hashes (refused in production). */
   passwordHashing?: PasswordHashing;
+  /** BACKUP_BEFORE_MIGRATE: `on` (the default) or `off`: `npm start` backs up a database before it upgrades it. */
+  backupBeforeMigrate?: boolean;
+  /** MIGRATIONS_DIR: another migrations folder (tests/integration/upgrade-safety.test.ts); default: the app's. */
+  migrationsDir?: string;
 }
 
 /**
@@ -260,6 +264,12 @@ function loadPasswordHashing(env: NodeJS.ProcessEnv): PasswordHashing {
   return value;
 }
 
+function onOff(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (!value) return fallback;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new Error(`${name} must be on or off, got "${value}"`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 3000, 'PORT');
   const database = loadDatabaseConfig(env);
@@ -298,6 +308,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true',
     auditRetentionDays: int(env.AUDIT_RETENTION_DAYS, 365, 'AUDIT_RETENTION_DAYS') || 365,
     passwordHashing: loadPasswordHashing(env),
+    backupBeforeMigrate: onOff(env.BACKUP_BEFORE_MIGRATE, true, 'BACKUP_BEFORE_MIGRATE'),
+    migrationsDir: env.MIGRATIONS_DIR || undefined,
     sessions: {
       refreshReuseInterval: int(env.REFRESH_REUSE_INTERVAL, SESSION_DEFAULTS.refreshReuseInterval, 'REFRESH_REUSE_INTERVAL'),
       idleTimeout: daysToSeconds(int(env.SESSION_IDLE_DAYS, SESSION_DEFAULTS.idleDays, 'SESSION_IDLE_DAYS')),

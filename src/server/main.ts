@@ -3,21 +3,45 @@ import { startAdminSocket } from './admin-socket';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
+import { MigrationFailedError, migrateSafely } from './db/migrate-safely';
 import { PRIVATE_UMASK } from './lib/private-dir';
 import { logDestination } from './lib/request-log';
+import pino from 'pino';
 
 async function main() {
   // Before DATA_DIR is created or opened: what the server writes is its owner's alone.
   process.umask(PRIVATE_UMASK);
   const config = loadConfig();
   const database = await openDatabase(config);
-  await database.migrate();
+  const stream = logDestination();
+  const startLog = pino({ level: config.logLevel }, stream);
+  try {
+    // A backup first when it upgrades a database with applied migrations; all pending migrations in one transaction.
+    await migrateSafely(database, {
+      dataDir: config.dataDir,
+      databaseUrl: config.databaseUrl,
+      backup: config.backupBeforeMigrate,
+      folder: config.migrationsDir,
+      log: (message) => startLog.info(message),
+    });
+  } catch (error) {
+    if (!(error instanceof MigrationFailedError)) throw error;
+    // One line, on stderr: which migration, and where the backup is. Nothing of this start's migrations was kept.
+    try {
+      stream.flushSync();
+    } catch {
+      // nothing written yet
+    }
+    process.stderr.write(`Crewboard did not start: ${error.message}\n`);
+    await database.close().catch(() => undefined);
+    process.exit(1);
+  }
   const app = await buildApp({
     config,
     database,
     logger: {
       level: config.logLevel,
-      stream: logDestination(),
+      stream,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.refresh_token'],
     },
   });

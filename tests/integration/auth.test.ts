@@ -208,10 +208,10 @@ describe('bad input never yields a 500', () => {
 });
 
 describe('system', () => {
-  it('GET /api/health → 200 {status: ok}', async () => {
+  it('GET /api/health → 200 {status: ok, version, schemaVersion}', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok' });
+    expect(res.json()).toEqual({ status: 'ok', version: expect.any(String), schemaVersion: expect.any(Number) });
   });
 
   it('GET /api/openapi.json lists the auth routes', async () => {

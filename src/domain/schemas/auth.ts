@@ -91,5 +91,11 @@ export type VerifyEmailInput = z.infer<typeof verifyEmailInput>;
 export const mailAcceptedResponse = z.object({ message: z.string() });
 export type MailAcceptedResponse = z.infer<typeof mailAcceptedResponse>;
 
-export const healthResponse = z.object({ status: z.literal('ok') });
+export const healthResponse = z.object({
+  status: z.literal('ok'),
+  /** package.json's version of the running server. */
+  version: z.string(),
+  /** The number of database migrations applied. */
+  schemaVersion: z.number().int().nonnegative(),
+});
 export const setRoleInput = z.object({ email: emailInput, role: z.enum(SYSTEM_ROLES) }).strict();

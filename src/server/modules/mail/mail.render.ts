@@ -44,7 +44,9 @@ export function renderMail({ subject, heading, paragraphs, action, footer: given
     action
       ? `<p style="margin:20px 0"><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#4f46e5;color:#ffffff;text-decoration:none;padding:10px 16px;border-radius:8px">${escapeHtml(action.label)}</a></p><p style="margin:0 0 12px;font-size:13px;color:#475569">Or open this link: ${escapeHtml(action.url)}</p>`
       : '',
-    ...footer.map((line, i) => `<p style="margin:${i === 0 ? 20 : 4}px 0 0;font-size:12px;color:#64748b">${escapeHtml(line)}</p>`),
+    ...footer.map(
+      (line, i) => `<p style="margin:${i === 0 ? 20 : 4}px 0 0;font-size:12px;color:#64748b">${escapeHtml(line)}</p>`,
+    ),
     '</div></body></html>',
   ].join('');
   return { subject, text, html };
