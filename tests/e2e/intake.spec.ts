@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { ProjectDto } from '../../src/domain/schemas/project';
+import type { TaskDto } from '../../src/domain/schemas/task';
 import { apiAs, auditBothThemes, expect, seedCrew, shotsDir, signIn, test } from './fixtures';
 
 /**
@@ -74,6 +75,22 @@ test('the owner turns the intake address on, copies it and resets it; a member s
   await toggle.click();
   await expect(page.getByText('The intake address is off')).toBeVisible();
   await expect(intake.getByLabel('Address of this project')).toHaveCount(0);
+
+  // A mail's text reaches the description as written (a plain-text body is not converted): a javascript: link in it,
+  // Markdown or HTML, is shown as text, never as a link.
+  const mailed = await apiAs<TaskDto>(request, owner, 'post', '/api/tasks', {
+    title: 'Mailed with a trap',
+    projectId: project.id,
+    description:
+      'See [Open me](javascript:alert(document.domain)) or <a href="javascript:alert(1)">Raw link</a> or [Fine](https://example.org/).',
+  });
+  await page.goto(`/tasks/${mailed.id}`);
+  const detail = page.getByRole('dialog', { name: 'Edit Task' });
+  await expect(detail.getByRole('link', { name: 'Fine' })).toBeVisible();
+  await expect(detail.getByText(/See Open me or/)).toBeVisible();
+  await expect(detail.getByRole('link', { name: 'Open me' })).toHaveCount(0);
+  await expect(detail.getByRole('link', { name: 'Raw link' })).toHaveCount(0);
+  await expect(page.locator('a[href^="javascript:" i]')).toHaveCount(0);
   await context.close();
 
   // A plain member: no section at all (the server would answer 403).

@@ -161,6 +161,28 @@ describe('a mail to the intake address', () => {
     expect(task?.description).not.toMatch(/alert|<script|color:red|cid:/);
   });
 
+  it('keeps no control characters of a subject (a NUL would fail the insert) and no javascript: link of its HTML', async () => {
+    await send({
+      from: 'ctrl@outside.test',
+      to: address,
+      subject: '=?utf-8?q?Broken=00_printer=1B=0D=0AX-Injected:_yes?=',
+      html: '<p>See <a href="javascript:alert(document.domain)" onclick="steal()">this</a> and <a href="https://example.org/ok">that</a>.</p>',
+      messageId: messageId(),
+    });
+    const task = await taskTitled('Broken printer X-Injected: yes');
+    expect(task?.description).toBe('See this and [that](https://example.org/ok).');
+  });
+
+  it('a mail bomb of MIME parts is taken (250) and dropped, without hanging the listener', async () => {
+    const part =
+      '--B\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename="x.bin"\r\n\r\nx\r\n';
+    const raw = `From: bomb@outside.test\r\nTo: ${address}\r\nSubject: Bomb\r\nMessage-ID: ${messageId()}\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="B"\r\n\r\n${part.repeat(1500)}--B--\r\n`;
+    await send({ envelope: { from: 'bomb@outside.test', to: [address] }, raw });
+    const [row] = await ctx.database.db.select().from(inboundMessages).where(eq(inboundMessages.reason, 'too_many_parts'));
+    expect(row).toBeDefined();
+    expect(await taskTitled('Bomb')).toBeUndefined();
+  });
+
   it('delivered twice (the same Message-ID) makes one task', async () => {
     const id = messageId();
     const message = { from: 'twice@outside.test', to: address, subject: 'Sent twice', text: 'once please', messageId: id };
@@ -354,8 +376,14 @@ describe('an IMAP mailbox (Debian dovecot)', () => {
           'The coffee machine is leaking.',
           '',
         ].join('\r\n');
+        // A message that can never be read comes first: it is dropped and marked seen, and does not stop the next.
+        const part = '--B\r\nContent-Type: text/plain\r\n\r\nx\r\n';
+        const bomb = await client.append(
+          'INBOX',
+          `From: bomb@outside.test\r\nTo: ${on.address}\r\nSubject: Polled bomb\r\nMessage-ID: ${messageId()}\r\nContent-Type: multipart/mixed; boundary="B"\r\n\r\n${part.repeat(1500)}--B--\r\n`,
+        );
         const appended = await client.append('INBOX', raw);
-        if (!appended) throw new Error('the message was not appended');
+        if (!appended || !bomb) throw new Error('the message was not appended');
         await restart(config({ smtpPort: null, imapUrl: imap.url }));
         await until(async () => (await taskTitled('Polled from IMAP')) !== undefined, 15_000, 'the polled task');
         const task = await taskTitled('Polled from IMAP');
@@ -364,8 +392,9 @@ describe('an IMAP mailbox (Debian dovecot)', () => {
           async () => {
             const lock = await client.getMailboxLock('INBOX');
             try {
-              const message = await client.fetchOne(String(appended.uid), { flags: true }, { uid: true });
-              return !!message && !!message.flags?.has('\\Seen');
+              const seen = async (uid: number) =>
+                !!((await client.fetchOne(String(uid), { flags: true }, { uid: true })) || undefined)?.flags?.has('\\Seen');
+              return (await seen(appended.uid!)) && (await seen(bomb.uid!));
             } finally {
               lock.release();
             }
@@ -378,6 +407,7 @@ describe('an IMAP mailbox (Debian dovecot)', () => {
         const polls = poller.polls;
         await until(() => poller.polls > polls + 1, 15_000, 'two more polls');
         expect((await tasksOf()).filter((t) => t.title === 'Polled from IMAP')).toHaveLength(1);
+        expect(await taskTitled('Polled bomb')).toBeUndefined();
       } finally {
         if (client.usable) await client.logout().catch(() => {});
         // The poller meets a closed port until the app closes (afterAll): it waits and tries again.

@@ -1,13 +1,26 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Database, migrationsFolder, openDatabase } from '../../src/server/db/client';
+import { loadConfig } from '../../src/server/config';
+import { type Database, openDatabase } from '../../src/server/db/client';
 import { BACKUPS_KEPT, migrateSafely, readMigrations, schemaVersion } from '../../src/server/db/migrate-safely';
 import { migrateWith, migrationsUpTo } from '../helpers/migrations';
-import { createScratchTarget, openScratchDatabase, type ScratchTarget } from '../helpers/scratch-db';
+import { createScratchTarget, type ScratchTarget } from '../helpers/scratch-db';
 import { waitUntilHealthy } from '../helpers/wait-healthy';
 
 /**
@@ -31,21 +44,71 @@ afterAll(async () => {
 });
 
 const open = (target: ScratchTarget) =>
-  openDatabase(target.databaseUrl ? { databaseUrl: target.databaseUrl } : { dataDir: join(target.dataDir, 'db') });
+  openDatabase(target.databaseUrl ? { databaseUrl: target.databaseUrl } : { dataDir: target.dataDir });
 
-/** A scratch database migrated to all but the last migration, with users in it; closed. */
-async function previousRelease(prefix: string): Promise<ScratchTarget> {
-  const target = await createScratchTarget(prefix);
-  cleanups.push(() => target.drop());
+/** Migrates `target` to all but the last migration and puts users in it; closed. */
+async function fillPrevious(target: ScratchTarget): Promise<void> {
   const folder = migrationsUpTo(PREVIOUS_TAG);
-  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
   const database = await open(target);
   try {
     await migrateWith(database, folder);
     for (const email of USERS) await database.db.execute(sql`insert into users (email, full_name) values (${email}, 'Someone')`);
   } finally {
     await database.close();
+    rmSync(folder, { recursive: true, force: true });
   }
+}
+
+let pgliteOriginal: Promise<string> | undefined;
+
+/**
+ * A dump of such a PGlite database, made once per machine for these migrations and this PGlite (a file in the temp dir,
+ * as tests/helpers/scratch-db.ts keeps its migrated template): a new cluster and twenty migrations take seconds (15 on
+ * a busy machine); unpacking the dump, a moment.
+ */
+function previousPgliteDump(): Promise<string> {
+  pgliteOriginal ??= (async () => {
+    const pglite = JSON.parse(readFileSync('node_modules/@electric-sql/pglite/package.json', 'utf8')) as { version: string };
+    const key = createHash('sha256')
+      .update(pglite.version)
+      .update(
+        MIGRATIONS.slice(0, -1)
+          .map((m) => m.hash)
+          .join(),
+      )
+      .update(USERS.join())
+      .digest('hex')
+      .slice(0, 16);
+    const dir = join(tmpdir(), 'crewboard-pglite-templates');
+    const file = join(dir, `previous-release-${key}.tar`);
+    if (existsSync(file)) return file;
+    const original = await createScratchTarget('upgrades_original', null);
+    try {
+      await fillPrevious(original);
+      const database = await open(original);
+      const dump = await database.pglite!.dumpDataDir('none');
+      await database.close();
+      mkdirSync(dir, { recursive: true });
+      const partial = `${file}.${process.pid}`;
+      writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+      renameSync(partial, file);
+      return file;
+    } finally {
+      await original.drop();
+    }
+  })();
+  return pgliteOriginal;
+}
+
+/** A scratch database migrated to all but the last migration, with users in it; closed. */
+async function previousRelease(prefix: string): Promise<ScratchTarget> {
+  const target = await createScratchTarget(prefix);
+  cleanups.push(() => target.drop());
+  if (target.databaseUrl) {
+    await fillPrevious(target);
+    return target;
+  }
+  expect(spawnSync('tar', ['-xf', await previousPgliteDump(), '-C', target.dataDir]).status).toBe(0);
   return target;
 }
 
@@ -60,7 +123,9 @@ async function inspect(target: ScratchTarget, tables: string[]) {
 }
 
 async function facts(database: Database, tables: string[]) {
-  const users = rowsOf<{ email: string }>(await database.db.execute(sql`select email from users order by email`)).map((r) => r.email);
+  const users = rowsOf<{ email: string }>(await database.db.execute(sql`select email from users order by email`)).map(
+    (r) => r.email,
+  );
   const present: string[] = [];
   for (const t of tables) {
     const [row] = rowsOf<{ found: boolean }>(await database.db.execute(sql`select to_regclass(${t}) is not null as found`));
@@ -88,14 +153,24 @@ function serverEnv(target: ScratchTarget, port: number, extra: Record<string, st
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: target.dataDir,
     DATABASE_URL: target.databaseUrl ?? '',
-    // PGlite's data in a folder of DATA_DIR's, as a server's own would be (the backups beside it).
-    ...(target.databaseUrl ? {} : { DATA_DIR: target.dataDir }),
     AUTH_SECRET: '',
     CLIENT_DIR: '/nonexistent',
     RATE_LIMIT_ENABLED: 'false',
     LOG_LEVEL: 'info',
     ...extra,
   };
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout }));
+  });
 }
 
 const spawnServer = (env: NodeJS.ProcessEnv) =>
@@ -115,7 +190,11 @@ async function startAndStop(target: ScratchTarget, extra: Record<string, string>
   });
   try {
     await waitUntilHealthy(child, url, 60_000, () => output);
-    const health = (await (await fetch(`${url}/api/health`)).json()) as { status: string; version: string; schemaVersion: number };
+    const health = (await (await fetch(`${url}/api/health`)).json()) as {
+      status: string;
+      version: string;
+      schemaVersion: number;
+    };
     return { health, log: () => output };
   } finally {
     if (child.exitCode === null) {
@@ -131,31 +210,43 @@ const backupsOf = (target: ScratchTarget) => {
   return existsSync(folder) ? readdirSync(folder).sort() : [];
 };
 
-// PGlite's folder: DATA_DIR itself would hold the server's auth secret and socket too. The server opens DATA_DIR; so
-// on PGlite the scratch target's folder is the database's, and `open` must open the same one.
-const dbDirOf = (target: ScratchTarget) => (target.databaseUrl ? null : target.dataDir);
-
-describe(`upgrades on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
+// Servers start in these tests (a few seconds each, more on a busy machine): concurrently, each with its own database.
+describe.concurrent(`upgrades on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, { timeout: 120_000 }, () => {
   it('backs up before it migrates, names the backup by the schema versions, keeps the data; health reports them', async () => {
     const target = await previousRelease('upgrades_ok');
+    // An uploaded file of the default store, and an earlier backup of another naming: neither goes into the tarball.
+    mkdirSync(join(target.dataDir, 'files', 'ab'), { recursive: true });
+    writeFileSync(join(target.dataDir, 'files', 'ab', 'upload'), 'an attachment');
     const { health, log } = await startAndStop(target);
     expect(health).toEqual({ status: 'ok', version: VERSION, schemaVersion: LATEST });
 
     const files = backupsOf(target);
     expect(files).toHaveLength(1);
     const name = files[0]!;
-    expect(name).toMatch(new RegExp(`^\\d{8}T\\d{6}Z-schema${LATEST - 1}-to-schema${LATEST}\\.${BACKUP_EXT.replace('.', '\\.')}$`));
+    expect(name).toMatch(
+      new RegExp(`^\\d{8}T\\d{6}Z-schema${LATEST - 1}-to-schema${LATEST}\\.${BACKUP_EXT.replace('.', '\\.')}$`),
+    );
     const file = join(target.dataDir, 'backups', name);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(target.dataDir, 'backups')).mode & 0o777).toBe(0o700);
     // One log line says where.
-    expect(log().split('\n').filter((l) => l.includes(file))).toHaveLength(1);
+    expect(
+      log()
+        .split('\n')
+        .filter((l) => l.includes(file)),
+    ).toHaveLength(1);
 
     expect(await inspect(target, [])).toMatchObject({ users: [...USERS].sort(), schema: LATEST });
 
     // The backup holds the database as it was: the previous schema, the same rows.
     if (BACKUP_EXT === 'tar.gz') {
-      const copy = await openDatabase({ dataDir: 'memory://', loadDataDir: new Blob([readFileSync(file)]) });
+      // Restored as the README says: unpacked into an empty folder, opened there.
+      const restored = mkdtempSync(join(tmpdir(), 'upgrades-restored-'));
+      cleanups.push(() => rmSync(restored, { recursive: true, force: true }));
+      expect(spawnSync('tar', ['-xzf', file, '-C', restored]).status).toBe(0);
+      expect(readdirSync(restored)).toContain('PG_VERSION');
+      expect(readdirSync(restored).filter((n) => n === 'backups' || n === 'files')).toEqual([]);
+      const copy = await openDatabase({ dataDir: restored });
       try {
         expect(await facts(copy, [])).toMatchObject({ users: [...USERS].sort(), schema: LATEST - 1 });
       } finally {
@@ -170,51 +261,111 @@ describe(`upgrades on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
       expect(json.tables.find((t) => t.name === 'users')?.rows).toHaveLength(USERS.length);
     }
 
-    // A start with nothing pending takes no backup.
-    await startAndStop(target);
+    // With nothing pending, no backup.
+    const database = await open(target);
+    try {
+      expect(await migrateSafely(database, { dataDir: target.dataDir, databaseUrl: target.databaseUrl })).toEqual({
+        from: LATEST,
+        to: LATEST,
+        backup: null,
+      });
+    } finally {
+      await database.close();
+    }
     expect(backupsOf(target)).toEqual(files);
   });
 
   it('BACKUP_BEFORE_MIGRATE=off takes none', async () => {
     const target = await previousRelease('upgrades_off');
-    const { health } = await startAndStop(target, { BACKUP_BEFORE_MIGRATE: 'off' });
-    expect(health.schemaVersion).toBe(LATEST);
+    const env = { DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl ?? '', AUTH_SECRET: 'x'.repeat(32) };
+    expect(loadConfig(env).backupBeforeMigrate).toBe(true);
+    const config = loadConfig({ ...env, BACKUP_BEFORE_MIGRATE: 'off' });
+    expect(config.backupBeforeMigrate).toBe(false);
+    expect(() => loadConfig({ ...env, BACKUP_BEFORE_MIGRATE: 'no' })).toThrow(/BACKUP_BEFORE_MIGRATE must be on or off/);
+    // As src/server/main.ts migrates.
+    const database = await open(target);
+    try {
+      const result = await migrateSafely(database, { ...config, backup: config.backupBeforeMigrate });
+      expect(result).toEqual({ from: LATEST - 1, to: LATEST, backup: null });
+      expect(await facts(database, [])).toMatchObject({ users: [...USERS].sort(), schema: LATEST });
+    } finally {
+      await database.close();
+    }
     expect(backupsOf(target)).toEqual([]);
+    // `npm run cli -- version` (the built CLI; here its source) says what health says.
+    const cli = await run(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'version'], {
+      ...process.env,
+      ...env,
+      LOG_LEVEL: 'warn',
+    });
+    expect(cli).toEqual({ code: 0, stdout: `crewboard ${VERSION} schema ${LATEST}\n` });
   });
 
-  it(`keeps the last ${BACKUPS_KEPT} backups over six upgrades (and no other file is touched)`, async () => {
-    const scratch = await openScratchDatabase('upgrades_six');
-    cleanups.push(() => scratch.drop());
-    const target = await createScratchTarget('upgrades-six', null);
-    cleanups.push(() => target.drop());
+  it.runIf(onPostgres)('without pg_dump, PostgreSQL is backed up as the CLI backs it up (JSON)', async () => {
+    const target = await previousRelease('upgrades_json');
+    const database = await open(target);
+    try {
+      const result = await migrateSafely(database, {
+        dataDir: target.dataDir,
+        databaseUrl: target.databaseUrl,
+        pgDump: 'pg_dump-not-installed',
+      });
+      expect(result.backup).toMatch(new RegExp(`-schema${LATEST - 1}-to-schema${LATEST}\\.json$`));
+      const json = JSON.parse(readFileSync(result.backup!, 'utf8')) as { tables: { name: string; rows: { email: string }[] }[] };
+      expect(
+        json.tables
+          .find((t) => t.name === 'users')
+          ?.rows.map((r) => r.email)
+          .sort(),
+      ).toEqual([...USERS].sort());
+      expect(statSync(result.backup!).mode & 0o777).toBe(0o600);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it(`keeps the last ${BACKUPS_KEPT} backups over seven upgrades (and no other file of the folder is touched)`, async () => {
+    const target = await previousRelease('upgrades_seven');
     const folder = migrationsUpTo(MIGRATIONS[LATEST - 1]!.tag);
     cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
     const journalFile = join(folder, 'meta', '_journal.json');
     const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: Record<string, unknown>[] };
-    const last = MIGRATIONS[LATEST - 1]!.when;
-    await migrateSafely(scratch.database, { dataDir: target.dataDir, folder, databaseUrl: scratch.databaseUrl });
-    writeFileSync(join(target.dataDir, 'notes.txt'), 'mine');
-    let second = 0;
-    for (let i = 1; i <= 6; i++) {
-      const tag = `${String(LATEST - 1 + i).padStart(4, '0')}_upgrade_${i}`;
-      writeFileSync(join(folder, `${tag}.sql`), `CREATE TABLE "upgrade_step_${i}" ("id" integer);`);
-      journal.entries.push({ idx: LATEST - 1 + i, version: '7', when: last + i, tag, breakpoints: true });
-      writeFileSync(journalFile, JSON.stringify(journal));
-      const result = await migrateSafely(scratch.database, {
-        dataDir: target.dataDir,
-        folder,
-        databaseUrl: scratch.databaseUrl,
-        // Each upgrade a second later, so the names tell their order by time.
-        now: () => new Date(Date.UTC(2026, 10, 29, 8, 15, second++)),
-      });
-      expect(result).toMatchObject({ from: LATEST + i - 1, to: LATEST + i });
+    mkdirSync(join(target.dataDir, 'backups'), { recursive: true });
+    writeFileSync(join(target.dataDir, 'backups', 'mine.dump'), 'not one of the upgrade backups');
+    const database = await open(target);
+    try {
+      // Today's last migration, then six more.
+      for (let i = 0; i <= 6; i++) {
+        if (i > 0) {
+          const tag = `${String(LATEST - 1 + i).padStart(4, '0')}_upgrade_${i}`;
+          writeFileSync(join(folder, `${tag}.sql`), `CREATE TABLE "upgrade_step_${i}" ("id" integer);`);
+          journal.entries.push({
+            idx: LATEST - 1 + i,
+            version: '7',
+            when: MIGRATIONS[LATEST - 1]!.when + i,
+            tag,
+            breakpoints: true,
+          });
+          writeFileSync(journalFile, JSON.stringify(journal));
+        }
+        const result = await migrateSafely(database, {
+          dataDir: target.dataDir,
+          folder,
+          databaseUrl: target.databaseUrl,
+          // Each upgrade a second after the one before.
+          now: () => new Date(Date.UTC(2026, 10, 29, 8, 15, i)),
+        });
+        expect(result).toMatchObject({ from: LATEST - 1 + i, to: LATEST + i, backup: expect.any(String) });
+      }
+      expect(await facts(database, [])).toMatchObject({ users: [...USERS].sort(), schema: LATEST + 6 });
+    } finally {
+      await database.close();
     }
-    const kept = backupsOf(target);
-    expect(kept).toHaveLength(BACKUPS_KEPT);
-    expect(kept.map((n) => /-schema(\d+)-to-schema(\d+)\./.exec(n)!.slice(1).map(Number))).toEqual(
-      [2, 3, 4, 5, 6].map((i) => [LATEST + i - 1, LATEST + i]),
+    const kept = backupsOf(target).filter((n) => n !== 'mine.dump');
+    expect(kept.map((n) => /^20261129T0815(\d\d)Z-schema(\d+)-to-schema(\d+)\./.exec(n)!.slice(1).map(Number))).toEqual(
+      [2, 3, 4, 5, 6].map((i) => [i, LATEST - 1 + i, LATEST + i]),
     );
-    expect(readdirSync(target.dataDir)).toContain('notes.txt');
+    expect(backupsOf(target)).toContain('mine.dump');
   });
 
   it('a failing migration: the server exits non-zero with one line naming it and the backup; the database is as before', async () => {
@@ -252,7 +403,3 @@ describe(`upgrades on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
     expect(after).toEqual({ users: [...USERS].sort(), schema: LATEST - 1, present: ['users'] });
   });
 });
-
-// Keep the import used when the folder of the app's migrations is needed elsewhere.
-void migrationsFolder;
-void dbDirOf;

@@ -1,7 +1,18 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { chmodSync, createWriteStream, existsSync, readdirSync, readFileSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  createWriteStream,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { dirname, join } from 'node:path';
@@ -9,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { makePrivateDir } from '../lib/private-dir';
 import { createBackup } from './backup';
-import { type Database, type DbOrTx, migrationsFolder } from './client';
+import { type Database, type Db, type DbOrTx, migrationsFolder } from './client';
 
 /**
  * Upgrades that cannot lose data (issue 42). `npm start` migrates through `migrateSafely`:
@@ -68,9 +79,20 @@ export async function appliedMigrations(db: DbOrTx): Promise<{ count: number; la
   return { count: Number(row?.count ?? 0), last: row?.last == null ? null : Number(row.last) };
 }
 
-/** The schema version: the number of migrations applied (GET /api/health, `npm run cli -- version`). */
-export async function schemaVersion(db: DbOrTx): Promise<number> {
-  return (await appliedMigrations(db)).count;
+/**
+ * The schema version: the number of migrations applied (GET /api/health, `npm run cli -- version`). One query where the
+ * migrations table exists (health stays one round trip, as its ping was); 0 where it does not.
+ */
+export async function schemaVersion(db: Db): Promise<number> {
+  try {
+    const [row] = rowsOf<{ count: number | string }>(
+      await db.execute(sql.raw(`select count(*) as count from ${MIGRATIONS_SCHEMA}.${MIGRATIONS_TABLE}`)),
+    );
+    return Number(row?.count ?? 0);
+  } catch (error) {
+    // An empty database (no migrations table) reads as 0; a database that does not answer fails here again.
+    return (await appliedMigrations(db).catch(() => Promise.reject(error))).count;
+  }
 }
 
 let cachedVersion: string | undefined;
@@ -121,6 +143,8 @@ export interface MigrateSafelyOptions {
   databaseUrl?: string;
   log?: (message: string) => void;
   now?: () => Date;
+  /** The pg_dump to run (default: `pg_dump` on PATH); tests name a missing one for the JSON backup. */
+  pgDump?: string;
 }
 
 export interface MigrateResult {
@@ -131,7 +155,11 @@ export interface MigrateResult {
 }
 
 /** `20261129T081500Z` */
-export const backupStamp = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+export const backupStamp = (date: Date) =>
+  date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 
 /** Migrates `database`, with a backup first when it upgrades a database that holds applied migrations. */
 export async function migrateSafely(database: Database, options: MigrateSafelyOptions): Promise<MigrateResult> {
@@ -178,14 +206,21 @@ async function takeBackup(database: Database, options: MigrateSafelyOptions, fro
   let file: string;
   if (database.pglite) {
     // A consistent copy: nothing else runs before the server starts, and the checkpoint writes every change out to the
-    // folder. Not PGlite's dumpDataDir: it would hold the whole folder in memory, and take the backups folder with it.
+    // folder. Not PGlite's dumpDataDir: it would hold the whole folder in memory, and take the backups with it. Nor the
+    // uploaded files (DATA_DIR/files by default): no migration touches them, and they may weigh far more than the rest.
     await database.pglite.query('checkpoint');
     file = `${base}.tar.gz`;
-    const tmp = `${file}.tmp-${process.pid}`;
-    await tarGzFolder(options.dataDir, tmp, new Set(['backups']));
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, file);
-  } else if (options.databaseUrl && pgDump(options.databaseUrl, `${base}.dump`, options.log)) {
+    const dir = database.pglite.dataDir;
+    if (dir && !dir.startsWith('memory://')) {
+      const tmp = `${file}.tmp-${process.pid}`;
+      await tarGzFolder(dir, tmp, new Set(['backups', 'files']));
+      chmodSync(tmp, 0o600);
+      renameSync(tmp, file);
+    } else {
+      // In memory (the tests): PGlite's own dump.
+      writePrivate(file, Buffer.from(await (await database.pglite.dumpDataDir('gzip')).arrayBuffer()));
+    }
+  } else if (options.databaseUrl && pgDump(options.pgDump ?? 'pg_dump', options.databaseUrl, `${base}.dump`, options.log)) {
     file = `${base}.dump`;
   } else {
     file = `${base}.json`;
@@ -204,9 +239,9 @@ function writePrivate(file: string, data: Buffer): void {
 }
 
 /** `pg_dump -Fc` into `file`; false when pg_dump is missing or fails (a client older than the server). */
-function pgDump(databaseUrl: string, file: string, log?: (message: string) => void): boolean {
+function pgDump(command: string, databaseUrl: string, file: string, log?: (message: string) => void): boolean {
   const tmp = `${file}.tmp-${process.pid}`;
-  const result = spawnSync('pg_dump', ['-Fc', '--no-password', '-f', tmp, `--dbname=${databaseUrl}`], {
+  const result = spawnSync(command, ['-Fc', '--no-password', '-f', tmp, `--dbname=${databaseUrl}`], {
     encoding: 'utf8',
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -280,7 +315,8 @@ function tarHeader(path: string, stat: Stats, size: number, type: '0' | '5'): Bu
     const cut = path.lastIndexOf('/', path.length - 2);
     prefix = path.slice(0, cut);
     name = path.slice(cut + 1);
-    if (Buffer.byteLength(name) > 100 || Buffer.byteLength(prefix) > 155) throw new Error(`path too long for a tar backup: ${path}`);
+    if (Buffer.byteLength(name) > 100 || Buffer.byteLength(prefix) > 155)
+      throw new Error(`path too long for a tar backup: ${path}`);
   }
   const octal = (value: number, length: number) => value.toString(8).padStart(length - 1, '0');
   header.write(name, 0, 100);

@@ -60,9 +60,10 @@ export class ImapPoller {
     while (!this.stopping) {
       try {
         await this.connect();
-        failures = 0;
         while (!this.stopping) {
           await this.poll();
+          // Only a poll that went through ends the backoff (a server that lets us in but fails each poll is waited for).
+          failures = 0;
           this.polls += 1;
           await this.sleep(this.pollMs);
         }
@@ -97,6 +98,7 @@ export class ImapPoller {
   private async poll(): Promise<void> {
     const client = this.client!;
     const lock = await client.getMailboxLock(imapOptions(this.url).mailbox);
+    let failed: unknown = null;
     try {
       const uids = (await client.search({ seen: false }, { uid: true })) || [];
       for (const uid of uids) {
@@ -109,8 +111,14 @@ export class ImapPoller {
             ? undefined
             : ((await client.fetchOne(String(uid), { source: true }, { uid: true })) || undefined)?.source;
         if (source) {
-          const result = await this.receive(source);
-          if (result.outcome === 'deferred') continue;
+          // A message that cannot be taken now (the database away) stays unseen; the others are still tried, and the
+          // poll then counts as failed (backoff). `receive` drops what no retry would fix (unreadable, refused).
+          const result = await this.receive(source).catch((error: unknown) => {
+            failed = error;
+            this.log.warn({ err: error, uid }, 'inbound mail: a polled message could not be taken; tried again later');
+            return null;
+          });
+          if (!result || result.outcome === 'deferred') continue;
         } else {
           this.log.warn({ uid, size: head.size }, 'inbound mail: dropped, too large');
         }
@@ -119,6 +127,7 @@ export class ImapPoller {
     } finally {
       lock.release();
     }
+    if (failed) throw failed;
   }
 
   private sleep(ms: number): Promise<void> {

@@ -15,11 +15,16 @@ import type { TasksService } from '../tasks';
 import { liveStatuses } from '../workflows';
 import { isAtDomain, tokenOf } from './addresses';
 import * as repo from './inbound-mail.repo';
-import { type InboundMessage, parseMessage, readLimited, replyText } from './message';
+import { type InboundMessage, parseMessage, readLimited, replyText, sha256, UnreadableMessage } from './message';
 import { INBOUND_MESSAGE_KEEP_DAYS, MAIL_REPLY_KEEP_DAYS } from './reply-address';
 
 /** A task's title (createTaskInput's limit). */
 const TITLE_MAX = 200;
+/**
+ * Addresses of ours looked up for one mail (RCPTs, or To/Cc/Delivered-To/X-Original-To): a mail that names thousands
+ * costs no more than this many look-ups.
+ */
+const MAX_TARGETS_TRIED = 20;
 /** The title of a mail without a subject. */
 export const NO_SUBJECT = '(no subject)';
 
@@ -86,7 +91,24 @@ export class InboundMail {
       this.deps.log.warn({ limit: OUTSIDE_LIMITS.inboundMessageBytes }, 'inbound mail: dropped, too large');
       return { outcome: 'dropped', reason: 'too_large' };
     }
-    const mail = await parseMessage(bytes);
+    let mail: InboundMessage;
+    try {
+      mail = await parseMessage(bytes);
+    } catch (error) {
+      if (!(error instanceof UnreadableMessage)) throw error;
+      // Known by its bytes: the same message handed in again is not parsed again.
+      const unread = {
+        hash: sha256(bytes),
+        from: null,
+        subject: '',
+        body: '',
+        headerRecipients: [],
+        automatic: false,
+        attachments: [],
+      };
+      if (await repo.messageSeen(this.deps.db, unread.hash)) return { outcome: 'duplicate' };
+      return this.drop(unread, error.reason);
+    }
     if (await repo.messageSeen(this.deps.db, mail.hash)) return { outcome: 'duplicate' };
     const target = await this.target(envelope?.to.length ? envelope.to : mail.headerRecipients);
     if (!target) return this.drop(mail, 'unknown_address');
@@ -108,9 +130,8 @@ export class InboundMail {
 
   /** The first address of ours among `addresses` with a live token. */
   private async target(addresses: readonly string[]): Promise<Target | null> {
-    for (const address of addresses) {
-      const token = tokenOf(address, this.deps.domain);
-      if (!token) continue;
+    const tokens = addresses.map((address) => tokenOf(address, this.deps.domain)).filter((t): t is string => t !== null);
+    for (const token of [...new Set(tokens)].slice(0, MAX_TARGETS_TRIED)) {
       const hash = hashToken(token);
       const intake = await repo.findIntakeByHash(this.deps.db, hash);
       if (intake) return { kind: 'intake', intake };
@@ -133,19 +154,28 @@ export class InboundMail {
         ? `\n\n_${left} attachment${left === 1 ? ' was' : 's were'} left out (over ${Math.round(this.deps.maxUploadBytes / 1048576)} MB, or more than ${OUTSIDE_LIMITS.inboundAttachmentsMax})._`
         : '';
     const description = cap(mail.body, LIMITS.descriptionMax - note.length) + note;
-    const input = createTaskInput.parse({
+    const parsed = createTaskInput.safeParse({
       projectId: intake.projectId,
       title: cap(mail.subject.replace(/\s+/g, ' ').trim(), TITLE_MAX) || NO_SUBJECT,
       description: description.trim() || null,
       ...(first && { status: first.key }),
     });
+    if (!parsed.success) return this.drop(mail, 'invalid');
+    const input = parsed.data;
     const actor: ChangeActor = member ? userActor(member.id, from) : anonymousActor(from);
-    const task = await changes.run(db, actor, async (tx, record) => {
-      if (!(await repo.claimMessage(tx, { messageHash: mail.hash, outcome: 'task' }))) return null;
-      const created = await this.deps.tasks.createIn(tx, record, creatorId, input, { via: 'email', name: null, email: from });
-      await repo.setMessageTask(tx, mail.hash, created.id);
-      return created;
-    });
+    let task: Awaited<ReturnType<TasksService['createIn']>> | null;
+    try {
+      task = await changes.run(db, actor, async (tx, record) => {
+        if (!(await repo.claimMessage(tx, { messageHash: mail.hash, outcome: 'task' }))) return null;
+        const created = await this.deps.tasks.createIn(tx, record, creatorId, input, { via: 'email', name: null, email: from });
+        await repo.setMessageTask(tx, mail.hash, created.id);
+        return created;
+      });
+    } catch (error) {
+      // The project cannot take the task (archived, gone, full): a second delivery would fare no better.
+      if (error instanceof AppError) return this.drop(mail, error.reason);
+      throw error;
+    }
     if (!task) return { outcome: 'duplicate' };
     this.deps.log.info(
       { taskId: task.id, projectId: intake.projectId, files: files.length },

@@ -11,11 +11,17 @@ interface Logger {
 const answer = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 
 /**
+ * Recipients of ours in one transaction: more are answered 452 (the client sends them in another one). A mail makes
+ * one task or comment however many of ours it names; this bounds what one message costs in look-ups.
+ */
+const MAX_RECIPIENTS = 10;
+
+/**
  * Crewboard's own SMTP listener (INBOUND_SMTP_PORT, issue 40). No sign-in and no TLS (it is meant to sit behind the
  * MX or a relay that checks SPF, DKIM and DMARC, and hands it the mail: README "Tasks by email"); every recipient must
- * be a live address at INBOUND_MAIL_DOMAIN (else 550 at RCPT), a message at most OUTSIDE_LIMITS.inboundMessageBytes
- * (SIZE; 552). A message is answered 250 once InboundMail has taken it (made a task or a comment, or dropped it),
- * 451 when it must come again later (rate limit, a failure).
+ * be a live address at INBOUND_MAIL_DOMAIN (else 550 at RCPT), at most MAX_RECIPIENTS a transaction (452), a message
+ * at most OUTSIDE_LIMITS.inboundMessageBytes (SIZE; 552). A message is answered 250 once InboundMail has taken it (made
+ * a task or a comment, or dropped it), 451 when it must come again later (rate limit, a failure).
  */
 export class SmtpListener {
   private server: SMTPServer | null = null;
@@ -36,9 +42,15 @@ export class SmtpListener {
       maxClients: 50,
       logger: false,
       closeTimeout: 1_000,
-      onRcptTo: (address, _session, callback) => {
+      // No DNS look-up of each client (nothing here reads its name; a slow resolver would hold every connection).
+      disableReverseLookup: true,
+      onRcptTo: (address, session, callback) => {
         if (!this.inbound.isOurDomain(address.address)) {
           callback(answer(550, '5.7.1 Relaying denied: not a Crewboard address'));
+          return;
+        }
+        if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) {
+          callback(answer(452, '4.5.3 Too many recipients'));
           return;
         }
         this.inbound.accepts(address.address).then(

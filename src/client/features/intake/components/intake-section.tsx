@@ -1,15 +1,23 @@
-import { RefreshCw } from 'lucide-react';
-import { useId, useState } from 'react';
 import { toast } from 'sonner';
-import { Button } from '../../../components/ui/button';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { CopyField } from '../../../components/ui/copy-field';
 import { PageSection } from '../../../components/ui/page-section';
+import { type ResettableLinkLabels, ResettableLink } from '../../../components/ui/resettable-link';
 import { Spinner } from '../../../components/ui/spinner';
 import { Switch } from '../../../components/ui/switch';
 import { toastError } from '../../../lib/errors';
 import { useIntake, useResetIntake, useSetIntake } from '../api/intake';
 import { INTAKE_TEXT as T } from './intake-texts';
+
+const LINK_LABELS: ResettableLinkLabels = {
+  field: T.addressLabel,
+  hint: T.addressHint,
+  unavailable: T.addressUnavailable,
+  copy: T.copy,
+  copied: T.copied,
+  copyFailed: T.copyFailed,
+  reset: T.reset,
+  confirmTitle: T.resetConfirmTitle,
+  confirmMessage: T.resetConfirmMessage,
+};
 
 /**
  * Project settings → 'Email to this project' (issue 40, tasks by email), for those who may edit the project: a note
@@ -20,13 +28,13 @@ export function IntakeSection({ projectId, canEdit }: { projectId: string; canEd
   const intake = useIntake(projectId, canEdit);
   const save = useSetIntake(projectId);
   const reset = useResetIntake(projectId);
-  const [confirmReset, setConfirmReset] = useState(false);
-  const addressId = useId();
-  const hintId = useId();
   if (!canEdit) return null;
   const busy = save.isPending || reset.isPending;
 
+  // The switch is never disabled while a change is saved (a disabled button drops the keyboard focus to the page): a
+  // flip meanwhile is ignored instead.
   const change = async (enabled: boolean) => {
+    if (busy) return;
     try {
       await save.mutateAsync({ enabled });
       toast.success(enabled ? T.turnedOn : T.turnedOff);
@@ -40,8 +48,6 @@ export function IntakeSection({ projectId, canEdit }: { projectId: string; canEd
       toast.success(T.resetDone);
     } catch (error) {
       toastError(error, T.saveFailed);
-    } finally {
-      setConfirmReset(false);
     }
   };
 
@@ -62,48 +68,13 @@ export function IntakeSection({ projectId, canEdit }: { projectId: string; canEd
             label={T.switchLabel}
             description={T.switchDescription}
             checked={data.enabled}
-            disabled={busy}
             onCheckedChange={(enabled) => void change(enabled)}
           />
           {data.enabled && (
-            <div className="space-y-2">
-              {data.address ? (
-                <>
-                  <label htmlFor={addressId} className="text-sm font-medium text-slate-800 dark:text-slate-100">
-                    {T.addressLabel}
-                  </label>
-                  <CopyField
-                    id={addressId}
-                    value={data.address}
-                    describedBy={hintId}
-                    labels={{ copy: T.copy, copied: T.copied, copyFailed: T.copyFailed }}
-                  />
-                </>
-              ) : (
-                <p className="text-sm text-slate-700 dark:text-slate-200">{T.addressUnavailable}</p>
-              )}
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <p id={hintId} className="text-sm text-slate-600 dark:text-slate-300">
-                  {T.addressHint}
-                </p>
-                <Button variant="secondary" size="sm" disabled={busy} onClick={() => setConfirmReset(true)}>
-                  <RefreshCw className="h-4 w-4" aria-hidden />
-                  {T.reset}
-                </Button>
-              </div>
-            </div>
+            <ResettableLink value={data.address} labels={LINK_LABELS} busy={busy} resetting={reset.isPending} onReset={doReset} />
           )}
         </div>
       )}
-      <ConfirmDialog
-        open={confirmReset}
-        title={T.resetConfirmTitle}
-        message={T.resetConfirmMessage}
-        confirmLabel={T.reset}
-        isLoading={reset.isPending}
-        onConfirm={() => void doReset()}
-        onCancel={() => setConfirmReset(false)}
-      />
     </PageSection>
   );
 }

@@ -1,15 +1,24 @@
-import { RefreshCw } from 'lucide-react';
-import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { CopyField } from '../../../components/ui/copy-field';
 import { Modal } from '../../../components/ui/modal';
+import { type ResettableLinkLabels, ResettableLink } from '../../../components/ui/resettable-link';
 import { Spinner } from '../../../components/ui/spinner';
 import { Switch } from '../../../components/ui/switch';
 import { toastError } from '../../../lib/errors';
 import { useResetShare, useSaveShare, useShareSettings } from '../api/share-settings';
 import { SHARE_TEXT as T } from './share-texts';
+
+const LINK_LABELS: ResettableLinkLabels = {
+  field: T.linkLabel,
+  hint: T.linkHint,
+  unavailable: T.linkUnavailable,
+  copy: T.copyLink,
+  copied: T.copied,
+  copyFailed: T.copyFailed,
+  reset: T.resetLink,
+  confirmTitle: T.resetConfirmTitle,
+  confirmMessage: T.resetConfirmMessage,
+};
 
 export interface ShareDialogProps {
   projectId: string;
@@ -27,9 +36,6 @@ export function ShareDialog({ projectId, projectName, open, onClose }: ShareDial
   const settings = useShareSettings(projectId, open);
   const save = useSaveShare(projectId);
   const reset = useResetShare(projectId);
-  const [confirmReset, setConfirmReset] = useState(false);
-  const linkId = useId();
-  const hintId = useId();
   const busy = save.isPending || reset.isPending;
 
   // A switch is never disabled while a change is saved (a disabled button drops the keyboard focus to the page):
@@ -46,92 +52,54 @@ export function ShareDialog({ projectId, projectName, open, onClose }: ShareDial
   const doReset = async () => {
     try {
       await reset.mutateAsync(undefined);
-      setConfirmReset(false);
       toast.success(T.resetDone);
     } catch (error) {
-      setConfirmReset(false);
       toastError(error, T.saveFailed);
     }
   };
 
   const data = settings.data;
   return (
-    <>
-      <Modal open={open} onClose={onClose} title={T.dialogTitle(projectName)} description={T.dialogDescription}>
-        {settings.isPending ? (
-          <Spinner />
-        ) : settings.isError || !data ? (
-          <div role="alert" className="space-y-3">
-            <p className="text-sm text-red-700 dark:text-red-400">{T.loadFailed}</p>
-            <Button variant="secondary" size="sm" onClick={() => void settings.refetch()}>
-              {T.retry}
-            </Button>
-          </div>
-        ) : (
-          <div className="space-y-5">
-            <Switch
-              label={T.publicLink}
-              description={T.publicLinkDescription}
-              checked={data.enabled}
-              onCheckedChange={(enabled) => void change({ enabled }, enabled ? T.turnedOn : T.turnedOff)}
-            />
-            {data.enabled && (
-              <>
-                <div className="space-y-2">
-                  {data.url ? (
-                    <>
-                      <label htmlFor={linkId} className="text-sm font-medium text-slate-800 dark:text-slate-100">
-                        {T.linkLabel}
-                      </label>
-                      <CopyField
-                        id={linkId}
-                        value={data.url}
-                        describedBy={hintId}
-                        labels={{ copy: T.copyLink, copied: T.copied, copyFailed: T.copyFailed }}
-                      />
-                    </>
-                  ) : (
-                    <p className="text-sm text-slate-700 dark:text-slate-200">{T.linkUnavailable}</p>
-                  )}
-                  <div className="flex flex-wrap items-center justify-between gap-2">
-                    <p id={hintId} className="text-sm text-slate-600 dark:text-slate-300">
-                      {T.linkHint}
-                    </p>
-                    <Button variant="secondary" size="sm" disabled={busy} onClick={() => setConfirmReset(true)}>
-                      <RefreshCw className="h-4 w-4" aria-hidden />
-                      {T.resetLink}
-                    </Button>
-                  </div>
-                </div>
-                <fieldset className="space-y-4 border-t border-slate-200 pt-4 dark:border-slate-700">
-                  <legend className="sr-only">{T.optionsLegend}</legend>
-                  <Switch
-                    label={T.showPeople}
-                    description={T.showPeopleDescription}
-                    checked={data.showPeople}
-                    onCheckedChange={(showPeople) => void change({ enabled: true, showPeople })}
-                  />
-                  <Switch
-                    label={T.showDescriptions}
-                    description={T.showDescriptionsDescription}
-                    checked={data.showDescriptions}
-                    onCheckedChange={(showDescriptions) => void change({ enabled: true, showDescriptions })}
-                  />
-                </fieldset>
-              </>
-            )}
-          </div>
-        )}
-      </Modal>
-      <ConfirmDialog
-        open={confirmReset}
-        title={T.resetConfirmTitle}
-        message={T.resetConfirmMessage}
-        confirmLabel={T.resetLink}
-        isLoading={reset.isPending}
-        onConfirm={() => void doReset()}
-        onCancel={() => setConfirmReset(false)}
-      />
-    </>
+    <Modal open={open} onClose={onClose} title={T.dialogTitle(projectName)} description={T.dialogDescription}>
+      {settings.isPending ? (
+        <Spinner />
+      ) : settings.isError || !data ? (
+        <div role="alert" className="space-y-3">
+          <p className="text-sm text-red-700 dark:text-red-400">{T.loadFailed}</p>
+          <Button variant="secondary" size="sm" onClick={() => void settings.refetch()}>
+            {T.retry}
+          </Button>
+        </div>
+      ) : (
+        <div className="space-y-5">
+          <Switch
+            label={T.publicLink}
+            description={T.publicLinkDescription}
+            checked={data.enabled}
+            onCheckedChange={(enabled) => void change({ enabled }, enabled ? T.turnedOn : T.turnedOff)}
+          />
+          {data.enabled && (
+            <>
+              <ResettableLink value={data.url} labels={LINK_LABELS} busy={busy} resetting={reset.isPending} onReset={doReset} />
+              <fieldset className="space-y-4 border-t border-slate-200 pt-4 dark:border-slate-700">
+                <legend className="sr-only">{T.optionsLegend}</legend>
+                <Switch
+                  label={T.showPeople}
+                  description={T.showPeopleDescription}
+                  checked={data.showPeople}
+                  onCheckedChange={(showPeople) => void change({ enabled: true, showPeople })}
+                />
+                <Switch
+                  label={T.showDescriptions}
+                  description={T.showDescriptionsDescription}
+                  checked={data.showDescriptions}
+                  onCheckedChange={(showDescriptions) => void change({ enabled: true, showDescriptions })}
+                />
+              </fieldset>
+            </>
+          )}
+        </div>
+      )}
+    </Modal>
   );
 }
