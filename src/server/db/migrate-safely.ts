@@ -123,7 +123,9 @@ export class MigrationFailedError extends Error {
     readonly failure: unknown,
     readonly backup: string | null,
   ) {
-    const reason = (failure instanceof Error ? failure.message : String(failure)).replace(/\s+/g, ' ').trim();
+    // The database's own words (drizzle wraps them in "Failed query: <the whole statement>").
+    const inner = failure instanceof Error && failure.cause instanceof Error ? failure.cause : failure;
+    const reason = (inner instanceof Error ? inner.message : String(inner)).replace(/\s+/g, ' ').trim();
     super(
       `migration ${tag} failed (${reason}); the database is as it was before this start` +
         (backup ? `; backup: ${backup}` : '; no backup was taken'),
@@ -179,13 +181,17 @@ export async function migrateSafely(database: Database, options: MigrateSafelyOp
   let current = pending[0]!.tag;
   try {
     await database.db.transaction(async (tx) => {
+      // Several instances starting at once on one PostgreSQL: one migrates, the others wait here, then find nothing left.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('crewboard.migrations'))`);
       await tx.execute(sql.raw(`create schema if not exists ${MIGRATIONS_SCHEMA}`));
       await tx.execute(
         sql.raw(
           `create table if not exists ${MIGRATIONS_SCHEMA}.${MIGRATIONS_TABLE} (id serial primary key, hash text not null, created_at bigint)`,
         ),
       );
+      const { last } = await appliedMigrations(tx);
       for (const migration of pending) {
+        if (last !== null && migration.when <= last) continue;
         current = migration.tag;
         for (const statement of migration.statements) await tx.execute(sql.raw(statement));
         await tx.execute(
@@ -241,8 +247,22 @@ function writePrivate(file: string, data: Buffer): void {
 /** `pg_dump -Fc` into `file`; false when pg_dump is missing or fails (a client older than the server). */
 function pgDump(command: string, databaseUrl: string, file: string, log?: (message: string) => void): boolean {
   const tmp = `${file}.tmp-${process.pid}`;
-  const result = spawnSync(command, ['-Fc', '--no-password', '-f', tmp, `--dbname=${databaseUrl}`], {
+  // The password through the environment, not the command line (which other accounts of the host may read).
+  const env = { ...process.env };
+  let dbname = databaseUrl;
+  try {
+    const url = new URL(databaseUrl);
+    if (url.password) {
+      env.PGPASSWORD = decodeURIComponent(url.password);
+      url.password = '';
+      dbname = url.toString();
+    }
+  } catch {
+    // Not a URL (a libpq keyword string): as it is.
+  }
+  const result = spawnSync(command, ['-Fc', '--no-password', '-f', tmp, `--dbname=${dbname}`], {
     encoding: 'utf8',
+    env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   if (result.error || result.status !== 0) {
