@@ -35,11 +35,15 @@ async function scrollToOperation(page: Page, id: string) {
   const operation = page.locator(`#${id}`);
   await page.evaluate(() => window.scrollTo(0, 0));
   await expect
-    .poll(async () => {
-      if ((await operation.count()) > 0) return true;
-      await page.evaluate(() => window.scrollBy(0, window.innerHeight * 0.8));
-      return false;
-    })
+    .poll(
+      async () => {
+        if ((await operation.count()) > 0) return true;
+        await page.evaluate(() => window.scrollBy(0, window.innerHeight * 0.8));
+        return false;
+        // A screen a step: the document grows with every issue, so the walk may take many steps (not a time limit).
+      },
+      { timeout: 60_000, intervals: [100] },
+    )
     .toBe(true);
   await operation.scrollIntoViewIfNeeded();
 }
