@@ -191,6 +191,21 @@ export type Change =
   /** `reset`: the form's link was replaced (the old one stops at once). */
   | Of<'form.updated', { teamId: string; projectId: string; before: FormDto; after: FormDto; reset: boolean }>
   | Of<'form.deleted', { teamId: string; projectId: string; form: FormDto }>
+  /**
+   * A form's requester who gave an email is told it was received (issue 40): the confirmation mail, with the link to
+   * follow the request (`statusUrl`, its token made in the same transaction). Only the mail reacts.
+   */
+  | Of<
+      'request.received',
+      {
+        teamId: string;
+        task: { id: string; title: string };
+        projectName: string;
+        formName: string;
+        email: string;
+        statusUrl: string;
+      }
+    >
   /** A project's intake address turned on or off, or reset (a new token). */
   | Of<'intake.changed', { teamId: string; projectId: string; projectName: string; action: 'enabled' | 'disabled' | 'reset' }>
   // ---- imports ----

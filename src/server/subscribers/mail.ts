@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import type { Tx } from '../db/client';
 import type { Subscriber } from '../lib/changes';
 import { accountLinkMail, emailChangedMail, passwordChangedMail } from '../modules/auth';
+import { requestReceivedMail } from '../modules/forms';
 import { issueReplyAddress } from '../modules/inbound-mail';
 import { enqueueMail, enqueueMails, type ReplyAddressFor } from '../modules/mail';
 import { noteMentionMails } from '../modules/notes';
@@ -48,6 +49,8 @@ export function mailSubscriber(settings: MailSettings): Subscriber {
     },
     // The schedule's tasks (a system actor, decision 0027) are their series' creator's, as in realtime and webhooks.
     'task.created': (c, actor, tx) => assigned(tx, actorUserId(actor) ?? c.task.creatorId, c.task),
+    // A request form's confirmation to the requester (issue 40), with the link to follow the request.
+    'request.received': (c, _actor, tx) => enqueueMail(tx, requestReceivedMail(c)),
     'task.updated': (c, actor, tx) =>
       c.after.assigneeId && c.after.assigneeId !== c.before.assigneeId ? assigned(tx, actorUserId(actor), c.after) : undefined,
     'comment.created': async (c, actor, tx) => {

@@ -63,6 +63,8 @@ export const REACTIONS = {
   'form.updated': ['audit', 'realtime'],
   'form.deleted': ['audit', 'realtime'],
   'intake.changed': ['audit', 'realtime'],
+  // A form's confirmation to its requester: the mail alone (the task's own change carries the rest).
+  'request.received': ['mail'],
   'import.completed': ['audit', 'webhooks', 'realtime'],
   'webhook.created': ['audit'],
   'webhook.updated': ['audit'],

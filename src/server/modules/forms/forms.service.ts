@@ -31,7 +31,6 @@ import type { ChangeRecorder } from '../../lib/changes';
 import { AppError } from '../../lib/errors';
 import { ipKey, type RateLimiter } from '../../lib/rate-limit';
 import { teamFields } from '../custom-fields';
-import { enqueueMail, renderMail } from '../mail';
 import type { Sealer } from '../oidc';
 import type { TasksService } from '../tasks';
 import { liveStatuses } from '../workflows';
@@ -250,20 +249,14 @@ export class FormsService {
       if (!mail || !email) return;
       const link = newToken();
       await repo.insertRequestLink(tx, { tokenHash: tokenHash(link), taskId: task.id, email });
-      await enqueueMail(tx, {
-        kind: 'request_received',
-        to: email,
-        ...renderMail({
-          // One line whatever the requester typed (the transport folds headers too).
-          subject: `We received your request: ${task.title.replace(/\s+/g, ' ')}`,
-          heading: 'Thanks! Your request was received.',
-          paragraphs: [
-            `Your request “${task.title}” to ${found.projectName} was received.`,
-            'Follow its status here, without signing in:',
-          ],
-          action: { label: 'Follow your request', url: `${this.deps.publicUrl}/requests/${link}` },
-          footer: `You get this mail because this address was given on the form “${form.name}”.`,
-        }),
+      await record({
+        kind: 'request.received',
+        teamId: found.teamId,
+        task: { id: task.id, title: task.title },
+        projectName: found.projectName,
+        formName: form.name,
+        email,
+        statusUrl: `${this.deps.publicUrl}/requests/${link}`,
       });
     });
   }
