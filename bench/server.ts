@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { buildServer } from '../scripts/build-server.mjs';
 import { waitUntilHealthy } from '../tests/helpers/wait-healthy';
 
-const BUILD_DIR = join(import.meta.dirname, '..', 'node_modules', '.cache', 'crewboard-bench');
+// BENCH_BUILD_DIR: a folder of its own, so that two benches run side by side never bundle into one another.
+const BUILD_DIR = process.env.BENCH_BUILD_DIR || join(import.meta.dirname, '..', 'node_modules', '.cache', 'crewboard-bench');
 
 /** Bundles the server to <BUILD_DIR>/server (as `npm run build` does dist/server) and returns main.js's path. */
 export function bundleServer(): Promise<string> {
