@@ -32,6 +32,16 @@ export default defineConfig({
         },
       },
       {
+        // The upgrade test (tests/upgrade/README.md): the previous release's server fills a database, today's upgrades it.
+        test: {
+          name: 'upgrade',
+          include: ['tests/upgrade/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
         // The project's own tooling: the lint boundaries and the browser finder, each shown to fail.
         test: {
           name: 'tooling',

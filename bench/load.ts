@@ -30,6 +30,20 @@ export interface LoadResult {
   cpuMsPerRequest: number;
 }
 
+/** Samples `read` (the server's RSS) every 200 ms; `stop` ends it and answers the largest value read. */
+export function peakSampler(read: () => number): { stop(): number } {
+  let max = read();
+  const timer = setInterval(() => {
+    max = Math.max(max, read());
+  }, 200);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(max, read());
+    },
+  };
+}
+
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : Number.NaN;
 

@@ -22,6 +22,8 @@ import { measureLimits } from './sql-limit';
 import { measureUpload, type UploadRun } from './upload';
 import { type FanoutRun, measureFanout } from './fanout';
 import { type LoggingRun, measureLogging } from './logging';
+import { measureWrites, type WritesRun } from './writes';
+import { measureMixed, type MixedRun } from './memory';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,12 +42,17 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     /** The size of the upload measure in MB (default 100; smoke 8). */
     'upload-mb': { type: 'string' },
-    /** The server's LOG_LEVEL (default warn; `info` is the server's own default, see "logging" in the report). */
+    /**
+     * The server's LOG_LEVEL (default info, the server's own and `npm start`'s: one line a request, as a user's server
+     * writes; issue 42 — until then warn, which the outside measure did not have; see "logging" in the report).
+     */
     'log-level': { type: 'string' },
     /** Extra Node flags for the server, space-separated (e.g. `--node-args="--max-semi-space-size=32"`). */
     'node-args': { type: 'string' },
     /** Open event streams in the fan-out measure (default 1,000; smoke 40). */
     'fanout-streams': { type: 'string' },
+    /** The mixed load's length in seconds (default 60; smoke 2), its RSS sampled (bench/memory.ts). */
+    'mixed-seconds': { type: 'string' },
   },
 });
 
@@ -72,7 +79,13 @@ const options = {
   /** The realtime fan-out measure on the first dataset: open streams, and changes sent to all of them. */
   fanoutStreams: Number(args['fanout-streams'] ?? (smoke ? 40 : 1000)),
   fanoutChanges: smoke ? 2 : 10,
+  /** The writes measure (bench/writes.ts): cards created in the seeding and one at a time, then read back. */
+  writeCards: smoke ? 60 : 1000,
+  mixedSeconds: Number(args['mixed-seconds'] ?? (smoke ? 2 : 60)),
 };
+
+/** Runs a measure that is not a scenario: with no --only, or when --only names it. */
+const wants = (name: string) => !options.only || options.only.includes(name);
 
 const AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
 const today = new Date().toISOString().slice(0, 10);
@@ -97,7 +110,7 @@ interface Scenario {
   as?: 'workflow' | 'timeline' | 'timesheet';
 }
 
-function scenarios(data: Seeded): Scenario[] {
+function scenarios(data: Seeded, filtered = true): Scenario[] {
   const board = data.projects[0]!;
   const writes = data.projects[1]!;
   const writeTeam = data.teams.find((t) => t.id === writes.teamId)!;
@@ -295,7 +308,7 @@ function scenarios(data: Seeded): Scenario[] {
       connections: options.connections,
     },
   ];
-  return all.filter((s) => !options.only || options.only.some((o) => s.name.includes(o)));
+  return all.filter((s) => !filtered || !options.only || options.only.some((o) => s.name.includes(o)));
 }
 
 async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: string): Promise<DatasetRun> {
@@ -309,7 +322,7 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     DATABASE_URL: databaseUrl ?? '',
     AUTH_SECRET,
     RATE_LIMIT_ENABLED: 'false',
-    LOG_LEVEL: args['log-level'] ?? 'warn',
+    LOG_LEVEL: args['log-level'] ?? 'info',
     CLIENT_DIR: join(dataDir, 'no-client'),
     // Room for the upload measure (its files go to DATA_DIR/files, dropped with the scratch folder).
     MAX_UPLOAD_MB: String(Math.max(25, options.uploadMb + 1)),
@@ -343,6 +356,8 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     }
 
     const nodeArgs = [
+      // What holds memory, asked once the mixed load has ended (SIGUSR2: one `[memory]` line).
+      `--import=${join(import.meta.dirname, 'memory-probe.mjs')}`,
       ...(args['node-args']?.split(' ').filter(Boolean) ?? []),
       ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : []),
     ];
@@ -350,6 +365,8 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
     const runs: ScenarioRun[] = [];
     let uploads: UploadRun[] | undefined;
     let fanout: FanoutRun | undefined;
+    let writes: WritesRun | undefined;
+    let mixed: MixedRun | undefined;
     let rssIdleMb = Number.NaN;
     let serverLog: string | undefined;
     try {
@@ -447,6 +464,59 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
           );
         }
       }
+      if (wants('writes') && size === options.sizes[0]) {
+        const team = data.teams.find((t) => t.id === data.projects[1]!.teamId)!;
+        writes = await measureWrites({
+          url: server.url,
+          token,
+          teamId: team.id,
+          assigneeIds: team.memberIds,
+          cards: options.writeCards,
+          reads: smoke ? 2 : 20,
+          rssMb: server.rssMb,
+          cpuMs: server.cpuMs,
+        });
+        const w = (r: WritesRun['seeding']) =>
+          `${r.cards} cards, ${r.inFlight} in flight: ${r.cardsPerSecond.toFixed(0)} cards/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, server CPU ${r.cpuMsPerCard.toFixed(2)} ms/card${r.failed ? `, ${r.failed} FAILED` : ''}`;
+        log(`  writes: seeding ${w(writes.seeding)}`);
+        log(`  writes: one at a time ${w(writes.oneAtATime)}`);
+        const b = writes.boardRead;
+        log(
+          `  writes: the ${b.cards} cards read back with every field: p50 ${b.p50.toFixed(1)} ms, p99 ${b.p99.toFixed(1)} ms (${b.plainKb.toFixed(0)} KB)`,
+        );
+      }
+      if (wants('mixed load') && size === options.sizes[0]) {
+        // Every scenario, whatever --only chose (fresh counters: creations and moves go on as in their own runs).
+        const every = scenarios(data, false);
+        const part = (name: string, connections: number) => {
+          const s = every.find((x) => x.name === name);
+          const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+          if (s?.kind === 'read') headers['accept-encoding'] = 'gzip, deflate, br';
+          return s ? [{ name, spec: s.spec, headers, connections }] : [];
+        };
+        mixed = await measureMixed({
+          url: server.url,
+          seconds: options.mixedSeconds,
+          parts: [
+            ...part('board: All Projects', 8),
+            ...part('board: one project', 8),
+            ...part('list: 500 tasks', 4),
+            ...part('dashboard', 4),
+            ...part('task create', 4),
+            ...part('task status move', 4),
+          ],
+          rssMb: server.rssMb,
+          held: () => server.memory() as Promise<MixedRun['held']>,
+        });
+        const h = mixed.held?.after;
+        log(
+          `  mixed load ${mixed.seconds.toFixed(0)} s (${mixed.parts.map((p) => `${p.name} ×${p.connections} ${p.rps.toFixed(0)}/s${p.non2xx + p.errors ? ` ${p.non2xx + p.errors} FAILED` : ''}`).join(', ')}): ` +
+            `RSS ${mixed.rssIdleMb.toFixed(0)} → ≤ ${mixed.rssMaxMb.toFixed(0)} MB, ${mixed.rssAfterMb.toFixed(0)} MB after` +
+            (h
+              ? `; held after a full GC: heap ${h.heapUsed} of ${h.heapTotal} MB, external ${h.external} MB (array buffers ${h.arrayBuffers}), RSS ${h.rss} MB`
+              : ''),
+        );
+      }
       if ((!options.only || options.only.includes('fanout')) && size === options.sizes[0]) {
         fanout = await measureFanout({
           url: server.url,
@@ -495,6 +565,8 @@ async function runDataset(kind: 'pglite' | 'postgres', size: number, entry: stri
       scenarios: runs,
       uploads,
       fanout,
+      writes,
+      mixed,
       logging,
     };
   } finally {

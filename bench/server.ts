@@ -36,6 +36,8 @@ export interface RunningServer {
   cpuMs(): number;
   /** The last lines the server wrote (warnings and errors at LOG_LEVEL=warn). */
   output(): string;
+  /** What holds the server's memory (bench/memory-probe.mjs, when loaded with --import): its next `[memory]` line. */
+  memory(): Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -69,8 +71,11 @@ export async function startServer(entry: string, env: NodeJS.ProcessEnv, nodeArg
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  const memoryLines: string[] = [];
   const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-8000);
+    const text = chunk.toString();
+    for (const m of text.matchAll(/^\[memory\] (\{.*\})$/gm)) memoryLines.push(m[1]!);
+    output = (output + text).slice(-8000);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -84,6 +89,12 @@ export async function startServer(entry: string, env: NodeJS.ProcessEnv, nodeArg
     rssMb: () => rssOf(pid),
     cpuMs: () => cpuMsOf(pid),
     output: () => output,
+    async memory() {
+      const seen = memoryLines.length;
+      child.kill('SIGUSR2');
+      for (let i = 0; i < 50 && memoryLines.length === seen; i++) await new Promise((r) => setTimeout(r, 100));
+      return memoryLines.length > seen ? JSON.parse(memoryLines.at(-1)!) : undefined;
+    },
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');

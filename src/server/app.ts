@@ -22,12 +22,15 @@ import { appVersion, schemaVersion } from './db/migrate-safely';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { bucketStore } from './db/rate-limit-buckets';
+import { readOutboxDepths } from './db/outbox-depth';
 import { AppError, pgCode } from './lib/errors';
 import { type AuthContext, typed, type RouteAuth } from './lib/http';
 import { EventBus } from './lib/events';
 import { createStorage, type ObjectStorage } from './lib/storage';
 import { RateLimiter, type RateLimitRule } from './lib/rate-limit';
 import { OneLineRequestLog } from './lib/request-log';
+import { installMetrics } from './lib/metrics';
+import { installTracing } from './lib/tracing';
 import { createSerializerCompiler } from './lib/serializer';
 import { Throttle } from './lib/throttle';
 import { TokenService } from './lib/tokens';
@@ -251,6 +254,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const apiTokens = new ApiTokenService(database.db, changes, config.authSecret);
   app.decorate('deps', { config, database, tokens, auth, rateLimiter, events, twoFactor, storage, apiTokens, changes });
   app.decorateRequest('auth', null);
+
+  // Issue 42: tracing first, so that its request span holds every later hook's work (OTEL_EXPORTER_OTLP_ENDPOINT);
+  // Prometheus metrics when METRICS_PORT is set (main.ts opens their listener). Neither loads anything when unset.
+  if (config.tracing) await installTracing(app, database, config.tracing);
+  const metricsSources = { database, readOutboxes: () => readOutboxDepths(database.db) };
+  app.decorate('metrics', config.metricsPort ? await installMetrics(app, metricsSources) : null);
 
   // Every API route must declare who may call it.
   app.addHook('onRoute', (route) => {

@@ -89,3 +89,26 @@ describe('SMTP_URL and MAIL_FROM', () => {
     expect(() => load({ MAIL_FROM: 'a@b.c\r\nBcc: x@y.z' })).toThrow(/MAIL_FROM must be/);
   });
 });
+
+describe('METRICS_PORT and OTEL_EXPORTER_OTLP_ENDPOINT', () => {
+  it('metrics are off unless METRICS_PORT names a port, which is never the public one', () => {
+    expect(load({}).metricsPort).toBeUndefined();
+    expect(load({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(() => load({ PORT: '3000', METRICS_PORT: '3000' })).toThrow(/METRICS_PORT must differ from PORT/);
+    expect(() => load({ METRICS_PORT: '3000' })).toThrow(/METRICS_PORT must differ from PORT/);
+    for (const value of ['0', '65536', 'abc', '-1']) expect(() => load({ METRICS_PORT: value }), value).toThrow(/METRICS_PORT/);
+  });
+
+  it('tracing is off unless OTEL_EXPORTER_OTLP_ENDPOINT is an http(s) URL; spans go to its /v1/traces', () => {
+    expect(load({}).tracing).toBeUndefined();
+    expect(load({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318/' }).tracing).toEqual({
+      tracesUrl: 'http://127.0.0.1:4318/v1/traces',
+      serviceName: 'crewboard',
+    });
+    expect(load({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otel.example/otlp', OTEL_SERVICE_NAME: 'crew-eu' }).tracing).toEqual({
+      tracesUrl: 'https://otel.example/otlp/v1/traces',
+      serviceName: 'crew-eu',
+    });
+    expect(() => load({ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://127.0.0.1:4317' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT must be/);
+  });
+});

@@ -67,6 +67,35 @@ export interface Config extends DatabaseConfig {
   backupBeforeMigrate?: boolean;
   /** MIGRATIONS_DIR: another migrations folder (tests/integration/upgrade-safety.test.ts); default: the app's. */
   migrationsDir?: string;
+  /** METRICS_PORT: Prometheus `/metrics` on a listener of its own (on HOST), never the app's port; unset: off. */
+  metricsPort?: number;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT (OTLP/HTTP, traces to `<endpoint>/v1/traces`) and OTEL_SERVICE_NAME; unset: no tracing. */
+  tracing?: TracingConfig;
+}
+
+export interface TracingConfig {
+  /** Where spans are sent: the OTLP/HTTP traces URL. */
+  tracesUrl: string;
+  serviceName: string;
+}
+
+/** METRICS_PORT: a port other than the app's own, so that the metrics are never public by accident. */
+function loadMetricsPort(env: NodeJS.ProcessEnv, appPort: number): number | undefined {
+  if (!env.METRICS_PORT?.trim()) return undefined;
+  const port = int(env.METRICS_PORT.trim(), 0, 'METRICS_PORT');
+  if (port < 1 || port > 65535) throw new Error(`METRICS_PORT must be a port from 1 to 65535, got "${env.METRICS_PORT}"`);
+  if (port === appPort) throw new Error('METRICS_PORT must differ from PORT: the metrics are never served on the public port');
+  return port;
+}
+
+/** OTEL_EXPORTER_OTLP_ENDPOINT (the OTLP/HTTP base URL, as the OpenTelemetry specification names it). */
+function loadTracing(env: NodeJS.ProcessEnv): TracingConfig | undefined {
+  const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (!endpoint) return undefined;
+  if (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol)) {
+    throw new Error(`OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL, got "${endpoint}"`);
+  }
+  return { tracesUrl: `${endpoint.replace(/\/+$/, '')}/v1/traces`, serviceName: env.OTEL_SERVICE_NAME?.trim() || 'crewboard' };
 }
 
 /**
@@ -310,6 +339,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     passwordHashing: loadPasswordHashing(env),
     backupBeforeMigrate: onOff(env.BACKUP_BEFORE_MIGRATE, true, 'BACKUP_BEFORE_MIGRATE'),
     migrationsDir: env.MIGRATIONS_DIR || undefined,
+    metricsPort: loadMetricsPort(env, port),
+    tracing: loadTracing(env),
     sessions: {
       refreshReuseInterval: int(env.REFRESH_REUSE_INTERVAL, SESSION_DEFAULTS.refreshReuseInterval, 'REFRESH_REUSE_INTERVAL'),
       idleTimeout: daysToSeconds(int(env.SESSION_IDLE_DAYS, SESSION_DEFAULTS.idleDays, 'SESSION_IDLE_DAYS')),

@@ -2,7 +2,7 @@
 // read), All Projects by category when the visible workflows differ and as today's four when they are all the default,
 // the counts from the counters or counted under filters, a custom key as a filter, and the workflows the answer carries.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type TaskBoardDto, type TaskListDto, taskBoardDto } from '../../src/domain/schemas/task';
+import { expandTaskList, type TaskBoardDto, type TaskListDto, taskBoardDto } from '../../src/domain/schemas/task';
 import type { StatusDto, StatusListDto } from '../../src/domain/schemas/workflow';
 import { boardColumns, DEFAULT_STATUSES, STATUS_CATEGORIES } from '../../src/domain/workflow';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
@@ -28,7 +28,7 @@ const SIX_TASKS: Record<string, number> = { backlog: 3, todo: 2, design: 5, in_p
 const PLAIN_TASKS: Record<string, number> = { todo: 2, in_progress: 2, review: 1, completed: 3 };
 
 const board = (user: TestUser, query = '') => ok<TaskBoardDto>(user, 'GET', `/api/tasks/board?${query}`);
-const list = (user: TestUser, query: string) => ok<TaskListDto>(user, 'GET', `/api/tasks?${query}`);
+const list = (user: TestUser, query: string) => ok<TaskListDto>(user, 'GET', `/api/tasks?${query}`).then(expandTaskList);
 const statusesOf = async (projectId: string) =>
   (await ok<StatusListDto>(olive, 'GET', `/api/projects/${projectId}/statuses`)).statuses;
 const newProject = async (user: TestUser, teamId: string, name: string) =>

@@ -6,7 +6,7 @@ import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTSIDE_TEXTS, SUBMITTED_BY_EMAIL } from '../../src/domain/outside-texts';
 import type { IntakeDto } from '../../src/domain/schemas/outside';
-import type { TaskDto, TaskListDto } from '../../src/domain/schemas/task';
+import { expandTaskList, type TaskDto, type TaskListDto } from '../../src/domain/schemas/task';
 import type { ActivityListDto, AttachmentListDto, CommentListDto } from '../../src/domain/schemas/task-detail';
 import { buildApp } from '../../src/server/app';
 import type { Config } from '../../src/server/config';
@@ -52,7 +52,7 @@ const send = (message: SendMailOptions) =>
   nodemailer.createTransport({ host: '127.0.0.1', port: listenerPort(), secure: false, ignoreTLS: true }).sendMail(message);
 
 const tasksOf = async (id = projectId) =>
-  (await ok<TaskListDto>(team.owner, 'GET', `/api/tasks?projectId=${id}&limit=100`)).tasks;
+  expandTaskList(await ok<TaskListDto>(team.owner, 'GET', `/api/tasks?projectId=${id}&limit=100`)).tasks;
 const taskTitled = async (title: string) => (await tasksOf()).find((t) => t.title === title);
 const messageId = () => `<${randomBytes(8).toString('hex')}@outside.test>`;
 const to = (email: string) => (m: ReceivedMail) => m.to.includes(email);

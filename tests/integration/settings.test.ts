@@ -226,6 +226,18 @@ describe('settings: account deletion', () => {
 });
 
 describe('settings: notification preferences', () => {
+  /** The user's notifications once there are any (they are written after the change commits), within 10 s. */
+  async function firstNotifications(user: TestUser): Promise<NotificationListDto> {
+    const start = Date.now();
+    let list: NotificationListDto;
+    do {
+      list = (await call(user, 'GET', '/api/notifications')).json() as NotificationListDto;
+      if (list.total > 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    } while (Date.now() - start < 10_000);
+    return list;
+  }
+
   it('round-trips every kind and the digest', async () => {
     const user = await createUser(ctx.app);
     const first = (await call(user, 'GET', '/api/me/notification-preferences')).json() as NotificationPreferencesDto;
@@ -271,14 +283,30 @@ describe('settings: notification preferences', () => {
     expect(task.statusCode, task.body).toBe(201);
     // The completion (a kind still on) is written after the assignment's event was handled: the sentinel.
     await call(owner, 'PATCH', `/api/tasks/${(task.json() as { id: string }).id}/status`, { status: 'completed' });
-    const start = Date.now();
-    let list: NotificationListDto;
-    do {
-      list = (await call(member, 'GET', '/api/notifications')).json() as NotificationListDto;
-      if (list.total > 0) break;
-      await new Promise((r) => setTimeout(r, 25));
-    } while (Date.now() - start < 10_000);
-    expect(list.notifications.map((n) => n.type)).toEqual(['task_completed']);
+    expect((await firstNotifications(member)).notifications.map((n) => n.type)).toEqual(['task_completed']);
+  });
+
+  it("one person's muted kind mutes nobody else's (the members and their muted kinds are read in one statement)", async () => {
+    const [owner, quiet, loud] = await Promise.all([
+      createUser(ctx.app, { fullName: 'Olive Owner' }),
+      createUser(ctx.app),
+      createUser(ctx.app),
+    ]);
+    const team = await insertTeam(ctx.database.db, owner, 'Mixed Crew');
+    await insertMember(ctx.database.db, team.id, quiet);
+    await insertMember(ctx.database.db, team.id, loud);
+    const prefs = (await call(quiet, 'GET', '/api/me/notification-preferences')).json() as NotificationPreferencesDto;
+    prefs.preferences.task_assigned = { inApp: false, email: false };
+    expect((await call(quiet, 'PUT', '/api/me/notification-preferences', prefs)).statusCode).toBe(200);
+
+    const projectId = ((await call(owner, 'POST', '/api/projects', { name: 'Both', teamId: team.id })).json() as { id: string })
+      .id;
+    for (const assignee of [quiet, loud]) {
+      const task = await call(owner, 'POST', '/api/tasks', { title: 'Assigned', projectId, assigneeId: assignee.id });
+      expect(task.statusCode, task.body).toBe(201);
+    }
+    expect((await firstNotifications(loud)).notifications.map((n) => n.type)).toEqual(['task_assigned']);
+    expect(((await call(quiet, 'GET', '/api/notifications')).json() as NotificationListDto).total).toBe(0);
   });
 });
 

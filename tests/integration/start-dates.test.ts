@@ -1,7 +1,7 @@
 // Issue 37 step 5: 'Show sub-tasks' off (`subtasks=hide`) on every shape of the board and the list — the cards, the
 // counts and every later page leave sub-tasks out —, and the start-date filters and sort.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type TaskBoardDto, type TaskDto, type TaskListDto, taskBoardDto } from '../../src/domain/schemas/task';
+import { expandTaskList, type TaskBoardDto, type TaskDto, type TaskListDto, taskBoardDto } from '../../src/domain/schemas/task';
 import type { SavedViewDto } from '../../src/domain/schemas/saved-view';
 import type { CrewboardExport, CsvPreviewDto, TeamImportResultDto } from '../../src/domain/schemas/transfer';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
@@ -24,7 +24,7 @@ const ids: Record<string, string> = {};
 const teamOf: Record<string, string> = {};
 
 const board = (user: TestUser, query = '') => ok<TaskBoardDto>(user, 'GET', `/api/tasks/board?${query}`);
-const list = (user: TestUser, query = '') => ok<TaskListDto>(user, 'GET', `/api/tasks?${query}`);
+const list = (user: TestUser, query = '') => ok<TaskListDto>(user, 'GET', `/api/tasks?${query}`).then(expandTaskList);
 const newProject = async (user: TestUser, teamId: string, name: string) =>
   (await ok<{ id: string }>(user, 'POST', '/api/projects', { teamId, name }, 201)).id;
 

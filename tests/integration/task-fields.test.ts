@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIELD_VALUE_TEXT } from '../../src/domain/custom-fields';
 import type { CustomFieldDto } from '../../src/domain/schemas/custom-field';
 import type { SearchResultDto } from '../../src/domain/schemas/search';
-import type { TaskBoardDto, TaskDto, TaskListDto } from '../../src/domain/schemas/task';
+import { expandTaskList, type TaskBoardDto, type TaskDto, type TaskListDto } from '../../src/domain/schemas/task';
 import type { ActivityListDto } from '../../src/domain/schemas/task-detail';
 import { taskFieldValues, tasks, webhookDeliveries } from '../../src/server/db/schema';
 import type { DomainEvent } from '../../src/server/lib/events';
@@ -130,7 +130,7 @@ describe('setting values', () => {
       ].sort(),
     );
     // The list (row statement and filtered read) and the board (one project, All Projects, filtered) carry them.
-    const find = (cards: TaskDto[]) => cards.find((t) => t.id === task.id)?.fields;
+    const find = (cards: Pick<TaskDto, 'id' | 'fields'>[]) => cards.find((t) => t.id === task.id)?.fields;
     expect(find((await ok<TaskListDto>(owner, 'GET', `/api/tasks?projectId=${projectId}`)).tasks)).toEqual(everyStored());
     expect(find((await ok<TaskListDto>(owner, 'GET', '/api/tasks?limit=500')).tasks)).toEqual(everyStored());
     expect(find((await ok<TaskListDto>(owner, 'GET', `/api/tasks?projectId=${projectId}&sort=title`)).tasks)).toEqual(

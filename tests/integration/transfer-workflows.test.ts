@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectDto } from '../../src/domain/schemas/project';
-import type { TaskDto, TaskListDto } from '../../src/domain/schemas/task';
+import { expandTaskList, type TaskDto, type TaskListDto } from '../../src/domain/schemas/task';
 import type { CrewboardExport, ImportResultDto, TeamImportResultDto, TrelloPreviewDto } from '../../src/domain/schemas/transfer';
 import type { StatusDto, StatusListDto } from '../../src/domain/schemas/workflow';
 import { DEFAULT_STATUSES } from '../../src/domain/workflow';
@@ -29,7 +29,7 @@ const statusesOf = async (projectId: string) =>
 /** A workflow as the export writes it: the statuses without their ids. */
 const withoutIds = (statuses: StatusDto[]) => statuses.map(({ id: _id, ...s }) => s);
 const tasksOf = async (projectId: string) =>
-  (await ok<TaskListDto>(olive, 'GET', `/api/tasks?projectId=${projectId}&limit=500`)).tasks;
+  expandTaskList(await ok<TaskListDto>(olive, 'GET', `/api/tasks?projectId=${projectId}&limit=500`)).tasks;
 const projectsOfTeam = (teamId: string) =>
   ctx.database.db.select().from(projects).where(eq(projects.teamId, teamId)).orderBy(projects.createdAt);
 const keysByTitle = (list: TaskDto[]) => Object.fromEntries(list.map((t) => [t.title, [t.status, t.statusCategory]] as const));

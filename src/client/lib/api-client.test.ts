@@ -130,3 +130,48 @@ describe('withFreshToken: the one refresh-and-retry', () => {
     expect(tokens).toEqual(['access-1', 'access-2']);
   });
 });
+
+describe('revalidate: the last answer kept and sent back as If-None-Match (issue 42)', () => {
+  beforeEach(() => {
+    vi.stubGlobal('localStorage', memoryStorage());
+    vi.stubGlobal('sessionStorage', memoryStorage());
+    useAuthStore.getState().setSession(session(1));
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** A server whose answer to /api/x carries ETag "v<version>" and answers 304 to that tag. */
+  function taggedServer() {
+    const state = { version: 1, asked: [] as (string | undefined)[] };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_url: string, init: RequestInit = {}) => {
+        const asked = (init.headers as Record<string, string>)['if-none-match'];
+        state.asked.push(asked);
+        const etag = `W/"v${state.version}"`;
+        if (asked === etag) return new Response(null, { status: 304, headers: { etag } });
+        return new Response(JSON.stringify({ version: state.version }), {
+          status: 200,
+          headers: { 'content-type': 'application/json', etag },
+        });
+      }),
+    );
+    return state;
+  }
+
+  it('returns the kept answer on a 304, the new one after a change, and forgets them when the person changes', async () => {
+    const server = taggedServer();
+    expect(await api.get('/api/x', { query: { a: 1 }, revalidate: true })).toEqual({ version: 1 });
+    expect(await api.get('/api/x', { query: { a: 1 }, revalidate: true })).toEqual({ version: 1 });
+    expect(server.asked).toEqual([undefined, 'W/"v1"']);
+    server.version = 2;
+    expect(await api.get('/api/x', { query: { a: 1 }, revalidate: true })).toEqual({ version: 2 });
+    expect(server.asked.at(-1)).toBe('W/"v1"');
+    // Without `revalidate`, nothing is sent or kept.
+    await api.get('/api/x', { query: { a: 1 } });
+    expect(server.asked.at(-1)).toBeUndefined();
+    // Someone else signs in: they start with no kept answers.
+    useAuthStore.getState().setSession({ ...session(3), user: { id: 'u2' } } as unknown as SessionDto);
+    await api.get('/api/x', { query: { a: 1 }, revalidate: true });
+    expect(server.asked.at(-1)).toBeUndefined();
+  });
+});

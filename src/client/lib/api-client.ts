@@ -32,7 +32,8 @@ export function codeForStatus(status: number): ErrorCode {
 }
 
 /** A query's parameters; an array repeats its parameter (`cf=a&cf=b`). */
-type Query = Record<string, string | number | boolean | readonly string[] | undefined | null>;
+export type ApiQuery = Record<string, string | number | boolean | readonly string[] | undefined | null>;
+type Query = ApiQuery;
 
 export interface RequestOptions {
   query?: Query;
@@ -40,7 +41,17 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Skip the bearer token (public endpoints). */
   anonymous?: boolean;
+  /**
+   * A GET whose route answers with an ETag (the list and the board, issue 42): the last answer to the same URL is kept
+   * (in memory, a few URLs) and sent back as `If-None-Match`; a 304 returns it again without a body on the wire, nor
+   * the server's JSON and compression work.
+   */
+  revalidate?: boolean;
 }
+
+/** The last answers to `revalidate` GETs, by URL: their ETag and parsed body. */
+const revalidated = new Map<string, { etag: string; body: unknown }>();
+const REVALIDATED_MAX = 50;
 
 function buildUrl(path: string, query?: Query): string {
   if (!query) return path;
@@ -126,6 +137,8 @@ async function send(method: string, path: string, options: RequestOptions): Prom
     async (token) => {
       const headers: Record<string, string> = { accept: 'application/json' };
       if (token) headers.authorization = `Bearer ${token}`;
+      const kept = options.revalidate ? revalidated.get(buildUrl(path, options.query)) : undefined;
+      if (kept) headers['if-none-match'] = kept.etag;
       if (options.body !== undefined) headers['content-type'] = 'application/json';
       try {
         return await fetch(buildUrl(path, options.query), {
@@ -145,10 +158,31 @@ async function send(method: string, path: string, options: RequestOptions): Prom
 
 async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const res = await send(method, path, options);
+  if (options.revalidate) {
+    const url = buildUrl(path, options.query);
+    const kept = revalidated.get(url);
+    if (res.status === 304 && kept) return kept.body as T;
+    const etag = res.ok ? res.headers.get('etag') : null;
+    if (!etag) {
+      revalidated.delete(url);
+    } else {
+      const body = (await res.json()) as T;
+      // Newest last: the oldest goes first when full.
+      revalidated.delete(url);
+      revalidated.set(url, { etag, body });
+      if (revalidated.size > REVALIDATED_MAX) revalidated.delete(revalidated.keys().next().value as string);
+      return body;
+    }
+  }
   if (!res.ok) throw await parseError(res);
   if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
 }
+
+// Another person (or nobody) signed in: they start with no kept answers.
+useAuthStore.subscribe((state, previous) => {
+  if (state.session?.user.id !== previous.session?.user.id) revalidated.clear();
+});
 
 export const api = {
   get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, options),

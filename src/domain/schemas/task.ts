@@ -126,7 +126,11 @@ export type ListTasksQuery = z.infer<typeof listTasksQuery>;
 export const taskAssignee = z.object({ id: uuid, fullName: z.string(), firstName: z.string() });
 export type TaskAssignee = z.infer<typeof taskAssignee>;
 
-export const taskDto = z.object({
+/**
+ * A task as the list answer carries it (issue 42): without the names of its assignee and project, which the list
+ * answer names once each (`people`, `projects`).
+ */
+export const taskListItemDto = z.object({
   id: uuid,
   title: z.string(),
   description: z.string().nullable(),
@@ -136,9 +140,7 @@ export const taskDto = z.object({
   statusCategory,
   priority: z.enum(TASK_PRIORITIES),
   assigneeId: uuid.nullable(),
-  assignee: taskAssignee.nullable(),
   projectId: uuid,
-  projectName: z.string(),
   creatorId: uuid,
   dueDate: isoDate.nullable(),
   tags: z.array(z.string()),
@@ -171,6 +173,13 @@ export const taskDto = z.object({
   updatedAt: isoDateTime,
   version: z.number().int(),
 });
+export type TaskListItemDto = z.infer<typeof taskListItemDto>;
+
+/**
+ * A task with the names it shows: the board's cards, a task's own answer, a change's. The names come last, so that the
+ * server adds them to a list item as it is (no copy) and the client joins them the same way.
+ */
+export const taskDto = taskListItemDto.extend({ assignee: taskAssignee.nullable(), projectName: z.string() });
 export type TaskDto = z.infer<typeof taskDto>;
 
 /**
@@ -199,8 +208,21 @@ export type SubtaskListDto = z.infer<typeof subtaskListDto>;
 
 const count = z.number().int();
 
+export const taskListProject = z.object({ id: uuid, name: z.string() });
+
+/**
+ * `GET /api/tasks` (issue 42): a page of tasks, each referencing its assignee (`assigneeId`) and project (`projectId`),
+ * with every assignee and project of the page once in `people` and `projects` — not repeated on every task. The client
+ * joins them back (`expandTaskList`).
+ */
 export const taskListDto = z.object({
-  tasks: z.array(taskDto),
+  tasks: z.array(taskListItemDto),
+  people: z
+    .array(taskAssignee)
+    .describe("Every assignee of the page's tasks once, in no particular order; a task's `assigneeId` is one of them."),
+  projects: z
+    .array(taskListProject)
+    .describe("Every project of the page's tasks once, in no particular order; a task's `projectId` is one of them."),
   /**
    * Exact counts per status key for the current filters, whatever the page size: the default four always (0 when
    * none), and any other key that has tasks.
@@ -211,6 +233,43 @@ export const taskListDto = z.object({
   total: z.number().int(),
 });
 export type TaskListDto = z.infer<typeof taskListDto>;
+
+/** A list page with its tasks whole (as the board's and a task's answers carry them): what the client works with. */
+export interface TaskPage {
+  tasks: TaskDto[];
+  counts: TaskListDto['counts'];
+  total: number;
+}
+
+/** The list answer's tasks with their assignee and project names joined back from `people` and `projects`. */
+export function expandTaskList(answer: TaskListDto): TaskPage {
+  const people = new Map(answer.people.map((p) => [p.id, p]));
+  const projects = new Map(answer.projects.map((p) => [p.id, p.name]));
+  const whole = (t: TaskListItemDto): TaskDto => ({
+    ...t,
+    assignee: (t.assigneeId && people.get(t.assigneeId)) || null,
+    projectName: projects.get(t.projectId) ?? '',
+  });
+  return { tasks: answer.tasks.map(whole), counts: answer.counts, total: answer.total };
+}
+
+/** The list answer of whole tasks: each assignee and project once (the server's one way to write `taskListDto`). */
+export function compactTaskList(page: TaskPage): TaskListDto {
+  const people = new Map<string, TaskAssignee>();
+  const projects = new Map<string, string>();
+  const tasks = page.tasks.map(({ assignee, projectName, ...task }) => {
+    if (assignee) people.set(assignee.id, assignee);
+    projects.set(task.projectId, projectName);
+    return task;
+  });
+  return {
+    tasks,
+    people: [...people.values()],
+    projects: [...projects].map(([id, name]) => ({ id, name })),
+    counts: page.counts,
+    total: page.total,
+  };
+}
 
 /** The board's first screen: the newest `limit` tasks of each column (taskBoardDto), with the list's filters. */
 export const taskBoardQuery = listTasksQuery.omit({ sort: true, dir: true, offset: true }).extend({

@@ -14,7 +14,11 @@ function stubList(total: number, pages: TaskDto[][]) {
       const url = new URL(input, 'http://x');
       urls.push(url);
       const tasks = pages[Number(url.searchParams.get('offset')) / 500] ?? [];
-      return new Response(JSON.stringify({ tasks, total }), { status: 200, headers: { 'content-type': 'application/json' } });
+      // The list answer names people and projects once (issue 42); these tasks have none.
+      return new Response(JSON.stringify({ tasks, people: [], projects: [], counts: {}, total }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     }),
   );
   return urls;
@@ -31,6 +35,34 @@ describe('getAllTasks', () => {
     expect(urls.map((u) => `${u.pathname}${u.search}`)).toEqual([
       '/api/tasks?teamId=team-1&sort=due&dir=asc&limit=500&offset=0',
       '/api/tasks?teamId=team-1&sort=due&dir=asc&limit=500&offset=500',
+    ]);
+  });
+
+  it("joins each task's assignee and project back from the answer's people and projects", async () => {
+    const ann = { id: 'u1', fullName: 'Ann Lee', firstName: 'Ann' };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(
+            JSON.stringify({
+              tasks: [
+                { id: 'a', assigneeId: 'u1', projectId: 'p1' },
+                { id: 'b', assigneeId: null, projectId: 'p1' },
+              ],
+              people: [ann],
+              projects: [{ id: 'p1', name: 'Apollo' }],
+              counts: {},
+              total: 2,
+            }),
+            { status: 200, headers: { 'content-type': 'application/json' } },
+          ),
+      ),
+    );
+    const tasks = await getAllTasks({});
+    expect(tasks.map((t) => [t.id, t.assignee, t.projectName])).toEqual([
+      ['a', ann, 'Apollo'],
+      ['b', null, 'Apollo'],
     ]);
   });
 

@@ -76,8 +76,9 @@ export async function markAllRead(db: DbOrTx, userId: string): Promise<void> {
 }
 
 /**
- * Which of `userIds` are active members of the team, each row with the actor's name: what a task
- * notification needs, in one statement (no rows: nobody to notify, and no name needed).
+ * Which of `userIds` are active members of the team, each row with the actor's name and the kinds the member turned
+ * off in-app (Settings → Notifications): what a task notification needs, in one statement (no rows: nobody to notify,
+ * and no name needed).
  */
 export async function activeMembersWithActorName(db: DbOrTx, teamId: string, userIds: string[], actorId: string) {
   if (userIds.length === 0) return [];
@@ -85,6 +86,9 @@ export async function activeMembersWithActorName(db: DbOrTx, teamId: string, use
     .select({
       userId: teamMembers.userId,
       actorName: sql<string | null>`(select u.full_name from users u where u.id = ${actorId})`,
+      mutedKinds: sql<
+        string[]
+      >`array(select p.kind from notification_preferences p where p.user_id = "team_members"."user_id" and not p.in_app)`,
     })
     .from(teamMembers)
     .where(and(activeMembership({ teamId }), inArray(teamMembers.userId, userIds)));

@@ -67,16 +67,17 @@ export class NotificationsService {
       case 'task.comment_added':
         rows = await this.forComment(event);
         break;
+      // A task's and a comment's read their members' muted kinds with the members (one statement less a change).
       case 'project.updated':
-        rows = await this.forProject(event);
+        rows = await this.withoutMutedInApp(await this.forProject(event));
         break;
       case 'invitation.created':
-        rows = await this.forInvitation(event);
+        rows = await this.withoutMutedInApp(await this.forInvitation(event));
         break;
       default:
         return;
     }
-    const created = await repo.createMany(this.db, await this.withoutMutedInApp(rows));
+    const created = await repo.createMany(this.db, rows);
     for (const n of created) {
       this.events.publish({
         type: 'notification.created',
@@ -88,10 +89,18 @@ export class NotificationsService {
     }
   }
 
-  /** Leaves out what each recipient turned off in Settings → Notifications (in-app, per kind). */
-  private async withoutMutedInApp(rows: NewNotification[]): Promise<NewNotification[]> {
+  /**
+   * Leaves out what each recipient turned off in Settings → Notifications (in-app, per kind); `found` is what
+   * activeMembersWithActorName read for them, without it a statement of its own.
+   */
+  private async withoutMutedInApp(
+    rows: NewNotification[],
+    found?: readonly { userId: string; mutedKinds: readonly string[] }[],
+  ): Promise<NewNotification[]> {
     if (rows.length === 0) return rows;
-    const muted = await preferences.listInAppMuted(this.db, unique(rows.map((r) => r.userId)));
+    const muted = found
+      ? new Set(found.flatMap((r) => r.mutedKinds.map((kind) => `${r.userId}|${kind}`)))
+      : await preferences.listInAppMuted(this.db, unique(rows.map((r) => r.userId)));
     return muted.size === 0 ? rows : rows.filter((r) => !muted.has(`${r.userId}|${r.type}`));
   }
 
@@ -147,7 +156,7 @@ export class NotificationsService {
         data: base,
       });
     }
-    return rows;
+    return this.withoutMutedInApp(rows, found);
   }
 
   /** The people a comment mentions ('mentioned'), and every other watcher of the task ('task_comment'); never its author. */
@@ -170,10 +179,13 @@ export class NotificationsService {
       message: NOTIFICATION_TEXT[type].message(actor, event.title),
       data,
     });
-    return [
-      ...mentioned.filter((id) => members.has(id)).map((id) => row(id, 'mentioned')),
-      ...watchers.filter((id) => members.has(id)).map((id) => row(id, 'task_comment')),
-    ];
+    return this.withoutMutedInApp(
+      [
+        ...mentioned.filter((id) => members.has(id)).map((id) => row(id, 'mentioned')),
+        ...watchers.filter((id) => members.has(id)).map((id) => row(id, 'task_comment')),
+      ],
+      found,
+    );
   }
 
   private async forProject(event: ProjectEvent): Promise<NewNotification[]> {

@@ -13,12 +13,7 @@ export function toTaskDto(row: TaskListRow): TaskDto {
     statusCategory: row.statusCategory,
     priority: row.priority,
     assigneeId: row.assigneeId,
-    assignee:
-      row.assigneeId && row.assigneeName !== null
-        ? { id: row.assigneeId, fullName: row.assigneeName, firstName: splitFullName(row.assigneeName).firstName }
-        : null,
     projectId: row.projectId,
-    projectName: row.projectName,
     creatorId: row.creatorId,
     dueDate: row.dueDate,
     tags: row.tags,
@@ -40,7 +35,14 @@ export function toTaskDto(row: TaskListRow): TaskDto {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     version: row.version,
+    assignee: assigneeOf(row.assigneeId, row.assigneeName),
+    projectName: row.projectName,
   };
+}
+
+/** What a card shows of its assignee (null: none, or one whose name is not readable). */
+export function assigneeOf(id: string | null, fullName: string | null): TaskDto['assignee'] {
+  return id && fullName !== null ? { id, fullName, firstName: splitFullName(fullName).firstName } : null;
 }
 
 /** Tasks' answers by id, as they are in the transaction (in no particular order): what a change records of them. */

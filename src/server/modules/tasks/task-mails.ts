@@ -4,8 +4,7 @@ import { notificationTarget } from '../../../domain/notification-target';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
 import { mayMailUnprompted, type OutgoingMail, type ReplyAddressFor, renderMail, replyParts } from '../mail';
-import { wantsEmail } from '../notifications';
-import { getOneById } from '../users';
+import { assignedMailFacts } from './task-mails.repo';
 
 export type TaskMailSettings = Pick<Config, 'publicUrl' | 'emailVerification'>;
 
@@ -34,12 +33,9 @@ export async function taskAssignedMail(
   },
 ): Promise<OutgoingMail | null> {
   if (input.assigneeId === input.actorId) return null;
-  const [assignee, actor, wanted] = await Promise.all([
-    getOneById(db, input.assigneeId),
-    getOneById(db, input.actorId),
-    wantsEmail(db, input.assigneeId, 'task_assigned'),
-  ]);
-  if (!assignee?.isActive || !wanted || !mayMailUnprompted(assignee, settings.emailVerification)) return null;
+  // One statement, in the change's transaction (issue 42): the assignee, the actor's name, the assignee's preference.
+  const assignee = await assignedMailFacts(db, input.assigneeId, input.actorId);
+  if (!assignee?.isActive || !assignee.wanted || !mayMailUnprompted(assignee, settings.emailVerification)) return null;
   const { task } = input;
   const url = settings.publicUrl + notificationTarget({ type: 'task_assigned', data: { projectId: task.projectId } });
   const { replyTo, footer } = await replyParts(
@@ -55,7 +51,7 @@ export async function taskAssignedMail(
       subject: `Assigned to you: ${task.title}`,
       heading: 'A task was assigned to you',
       paragraphs: [
-        `${actor?.fullName ?? 'Someone'} assigned you “${task.title}” in the project ${input.projectName}.`,
+        `${assignee.actorName ?? 'Someone'} assigned you “${task.title}” in the project ${input.projectName}.`,
         `Priority: ${TASK_PRIORITY_LABELS[task.priority]}. ${task.dueDate ? `Due ${formatLongDate(task.dueDate)}.` : 'No due date.'}`,
       ],
       action: { label: 'Open the project’s tasks', url },

@@ -681,9 +681,17 @@ export async function lockOneById(db: DbOrTx, id: string, userId: string) {
 
 /**
  * What writing a task into a project needs to know, in one statement: the project's team and name,
- * the caller's role there, and (when given) the assignee's role there and name.
+ * the caller's role there, and (when given) the assignee's role there and name. With `statusKey`, the same statement
+ * holds the project's live status of that key `for share` as workflows `shareLiveStatus` does (`statusHeld`: false
+ * when there is none): a creation without a parent takes no lock before it, so it saves a round trip (issue 42).
  */
-export async function getProjectAccess(db: DbOrTx, projectId: string, userId: string, assigneeId: string | null) {
+export async function getProjectAccess(
+  db: DbOrTx,
+  projectId: string,
+  userId: string,
+  assigneeId: string | null,
+  statusKey?: string,
+) {
   const [row] = await db
     .select({
       teamId: projects.teamId,
@@ -695,6 +703,10 @@ export async function getProjectAccess(db: DbOrTx, projectId: string, userId: st
         : sql<string | null>`null`,
       // Whether a webhook may want the change: without one, creation skips the transaction (tasks.service create).
       hasWebhooks: teamHasActiveWebhook(projects.teamId),
+      statusHeld:
+        statusKey === undefined
+          ? sql<boolean>`false`
+          : sql<boolean>`(select s.id from project_statuses s where s.project_id = ${projectId} and s.key = ${statusKey} and s.deleted_at is null for share) is not null`,
     })
     .from(projects)
     .where(eq(projects.id, projectId));

@@ -15,6 +15,7 @@ import {
   updateTaskInput,
 } from '../../../domain/schemas/task';
 import { actorOf, requireUser, typed } from '../../lib/http';
+import { etagged } from '../../lib/etag';
 import { builtExactly } from '../../lib/serializer';
 import { TasksService } from './tasks.service';
 
@@ -27,12 +28,14 @@ export function registerTasks(app: FastifyInstance): void {
   r.get('/api/tasks', {
     config: { auth: 'user' },
     schema: { tags: ['tasks'], querystring: listTasksQuery, response: { 200: builtExactly(taskListDto), ...errors } },
+    onSend: etagged,
     handler: async (req) => service.list(requireUser(req).userId, req.query),
   });
 
   r.get('/api/tasks/board', {
     config: { auth: 'user' },
     schema: { tags: ['tasks'], querystring: taskBoardQuery, response: { 200: builtExactly(taskBoardDto), ...errors } },
+    onSend: etagged,
     handler: async (req) => service.board(requireUser(req).userId, req.query),
   });
 

@@ -5,20 +5,21 @@ import { checkParent, type HierarchyTask } from '../../../domain/hierarchy';
 import type { SubtaskOrderInput } from '../../../domain/schemas/dependencies';
 import { TASK_STATUSES, type TaskStatus, type TeamRole } from '../../../domain/constants';
 import { canDeleteTask, canMoveTaskToTeam } from '../../../domain/permissions';
-import { splitFullName } from '../../../domain/schemas/common';
 import { statusKeyUnknownMessage } from '../../../domain/schemas/workflow';
 import { boardColumns, isClosed, mapStatusToProject, type StatusCategory } from '../../../domain/workflow';
-import type {
-  BoardColumnKind,
-  CreateTaskInput,
-  ListTasksQuery,
-  SubtaskListDto,
-  TaskBoardDto,
-  TaskBoardQuery,
-  TaskDto,
-  TaskListDto,
-  TaskReadDto,
-  UpdateTaskInput,
+import {
+  type BoardColumnKind,
+  type CreateTaskInput,
+  compactTaskList,
+  type ListTasksQuery,
+  type SubtaskListDto,
+  type TaskBoardDto,
+  type TaskBoardQuery,
+  type TaskDto,
+  type TaskListDto,
+  type TaskListItemDto,
+  type TaskReadDto,
+  type UpdateTaskInput,
 } from '../../../domain/schemas/task';
 import { localDate } from '../../../domain/task-filters';
 import {
@@ -41,7 +42,7 @@ import { visibleDependencyIds } from '../task-dependencies';
 import { teamFields } from '../custom-fields';
 import { repeatOnCreate, repeatOnSubtreeUpdate, repeatOnUpdate } from '../recurrence';
 import * as repo from './tasks.repo';
-import { repeatOf, taskCards, toTaskDto } from './task-dto';
+import { assigneeOf, repeatOf, taskCards, toTaskDto } from './task-dto';
 
 const column = Object.fromEntries(Object.keys(repo.listColumns).map((key, i) => [key, i])) as Record<
   keyof typeof repo.listColumns,
@@ -49,12 +50,10 @@ const column = Object.fromEntries(Object.keys(repo.listColumns).map((key, i) => 
 >;
 
 /**
- * `toTaskDto` for a row of `repo.cardStatements` (an array in `listColumns` order, times as PostgreSQL's text): the
- * same DTO, built in one step.
+ * A list item for a row of `repo.cardStatements` (an array in `listColumns` order, times as PostgreSQL's text), built
+ * in one step: `toTaskDto` without the names.
  */
-export function taskDtoFromRow(row: unknown[]): TaskDto {
-  const assigneeId = row[column.assigneeId] as string | null;
-  const assigneeName = row[column.assigneeName] as string | null;
+function taskListItemFromRow(row: unknown[]): TaskListItemDto {
   return {
     id: row[column.id] as string,
     title: row[column.title] as string,
@@ -62,13 +61,8 @@ export function taskDtoFromRow(row: unknown[]): TaskDto {
     status: row[column.status] as string,
     statusCategory: row[column.statusCategory] as TaskDto['statusCategory'],
     priority: row[column.priority] as TaskDto['priority'],
-    assigneeId,
-    assignee:
-      assigneeId && assigneeName !== null
-        ? { id: assigneeId, fullName: assigneeName, firstName: splitFullName(assigneeName).firstName }
-        : null,
+    assigneeId: row[column.assigneeId] as string | null,
     projectId: row[column.projectId] as string,
-    projectName: row[column.projectName] as string,
     creatorId: row[column.creatorId] as string,
     dueDate: row[column.dueDate] as string | null,
     tags: row[column.tags] as string[],
@@ -91,6 +85,30 @@ export function taskDtoFromRow(row: unknown[]): TaskDto {
     updatedAt: isoFromPg(row[column.updatedAt] as string),
     version: row[column.version] as number,
   };
+}
+
+/** `toTaskDto` for a row of `repo.cardStatements`: the list item with its names added (the contract has them last). */
+export function taskDtoFromRow(row: unknown[]): TaskDto {
+  return Object.assign(taskListItemFromRow(row), {
+    assignee: assigneeOf(row[column.assigneeId] as string | null, row[column.assigneeName] as string | null),
+    projectName: row[column.projectName] as string,
+  });
+}
+
+/** The list answer of rows of `repo.cardStatements`: the items, and each assignee and project once (issue 42). */
+function listAnswerFromRows(rows: unknown[][], counts: Pick<TaskListDto, 'counts' | 'total'>): TaskListDto {
+  const people = new Map<string, NonNullable<TaskDto['assignee']>>();
+  const projects = new Map<string, string>();
+  const tasks = rows.map((row) => {
+    const assigneeId = row[column.assigneeId] as string | null;
+    if (assigneeId && !people.has(assigneeId)) {
+      const assignee = assigneeOf(assigneeId, row[column.assigneeName] as string | null);
+      if (assignee) people.set(assigneeId, assignee);
+    }
+    projects.set(row[column.projectId] as string, row[column.projectName] as string);
+    return taskListItemFromRow(row);
+  });
+  return { tasks, people: [...people.values()], projects: [...projects].map(([id, name]) => ({ id, name })), ...counts };
 }
 
 /** Every default status's count (0 when absent), any other key's that has tasks, and their sum (unless given). */
@@ -274,7 +292,7 @@ export class TasksService {
         }),
         this.countCards(userId, query),
       ]);
-      return { tasks: rows.map(taskDtoFromRow), ...counts };
+      return listAnswerFromRows(rows, counts);
     }
     const filters: repo.TaskFilters = {
       ...query,
@@ -288,7 +306,7 @@ export class TasksService {
       repo.listVisible(this.db, userId, filters),
       repo.countVisibleByStatus(this.db, userId, filters),
     ]);
-    return { tasks: rows.map(toTaskDto), ...countsOf(counted) };
+    return compactTaskList({ tasks: rows.map(toTaskDto), ...countsOf(counted) });
   }
 
   /**
@@ -409,11 +427,20 @@ export class TasksService {
     // The check reads what it must before the insert: the insert's trigger adds to the project's counters (migrations
     // 0003, 0004) and locks a counter row until the commit, so it goes as late as it can; a project deleted in between
     // fails the insert's foreign key (400).
-    const access = await this.requireVisibleProject(tx, input.projectId, userId, input.assigneeId);
+    // Without a parent, the status is held by the access check's own statement (nothing is locked before it); with one,
+    // after the parent's row, as every task write takes it (requireStatus).
+    const statusFirst = input.parentId === null;
+    const access = await this.requireVisibleProject(
+      tx,
+      input.projectId,
+      userId,
+      input.assigneeId,
+      statusFirst ? input.status : undefined,
+    );
     const parent = input.parentId === null ? null : await this.lockVisibleParent(tx, input.parentId, userId);
     await requireParentRule(tx, { projectId: input.projectId }, parent);
     requireStartDate(input.startDate, input.dueDate);
-    await requireStatus(tx, input.projectId, input.status);
+    if (!statusFirst || !access.statusHeld) await requireStatus(tx, input.projectId, input.status);
     const fields =
       input.fields && Object.keys(input.fields).length > 0
         ? await applyFieldValues(tx, { teamId: access.teamId, projectId: input.projectId }, input.fields, {})
@@ -656,8 +683,14 @@ export class TasksService {
    * The project's team and name (and the assignee's name), or 404 when the caller is not an active
    * member of its team; 400 when `assigneeId` is given and is not a member there.
    */
-  private async requireVisibleProject(db: DbOrTx, projectId: string, userId: string, assigneeId: string | null = null) {
-    const access = await repo.getProjectAccess(db, projectId, userId, assigneeId);
+  private async requireVisibleProject(
+    db: DbOrTx,
+    projectId: string,
+    userId: string,
+    assigneeId: string | null = null,
+    statusKey?: string,
+  ) {
+    const access = await repo.getProjectAccess(db, projectId, userId, assigneeId, statusKey);
     if (!access?.callerRole) throw new AppError('project_not_found');
     if (assigneeId && !access.assigneeRole) throw assigneeNotMember();
     return access;

@@ -1,4 +1,4 @@
-import type { TaskBoardDto, TaskListDto } from '../../../../domain/schemas/task';
+import type { TaskBoardDto, TaskPage } from '../../../../domain/schemas/task';
 import type { ColumnRef } from '../board/board-model';
 
 /** The board's query; `cf` (custom field filters) is a list, repeated in the URL. */
@@ -53,7 +53,7 @@ export function createBoardLoader(
 
   return {
     /** A column's first page. */
-    column: (filters: BoardFilters, column: ColumnRef): Promise<TaskListDto> =>
+    column: (filters: BoardFilters, column: ColumnRef): Promise<TaskPage> =>
       load(filters, column).then((board) => columnPage(board, column.id)),
     /** The whole answer, for the board's shape (and the first pages of columns not loaded yet). */
     board: (filters: BoardFilters): Promise<BoardAnswer> => load(filters, null),
@@ -64,7 +64,7 @@ export function createBoardLoader(
 export const columnFilter = (column: ColumnRef) => (column.kind === 'status' ? { status: column.id } : { category: column.id });
 
 /** One column of a board answer, shaped like the list endpoint's page for that column (its count is `total`). */
-export function columnPage(board: BoardAnswer, id: string): TaskListDto {
+export function columnPage(board: BoardAnswer, id: string): TaskPage {
   const count = board.counts[id] ?? 0;
   return {
     tasks: board.columns[id] ?? [],

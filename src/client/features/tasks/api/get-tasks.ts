@@ -1,7 +1,7 @@
 import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LIMITS } from '../../../../domain/constants';
-import type { TaskDto, TaskListDto } from '../../../../domain/schemas/task';
-import { api } from '../../../lib/api-client';
+import type { TaskDto, TaskPage } from '../../../../domain/schemas/task';
+import { getTaskPage } from '../../../lib/queries/tasks';
 import type { BoardShape, ColumnRef } from '../board/board-model';
 import { type BoardAnswer, boardKey, columnFilter, columnPage, createBoardLoader, SHAPE, takerOf } from './board-loader';
 import { fetchBoard, takeArrivedBoard, takePrimedBoard } from './prefetch-board';
@@ -9,14 +9,14 @@ import { type TaskListSort, type TaskQueryFilters, taskKeys } from './task-keys'
 
 export const LIST_PAGE_SIZE = 100;
 
-export type TaskPages = InfiniteData<TaskListDto>;
+export type TaskPages = InfiniteData<TaskPage>;
 
 export const getTasks = (
   query: Omit<TaskQueryFilters, 'category'> & { category?: string } & TaskListSort & { limit?: number; offset?: number },
   signal?: AbortSignal,
-) => api.get<TaskListDto>('/api/tasks', { query, signal });
+) => getTaskPage(query, signal);
 
-const nextOffset = (last: TaskListDto, pages: TaskListDto[]) => {
+const nextOffset = (last: TaskPage, pages: TaskPage[]) => {
   const loaded = pages.reduce((n, p) => n + p.tasks.length, 0);
   return loaded < last.total && last.tasks.length > 0 ? loaded : undefined;
 };
@@ -36,7 +36,7 @@ export const taskColumnOptions = (filters: TaskQueryFilters, column: ColumnRef) 
     getNextPageParam: nextOffset,
   });
 
-const pagesOf = (board: BoardAnswer, id: string): InfiniteData<TaskListDto, number> => ({
+const pagesOf = (board: BoardAnswer, id: string): InfiniteData<TaskPage, number> => ({
   pages: [columnPage(board, id)],
   pageParams: [0],
 });

@@ -44,7 +44,10 @@ describe('primeBoard and takeArrivedBoard', () => {
     );
     const { primeBoard, takeArrivedBoard } = await load();
     primeBoard({ pathname: '/tasks', search: `?project=${PROJECT}` }, inAnHour());
-    expect(get).toHaveBeenCalledWith('/api/tasks/board', { query: { projectId: PROJECT, limit: LIMITS.boardFirstPage } });
+    expect(get).toHaveBeenCalledWith('/api/tasks/board', {
+      query: { projectId: PROJECT, limit: LIMITS.boardFirstPage },
+      revalidate: true,
+    });
     const key = boardKey({ projectId: PROJECT });
     expect(takeArrivedBoard(key, 'todo')).toBeNull(); // not in yet: the column asks through its loader
     answer(board);

@@ -31,7 +31,7 @@ import { taskKeys } from './task-keys';
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const fetchBoard = (filters: BoardFilters) =>
-  api.get<BoardAnswer>('/api/tasks/board', { query: { ...filters, limit: LIMITS.boardFirstPage } });
+  api.get<BoardAnswer>('/api/tasks/board', { query: { ...filters, limit: LIMITS.boardFirstPage }, revalidate: true });
 
 /** A board request started before the page rendered (and its answer once it is in); each column may take it once. */
 let primed: {

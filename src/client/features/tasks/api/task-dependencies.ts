@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DependencyListDto } from '../../../../domain/schemas/dependencies';
-import type { TaskDto, TaskListDto } from '../../../../domain/schemas/task';
+import type { TaskDto } from '../../../../domain/schemas/task';
 import { api } from '../../../lib/api-client';
+import { getTaskPage } from '../../../lib/queries/tasks';
 import { taskPartKeys } from './get-attachments';
 import { invalidateTasks } from './prefetch-board';
 import { taskKeys } from './task-keys';
@@ -32,7 +33,7 @@ export const useDependencySearch = (teamId: string | undefined, q: string) =>
   useQuery<TaskDto[]>({
     queryKey: dependencyKeys.search(teamId ?? '', q),
     queryFn: ({ signal }) =>
-      api.get<TaskListDto>('/api/tasks', { query: { teamId, q, limit: SEARCH_LIMIT }, signal }).then((a) => a.tasks),
+      getTaskPage({ teamId, q, limit: SEARCH_LIMIT }, signal).then((a) => a.tasks),
     enabled: Boolean(teamId) && q.trim().length > 0,
     placeholderData: keepPreviousData,
     staleTime: 10_000,
