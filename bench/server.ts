@@ -63,10 +63,20 @@ function cpuMsOf(pid: number): number {
   }
 }
 
-/** `nodeArgs`: extra Node flags for the server, e.g. `--cpu-prof` (bench --profile=<dir>). */
+/**
+ * The Node flags `npm start` gives the server (package.json's `start`: `node <flags> scripts/start.mjs`), so that the bench
+ * measures the server as it runs in production (issue 42: `--max-old-space-size`).
+ */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = pkg.scripts.start.split(/\s+/);
+  return words.slice(1, words.indexOf('scripts/start.mjs')).filter((w) => w.startsWith('--'));
+}
+
+/** `nodeArgs`: extra Node flags for the server, e.g. `--cpu-prof` (bench --profile=<dir>), after npm start's own. */
 export async function startServer(entry: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<RunningServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, entry], {
+  const child: ChildProcess = spawn(process.execPath, [...startFlags(), ...nodeArgs, entry], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

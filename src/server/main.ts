@@ -104,13 +104,18 @@ async function main() {
     const behindProxy = config.trustProxy !== false;
     const timer = setTimeout(() => process.exit(1), (behindProxy ? DRAIN_MS : 0) + 10_000);
     timer.unref();
+    let code = 0;
     try {
       socket?.close();
       if (behindProxy) await drain(DRAIN_MS);
       await app.close();
       await database.close();
+    } catch (error) {
+      // A failed close is no clean stop: say so, in the log and the exit code (systemd, the smoke).
+      code = 1;
+      app.log.error({ err: error }, 'shutdown failed');
     } finally {
-      process.exit(0);
+      process.exit(code);
     }
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

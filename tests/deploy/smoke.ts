@@ -464,9 +464,12 @@ async function main(): Promise<number> {
     for (const n of notes) n.destroy();
     nginx?.kill('SIGTERM');
     await Promise.all(
-      instances.map((instance) => {
-        if (instance.child.exitCode === null && instance.child.signalCode === null) instance.child.kill('SIGTERM');
-        return Promise.race([instance.exited, new Promise((r) => setTimeout(r, 12_000))]);
+      instances.map(async (instance) => {
+        const running = () => instance.child.exitCode === null && instance.child.signalCode === null;
+        if (running()) instance.child.kill('SIGTERM');
+        await Promise.race([instance.exited, new Promise((r) => setTimeout(r, 12_000))]);
+        // Still there (a hung stop): killed, so that no instance outlives the smoke and its dropped database.
+        if (running()) instance.child.kill('SIGKILL');
       }),
     );
     await s3?.stop();

@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TASK_STATUSES } from '../../src/domain/constants';
-import { expandTaskList, type TaskBoardDto, type TaskListDto, type TaskReadDto, taskBoardDto } from '../../src/domain/schemas/task';
+import { type TaskBoardDto, type TaskListDto, type TaskReadDto, taskBoardDto } from '../../src/domain/schemas/task';
+import { expandTaskList } from '../../src/domain/task-list';
 import { insertDefaultStatuses } from '../../src/server/db/project-statuses';
 import { projects, tasks, users } from '../../src/server/db/schema';
 import { createUser, insertMember, insertOwnerMemberStranger, type TestUser } from '../factories';

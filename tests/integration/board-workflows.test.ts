@@ -2,7 +2,8 @@
 // read), All Projects by category when the visible workflows differ and as today's four when they are all the default,
 // the counts from the counters or counted under filters, a custom key as a filter, and the workflows the answer carries.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expandTaskList, type TaskBoardDto, type TaskListDto, taskBoardDto } from '../../src/domain/schemas/task';
+import { type TaskBoardDto, type TaskListDto, taskBoardDto } from '../../src/domain/schemas/task';
+import { expandTaskList } from '../../src/domain/task-list';
 import type { StatusDto, StatusListDto } from '../../src/domain/schemas/workflow';
 import { boardColumns, DEFAULT_STATUSES, STATUS_CATEGORIES } from '../../src/domain/workflow';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';

@@ -257,7 +257,7 @@ describe(`metrics and traces on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, { time
       .toBeGreaterThan(0.5);
   });
 
-  it('counts the open note sockets', async () => {
+  it("counts the open note sockets and a shared board's streams", async () => {
     const auth = await signedIn('note-writer@example.test');
     const team = (await (await call('POST', '/api/teams', { name: 'Notes team' }, auth)).json()) as { id: string };
     const created = await call('POST', '/api/notes', { teamId: team.id, title: 'A watched note' }, auth);
@@ -265,13 +265,26 @@ describe(`metrics and traces on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, { time
     const note = (await created.json()) as { id: string };
     const ticket = await call('POST', `/api/notes/${note.id}/socket-ticket`, undefined, auth);
     expect(ticket.status).toBe(200);
-    const sockets = async () => Number(sample(await scrape(), 'crewboard_realtime_connections', { kind: 'notes_socket' })?.value);
+    const open = async (kind: string) => Number(sample(await scrape(), 'crewboard_realtime_connections', { kind })?.value);
     const client = rawSocket(appUrl, note.id, ((await ticket.json()) as { ticket: string }).ticket);
     await client.opened;
-    await expect.poll(sockets).toBe(1);
+    await expect.poll(() => open('notes_socket')).toBe(1);
     client.socket.close();
     await client.closed;
-    await expect.poll(sockets).toBe(0);
+    await expect.poll(() => open('notes_socket')).toBe(0);
+
+    const project = (await (await call('POST', '/api/projects', { name: 'Shared', teamId: team.id }, auth)).json()) as {
+      id: string;
+    };
+    const share = await call('PUT', `/api/projects/${project.id}/share`, { enabled: true }, auth);
+    expect(share.status).toBe(200);
+    const token = new URL(((await share.json()) as { url: string }).url).pathname.split('/').pop()!;
+    const watching = new AbortController();
+    const stream = await fetch(`${appUrl}/api/share/${token}/events`, { signal: watching.signal });
+    expect(stream.status).toBe(200);
+    await expect.poll(() => open('sse_share')).toBe(1);
+    watching.abort();
+    await expect.poll(() => open('sse_share')).toBe(0);
   });
 
   it("is never served on the app's own port; the metrics listener serves nothing else", async () => {

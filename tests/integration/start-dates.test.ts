@@ -1,7 +1,8 @@
 // Issue 37 step 5: 'Show sub-tasks' off (`subtasks=hide`) on every shape of the board and the list — the cards, the
 // counts and every later page leave sub-tasks out —, and the start-date filters and sort.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expandTaskList, type TaskBoardDto, type TaskDto, type TaskListDto, taskBoardDto } from '../../src/domain/schemas/task';
+import { type TaskBoardDto, type TaskDto, type TaskListDto, taskBoardDto } from '../../src/domain/schemas/task';
+import { expandTaskList } from '../../src/domain/task-list';
 import type { SavedViewDto } from '../../src/domain/schemas/saved-view';
 import type { CrewboardExport, CsvPreviewDto, TeamImportResultDto } from '../../src/domain/schemas/transfer';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';

@@ -4,7 +4,8 @@
 // never let one caller revalidate another's different answer.
 import fresh from 'fresh';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expandTaskList, type TaskBoardDto, type TaskListDto, taskListDto } from '../../src/domain/schemas/task';
+import { type TaskBoardDto, type TaskListDto, taskListDto } from '../../src/domain/schemas/task';
+import { expandTaskList } from '../../src/domain/task-list';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
 import { apiRequests } from '../helpers/api';
 import { setupTestApp } from '../helpers/app';

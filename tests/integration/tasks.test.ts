@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/domain/messages';
-import { expandTaskList, type TaskBoardDto, type TaskDto, type TaskListDto } from '../../src/domain/schemas/task';
+import type { TaskBoardDto, TaskDto, TaskListDto } from '../../src/domain/schemas/task';
+import { expandTaskList } from '../../src/domain/task-list';
 import { type StatusDto, type StatusListDto, statusKeyUnknownMessage, WORKFLOW_ERRORS } from '../../src/domain/schemas/workflow';
 import { mapStatusToProject } from '../../src/domain/workflow';
 import { addDays, startOfWeek } from '../../src/domain/task-filters';

@@ -118,7 +118,10 @@ describe.each([
 ])('upgrading the previous release on $engine', ({ engine, baseUrl, run }) => {
   it.runIf(run)('keeps every row, file, session, second factor and token', { timeout: 300_000 }, async () => {
     const target = await createScratchTarget(process.env.UPGRADE_DB_PREFIX ?? 'upgrade', baseUrl);
-    const smtp = await startSmtpServer();
+    const smtp = await startSmtpServer().catch(async (error) => {
+      await target.drop();
+      throw error;
+    });
     const probe = withProbeMigration();
     // Both releases at one address (links such as a form's carry it), with one mail server.
     const port = await freePort();
@@ -219,8 +222,9 @@ describe.each([
       });
     } finally {
       rmSync(probe, { recursive: true, force: true });
-      await smtp.stop();
-      await target.drop();
+      // Each cleanup whatever the other did; a failing one does not hide the test's own error.
+      await smtp.stop().catch((error) => console.warn(`upgrade test: stopping the SMTP server: ${error}`));
+      await target.drop().catch((error) => console.warn(`upgrade test: dropping the scratch database: ${error}`));
     }
   });
 });

@@ -161,10 +161,15 @@ export async function startServer(
     url,
     log: () => output,
     async stop() {
-      if (child.exitCode !== null) return;
+      // Ended by a signal (a crash, the OOM killer), a child has no exitCode but signalCode: waiting for its 'exit'
+      // again would hang the test until its timeout, and skip the cleanup after it (the scratch database).
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
+      // Its own limit is 15 s (main.ts); past 30 s, it is killed.
+      const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
       await exited;
+      clearTimeout(killer);
     },
   };
 }

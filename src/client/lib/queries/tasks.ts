@@ -1,4 +1,5 @@
-import { expandTaskList, type ListTasksQuery, type TaskDto, type TaskListDto, type TaskPage } from '../../../domain/schemas/task';
+import type { ListTasksQuery, TaskDto, TaskListDto } from '../../../domain/schemas/task';
+import { expandTaskList, type TaskPage } from '../../../domain/task-list';
 import { type ApiQuery, api } from '../api-client';
 
 /** The list endpoint's largest page. */

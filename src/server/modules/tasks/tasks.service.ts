@@ -7,20 +7,20 @@ import { TASK_STATUSES, type TaskStatus, type TeamRole } from '../../../domain/c
 import { canDeleteTask, canMoveTaskToTeam } from '../../../domain/permissions';
 import { statusKeyUnknownMessage } from '../../../domain/schemas/workflow';
 import { boardColumns, isClosed, mapStatusToProject, type StatusCategory } from '../../../domain/workflow';
-import {
-  type BoardColumnKind,
-  type CreateTaskInput,
-  compactTaskList,
-  type ListTasksQuery,
-  type SubtaskListDto,
-  type TaskBoardDto,
-  type TaskBoardQuery,
-  type TaskDto,
-  type TaskListDto,
-  type TaskListItemDto,
-  type TaskReadDto,
-  type UpdateTaskInput,
+import type {
+  BoardColumnKind,
+  CreateTaskInput,
+  ListTasksQuery,
+  SubtaskListDto,
+  TaskBoardDto,
+  TaskBoardQuery,
+  TaskDto,
+  TaskListDto,
+  TaskListItemDto,
+  TaskReadDto,
+  UpdateTaskInput,
 } from '../../../domain/schemas/task';
+import { compactTaskList } from '../../../domain/task-list';
 import { localDate } from '../../../domain/task-filters';
 import {
   type CustomFieldValues,

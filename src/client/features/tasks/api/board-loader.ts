@@ -1,4 +1,5 @@
-import type { TaskBoardDto, TaskPage } from '../../../../domain/schemas/task';
+import type { TaskBoardDto } from '../../../../domain/schemas/task';
+import type { TaskPage } from '../../../../domain/task-list';
 import type { ColumnRef } from '../board/board-model';
 
 /** The board's query; `cf` (custom field filters) is a list, repeated in the URL. */

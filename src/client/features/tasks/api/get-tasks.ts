@@ -1,6 +1,7 @@
 import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LIMITS } from '../../../../domain/constants';
-import type { TaskDto, TaskPage } from '../../../../domain/schemas/task';
+import type { TaskDto } from '../../../../domain/schemas/task';
+import type { TaskPage } from '../../../../domain/task-list';
 import { getTaskPage } from '../../../lib/queries/tasks';
 import type { BoardShape, ColumnRef } from '../board/board-model';
 import { type BoardAnswer, boardKey, columnFilter, columnPage, createBoardLoader, SHAPE, takerOf } from './board-loader';

@@ -32,8 +32,7 @@ const SEARCH_LIMIT = 8;
 export const useDependencySearch = (teamId: string | undefined, q: string) =>
   useQuery<TaskDto[]>({
     queryKey: dependencyKeys.search(teamId ?? '', q),
-    queryFn: ({ signal }) =>
-      getTaskPage({ teamId, q, limit: SEARCH_LIMIT }, signal).then((a) => a.tasks),
+    queryFn: ({ signal }) => getTaskPage({ teamId, q, limit: SEARCH_LIMIT }, signal).then((a) => a.tasks),
     enabled: Boolean(teamId) && q.trim().length > 0,
     placeholderData: keepPreviousData,
     staleTime: 10_000,
