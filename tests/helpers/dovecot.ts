@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 import { until } from './smtp';
 
 /** Debian's dovecot-imapd (.ci/run installs it). */
@@ -16,14 +17,6 @@ export interface TestImapServer {
   /** `imap://user:password@127.0.0.1:<port>/INBOX`: what IMAP_URL would say. */
   url: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 const accepts = (port: number) =>

@@ -11,7 +11,6 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -20,6 +19,7 @@ import { loadConfig } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import { BACKUPS_KEPT, migrateSafely, readMigrations, schemaVersion } from '../../src/server/db/migrate-safely';
 import { migrateWith, migrationsUpTo } from '../helpers/migrations';
+import { freePort } from '../helpers/free-port';
 import { createScratchTarget, type ScratchTarget } from '../helpers/scratch-db';
 import { waitUntilHealthy } from '../helpers/wait-healthy';
 
@@ -132,17 +132,6 @@ async function facts(database: Database, tables: string[]) {
     if (row?.found) present.push(t);
   }
   return { users, schema: await schemaVersion(database.db), present };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 function serverEnv(target: ScratchTarget, port: number, extra: Record<string, string>): NodeJS.ProcessEnv {
