@@ -8,7 +8,10 @@ import type { ChildProcess } from 'node:child_process';
 export async function waitUntilHealthy(child: ChildProcess, url: string, timeoutMs: number, output: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server at ${url} exited (${child.exitCode}) during start-up:\n${output()}`);
+    // A server killed by a signal has no exit code, only a signal code.
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`server at ${url} exited (${child.exitCode ?? child.signalCode}) during start-up:\n${output()}`);
+    }
     try {
       if ((await fetch(`${url}/api/health`)).ok) return;
     } catch {
