@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { buildServer } from '../scripts/build-server.mjs';
 import { waitUntilHealthy } from '../tests/helpers/wait-healthy';
 
-// BENCH_BUILD_DIR: a folder of its own, so that two benches run side by side never bundle into one another.
+// BENCH_BUILD_DIR: a folder of its own, so that two benches run side by side never bundle into one another; under the
+// project (node_modules/.cache/<name>), since the bundle's packages resolve from the folder's node_modules.
 const BUILD_DIR = process.env.BENCH_BUILD_DIR || join(import.meta.dirname, '..', 'node_modules', '.cache', 'crewboard-bench');
 
 /** Bundles the server to <BUILD_DIR>/server (as `npm run build` does dist/server) and returns main.js's path. */
