@@ -1,13 +1,4 @@
-import {
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  NoSuchKey,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { type Readable, Transform } from 'node:stream';
 import { checkKey, checkPrefix, type ObjectStorage, type StoredObject } from './storage';
 
@@ -26,7 +17,18 @@ export interface S3StorageOptions {
 const PART_SIZE = 5 * 1024 * 1024;
 const QUEUE_SIZE = 2;
 
-const isMissing = (error: unknown) =>
+type Sdk = typeof import('@aws-sdk/client-s3');
+let sdk: Promise<Sdk> | null = null;
+/**
+ * The SDK (about 20 MB of a process's memory) loads with the first S3 call, not with the server: a server that keeps
+ * its files in a folder never loads it (issue 42, memory).
+ */
+const loadSdk = (): Promise<Sdk> => {
+  sdk ??= import('@aws-sdk/client-s3');
+  return sdk;
+};
+
+const isMissing = ({ NoSuchKey, S3ServiceException }: Sdk, error: unknown) =>
   error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404);
 
 /**
@@ -36,25 +38,35 @@ const isMissing = (error: unknown) =>
  */
 export class S3Storage implements ObjectStorage {
   readonly kind = 's3';
-  private readonly client: S3Client;
+  private client: Promise<S3Client> | null = null;
   private readonly bucket: string;
 
-  constructor(options: S3StorageOptions) {
+  constructor(private readonly options: S3StorageOptions) {
     this.bucket = options.bucket;
-    this.client = new S3Client({
-      endpoint: options.endpoint,
-      region: options.region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
-      // Checksums only where S3 demands them: many S3-compatible servers do not read the SDK's default
-      // (trailing CRC32 in aws-chunked bodies), and would store the chunk framing as the file's bytes.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+  }
+
+  /** The client, made with the first call (see loadSdk). */
+  private s3(): Promise<S3Client> {
+    const { endpoint, region, accessKeyId, secretAccessKey } = this.options;
+    this.client ??= loadSdk().then(
+      ({ S3Client }) =>
+        new S3Client({
+          endpoint,
+          region,
+          forcePathStyle: true,
+          credentials: { accessKeyId, secretAccessKey },
+          // Checksums only where S3 demands them: many S3-compatible servers do not read the SDK's default
+          // (trailing CRC32 in aws-chunked bodies), and would store the chunk framing as the file's bytes.
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          responseChecksumValidation: 'WHEN_REQUIRED',
+        }),
+    );
+    return this.client;
   }
 
   async put(key: string, body: Readable, options: { contentType?: string } = {}): Promise<{ size: number }> {
     checkKey(key);
+    const [client, { Upload }] = await Promise.all([this.s3(), import('@aws-sdk/lib-storage')]);
     let size = 0;
     const count = new Transform({
       transform(chunk: Buffer, _encoding, done) {
@@ -66,7 +78,7 @@ export class S3Storage implements ObjectStorage {
     body.once('error', (error) => count.destroy(error));
     body.pipe(count);
     const upload = new Upload({
-      client: this.client,
+      client,
       params: {
         Bucket: this.bucket,
         Key: key,
@@ -88,28 +100,31 @@ export class S3Storage implements ObjectStorage {
 
   async get(key: string): Promise<{ body: Readable; size: number } | null> {
     checkKey(key);
+    const [client, aws] = await Promise.all([this.s3(), loadSdk()]);
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const out = await client.send(new aws.GetObjectCommand({ Bucket: this.bucket, Key: key }));
       if (!out.Body) return null;
       return { body: out.Body as Readable, size: Number(out.ContentLength ?? 0) };
     } catch (error) {
-      if (isMissing(error)) return null;
+      if (isMissing(aws, error)) return null;
       throw error;
     }
   }
 
   async delete(key: string): Promise<void> {
     checkKey(key);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    const [client, { DeleteObjectCommand }] = await Promise.all([this.s3(), loadSdk()]);
+    await client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
   async deletePrefix(prefix: string): Promise<number> {
     checkPrefix(prefix);
+    const [client, { DeleteObjectsCommand }] = await Promise.all([this.s3(), loadSdk()]);
     let batch: string[] = [];
     let n = 0;
     const flush = async () => {
       if (batch.length === 0) return;
-      await this.client.send(
+      await client.send(
         new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
       );
       n += batch.length;
@@ -125,9 +140,10 @@ export class S3Storage implements ObjectStorage {
 
   async *list(prefix: string): AsyncIterable<StoredObject> {
     checkPrefix(prefix);
+    const [client, { ListObjectsV2Command }] = await Promise.all([this.s3(), loadSdk()]);
     let token: string | undefined;
     do {
-      const page = await this.client.send(
+      const page = await client.send(
         new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix || undefined, ContinuationToken: token }),
       );
       for (const object of page.Contents ?? []) {
@@ -146,6 +162,6 @@ export class S3Storage implements ObjectStorage {
   }
 
   close(): void {
-    this.client.destroy();
+    void this.client?.then((client) => client.destroy());
   }
 }

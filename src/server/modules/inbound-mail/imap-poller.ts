@@ -1,4 +1,4 @@
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import { OUTSIDE_LIMITS } from '../../../domain/constants';
 import type { ReceiveResult } from './inbound-mail.service';
 
@@ -81,6 +81,8 @@ export class ImapPoller {
 
   private async connect(): Promise<void> {
     const { mailbox: _mailbox, ...options } = imapOptions(this.url);
+    // Loaded here, not with the server: a server without IMAP_URL never loads it (issue 42, memory).
+    const { ImapFlow } = await import('imapflow');
     const client = new ImapFlow({ ...options, logger: false, disableAutoIdle: true, emitLogs: false });
     // A dropped connection surfaces as the next command's failure; the event itself is only noted.
     client.on('error', (error: Error) => this.log.warn({ err: error }, 'inbound mail: IMAP connection error'));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import EmailReplyParser from 'email-reply-parser';
-import { type AddressObject, simpleParser } from 'mailparser';
+import type { AddressObject } from 'mailparser';
 import TurndownService from 'turndown';
 
 /** A received mail as the intake and the replies read it. */
@@ -163,6 +163,8 @@ function isAutomatic(headers: Map<string, unknown>, contentType: string): boolea
 /** mailparser's reading of the message, or UnreadableMessage: too many parts, a failure, or no end in sight. */
 async function parseBounded(raw: Buffer) {
   if (countMimeParts(raw) > MAX_MIME_PARTS) throw new UnreadableMessage('too_many_parts');
+  // Loaded with the first message, not with the server (issue 42, memory).
+  const { simpleParser } = await import('mailparser');
   let timer: NodeJS.Timeout | undefined;
   const stalled = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new UnreadableMessage('unparsable')), PARSE_TIMEOUT_MS);

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
+import type { SMTPServer } from 'smtp-server';
 import { OUTSIDE_LIMITS } from '../../../domain/constants';
 import type { InboundMail } from './inbound-mail.service';
 
@@ -33,6 +33,8 @@ export class SmtpListener {
 
   /** Listens on `port` (0: any free one) at `host`; resolves with the port bound. */
   async start(port: number, host: string): Promise<number> {
+    // Loaded here, not with the server: a server without INBOUND_SMTP_PORT never loads it (issue 42, memory).
+    const { SMTPServer } = await import('smtp-server');
     const server = new SMTPServer({
       name: 'crewboard',
       banner: 'Crewboard mail in',
