@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { TaskDto } from '../../src/domain/schemas/task';
 import type { StatusDto, StatusListDto } from '../../src/domain/schemas/workflow';
@@ -13,17 +13,19 @@ async function audit(page: Page, label: string) {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-/** A mouse drag from the middle of `from` to a point of `to` (its middle, or `dy` below its top). */
-async function drag(
-  page: Page,
-  from: { x: number; y: number; width: number; height: number },
-  to: { x: number; y: number; width: number; height: number },
-  dy?: number,
-) {
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+/**
+ * A mouse drag from the middle of `from` to a point of `to` (its middle, or `dy` below its top). Each box is read when
+ * it is needed: the target once the card is picked up, so that a board still settling (a refetch, a lane opening)
+ * cannot move it between the reading and the drop.
+ */
+async function drag(page: Page, from: Locator, to: Locator, dy?: number) {
+  await expect(from).toBeVisible();
+  const a = (await from.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
   await page.mouse.down();
-  await page.mouse.move(from.x + from.width / 2 + 20, from.y + from.height / 2 + 10, { steps: 5 });
-  await page.mouse.move(to.x + to.width / 2, to.y + (dy ?? to.height / 2), { steps: 15 });
+  await page.mouse.move(a.x + a.width / 2 + 20, a.y + a.height / 2 + 10, { steps: 5 });
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(b.x + b.width / 2, b.y + (dy ?? b.height / 2), { steps: 15 });
   await page.mouse.up();
 }
 
@@ -58,7 +60,7 @@ test('a custom workflow on the board: WIP limits, moves by mouse and keyboard, s
   await expect(qaColumn.getByTestId('column-count')).toContainText('0 / 1');
 
   // Mouse: into QA, at its limit (not over it).
-  await drag(page, (await card(board, 'First in').boundingBox())!, (await qaColumn.boundingBox())!, 120);
+  await drag(page, card(board, 'First in'), qaColumn, 120);
   await expect(card(qaColumn, 'First in')).toBeVisible();
   await expect(qaColumn.getByTestId('column-count')).toContainText('1 / 1');
   await expect(qaColumn.getByText('Over WIP limit')).toHaveCount(0);
@@ -89,11 +91,7 @@ test('a custom workflow on the board: WIP limits, moves by mouse and keyboard, s
   const unassigned = page.getByRole('region', { name: /^Unassigned/ });
   await expect(miaLane.getByRole('button', { name: /Mia Member/ })).toHaveAttribute('aria-expanded', 'true');
   await expect(card(unassigned, 'First in')).toBeVisible();
-  await drag(
-    page,
-    (await card(miaLane, 'Lane mover').boundingBox())!,
-    (await unassigned.getByTestId('cell-todo').boundingBox())!,
-  );
+  await drag(page, card(miaLane, 'Lane mover'), unassigned.getByTestId('cell-todo'));
   await expect(card(unassigned, 'Lane mover')).toBeVisible();
   await expect
     .poll(async () => (await apiAs<TaskDto>(request, owner, 'get', `/api/tasks/${laneMover.id}`)).assigneeId)
