@@ -4,7 +4,7 @@
  * subscribers. Which of them react to each kind is one table (src/server/subscribers/reactions.ts): a new kind without
  * its row there, or a subscriber without the handler its row names, fails the typecheck.
  */
-import type { InvitationRole, SystemRole, TeamRole, UserTokenPurpose } from './constants';
+import type { InvitationRole, SignInMethod, SystemRole, TeamRole, UserTokenPurpose } from './constants';
 import type { CustomFieldDto } from './schemas/custom-field';
 import type { TaskDto } from './schemas/task';
 import type { FormDto } from './schemas/outside';
@@ -44,8 +44,8 @@ export const anonymousActor = (email: string | null = null, ip: string | null = 
   ip,
 });
 
-/** How a sign-in proved who it is (the audit row's `details.method`). */
-export type SignInMethod = 'password' | 'two_factor' | 'oidc';
+/** How a sign-in proved who it is (the audit row's `details.method`, and `sessions.method`). */
+export type { SignInMethod };
 
 /** What revoking an account's standing credentials took (on the audit row of the change that caused it). */
 export interface CredentialsRevoked {

@@ -78,17 +78,32 @@ export const PROJECT_STATUS_LABELS: Record<ProjectStatus, string> = {
 /** The project status filter tiles omit archived (spec §4). */
 export const PROJECT_STATUS_TILES = ['active', 'planning', 'on_hold', 'completed'] as const;
 
-export const TEAM_ROLES = ['owner', 'admin', 'member'] as const;
+/**
+ * A team's roles (spec §6, and issue 41's viewer and guest, decision 0031): a viewer reads the whole team and writes
+ * nothing (but comments when the team lets viewers comment); a guest sees only the projects they are added to
+ * (`project_guests`) and changes only the tasks assigned to them.
+ */
+export const TEAM_ROLES = ['owner', 'admin', 'member', 'viewer', 'guest'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 
-export const INVITATION_ROLES = ['member', 'admin'] as const;
+/** The roles an invitation, a role change or a directory mapping may give (in the form's order). */
+export const INVITATION_ROLES = ['member', 'admin', 'viewer', 'guest'] as const;
 export type InvitationRole = (typeof INVITATION_ROLES)[number];
 
 export const TEAM_ROLE_LABELS: Record<TeamRole, string> = {
   owner: 'Owner',
   admin: 'Admin',
   member: 'Member',
+  viewer: 'Viewer',
+  guest: 'Guest',
 };
+
+/**
+ * How a session began (its audit row, and `sessions.method`): a password, a password and a second factor, OpenID
+ * Connect (Google), a directory (LDAP) or SAML. A team that requires single sign-on admits only `saml` sessions.
+ */
+export const SIGN_IN_METHODS = ['password', 'two_factor', 'oidc', 'ldap', 'saml'] as const;
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 
 export const INVITATION_STATUSES = ['pending', 'accepted', 'declined'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];

@@ -8,6 +8,37 @@ export const MANAGER_ROLES = ['owner', 'admin'] as const satisfies readonly Team
 
 const isManager = (role: MemberRole): boolean => MANAGER_ROLES.some((r) => r === role);
 
+/** The roles that change a team's work (issue 41: a viewer only reads, a guest changes only tasks assigned to them). */
+export const WRITER_ROLES = ['owner', 'admin', 'member'] as const satisfies readonly TeamRole[];
+
+/** Create and change the team's work in general (projects, tasks, notes, fields, views, imports): members and up. */
+export const canContribute = (role: MemberRole): boolean => WRITER_ROLES.some((r) => r === role);
+
+/** Sees the whole team (every project and person): everyone but a guest, who sees only the projects they are added to. */
+export const seesWholeTeam = (role: MemberRole): boolean => role != null && role !== 'guest';
+
+/**
+ * Change a task (its fields, status, checklist, time, files): members and up, and a guest on a task assigned to them.
+ * A viewer changes nothing.
+ */
+export function canEditTask(role: MemberRole, userId: string, task: { assigneeId: string | null }): boolean {
+  return canContribute(role) || (role === 'guest' && task.assigneeId === userId);
+}
+
+/** Comment on a task: whoever may change it, and a viewer when the team lets viewers comment (`viewersMayComment`). */
+export function canCommentOnTask(
+  role: MemberRole,
+  userId: string,
+  task: { assigneeId: string | null },
+  team: { viewersMayComment: boolean },
+): boolean {
+  return canEditTask(role, userId, task) || (role === 'viewer' && team.viewersMayComment);
+}
+
+/** Add or remove a project's guests, and set the team's access rules (viewers' comments, single sign-on): owner and admins. */
+export const canManageGuests = isManager;
+export const canSetTeamAccess = isManager;
+
 /** Edit or delete a project: the team's owner or admins. */
 export const canEditProject = isManager;
 /** Edit a team's name and description, or delete the team: only the owner. */
@@ -40,9 +71,9 @@ export function canActOnMember(actorRole: MemberRole, actorUserId: string, targe
   return true;
 }
 
-/** Delete a task: its creator or the team's owner/admins. */
+/** Delete a task: its creator (while they may still contribute) or the team's owner/admins. */
 export function canDeleteTask(role: MemberRole, userId: string, task: { creatorId: string }): boolean {
-  return task.creatorId === userId || isManager(role);
+  return (task.creatorId === userId && canContribute(role)) || isManager(role);
 }
 
 /**

@@ -39,9 +39,9 @@ export function initials(fullName: string): string {
     .join('');
 }
 
-const ROLE_ORDER: Record<TeamRole, number> = { owner: 0, admin: 1, member: 2 };
+const ROLE_ORDER: Record<TeamRole, number> = { owner: 0, admin: 1, member: 2, viewer: 3, guest: 4 };
 
-/** Members listed owner first, then admins, then members; by join time within a role. */
+/** Members listed owner first, then admins, members, viewers and guests; by join time within a role. */
 export function sortMembers<T extends { role: TeamRole; joinedAt: string }>(members: readonly T[]): T[] {
   return [...members].sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.joinedAt.localeCompare(b.joinedAt));
 }

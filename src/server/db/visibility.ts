@@ -1,7 +1,7 @@
 import { and, eq, exists, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { alias, type AnyPgColumn, QueryBuilder } from 'drizzle-orm/pg-core';
 import type { TeamRole } from '../../domain/constants';
-import { teamMembers, users } from './schema';
+import { projectGuests, projects, teamMembers, users } from './schema';
 
 /**
  * The one rule of visibility (DESIGN.md "Authorization"): a user sees a team, and everything in it,
@@ -50,3 +50,35 @@ export const activeRole = (teamId: Ref, userId: Ref): SQL<TeamRole | null> =>
 /** How many active members team `teamId` has (a scalar subquery). */
 export const activeMemberCount = (teamId: Ref): SQL<number> =>
   sql<number>`${qb.select({ n: sql`count(*)` }).from(tm).where(activeMembership({ teamId }, tm))}::int`;
+
+/**
+ * Ids of the projects `userId` sees (decision 0031): every project of a team where they are an active member other than
+ * a guest, and, where they are a guest, only the projects `project_guests` gives them. A subquery for `in`: every read
+ * of projects and tasks that a guest may reach filters by it (or by `seesProject`).
+ */
+export function visibleProjectIds(userId: Ref) {
+  return qb
+    .select({ projectId: projects.id })
+    .from(projects)
+    .innerJoin(teamMembers, and(eq(teamMembers.teamId, projects.teamId), activeMembership({ userId })))
+    .where(seesProjectAs(teamMembers.role, projects.id, userId));
+}
+
+/** True when `userId` sees project `projectId` of team `teamId` (an exists subquery; the project's team is given). */
+export const seesProject = (teamId: Ref, projectId: Ref, userId: Ref): SQL =>
+  exists(
+    qb
+      .select({ one: sql`1` })
+      .from(tm)
+      .where(and(activeMembership({ teamId, userId }, tm), seesProjectAs(tm.role, projectId, userId))),
+  );
+
+/** A member with role `role` sees project `projectId`: not a guest, or a guest the project was given to. */
+function seesProjectAs(role: AnyPgColumn, projectId: Ref, userId: Ref): SQL {
+  return sql`(${role} <> 'guest' or ${exists(
+    qb
+      .select({ one: sql`1` })
+      .from(projectGuests)
+      .where(and(eq(projectGuests.projectId, projectId), eq(projectGuests.userId, userId))),
+  )})`;
+}

@@ -14,3 +14,4 @@ export * from './audit';
 export * from './notes';
 export * from './rate-limits';
 export * from './outside';
+export * from './identity';

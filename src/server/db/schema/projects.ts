@@ -50,6 +50,21 @@ export const projects = pgTable(
 );
 
 /**
+ * The projects a guest of the team sees (issue 41, decision 0031): a guest reads only these, and a guest membership
+ * without a row here sees no project. Rows of a person who is not (or no longer) a guest count for nothing.
+ */
+export const projectGuests = pgTable(
+  'project_guests',
+  {
+    projectId: requiredRef('project_id', () => projects.id, 'cascade'),
+    userId: requiredRef('user_id', () => users.id, 'cascade'),
+    addedBy: uuid('added_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId] }), index('project_guests_user_idx').on(t.userId)],
+);
+
+/**
  * Each project's statuses, in order (decision 0024, migration 0011). Tasks hold a status's `key`, which never changes
  * (a rename changes the name only) and is never reused: a deleted status keeps its row (`deleted_at` set, no
  * position), so history and the cumulative flow still name it. The unique (project_id, position) constraint is

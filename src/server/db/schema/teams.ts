@@ -1,6 +1,6 @@
 /** Teams, their members and the invitations to join them. */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { ESTIMATE_UNITS, INVITATION_ROLES, INVITATION_STATUSES, TEAM_ROLES } from '../../../domain/constants';
 import { createdAt, id, oneOf, requiredRef, textOf, timestamptz, updatedAt } from './columns';
 import { users } from './users';
@@ -20,6 +20,12 @@ export const teams = pgTable(
     version: integer('version').notNull().default(0),
     // How the team estimates tasks (issue 39): 'time' (minutes) or 'points'.
     estimateUnit: textOf('estimate_unit', ESTIMATE_UNITS).notNull().default('time'),
+    /** May the team's viewers comment (issue 41)? The owner and admins choose. */
+    viewersMayComment: boolean('viewers_may_comment').notNull().default(true),
+    /** Does the team admit only members signed in by single sign-on (SAML)? The owner and admins choose. */
+    requiresSso: boolean('requires_sso').notNull().default(false),
+    /** The identity provider's `externalId` of the SCIM group this team is (issue 41); null otherwise. */
+    scimExternalId: text('scim_external_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

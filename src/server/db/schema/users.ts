@@ -2,7 +2,7 @@
  * tokens, emailed one-time links, two-factor recovery codes, personal API tokens. */
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, check, index, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { API_TOKEN_SCOPES, SYSTEM_ROLES, USER_TOKEN_PURPOSES } from '../../../domain/constants';
+import { API_TOKEN_SCOPES, SIGN_IN_METHODS, SYSTEM_ROLES, USER_TOKEN_PURPOSES } from '../../../domain/constants';
 import { createdAt, id, oneOf, requiredRef, textOf, timestamptz, updatedAt } from './columns';
 
 /** Profiles (spec §3 "users table"). Emails are stored lower-cased. */
@@ -24,6 +24,8 @@ export const users = pgTable(
     totpEnabledAt: timestamptz('totp_enabled_at'),
     digestEnabled: boolean('digest_enabled').notNull().default(true),
     lastSeenAt: timestamptz('last_seen_at'),
+    /** The identity provider's `externalId` for a person provisioned by SCIM (issue 41); null otherwise. */
+    scimExternalId: text('scim_external_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -44,7 +46,10 @@ export const passwordCredentials = pgTable('password_credentials', {
   updatedAt: updatedAt(),
 });
 
-/** External identities (OpenID Connect), keyed on issuer + subject. */
+/**
+ * External identities, keyed on issuer + subject: OpenID Connect (the issuer URL), LDAP (`ldap:` + the directory URL;
+ * the subject is the entry's DN) and SAML (`saml:` + the IdP's entity ID; the subject is the NameID).
+ */
 export const oauthIdentities = pgTable(
   'oauth_identities',
   {
@@ -68,8 +73,10 @@ export const sessions = pgTable(
     userAgent: text('user_agent'),
     /** The client's address when the session started (Settings → Security). */
     ip: text('ip'),
+    /** How the person signed in (a team that requires single sign-on admits only `saml`). */
+    method: textOf('method', SIGN_IN_METHODS).notNull().default('password'),
   },
-  (t) => [index('sessions_user_idx').on(t.userId)],
+  (t) => [index('sessions_user_idx').on(t.userId), check('sessions_method_check', oneOf(t.method, SIGN_IN_METHODS))],
 );
 
 /** Refresh tokens, stored only as SHA-256 hashes; single use, rotated on every refresh. */

@@ -1,9 +1,16 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { SignInMethod } from '../../../domain/constants';
 import type { Db, DbOrTx } from '../../db/client';
 import { refreshTokens, sessions, users } from '../../db/schema';
 
-export async function createSession(db: DbOrTx, userId: string, userAgent: string | null, ip: string | null = null) {
-  const [row] = await db.insert(sessions).values({ userId, userAgent, ip }).returning();
+export async function createSession(
+  db: DbOrTx,
+  userId: string,
+  userAgent: string | null,
+  ip: string | null = null,
+  method: SignInMethod = 'password',
+) {
+  const [row] = await db.insert(sessions).values({ userId, userAgent, ip, method }).returning();
   return row!;
 }
 

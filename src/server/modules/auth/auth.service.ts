@@ -134,7 +134,7 @@ export class AuthService {
   ): Promise<SessionDto> {
     const refresh = this.tokens.newRefreshToken();
     const session = await this.changes.run(this.db, userActor(user.id, user.email, ip), async (tx, record) => {
-      const s = await repo.createSession(tx, user.id, userAgent?.slice(0, 300) ?? null, ip);
+      const s = await repo.createSession(tx, user.id, userAgent?.slice(0, 300) ?? null, ip, method);
       await repo.insertRefreshToken(tx, s.id, hashToken(refresh), null);
       await record({ kind: 'account.signed_in', userId: user.id, email: user.email, method, sessionId: s.id });
       return s;
