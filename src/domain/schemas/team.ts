@@ -44,11 +44,30 @@ export const teamDto = z.object({
   version: z.number().int(),
   /** How the team estimates tasks (issue 39): 'time' (hours and minutes) or 'points'. */
   estimateUnit: z.enum(ESTIMATE_UNITS),
+  /** May the team's viewers comment (issue 41)? */
+  viewersMayComment: z.boolean(),
+  /** Does the team admit only members signed in by single sign-on (issue 41)? */
+  requiresSso: z.boolean(),
   /** The caller's role in this team. */
   myRole: z.enum(TEAM_ROLES),
   members: z.array(teamMemberDto),
 });
 export type TeamDto = z.infer<typeof teamDto>;
+
+/** `PATCH /api/teams/:id/access` (issue 41): the team's access rules, owner and admins only; a missing field is left. */
+export const updateTeamAccessInput = z
+  .object({ viewersMayComment: z.boolean().optional(), requiresSso: z.boolean().optional() })
+  .strict()
+  .refine((v) => v.viewersMayComment !== undefined || v.requiresSso !== undefined, { error: 'Nothing to change' });
+export type UpdateTeamAccessInput = z.infer<typeof updateTeamAccessInput>;
+
+/** A guest given a project (`GET/POST /api/projects/:id/guests`, `DELETE /api/projects/:id/guests/:userId`; issue 41). */
+export const projectGuestDto = z.object({ userId: uuid, user: userSummary, addedAt: isoDateTime });
+export type ProjectGuestDto = z.infer<typeof projectGuestDto>;
+export const projectGuestListDto = z.object({ guests: z.array(projectGuestDto) });
+export const addProjectGuestInput = z.object({ userId: uuid }).strict();
+export type AddProjectGuestInput = z.infer<typeof addProjectGuestInput>;
+export const projectGuestParams = z.object({ id: uuid, userId: uuid });
 
 export const listTeamsQuery = z.object({ q: z.string().max(200).optional() });
 

@@ -27,6 +27,8 @@ export function toTeamDto(team: TeamRow, members: MemberWithUser[], viewerId: st
     updatedAt: team.updatedAt.toISOString(),
     version: team.version,
     estimateUnit: team.estimateUnit,
+    viewersMayComment: team.viewersMayComment,
+    requiresSso: team.requiresSso,
     myRole: me?.role ?? 'member',
     members: dtos,
   };
