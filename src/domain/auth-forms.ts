@@ -8,6 +8,7 @@ import { LIMITS } from './constants';
 import { MSG } from './messages';
 import {
   changePasswordInput,
+  directoryPasswordGrantInput,
   forgotPasswordInput,
   passwordGrantInput,
   passwordInput,
@@ -32,6 +33,9 @@ export const signInForm = z.object({
   ...passwordGrantInput.shape,
   password: passwordInput.min(LIMITS.loginPasswordMin, MSG.passwordMin6),
 });
+
+/** The sign-in form with directory sign-in on (issue 41): an email or a directory username; the directory rules its passwords. */
+export const directorySignInForm = z.object({ ...directoryPasswordGrantInput.shape });
 
 export const loginSignUpForm = z.object({ ...signupInput.shape, confirmPassword }).refine(matches, confirmMatches);
 

@@ -21,6 +21,8 @@ export type ChangeActor =
   | { kind: 'user'; userId: string; email: string | null; ip: string | null }
   | { kind: 'token'; userId: string; email: string | null; ip: string | null; tokenId: string }
   | { kind: 'system'; via: 'cli' | 'cli_socket' | 'compaction' | 'schedule' }
+  /** An identity provider through a SCIM token (issue 41): acts as the super admin who created the token. */
+  | { kind: 'scim'; userId: string; email: string | null; ip: string | null; scimTokenId: string }
   | { kind: 'anonymous'; email: string | null; ip: string | null };
 
 /** An actor that is a person (by session or by token). */
@@ -97,8 +99,13 @@ export type Change =
   | Of<'invitation.sent', { teamId: string; invitationId: string; email: string; role: InvitationRole }>
   | Of<'invitation.cancelled', { teamId: string; invitationId: string; email: string; role: InvitationRole }>
   | Of<'invitation.declined', { teamId: string; invitationId: string; email: string }>
+  /** The team's access rules set (issue 41): viewers' comments, single sign-on required. */
+  | Of<'team.access_changed', { teamId: string; viewersMayComment: boolean; requiresSso: boolean }>
   // ---- projects ----
   | Of<'project.created', { teamId: string; projectId: string }>
+  /** A guest of the team given a project (issue 41), or taken off it. */
+  | Of<'project.guest_added', { teamId: string; projectId: string; guest: { userId: string; email: string } }>
+  | Of<'project.guest_removed', { teamId: string; projectId: string; guest: { userId: string; email: string } }>
   /** `previousTeamId` differs from `teamId` when the project moved to another team. */
   | Of<'project.updated', { teamId: string; previousTeamId: string; projectId: string }>
   /** Recorded before the row goes (the webhook reads the project). */
@@ -235,6 +242,31 @@ export type Change =
   | Of<'api_token.created', { userId: string; tokenId: string; name: string; scope: string; expiresAt: string | null }>
   /** Revoked by hand, or with the account's other credentials (`reason`); its event streams close. */
   | Of<'api_token.revoked', { userId: string; tokenId: string; name: string; reason: string | null }>
+  // ---- SCIM provisioning (issue 41): the tokens, and what an identity provider did (actor kind 'scim') ----
+  | Of<'scim_token.created', { tokenId: string; name: string; prefix: string }>
+  | Of<'scim_token.revoked', { tokenId: string; name: string }>
+  /**
+   * A person created or changed by SCIM (`fields`: the attributes that changed; `previousEmail` when userName changed).
+   * Deactivation and reactivation are account.deactivated / account.activated.
+   */
+  | Of<
+      'scim.user_provisioned',
+      { userId: string; email: string; previousEmail: string | null; created: boolean; fields: readonly string[] }
+    >
+  /** A team created or changed as a SCIM group (`fields`: displayName, externalId). */
+  | Of<'scim.group_provisioned', { teamId: string; teamName: string; created: boolean; fields: readonly string[] }>
+  /** A SCIM group deleted: the team stays, unlinked, without the members SCIM gave it (`removedMembers`). */
+  | Of<'scim.group_unlinked', { teamId: string; teamName: string; removedMembers: number }>
+  /** A person made a member of a team by SCIM (removal is member.removed). */
+  | Of<'scim.member_added', { teamId: string; member: MemberRef }>
+  // ---- directory sign-in (issue 41): LDAP_GROUP_MAP at a sign-in; a role change or removal is member.role_changed/removed ----
+  /** A person made a member of a mapped team because the directory has them in `group`. */
+  | Of<'ldap.member_added', { teamId: string; member: MemberRef; role: InvitationRole; group: string }>
+  /** The SAML identity provider set in the admin panel (issue 41); no audit row: the audit actions are fixed by migration 0021. */
+  | Of<
+      'sso.settings_updated',
+      { enabled: boolean; idpInitiated: boolean; source: 'metadata_url' | 'metadata_xml' | 'fields' | 'none' }
+    >
   // ---- accounts ----
   | Of<'account.two_factor_enabled', { userId: string; email: string }>
   | Of<'account.two_factor_disabled', { userId: string; email: string; proof: 'password' | 'code' }>
@@ -244,7 +276,7 @@ export type Change =
   /** The system role set by the CLI (`via` says which way it came). */
   | Of<'account.role_set', { userId: string; email: string; role: SystemRole; via: 'cli' | 'cli_socket' }>
   /** A sign-up, or a first Google sign-in (`via`). */
-  | Of<'account.created', { userId: string; email: string; via: 'password' | 'oidc' }>
+  | Of<'account.created', { userId: string; email: string; via: 'password' | 'oidc' | 'ldap' | 'saml' }>
   | Of<'account.signed_in', { userId: string; email: string; method: SignInMethod; sessionId: string }>
   /** By someone not signed in: `email` is the address tried, `userId` its account if it has one. */
   | Of<'account.sign_in_failed', { userId: string | null; email: string; method: SignInMethod; reason: string }>

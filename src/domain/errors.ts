@@ -78,6 +78,21 @@ export const ERRORS = {
   mfa_required: { code: 'unauthenticated', message: 'Enter the authentication code from your authenticator app.' },
   mfa_code_invalid: { code: 'invalid_credentials', message: 'Invalid authentication code. Please try again.' },
   mfa_token_invalid: { code: 'invalid_grant', message: 'This sign-in has expired. Please sign in again.' },
+  // directory sign-in (LDAP, issue 41)
+  directory_account_disabled: {
+    code: 'invalid_credentials',
+    message: 'Your directory account is disabled. Please contact your administrator.',
+  },
+  directory_link_unverified: {
+    code: 'invalid_credentials',
+    message:
+      'An account with this email already exists and its address is not verified yet. Sign in with your password and verify your email address first; then you can sign in with your directory account.',
+  },
+  directory_no_email: {
+    code: 'invalid_credentials',
+    message: 'Your directory account has no email address. Please contact your administrator.',
+  },
+  directory_unavailable: { code: 'unavailable', message: 'The directory cannot be reached right now. Please try again later.' },
   mfa_already_enabled: { code: 'conflict', message: 'Two-factor authentication is already on.' },
   mfa_not_enabled: { code: 'conflict', message: 'Two-factor authentication is not on.' },
   mfa_setup_missing: { code: 'conflict', message: 'Start the two-factor setup again.' },
@@ -99,17 +114,23 @@ export const ERRORS = {
   checklist_item_not_found: { code: 'not_found', message: 'Checklist item not found' },
   view_not_found: { code: 'not_found', message: 'View not found' },
   api_token_not_found: { code: 'not_found', message: 'Token not found' },
+  scim_token_not_found: { code: 'not_found', message: 'SCIM token not found' },
   webhook_not_found: { code: 'not_found', message: 'Webhook not found' },
   webhook_delivery_not_found: { code: 'not_found', message: 'Delivery not found' },
   note_not_found: { code: 'not_found', message: 'Note not found' },
   time_entry_not_found: { code: 'not_found', message: 'Time entry not found' },
   note_version_not_found: { code: 'not_found', message: 'Version not found' },
+  project_guest_not_found: { code: 'not_found', message: 'This person is not a guest of this project' },
   too_many_views: { code: 'conflict', message: 'You can keep at most 100 saved views. Delete one to save another.' },
   // A signed file link that is unknown, altered or expired (one answer: nothing to probe).
   file_link_invalid: { code: 'not_found', message: 'This file link is invalid or has expired' },
 
   // permission
   admin_only: { code: 'permission_denied', message: 'This area is for super admins only' },
+  // SAML single sign-on (issue 41): a team that requires it, seen from a session that did not come from it.
+  sso_required: { code: 'permission_denied', message: 'This team requires single sign-on.' },
+  sso_not_configured: { code: 'not_found', message: 'Single sign-on is not configured on this server.' },
+  sso_settings_invalid: { code: 'validation_failed', message: 'The identity provider settings could not be read' },
   // personal API tokens: a read-only token writes nothing; no token manages accounts, tokens or sessions
   token_scope_read_only: { code: 'permission_denied', message: 'This API token is read-only' },
   token_not_allowed: { code: 'permission_denied', message: 'API tokens cannot be used for account, token or session management' },
@@ -154,6 +175,14 @@ export const ERRORS = {
     code: 'permission_denied',
     message: 'Only the task creator or a team owner or admin can move this task to another team',
   },
+  // viewer and guest roles (issue 41)
+  read_only_role: { code: 'permission_denied', message: 'Your role in this team cannot make changes' },
+  task_edit_denied: { code: 'permission_denied', message: 'You can only change tasks assigned to you' },
+  comment_denied: { code: 'permission_denied', message: 'Viewers cannot comment in this team' },
+  guests_manage_denied: { code: 'permission_denied', message: "Only team owners and admins can manage a project's guests" },
+  guests_read_denied: { code: 'permission_denied', message: "Guests cannot see a project's guest list" },
+  team_access_denied: { code: 'permission_denied', message: "Only team owners and admins can change the team's access rules" },
+  team_export_denied: { code: 'permission_denied', message: 'Guests can export only the tasks of their projects' },
 
   // rules and state
   end_before_start: { code: 'validation_failed', message: MSG.endAfterStart },
@@ -172,6 +201,7 @@ export const ERRORS = {
   too_many_attachments: { code: 'conflict', message: 'A task holds at most 100 files' },
   file_too_large: { code: 'payload_too_large', message: 'This file is too large' },
   file_missing: { code: 'validation_failed', message: 'Choose a file to upload' },
+  too_many_scim_tokens: { code: 'conflict', message: 'You can keep at most 20 SCIM tokens. Revoke one to create another.' },
   too_many_api_tokens: { code: 'conflict', message: 'You can keep at most 50 API tokens. Revoke one to create another.' },
   too_many_webhooks: { code: 'conflict', message: 'A team can have at most 20 webhooks' },
   webhook_url_refused: {
@@ -180,6 +210,7 @@ export const ERRORS = {
   },
   webhook_url_insecure: { code: 'validation_failed', message: 'Webhook URLs must use HTTPS' },
   import_invalid: { code: 'validation_failed', message: 'This file could not be read as an import' },
+  not_a_guest: { code: 'validation_failed', message: 'Only a guest of the team can be added to a project' },
   // a project's workflow (issue 36): its statuses' names, colours, WIP limits, the rules of deletion and order
   ...WORKFLOW_ERRORS,
   // sub-tasks, dependencies and start dates (issue 37): parents, cycles, depth, blockers, start ≤ due

@@ -1,16 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import {
   canActOnMember,
+  canAssignTask,
+  canCommentOnTask,
+  canContribute,
   canDeleteAttachment,
   canDeleteComment,
   canDeleteTask,
   canEditComment,
   canEditProject,
   canEditView,
+  canEditTask,
   canEditTeam,
   canLeaveTeam,
   canManageMembers,
   canMoveTaskToTeam,
+  canRestructureTask,
   canUseAdminArea,
 } from './permissions';
 
@@ -59,6 +64,9 @@ describe('team permissions', () => {
     // Not a member of one side: the creator who left the source, or a destination they cannot see.
     expect(canMoveTaskToTeam(null, 'owner', 'u', { creatorId: 'u' })).toBe(false);
     expect(canMoveTaskToTeam('owner', null, 'u', { creatorId: 'u' })).toBe(false);
+    // A viewer or a guest in the destination adds nothing there (issue 41).
+    expect(canMoveTaskToTeam('owner', 'viewer', 'u', { creatorId: 'u' })).toBe(false);
+    expect(canMoveTaskToTeam('owner', 'guest', 'u', { creatorId: 'u' })).toBe(false);
   });
 });
 
@@ -91,5 +99,51 @@ describe('saved views', () => {
     expect(canEditView('owner', 'v', shared)).toBe(true);
     expect(canEditView(null, 'u', { ownerId: 'u', teamId: null })).toBe(true);
     expect(canEditView('owner', 'v', { ownerId: 'u', teamId: null })).toBe(false);
+    // Its owner, now a viewer or a guest of the team, no longer changes a view shared there (issue 41).
+    expect(canEditView('viewer', 'u', shared)).toBe(false);
+    expect(canEditView('guest', 'u', shared)).toBe(false);
+    expect(canEditView('viewer', 'u', { ownerId: 'u', teamId: null })).toBe(true);
+  });
+});
+
+describe('viewer and guest (issue 41)', () => {
+  const mine = { assigneeId: 'u' };
+  const theirs = { assigneeId: 'v' };
+  it('members and up contribute; a viewer and a guest do not', () => {
+    for (const role of ['owner', 'admin', 'member'] as const) expect(canContribute(role)).toBe(true);
+    for (const role of ['viewer', 'guest', null, undefined] as const) expect(canContribute(role)).toBe(false);
+  });
+  it('a guest edits only the tasks assigned to them; a viewer none', () => {
+    expect(canEditTask('member', 'u', theirs)).toBe(true);
+    expect(canEditTask('guest', 'u', mine)).toBe(true);
+    expect(canEditTask('guest', 'u', theirs)).toBe(false);
+    expect(canEditTask('guest', 'u', { assigneeId: null })).toBe(false);
+    expect(canEditTask('viewer', 'u', mine)).toBe(false);
+    expect(canEditTask(null, 'u', mine)).toBe(false);
+  });
+  it('a viewer comments only when the team allows it; a guest on their own tasks', () => {
+    const open = { viewersMayComment: true };
+    const closed = { viewersMayComment: false };
+    expect(canCommentOnTask('viewer', 'u', theirs, open)).toBe(true);
+    expect(canCommentOnTask('viewer', 'u', theirs, closed)).toBe(false);
+    expect(canCommentOnTask('guest', 'u', mine, closed)).toBe(true);
+    expect(canCommentOnTask('guest', 'u', theirs, open)).toBe(false);
+    expect(canCommentOnTask('member', 'u', theirs, closed)).toBe(true);
+  });
+  it('a guest keeps a task assigned to themselves and does not move it', () => {
+    expect(canAssignTask('member', 'u', 'v')).toBe(true);
+    expect(canAssignTask('member', 'u', null)).toBe(true);
+    expect(canAssignTask('guest', 'u', 'u')).toBe(true);
+    expect(canAssignTask('guest', 'u', 'v')).toBe(false);
+    expect(canAssignTask('guest', 'u', null)).toBe(false);
+    expect(canAssignTask('viewer', 'u', 'u')).toBe(false);
+    expect(canRestructureTask('member')).toBe(true);
+    expect(canRestructureTask('guest')).toBe(false);
+    expect(canRestructureTask('viewer')).toBe(false);
+  });
+  it('a viewer or a guest deletes no task, even one they created as a member', () => {
+    expect(canDeleteTask('guest', 'u', { creatorId: 'u' })).toBe(false);
+    expect(canDeleteTask('viewer', 'u', { creatorId: 'u' })).toBe(false);
+    expect(canDeleteComment('guest', 'u', { authorId: 'u' })).toBe(true);
   });
 });

@@ -25,6 +25,20 @@ export function canEditTask(role: MemberRole, userId: string, task: { assigneeId
   return canContribute(role) || (role === 'guest' && task.assigneeId === userId);
 }
 
+/**
+ * Give a task an assignee, or take it away: whoever changes the team's work; a guest keeps a task assigned to
+ * themselves (they may not hand it to someone else, nor leave it without an assignee).
+ */
+export function canAssignTask(role: MemberRole, userId: string, assigneeId: string | null): boolean {
+  return canContribute(role) || (role === 'guest' && assigneeId === userId);
+}
+
+/**
+ * Move a task to another project or under another parent, make it repeat, or complete its sub-tasks with it (each
+ * creates, moves or changes other work): members and up (not a viewer, not a guest).
+ */
+export const canRestructureTask = (role: MemberRole): boolean => canContribute(role);
+
 /** Comment on a task: whoever may change it, and a viewer when the team lets viewers comment (`viewersMayComment`). */
 export function canCommentOnTask(
   role: MemberRole,
@@ -78,7 +92,8 @@ export function canDeleteTask(role: MemberRole, userId: string, task: { creatorI
 
 /**
  * Move a task into another team's project: it leaves its team as if deleted there, so it takes the
- * right to delete it in the source team (`sourceRole`), and membership of the destination.
+ * right to delete it in the source team (`sourceRole`), and a role that adds work in the destination (not a viewer or
+ * a guest there).
  * Moves between projects of one team are edits (any member).
  */
 export function canMoveTaskToTeam(
@@ -87,7 +102,7 @@ export function canMoveTaskToTeam(
   userId: string,
   task: { creatorId: string },
 ): boolean {
-  return sourceRole != null && destinationRole != null && canDeleteTask(sourceRole, userId, task);
+  return canContribute(destinationRole) && canDeleteTask(sourceRole, userId, task);
 }
 
 /** The `/api/admin/*` area: the system role `super_admin` only (set by the CLI). No role (signed out): no. */
@@ -123,5 +138,7 @@ export function canEditTimeEntry(role: MemberRole, userId: string, entry: { user
  * owners/admins (`role` is the caller's role in the view's team, null for a personal view).
  */
 export function canEditView(role: MemberRole, userId: string, view: { ownerId: string; teamId: string | null }): boolean {
-  return view.ownerId === userId || (view.teamId !== null && isManager(role));
+  // A view shared with a team is the team's work: its owner changes it while they may contribute there (issue 41).
+  if (view.ownerId === userId) return view.teamId === null || canContribute(role);
+  return view.teamId !== null && isManager(role);
 }

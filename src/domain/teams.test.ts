@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TEAM_ROLES } from './constants';
 import { avatarOverflow, initials, memberCountLabel, sortMembers, teamRoleTone, teamStats } from './teams';
 
 describe('teamStats', () => {
@@ -46,6 +47,9 @@ describe('sortMembers', () => {
 describe('teamRoleTone and memberCountLabel', () => {
   it('gives owner and admin distinct badges', () => {
     expect(new Set([teamRoleTone('owner'), teamRoleTone('admin'), teamRoleTone('member')]).size).toBe(3);
+  });
+  it('gives every role its own badge, viewer and guest too (issue 41)', () => {
+    expect(new Set(TEAM_ROLES.map(teamRoleTone)).size).toBe(TEAM_ROLES.length);
   });
   it('pluralises the member count', () => {
     expect(memberCountLabel(1)).toBe('1 member');

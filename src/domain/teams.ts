@@ -1,5 +1,5 @@
 /** Pure rules of the Teams page (spec §2 'Teams', §9 team card limits). */
-import { LIMITS, type TeamRole } from './constants';
+import { type BadgeTone, LIMITS, type TeamRole } from './constants';
 
 export interface TeamLike {
   ownerId: string;
@@ -46,12 +46,18 @@ export function sortMembers<T extends { role: TeamRole; joinedAt: string }>(memb
   return [...members].sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.joinedAt.localeCompare(b.joinedAt));
 }
 
-/** Role badge colours: the owner and admins each have a distinct badge (spec §6). */
-export function teamRoleTone(role: TeamRole): 'warning' | 'info' | 'secondary' {
-  if (role === 'owner') return 'warning';
-  if (role === 'admin') return 'info';
-  return 'secondary';
-}
+/**
+ * Role badge colours: the owner and admins each have a distinct badge (spec §6), and so do the roles that may not
+ * change the team's work (issue 41): a viewer's and a guest's badge tells them apart from a member's at a glance.
+ */
+const ROLE_TONES = {
+  owner: 'warning',
+  admin: 'info',
+  member: 'secondary',
+  viewer: 'primary',
+  guest: 'success',
+} as const satisfies Record<TeamRole, BadgeTone>;
+export const teamRoleTone = (role: TeamRole): BadgeTone => ROLE_TONES[role];
 
 /** '1 member', '3 members'. */
 export const memberCountLabel = (n: number) => `${n} ${n === 1 ? 'member' : 'members'}`;

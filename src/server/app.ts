@@ -22,6 +22,7 @@ import { appVersion, schemaVersion } from './db/migrate-safely';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { bucketStore } from './db/rate-limit-buckets';
+import { hasSsoRequiredTeam, runRequestScope, setRequestCaller } from './db/sso-lock';
 import { readOutboxDepths } from './db/outbox-depth';
 import { AppError, pgCode } from './lib/errors';
 import { type AuthContext, typed, type RouteAuth } from './lib/http';
@@ -36,6 +37,8 @@ import { Throttle } from './lib/throttle';
 import { TokenService } from './lib/tokens';
 import { ApiTokenService, isApiToken, requireTokenMayReach, requireTokenScope } from './modules/api-tokens';
 import { authRoutes, AuthService, sendLinkOnSignUp } from './modules/auth';
+import { LdapService } from './modules/ldap';
+import { SamlService } from './modules/saml';
 import { TwoFactorService } from './modules/security';
 import { touchLastSeen } from './modules/users';
 import { ChangeRecorder } from './lib/changes';
@@ -73,6 +76,8 @@ export interface AppServices {
   apiTokens: ApiTokenService;
   /** The one path for every change (issue 34): services record what happened, the subscribers react. */
   changes: ChangeRecorder;
+  /** SAML single sign-on (issue 41): the sign-in page asks it whether 'Sign in with SSO' is offered. */
+  saml: SamlService;
 }
 
 export interface BuildAppOptions {
@@ -247,12 +252,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     config.sessions,
   );
+  // Directory sign-in (issue 41): the directory checks passwords before the local ones (LOCAL_PASSWORDS, BREAK_GLASS_EMAIL).
+  const ldap = config.ldap ? new LdapService(database.db, changes, auth, config.ldap, (m) => app.log.warn(m)) : null;
+  auth.useDirectory(ldap, config.localPasswords ?? { enabled: true, breakGlassEmail: null });
   const buckets = bucketStore(database.db);
   const rateLimiter = new RateLimiter(buckets, config.rateLimitEnabled, config.rateLimits);
   const twoFactor = new TwoFactorService(database.db, changes, auth, rateLimiter, buckets, config.authSecret);
   const storage = options.storage ?? createStorage(config.storage);
   const apiTokens = new ApiTokenService(database.db, changes, config.authSecret);
-  app.decorate('deps', { config, database, tokens, auth, rateLimiter, events, twoFactor, storage, apiTokens, changes });
+  const saml = new SamlService(database.db, changes, auth, config);
+  app.decorate('deps', { config, database, tokens, auth, rateLimiter, events, twoFactor, storage, apiTokens, changes, saml });
   app.decorateRequest('auth', null);
 
   // Issue 42: tracing first, so that its request span holds every later hook's work (OTEL_EXPORTER_OTLP_ENDPOINT);
@@ -272,6 +281,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onSend', apiNoStore);
 
   const lastSeen = new Throttle(LAST_SEEN_EVERY_MS);
+  // The request's caller, for the SSO lock the membership reads apply (db/sso-lock.ts): the rest of the request runs in it.
+  app.addHook('onRequest', (_req, _reply, done) => runRequestScope(done));
   app.addHook('onRequest', async (req) => {
     const mode: RouteAuth | undefined = req.routeOptions.config?.auth;
     if (!mode) return;
@@ -282,8 +293,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // A personal API token never reaches account, token or session management, signed-in or public.
     if (isApiToken(bearer)) requireTokenMayReach(req.routeOptions.url ?? '');
     if (mode === 'public') return;
+    // SCIM routes authenticate their own bearer, a SCIM token, and answer in SCIM's error shape (modules/scim).
+    if (mode === 'scim') return;
     if (!bearer) throw new AppError('unauthenticated');
-    const found: Pick<AuthContext, 'user' | 'sessionId' | 'apiToken'> | null = isApiToken(bearer)
+    const found: (Pick<AuthContext, 'user' | 'sessionId' | 'apiToken'> & { ssoLocked?: boolean }) | null = isApiToken(bearer)
       ? await apiTokens.authenticate(bearer, rateLimiter.apiToken(req.ip))
       : await auth.authenticate(bearer);
     if (!found) throw new AppError('session_invalid');
@@ -291,6 +304,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (apiToken) requireTokenScope(apiToken.scope, req.method);
     const { role } = found.user;
     req.auth = { userId: found.user.id, sessionId: found.sessionId, user: found.user, role, apiToken };
+    // An API token is never an SSO session (issue 41).
+    const ssoLocked = found.ssoLocked ?? (await hasSsoRequiredTeam(database.db, found.user.id));
+    if (ssoLocked) setRequestCaller(found.user.id, true);
     if (mode === 'super_admin' && !canUseAdminArea(role)) throw new AppError('admin_only');
     if (lastSeen.due(found.user.id)) void touchLastSeen(database.db, found.user.id).catch(() => {});
   });

@@ -7,6 +7,7 @@ import type { DatabaseOptions } from './db/client';
 import type { PasswordHashing } from './lib/passwords';
 import { RATE_LIMITS, type RateLimitName, type RateLimitOverrides } from './lib/rate-limit';
 import { daysToSeconds, SESSION_DEFAULTS, type SessionPolicy } from './modules/auth/session-policy';
+import { type LdapConfig, type LocalPasswordsConfig, loadLdapConfig, loadLocalPasswords } from './modules/ldap/ldap.config';
 import type { RetryPolicy } from './modules/mail/mail.policy';
 
 /**
@@ -36,6 +37,15 @@ export interface Config extends DatabaseConfig {
   clientDir: string;
   logLevel: string;
   google: { clientId: string; clientSecret: string; issuer: string } | null;
+  /**
+   * SAML single sign-on (issue 41): the IdP's metadata by URL or as XML (both override the admin panel), and the SP's
+   * key and certificate files (else generated once into DATA_DIR). Absent: the admin panel alone decides.
+   */
+  saml?: { idpMetadataUrl?: string; idpMetadataXml?: string; spKeyFile?: string; spCertFile?: string };
+  /** Directory sign-in (LDAP_*; issue 41): null or unset when LDAP_URL is unset. */
+  ldap?: LdapConfig | null;
+  /** LOCAL_PASSWORDS and BREAK_GLASS_EMAIL (default: local passwords on). */
+  localPasswords?: LocalPasswordsConfig;
   /** Proxies whose X-Forwarded-For is believed: none, the nearest N, or those at these addresses/CIDRs. */
   trustProxy: TrustProxy;
   /** What the environment asked for that works, but not as it says (logged at start). */
@@ -328,6 +338,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             issuer: (env.OIDC_ISSUER_URL || 'https://accounts.google.com').replace(/\/$/, ''),
           }
         : null,
+    ldap: loadLdapConfig(env),
+    localPasswords: loadLocalPasswords(env),
+    saml: {
+      idpMetadataUrl: env.SAML_IDP_METADATA_URL || undefined,
+      idpMetadataXml: env.SAML_IDP_METADATA || undefined,
+      spKeyFile: env.SAML_SP_KEY_FILE || undefined,
+      spCertFile: env.SAML_SP_CERT_FILE || undefined,
+    },
     trustProxy: loadTrustProxy(env.TRUST_PROXY, warnings),
     warnings,
     rateLimits: loadRateLimits(env),

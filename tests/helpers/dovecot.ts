@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port';
+import { accepts, freePort } from './free-port';
 import { until } from './smtp';
 
 /** Debian's dovecot-imapd (.ci/run installs it). */
@@ -18,16 +17,6 @@ export interface TestImapServer {
   url: string;
   stop(): Promise<void>;
 }
-
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = createConnection({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 /** A system account's uid and gid, from /etc/passwd. */
 function account(name: string): { uid: number; gid: number } {

@@ -83,7 +83,13 @@ describe('email verification', () => {
     expect(user.session.user.emailVerified).toBe(false);
     expect(await me(user)).toMatchObject({ emailVerified: false });
     const providers = await ctx.app.inject('/api/auth/providers');
-    expect(providers.json()).toEqual({ google: false, emailVerification: 'required' });
+    expect(providers.json()).toEqual({
+      google: false,
+      emailVerification: 'required',
+      ldap: false,
+      localPasswords: true,
+      sso: false,
+    });
   });
 
   it('the link verifies once, and not twice', async () => {
@@ -172,7 +178,13 @@ describe('email verification', () => {
       const user = await createUser(app);
       expect(await mailsTo(user.email)).toEqual([]);
       expect(user.session.user.emailVerified).toBe(false);
-      expect((await app.inject('/api/auth/providers')).json()).toEqual({ google: false, emailVerification: 'off' });
+      expect((await app.inject('/api/auth/providers')).json()).toEqual({
+        google: false,
+        emailVerification: 'off',
+        ldap: false,
+        localPasswords: true,
+        sso: false,
+      });
     });
   });
 

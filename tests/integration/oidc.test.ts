@@ -111,8 +111,20 @@ const me = (token: string) => app.inject({ method: 'GET', url: '/api/auth/user',
 describe('Google (OpenID Connect) sign-in', () => {
   it('reports whether Google is configured', async () => {
     const providers = (on: FastifyInstance) => on.inject({ method: 'GET', url: '/api/auth/providers' });
-    expect((await providers(app)).json()).toEqual({ google: true, emailVerification: 'off' });
-    expect((await providers(plainApp)).json()).toEqual({ google: false, emailVerification: 'off' });
+    expect((await providers(app)).json()).toEqual({
+      google: true,
+      emailVerification: 'off',
+      ldap: false,
+      localPasswords: true,
+      sso: false,
+    });
+    expect((await providers(plainApp)).json()).toEqual({
+      google: false,
+      emailVerification: 'off',
+      ldap: false,
+      localPasswords: true,
+      sso: false,
+    });
   });
 
   it('without configuration, start returns to the login page with an explanation', async () => {

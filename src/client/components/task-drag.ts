@@ -144,9 +144,15 @@ export function useTaskDrag({
  * (with role="button" and tabIndex 0 stated there, where lint can see them).
  * Enter opens the task, unless a drag is under way: then the keyboard sensor has it (and drops the task).
  */
-export function useDraggableTask(task: TaskDto, onOpen: (task: TaskDto) => void, isDragActive: () => boolean) {
+export function useDraggableTask(
+  task: TaskDto,
+  onOpen: (task: TaskDto) => void,
+  isDragActive: () => boolean,
+  /** False for a task the caller may not change (issue 41: a viewer's, a guest's unassigned one): it opens, never moves. */
+  canMove = true,
+) {
   const data = useMemo(() => ({ task }), [task]);
-  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: task.id, data });
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: task.id, data, disabled: !canMove });
   const onKeyDown = useCallback(
     (e: KeyboardEvent<HTMLElement>) => {
       if (e.key === 'Enter' && !isDragActive()) {
@@ -159,6 +165,7 @@ export function useDraggableTask(task: TaskDto, onOpen: (task: TaskDto) => void,
     [isDragActive, listeners, onOpen, task],
   );
   const onClick = useCallback(() => onOpen(task), [onOpen, task]);
-  const handleProps = { ...attributes, ...listeners, onKeyDown, onClick };
+  // A card that cannot move is a plain button: no 'draggable' role description, no drag instructions, no listeners.
+  const handleProps = canMove ? { ...attributes, ...listeners, onKeyDown, onClick } : { onKeyDown, onClick };
   return { handleProps, setNodeRef, isDragging };
 }

@@ -29,6 +29,22 @@ export type SignupInput = z.infer<typeof signupInput>;
 export const passwordGrantInput = z.object({ email: emailInput, password: passwordInput }).strict();
 export type PasswordGrantInput = z.infer<typeof passwordGrantInput>;
 
+/**
+ * The password grant with directory sign-in on (LDAP_URL, issue 41): `email` may hold a directory username instead
+ * (an address is lower-cased as in passwordGrantInput; a username is kept as given, trimmed).
+ */
+export const directoryPasswordGrantInput = z
+  .object({
+    email: z
+      .string({ error: 'Email or username is required' })
+      .trim()
+      .min(1, 'Email or username is required')
+      .max(LIMITS.emailMax)
+      .transform((s) => (s.includes('@') ? s.toLowerCase() : s)),
+    password: passwordInput,
+  })
+  .strict();
+
 export const refreshGrantInput = z.object({ refresh_token: z.string().min(1).max(200) }).strict();
 export type RefreshGrantInput = z.infer<typeof refreshGrantInput>;
 

@@ -5,7 +5,16 @@ import { EMAIL_VERIFICATION_MODES } from '../constants';
  * GET /api/auth/providers: what the sign-in pages need to know of this server: which external sign-in providers it
  * offers, and whether addresses must be verified (the app's banner shows only then).
  */
-export const authProvidersDto = z.object({ google: z.boolean(), emailVerification: z.enum(EMAIL_VERIFICATION_MODES) });
+export const authProvidersDto = z.object({
+  google: z.boolean(),
+  emailVerification: z.enum(EMAIL_VERIFICATION_MODES),
+  /** Directory sign-in is on (LDAP_URL): the sign-in form's first field takes a directory username too (issue 41). */
+  ldap: z.boolean(),
+  /** Local passwords are on (LOCAL_PASSWORDS); off, only the break-glass account signs in with one. */
+  localPasswords: z.boolean(),
+  /** SAML single sign-on is configured: the sign-in page shows 'Sign in with SSO' (issue 41). */
+  sso: z.boolean(),
+});
 export type AuthProvidersDto = z.infer<typeof authProvidersDto>;
 
 /** A query value from the provider; anything malformed counts as absent (the handler redirects). */

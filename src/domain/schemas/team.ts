@@ -48,6 +48,8 @@ export const teamDto = z.object({
   viewersMayComment: z.boolean(),
   /** Does the team admit only members signed in by single sign-on (issue 41)? */
   requiresSso: z.boolean(),
+  /** The team requires SSO and the caller's session did not come from it: 'This team requires single sign-on.' */
+  ssoLocked: z.boolean(),
   /** The caller's role in this team. */
   myRole: z.enum(TEAM_ROLES),
   members: z.array(teamMemberDto),

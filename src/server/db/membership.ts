@@ -1,8 +1,10 @@
 import type { TeamRole } from '../../domain/constants';
 import type { ErrorReason } from '../../domain/errors';
+import { canContribute } from '../../domain/permissions';
 import { AppError } from '../lib/errors';
 import type { DbOrTx } from './client';
 import { teamMembers } from './schema';
+import { requireNotSsoLocked } from './sso-lock';
 import { activeMembership } from './visibility';
 
 // The membership guards: below the modules (every module that serves a team's data asks them), above the schema.
@@ -24,7 +26,10 @@ export async function requireTeamMember(
   notFound: ErrorReason = 'team_not_found',
 ): Promise<TeamRole> {
   const role = await getMemberRole(db, teamId, userId);
-  if (!role) throw new AppError(notFound);
+  if (!role) {
+    await requireNotSsoLocked(db, teamId, userId);
+    throw new AppError(notFound);
+  }
   return role;
 }
 
@@ -43,4 +48,17 @@ export async function requireTeamRight(
   const role = await requireTeamMember(db, teamId, userId, notFound);
   if (!can(role)) throw new AppError(denied);
   return role;
+}
+
+/**
+ * Requires a role that changes the team's work in general (domain `canContribute`: members and up): 404 for a stranger,
+ * 403 `read_only_role` for a viewer or a guest (issue 41).
+ */
+export function requireContributor(
+  db: DbOrTx,
+  teamId: string,
+  userId: string,
+  notFound: ErrorReason = 'team_not_found',
+): Promise<TeamRole> {
+  return requireTeamRight(db, teamId, userId, canContribute, 'read_only_role', notFound);
 }

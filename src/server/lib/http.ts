@@ -5,8 +5,11 @@ import type { ApiTokenScope, SystemRole } from '../../domain/constants';
 import type { UserRow } from '../db/schema';
 import { AppError } from './errors';
 
-/** Who may call a route. Every /api route must say it (checked at start-up). */
-export type RouteAuth = 'public' | 'user' | 'super_admin';
+/**
+ * Who may call a route. Every /api route must say it (checked at start-up). `scim`: the /scim/v2 routes, which take a
+ * SCIM token only and authenticate it themselves (modules/scim); no session or personal API token reaches them.
+ */
+export type RouteAuth = 'public' | 'user' | 'super_admin' | 'scim';
 
 export interface AuthContext {
   userId: string;

@@ -35,6 +35,9 @@ import { registerTimeTracking } from './time-tracking';
 import { registerInboundMail } from './inbound-mail';
 import { registerForms } from './forms';
 import { registerSharing } from './sharing';
+import { registerProjectGuests } from './project-guests';
+import { registerScim } from './scim';
+import { registerSaml } from './saml';
 
 /**
  * Feature modules register their routes here. Each module owns its folder:
@@ -76,5 +79,10 @@ export function registerModules(app: FastifyInstance): void {
   registerTimeTracking(app);
   registerInboundMail(app);
   registerSharing(app);
+  // Issue 41: a project's guests.
+  registerProjectGuests(app);
   registerForms(app);
+  // Issue 41: /scim/v2 (its own auth and error shape) and /api/admin/scim-tokens.
+  registerScim(app);
+  registerSaml(app);
 }

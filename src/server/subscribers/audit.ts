@@ -15,7 +15,13 @@ function by(actor: ChangeActor): Pick<AuditEntry, 'actorId' | 'actorEmail' | 'ip
 
 /** What an API token adds to a row's details: the token, so the log names it and not only its owner. */
 const via = (actor: ChangeActor): Record<string, unknown> =>
-  actor.kind === 'token' ? { via: 'api_token', apiTokenId: actor.tokenId } : actor.kind === 'system' ? { via: actor.via } : {};
+  actor.kind === 'token'
+    ? { via: 'api_token', apiTokenId: actor.tokenId }
+    : actor.kind === 'scim'
+      ? { via: 'scim', scimTokenId: actor.scimTokenId }
+      : actor.kind === 'system'
+        ? { via: actor.via }
+        : {};
 
 type Row = Omit<AuditEntry, 'actorId' | 'actorEmail' | 'ip'>;
 
@@ -119,6 +125,15 @@ export const auditSubscriber = inTransaction('audit', {
       details: { memberId: c.member.memberId, ...invited },
     });
   },
+  'ldap.member_added': (c, actor, tx) =>
+    write(tx, actor, {
+      action: 'team.member_added',
+      teamId: c.teamId,
+      targetType: 'user',
+      targetId: c.member.userId,
+      targetLabel: c.member.email,
+      details: { memberId: c.member.memberId, role: c.role, via: 'ldap', group: c.group },
+    }),
   'invitation.sent': (c, actor, tx) => write(tx, actor, invitationRow('invitation.sent', c)),
   'invitation.cancelled': (c, actor, tx) => write(tx, actor, invitationRow('invitation.cancelled', c)),
   'project.deleted': (c, actor, tx) =>
@@ -206,6 +221,25 @@ export const auditSubscriber = inTransaction('audit', {
       action: 'api_token.revoked',
       ...target('api_token', c.tokenId, c.name),
       ...(c.reason ? { details: { reason: c.reason } } : {}),
+    }),
+  // SCIM (issue 41): a SCIM token is a token (its target type says which kind); what SCIM changes, as the same change.
+  'scim_token.created': (c, actor, tx) =>
+    write(tx, actor, { action: 'api_token.created', ...target('scim_token', c.tokenId, c.name), details: { prefix: c.prefix } }),
+  'scim_token.revoked': (c, actor, tx) =>
+    write(tx, actor, { action: 'api_token.revoked', ...target('scim_token', c.tokenId, c.name) }),
+  'scim.user_provisioned': async (c, actor, tx) => {
+    if (c.previousEmail === null || c.previousEmail === c.email) return;
+    const details = { oldEmail: c.previousEmail, newEmail: c.email };
+    await write(tx, actor, { action: 'auth.email_changed', ...ownAccount(c), details });
+  },
+  'scim.member_added': (c, actor, tx) =>
+    write(tx, actor, {
+      action: 'team.member_added',
+      teamId: c.teamId,
+      targetType: 'user',
+      targetId: c.member.userId,
+      targetLabel: c.member.email,
+      details: { memberId: c.member.memberId, role: 'member' },
     }),
   'account.two_factor_enabled': (c, actor, tx) => write(tx, actor, { action: 'auth.two_factor_enabled', ...ownAccount(c) }),
   'account.two_factor_disabled': (c, actor, tx) =>

@@ -96,6 +96,10 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
     },
     'member.role_changed': team('team.member_updated', member),
     'member.removed': team('team.member_removed', member),
+    // SCIM (issue 41): a group's team created, renamed or unlinked; a member it added.
+    'scim.group_provisioned': team('team.updated', () => ({})),
+    'scim.group_unlinked': team('team.updated', () => ({})),
+    'scim.member_added': team('team.member_added', member),
     'member.joined': (c, actor) => {
       const base = of(c, actor);
       publish(
@@ -103,6 +107,7 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
         { type: 'team.member_added', ...base, ...member(c) },
       );
     },
+    'ldap.member_added': team('team.member_added', member),
     'invitation.sent': team('invitation.created', invitation),
     'invitation.cancelled': team('invitation.cancelled', invitation),
     'invitation.declined': team('invitation.declined', invitation),
@@ -115,6 +120,10 @@ export function realtimeSubscriber(events: EventBus): Subscriber {
       publish({ type: 'project.updated', ...of(c, actor), projectId: c.projectId });
     },
     'project.deleted': team('project.deleted', (c) => ({ projectId: c.projectId })),
+    // Issue 41: the team's access rules, a project's guests (the guest's lists refresh with the project's).
+    'team.access_changed': team('team.updated', () => ({})),
+    'project.guest_added': team('project.updated', (c) => ({ projectId: c.projectId })),
+    'project.guest_removed': team('project.updated', (c) => ({ projectId: c.projectId })),
     // A project's workflow: its boards refresh (a delete may have moved tasks: one event, not one per task).
     'status.created': team('status.created', (c) => ({ projectId: c.projectId, statusIds: [c.status.id] })),
     'status.updated': team('status.updated', (c) => ({ projectId: c.projectId, statusIds: [c.after.id] })),

@@ -65,6 +65,8 @@ export const webhookSubscriber = inTransaction('webhooks', {
     memberWebhookEvent(tx, { teamId: c.teamId, type: 'member.left', actorId: actorId(actor), memberId: c.member.memberId }),
   'member.joined': (c, actor, tx) =>
     memberWebhookEvent(tx, { teamId: c.teamId, type: 'member.joined', actorId: actorId(actor), memberId: c.member.memberId }),
+  'ldap.member_added': (c, actor, tx) =>
+    memberWebhookEvent(tx, { teamId: c.teamId, type: 'member.joined', actorId: actorId(actor), memberId: c.member.memberId }),
   'project.created': (c, actor, tx) =>
     projectWebhookEvent(tx, { teamId: c.teamId, type: 'project.created', actorId: actorId(actor), projectId: c.projectId }),
   'project.updated': async (c, actor, tx) => {

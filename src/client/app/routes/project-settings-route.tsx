@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, KanbanSquare } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { MSG } from '../../../domain/messages';
-import { canEditProject } from '../../../domain/permissions';
+import { canEditProject, canManageGuests } from '../../../domain/permissions';
 import { WORKFLOW_TEXT } from '../../../domain/workflow';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
@@ -12,6 +12,7 @@ import { WorkflowSection } from '../../features/workflows/components/workflow-se
 import { FormsSection } from '../../features/forms/components/forms-section';
 import { IntakeSection } from '../../features/intake/components/intake-section';
 import { ShareSection } from '../../features/sharing/components/share-section';
+import { ProjectGuestsSection } from '../../features/projects/components/project-guests-section';
 import { errorText } from '../../lib/errors';
 import { projectTasksPath } from '../../lib/paths';
 import { projectsQueryOptions } from '../../lib/queries/projects';
@@ -72,6 +73,7 @@ export function ProjectSettingsPage() {
       <IntakeSection projectId={project.id} canEdit={canEditProject(project.myRole)} />
       <FormsSection project={project} canEdit={canEditProject(project.myRole)} />
       <ShareSection projectId={project.id} canEdit={canEditProject(project.myRole)} />
+      {canManageGuests(project.myRole) && <ProjectGuestsSection project={project} />}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { ArrowLeft } from 'lucide-react';
 import { Link, useParams } from 'react-router';
-import { canManageMembers } from '../../../domain/permissions';
+import { ERROR_MESSAGES } from '../../../domain/errors';
+import { canManageMembers, canSetTeamAccess } from '../../../domain/permissions';
 import { EmptyState } from '../../components/ui/empty-state';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
@@ -11,6 +12,7 @@ import { EstimateUnitSection } from '../../features/time-tracking/components/est
 import { TeamTransferSection } from '../../features/transfer/components/team-transfer-section';
 import { WebhooksSection } from '../../features/webhooks/components/webhooks-section';
 import { useTeams } from '../../features/teams/api/get-teams';
+import { TeamAccessSection } from '../../features/teams/components/team-access-section';
 
 /**
  * /teams/:id/settings: a team's custom fields (issue 38), its estimate unit (issue 39), integrations and records (issue
@@ -31,6 +33,15 @@ export function TeamSettingsPage() {
       </div>
     );
   }
+  // Issue 41: a team that requires SSO, seen from a session that did not come from it, stays closed.
+  if (team.ssoLocked) {
+    return (
+      <div>
+        <PageHeader title={`${team.name} settings`} />
+        <EmptyState title={ERROR_MESSAGES.sso_required} message="Sign in with single sign-on to open this team." />
+      </div>
+    );
+  }
   const isManager = canManageMembers(team.myRole);
   return (
     <div className="space-y-8">
@@ -46,6 +57,7 @@ export function TeamSettingsPage() {
       </div>
       <CustomFieldsSection team={team} />
       {isManager && <EstimateUnitSection team={team} />}
+      {canSetTeamAccess(team.myRole) && <TeamAccessSection team={team} />}
       <TeamTransferSection team={team} />
       {isManager && <WebhooksSection team={team} />}
       {isManager && <TeamAuditSection team={team} />}

@@ -14,7 +14,7 @@ import {
   users,
 } from '../../db/schema';
 import { categorySum, counterStatus, countTotal } from '../../db/task-counters';
-import { activeMembership } from '../../db/visibility';
+import { activeMembership, seesProject } from '../../db/visibility';
 
 /**
  * The tasks' status history as spans of time (migrations 0008 and 0012, kept by triggers from tasks and task_activity;
@@ -33,7 +33,7 @@ const arrayLiteral = (values: readonly string[]) => `{${values.join(',')}}`;
 export interface ScopeRow {
   /** The caller's active teams (only `teamId` when given and they are a member of it). */
   teamIds: string[];
-  /** The team of `projectId`, when the project exists and is in one of those teams. */
+  /** The team of `projectId`, when the project exists, is in one of those teams and the caller sees it (a guest's). */
   projectTeamId: string | null;
 }
 
@@ -55,13 +55,17 @@ export async function resolveScope(
     const [row] = await db
       .select({ teamId: projects.teamId })
       .from(projects)
-      .where(and(eq(projects.id, projectId), inArray(projects.teamId, teamIds)));
+      .where(
+        and(eq(projects.id, projectId), inArray(projects.teamId, teamIds), seesProject(projects.teamId, projects.id, userId)),
+      );
     projectTeamId = row?.teamId ?? null;
   }
   return { teamIds, projectTeamId };
 }
 
 export interface FigureInput {
+  /** The caller: of the teams' projects, only those they see count (decision 0031: a guest's). */
+  userId: string;
   teamIds: string[];
   projectId: string | null;
   /** Each week's start and end (its end: the next week's start, or now), oldest first. */
@@ -122,6 +126,7 @@ function buildFigures(db: DbOrTx) {
     p as (
       select ${projects.id} as id, ${projects.name} as name from ${projects}, b
       where ${projects.teamId} = any(b.team_ids) and (b.project_id is null or ${projects.id} = b.project_id)
+        and ${seesProject(projects.teamId, projects.id, param('userId', 'uuid'))}
     ),
     pids as (select array_agg(id) as ids from p),
     w as (select k from b, generate_series(0, b.n - 1) as k),
@@ -310,6 +315,7 @@ export async function readFigures(db: DbOrTx, input: FigureInput): Promise<Figur
     periodEnd: input.periodEnd.toISOString(),
     teamIds: arrayLiteral(input.teamIds),
     projectId: input.projectId,
+    userId: input.userId,
   });
   return row as FiguresRow;
 }
@@ -410,7 +416,7 @@ export interface SplitRow {
  */
 export async function readSplit(
   db: DbOrTx,
-  input: Pick<FigureInput, 'teamIds' | 'projectId' | 'starts' | 'periodEnd'>,
+  input: Pick<FigureInput, 'userId' | 'teamIds' | 'projectId' | 'starts' | 'periodEnd'>,
   fieldId: string,
 ): Promise<SplitRow[]> {
   const s = taskStatusSpans;
@@ -421,6 +427,7 @@ export async function readSplit(
       select ${projects.id} as id from ${projects}
       where ${projects.teamId} = any(${arrayLiteral(input.teamIds)}::uuid[])
         and (${input.projectId}::uuid is null or ${projects.id} = ${input.projectId}::uuid)
+        and ${seesProject(projects.teamId, projects.id, input.userId)}
     ),
     done as (
       select sp.task_id, width_bucket(sp.entered_at, b.starts) as wk,

@@ -107,6 +107,7 @@ export class AnalyticsService {
     const { period, scope, windows, answer } = await openScope(this.db, caller, query, now);
     const figures = scope.teamIds.length
       ? await repo.readFigures(this.preparedDb, {
+          userId: caller.userId,
           teamIds: scope.teamIds,
           projectId: query.projectId ?? null,
           starts: windows.map((w) => w.startAt),
@@ -202,6 +203,7 @@ export class AnalyticsService {
     const rows = await repo.readSplit(
       this.db,
       {
+        userId,
         teamIds: scope.teamIds,
         projectId: query.projectId ?? null,
         starts: windows.map((w) => w.startAt),

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { TIME_ANALYTICS_LIMITS } from '../../../domain/schemas/analytics';
 import type { DbOrTx } from '../../db/client';
 import { projects, tasks, teamMembers, timeEntries, users } from '../../db/schema';
+import { seesProject } from '../../db/visibility';
 import { taskStatusSpans } from './analytics.repo';
 
 /** A PostgreSQL array literal of values that need no quoting (uuids). */
@@ -13,11 +14,12 @@ export interface TimeScopeInput {
   projectId: string | null;
 }
 
-/** The scope's projects (the teams', or the one project), with their names and teams: a CTE named `p`. */
+/** The scope's projects (the teams', or the one project; a guest's, only those given to them), with their names and teams: a CTE named `p`. */
 const scopeProjects = (input: TimeScopeInput) => sql`p as (
   select ${projects.id} as id, ${projects.name} as name, ${projects.teamId} as team_id from ${projects}
   where ${projects.teamId} = any(${arrayLiteral(input.teamIds)}::uuid[])
     and (${input.projectId}::uuid is null or ${projects.id} = ${input.projectId}::uuid)
+    and ${seesProject(projects.teamId, projects.id, input.userId)}
 )`;
 
 export interface LoggedRow {

@@ -4,10 +4,11 @@ import { AppError } from '../../lib/errors';
 /**
  * Where a personal API token may never go (issue 26): account, token and session management. The one list of it:
  * everything under these prefixes is closed to tokens (sign-in, sign-out, sign-up, emailed links, OIDC, sessions,
- * password, email, two-factor, account deletion, avatar, the calendar feed's secret link, the tokens themselves), so
+ * password, email, two-factor, account deletion, avatar, the calendar feed's secret link, the tokens themselves, and
+ * the SCIM tokens of the admin panel: issue 41), so
  * that a route added there later is closed too until it is allowed below on purpose.
  */
-const CLOSED_TO_TOKENS = ['/api/auth', '/api/me'] as const;
+const CLOSED_TO_TOKENS = ['/api/auth', '/api/me', '/api/admin/scim-tokens'] as const;
 
 /** Routes inside those areas that a token may use: reading and editing one's name, time zone and notification choices. */
 const OPEN_TO_TOKENS = ['/api/me/profile', '/api/me/notification-preferences'] as const;

@@ -5,7 +5,7 @@ import { TASK_DETAIL_LIMITS } from '../../../domain/constants';
 import { canDeleteAttachment } from '../../../domain/permissions';
 import type { AttachmentDto, AttachmentListDto } from '../../../domain/schemas/task-detail';
 import type { Db } from '../../db/client';
-import { requireVisibleTask } from '../../db/task-access';
+import { requireEditableTask, requireVisibleTask } from '../../db/task-access';
 import { AppError } from '../../lib/errors';
 import type { ChangeRecorder } from '../../lib/changes';
 import type { ObjectStorage } from '../../lib/storage';
@@ -109,8 +109,8 @@ export class AttachmentsService {
   async upload(actor: PersonActor, taskId: string, receive: ReceiveFile): Promise<AttachmentDto> {
     const { userId } = actor;
     const { db, storage, maxUploadBytes } = this.deps;
-    // Refused before a byte is read: a task the caller may not see, or one that is full.
-    const before = await requireVisibleTask(db, taskId, userId);
+    // Refused before a byte is read: a task the caller may not see or change (issue 41), or one that is full.
+    const before = await requireEditableTask(db, taskId, userId);
     if (before.attachmentCount >= TASK_DETAIL_LIMITS.attachmentsPerTaskMax) throw new AppError('too_many_attachments');
     const file = await receive(maxUploadBytes);
     const fileName = sanitizeFileName(file.fileName);
@@ -119,7 +119,7 @@ export class AttachmentsService {
     try {
       // Checked again, the task locked: the upload took a while, and uploads to one task are counted one at a time.
       created = await this.deps.changes.run(db, actor, async (tx, record) => {
-        const locked = await requireVisibleTask(tx, taskId, userId, 'update');
+        const locked = await requireEditableTask(tx, taskId, userId, 'update');
         if (locked.attachmentCount >= TASK_DETAIL_LIMITS.attachmentsPerTaskMax) throw new AppError('too_many_attachments');
         const row = await repo.createOne(tx, {
           taskId,
@@ -143,7 +143,8 @@ export class AttachmentsService {
   async remove(actor: PersonActor, taskId: string, itemId: string): Promise<void> {
     const { userId } = actor;
     const deleted = await this.deps.changes.run(this.deps.db, actor, async (tx, record) => {
-      const found = await requireVisibleTask(tx, taskId, userId);
+      // A viewer removes nothing; a guest only on a task assigned to them (issue 41).
+      const found = await requireEditableTask(tx, taskId, userId);
       const row = await repo.getOneById(tx, itemId);
       if (!row || row.taskId !== taskId) throw new AppError('attachment_not_found');
       if (!canDeleteAttachment(found.callerRole, userId, row)) throw new AppError('attachment_delete_denied');

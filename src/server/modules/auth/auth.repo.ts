@@ -2,6 +2,7 @@ import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { SignInMethod } from '../../../domain/constants';
 import type { Db, DbOrTx } from '../../db/client';
 import { refreshTokens, sessions, users } from '../../db/schema';
+import { requiresSsoSomewhere } from '../../db/sso-lock';
 
 export async function createSession(
   db: DbOrTx,
@@ -55,7 +56,8 @@ export async function getSessionWithUser(db: DbOrTx, sessionId: string) {
  */
 export function prepareSessionWithUser(db: Db) {
   const statement = db
-    .select({ session: sessions, user: users })
+    // ssoTeams: is the user in a team that requires SSO (a session not from SAML is then locked out of it, issue 41)?
+    .select({ session: sessions, user: users, ssoTeams: requiresSsoSomewhere(users.id) })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.id, sql.placeholder('sessionId')))

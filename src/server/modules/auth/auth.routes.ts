@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  directoryPasswordGrantInput,
   passwordGrantInput,
   refreshGrantInput,
   sessionDto,
@@ -18,6 +19,8 @@ import { toUserDto } from '../users';
 import type { AuthService } from './auth.service';
 
 const tokenBody = z.union([passwordGrantInput, refreshGrantInput, mfaGrantInput]);
+/** With directory sign-in on, the password grant's `email` may be a directory username (issue 41). */
+const directoryTokenBody = z.union([directoryPasswordGrantInput, refreshGrantInput, mfaGrantInput]);
 
 export function authRoutes(app: FastifyInstance, auth: AuthService) {
   const r = typed(app);
@@ -34,11 +37,16 @@ export function authRoutes(app: FastifyInstance, auth: AuthService) {
   r.post('/api/auth/token', {
     config: { auth: 'public', rateLimit: 'token' },
     // 401 `mfa_required` with an mfa_token: a right password for an account with two-factor sign-in on.
-    schema: { tags: ['auth'], querystring: tokenQuery, body: tokenBody, response: { 200: sessionDto, 401: mfaRequiredResponse } },
+    schema: {
+      tags: ['auth'],
+      querystring: tokenQuery,
+      body: auth.hasDirectory ? directoryTokenBody : tokenBody,
+      response: { 200: sessionDto, 401: mfaRequiredResponse },
+    },
     handler: async (req, reply) => {
       const ua = req.headers['user-agent'] ?? null;
       if (req.query.grant_type === 'password') {
-        const body = passwordGrantInput.safeParse(req.body);
+        const body = (auth.hasDirectory ? directoryPasswordGrantInput : passwordGrantInput).safeParse(req.body);
         if (!body.success) throw new AppError('validation_failed', { fields: { email: 'email and password are required' } });
         const guard = app.deps.rateLimiter.signIn(body.data.email, req.ip);
         const result = await auth.signInWithPassword(body.data.email, body.data.password, ua, guard, req.ip);

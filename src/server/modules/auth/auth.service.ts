@@ -11,6 +11,13 @@ import * as usersRepo from '../users';
 import type { UserRow } from '../../db/schema';
 import * as repo from './auth.repo';
 import { signOutOtherSessions } from './credentials';
+import {
+  type DirectorySignIn,
+  DirectoryUnreachable,
+  type LocalPasswordPolicy,
+  mayUseLocalPassword,
+  type PasswordDirectory,
+} from './directory';
 import { requireUncommonPassword } from './password-policy';
 import { DEFAULT_SESSION_POLICY, isWithinReuseGrace, type SessionPolicy, sessionExpiry } from './session-policy';
 
@@ -32,6 +39,8 @@ const invalidGrant = () => new AppError('invalid_grant');
 
 export class AuthService {
   private readonly sessionWithUser: ReturnType<typeof repo.prepareSessionWithUser>;
+  private directory: PasswordDirectory | null = null;
+  private localPasswords: LocalPasswordPolicy = { enabled: true, breakGlassEmail: null };
 
   constructor(
     private readonly db: Db,
@@ -61,14 +70,14 @@ export class AuthService {
   }
 
   /**
-   * Records a new account (a sign-up, or a first Google sign-in: `via`) and runs the sign-up hooks, in the transaction
+   * Records a new account (a sign-up, or a first Google or directory sign-in: `via`) and runs the sign-up hooks, in the transaction
    * that created it; what follows is the new account's doing.
    */
   async afterUserCreated(
     tx: Tx,
     record: RecordChange,
     user: UserRow,
-    via: 'password' | 'oidc',
+    via: 'password' | 'oidc' | 'ldap' | 'saml',
     ip: string | null = null,
   ): Promise<void> {
     const newcomer = userActor(user.id, user.email, ip);
@@ -78,8 +87,24 @@ export class AuthService {
   }
 
   /**
+   * The directory that checks passwords first (LDAP, issue 41), and who may still use a local password
+   * (LOCAL_PASSWORDS / BREAK_GLASS_EMAIL). Set once by the composition root: the directory needs this service.
+   */
+  useDirectory(directory: PasswordDirectory | null, localPasswords: LocalPasswordPolicy): void {
+    this.directory = directory;
+    this.localPasswords = localPasswords;
+  }
+
+  /** Is there a directory to sign in with (the form's first field then takes a directory username too)? */
+  get hasDirectory(): boolean {
+    return this.directory !== null;
+  }
+
+  /**
    * `guard` (RateLimiter.signIn) may make this client wait before the check; only a wrong password
-   * (or an unknown email) counts against it, and a right one clears its count.
+   * (or an unknown email) counts against it, and a right one clears its count. With a directory, `email` may be a
+   * directory username: the directory is asked first, then the local passwords (unless LOCAL_PASSWORDS=off, except
+   * for BREAK_GLASS_EMAIL).
    */
   async signInWithPassword(
     email: string,
@@ -89,21 +114,58 @@ export class AuthService {
     ip: string | null = null,
   ): Promise<PasswordSignIn> {
     await guard.begin();
+    let directoryDown = false;
+    if (this.directory) {
+      let answer: DirectorySignIn = null;
+      try {
+        answer = await this.directory.signIn(email, password, ip);
+      } catch (error) {
+        if (!(error instanceof DirectoryUnreachable)) throw error;
+        directoryDown = true;
+      }
+      if (answer && 'refused' in answer) {
+        await this.signInFailed(email, answer.userId, ip, 'ldap', answer.refused);
+        throw new AppError(answer.refused);
+      }
+      if (answer) return this.signedIn(answer.user, guard, email, userAgent, ip, 'ldap');
+    }
+    if (!mayUseLocalPassword(this.localPasswords, email)) {
+      if (directoryDown) throw new AppError('directory_unavailable');
+      await guard.failed();
+      await this.signInFailed(email, null, ip, this.directory ? 'ldap' : 'password', 'invalid_credentials');
+      throw invalidCredentials();
+    }
     const row = await usersRepo.getWithPasswordByEmail(this.db, email);
     const ok = await verifyPassword(row?.passwordHash, password);
     if (!row || !ok) {
+      // The directory could not say: not the person's fault, and not a guess to count.
+      if (directoryDown) throw new AppError('directory_unavailable');
       await guard.failed();
-      await this.signInFailed(email, row?.user.id ?? null, ip, 'password', 'invalid_credentials');
+      // With a directory, the name was tried there first: the attempt is the directory's as much as ours.
+      const method = this.directory ? 'ldap' : 'password';
+      await this.signInFailed(email, row?.user.id ?? null, ip, method, 'invalid_credentials');
       throw invalidCredentials();
     }
+    return this.signedIn(row.user, guard, email, userAgent, ip, 'password');
+  }
+
+  /** A right password (local or the directory's): the session, or the second factor's turn. */
+  private async signedIn(
+    user: UserRow,
+    guard: SignInGuard,
+    email: string,
+    userAgent: string | null,
+    ip: string | null,
+    method: SignInMethod,
+  ): Promise<PasswordSignIn> {
     await guard.succeeded();
-    if (!row.user.isActive) {
-      await this.signInFailed(email, row.user.id, ip, 'password', 'account_deactivated');
+    if (!user.isActive) {
+      await this.signInFailed(email, user.id, ip, method, 'account_deactivated');
       throw new AppError('account_deactivated');
     }
     // Two-factor sign-in on: no session yet; the caller asks for a code (security/two-factor.service.ts).
-    if (row.user.totpEnabledAt) return { secondFactor: row.user };
-    return { session: await this.startSession(row.user, userAgent, ip) };
+    if (user.totpEnabledAt) return { secondFactor: user };
+    return { session: await this.startSession(user, userAgent, ip, method) };
   }
 
   /**
@@ -244,6 +306,8 @@ export class AuthService {
     if (!claims) return null;
     const found = await this.sessionWithUser(claims.sid);
     if (!found || found.session.revokedAt || found.user.id !== claims.sub || !found.user.isActive) return null;
-    return { user: found.user, sessionId: found.session.id };
+    // Locked out of the teams that require SSO unless the session came from SAML (issue 41, db/sso-lock.ts).
+    const ssoLocked = found.session.method !== 'saml' && Boolean(found.ssoTeams);
+    return { user: found.user, sessionId: found.session.id, ssoLocked };
   }
 }

@@ -6,7 +6,7 @@ import * as calendarRepo from '../calendar';
 import { revokeOtherSessionsOfUser } from './auth.repo';
 
 /** Why an account's standing credentials were revoked (each token's `api_token.revoked` audit row says it). */
-export type CredentialsRevokedBecause = 'password_reset' | 'password_changed' | 'other_sessions_signed_out';
+export type CredentialsRevokedBecause = 'password_reset' | 'password_changed' | 'other_sessions_signed_out' | 'deprovisioned';
 
 /**
  * Revokes every personal API token and the calendar feed of `userId`, in the caller's transaction (issue 35, item 1):

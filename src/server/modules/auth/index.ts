@@ -6,6 +6,13 @@ export { revokeAllSessionsOfUser, revokeOtherSessionsOfUser } from './auth.repo'
 export { authRoutes } from './auth.routes';
 export { AuthService } from './auth.service';
 export { revokeCredentialsOfUser, signOutOtherSessions } from './credentials';
+export {
+  type DirectorySignIn,
+  DirectoryUnreachable,
+  type LocalPasswordPolicy,
+  mayUseLocalPassword,
+  type PasswordDirectory,
+} from './directory';
 export { sendLinkOnSignUp } from './email-verification.service';
 export { mailNewLink } from './mail-link';
 export { requireUncommonPassword } from './password-policy';

@@ -1,20 +1,16 @@
 import { and, asc, desc, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
-import { type PgColumn, PgDialect } from 'drizzle-orm/pg-core';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { DASHBOARD_LIST_LIMIT } from '../../../domain/dashboard';
 import type { DbOrTx } from '../../db/client';
 import { projects, projectStatusCounts, projectStatuses, tasks, teamMembers, teams } from '../../db/schema';
 import { categorySum, counterStatus, countTotal, projectTotals } from '../../db/task-counters';
-import { isActiveRow, visibleTeamIds } from '../../db/visibility';
+import { isActiveRow, seesPerson, visibleProjectIds, visibleTeamIds } from '../../db/visibility';
 import type { DashboardDto } from '../../../domain/schemas/dashboard';
 import { completionMonths, taskStatusSpans } from '../analytics';
 import { parseIsoDate } from '../../../domain/dates';
 
-/** Ids of the projects in the teams `userId` sees, as a subquery. */
-const myProjectIds = (db: DbOrTx, userId: string) =>
-  db
-    .select({ id: projects.id })
-    .from(projects)
-    .where(inArray(projects.teamId, visibleTeamIds(userId)));
+/** Ids of the projects `userId` sees (decision 0031: a guest, only those given to them), as a subquery. */
+const myProjectIds = (userId: string) => visibleProjectIds(userId);
 
 export interface DashboardCounts {
   totalTasks: number;
@@ -55,7 +51,7 @@ function countsQuery(zoned: boolean) {
   return sql`
     with my_teams as ${visibleTeamIds(sql.placeholder('userId'))},
     my_projects as (
-      select p.id, p.status, p.created_at from ${projects} p where p.team_id in (select team_id from my_teams)
+      select p.id, p.status, p.created_at from ${projects} p where p.id in ${visibleProjectIds(sql.placeholder('userId'))}
     ),
     -- Which live statuses 'Tasks in Progress' counts (domain workflow.ts inProgressKeys): the started ones, less the
     -- last of a workflow that has two or more.
@@ -80,6 +76,7 @@ function countsQuery(zoned: boolean) {
     my_members as (
       select ${teamMembers.userId} as user_id, ${teamMembers.joinedAt} as joined_at from ${teamMembers}
       where ${teamMembers.teamId} in (select team_id from my_teams) and ${isActiveRow()}
+        and ${seesPerson(teamMembers.teamId, teamMembers.userId, sql.placeholder('userId'), teamMembers.role)}
     ),
     -- Tasks completed now, per UTC month of their entry into the completed category (migrations 0008, 0012): this
     -- month's and last month's.
@@ -196,12 +193,12 @@ export async function countForUser(
 
 const limit = DASHBOARD_LIST_LIMIT;
 
-/** The newest projects or teams by created_at whose team (`teamId`) the user sees. */
-const newestInVisibleTeams = (db: DbOrTx, userId: string, table: typeof projects | typeof teams, teamId: PgColumn) =>
+/** The newest projects the user sees, or teams they are in, by created_at. */
+const newestVisible = (db: DbOrTx, userId: string, table: typeof projects | typeof teams) =>
   db
     .select({ id: table.id, title: table.name, at: table.createdAt })
     .from(table)
-    .where(inArray(teamId, visibleTeamIds(userId)))
+    .where(table === projects ? inArray(projects.id, visibleProjectIds(userId)) : inArray(teams.id, visibleTeamIds(userId)))
     .orderBy(desc(table.createdAt), desc(table.id))
     .limit(limit);
 
@@ -211,11 +208,11 @@ export async function listActivityCandidates(db: DbOrTx, userId: string) {
   const taskRows = await db
     .select({ id: tasks.id, title: tasks.title, category: tasks.statusCategory, at: tasks.updatedAt })
     .from(tasks)
-    .where(inArray(tasks.projectId, myProjectIds(db, userId)))
+    .where(inArray(tasks.projectId, myProjectIds(userId)))
     .orderBy(desc(tasks.updatedAt), desc(tasks.id))
     .limit(limit);
-  const projectRows = await newestInVisibleTeams(db, userId, projects, projects.teamId);
-  const teamRows = await newestInVisibleTeams(db, userId, teams, teams.id);
+  const projectRows = await newestVisible(db, userId, projects);
+  const teamRows = await newestVisible(db, userId, teams);
   return [
     ...taskRows.map((r) => ({ ...r, entity: 'task' as const })),
     ...projectRows.map((r) => ({ ...r, entity: 'project' as const })),
@@ -230,7 +227,7 @@ export async function listFirstProjects(db: DbOrTx, userId: string) {
     .select({ id: projects.id, name: projects.name, progress: totals.progress, status: projects.status })
     .from(projects)
     .leftJoinLateral(totals, sql`true`)
-    .where(inArray(projects.teamId, visibleTeamIds(userId)))
+    .where(inArray(projects.id, visibleProjectIds(userId)))
     .orderBy(desc(projects.createdAt), desc(projects.id))
     .limit(limit);
 }
@@ -252,7 +249,7 @@ export async function listNextDeadlines(db: DbOrTx, userId: string) {
     .innerJoin(projects, eq(projects.id, tasks.projectId))
     .where(
       and(
-        inArray(projects.teamId, visibleTeamIds(userId)),
+        inArray(projects.id, visibleProjectIds(userId)),
         notInArray(tasks.statusCategory, ['completed', 'canceled']),
         isNotNull(tasks.dueDate),
       ),

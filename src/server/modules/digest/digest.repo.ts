@@ -3,7 +3,7 @@ import type { TaskPriority } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
 import { lockFor } from '../../db/locks';
 import { mailOutbox, projects, tasks, users } from '../../db/schema';
-import { isActiveMember } from '../../db/visibility';
+import { seesProject } from '../../db/visibility';
 
 /** The time zones of the people who take the digest ('' for none: UTC). */
 export async function listDigestZones(db: DbOrTx): Promise<string[]> {
@@ -61,7 +61,7 @@ export async function listDueDigestTasks(
       join ${projects} p on p.id = t.project_id
       where u.digest_enabled and u.is_active ${options.provenOnly ? sql`and u.email_verified` : sql``}
         and t.status_category not in ('completed', 'canceled') and t.due_date <= z.day
-        and ${isActiveMember(sql`p.team_id`, sql`u.id`)}
+        and ${seesProject(sql`p.team_id`, sql`p.id`, sql`u.id`)}
         and not exists (
           select 1 from ${mailOutbox} o where o.kind = 'digest' and o.to_email = u.email and o.created_at >= z.since
         )

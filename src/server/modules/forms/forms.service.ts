@@ -9,7 +9,7 @@ import {
   OUTSIDE_LIMITS,
 } from '../../../domain/constants';
 import { type CustomFieldDef, fieldAppliesTo, validateFieldValue } from '../../../domain/custom-fields';
-import { canEditProject } from '../../../domain/permissions';
+import { canContribute, canEditProject } from '../../../domain/permissions';
 import { FORM_EMAIL_INVALID, fieldRequired } from '../../../domain/outside-texts';
 import type {
   FormDto,
@@ -27,6 +27,7 @@ import { createTaskInput } from '../../../domain/schemas/task';
 import { LIMITS } from '../../../domain/constants';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import { getMemberRole, requireTeamMember, requireTeamRight } from '../../db/membership';
+import { requireProjectMember } from '../../db/project-access';
 import type { ChangeRecorder } from '../../lib/changes';
 import { AppError } from '../../lib/errors';
 import { ipKey, type RateLimiter } from '../../lib/rate-limit';
@@ -100,7 +101,7 @@ export class FormsService {
   async list(userId: string, projectId: string): Promise<FormListDto> {
     const project = await repo.getProject(this.db, projectId);
     if (!project) throw new AppError('project_not_found');
-    await requireTeamMember(this.db, project.teamId, userId, 'project_not_found');
+    await requireProjectMember(this.db, project.teamId, projectId, userId, 'project_not_found');
     const rows = await repo.listByProject(this.db, projectId);
     return { forms: await Promise.all(rows.map((row) => this.toDto(row))) };
   }
@@ -231,9 +232,12 @@ export class FormsService {
       const statuses = await liveStatuses(tx, form.projectId);
       const status = statuses.some((s) => s.key === form.status) ? form.status : statuses[0]?.key;
       if (!status) throw new AppError('form_not_found');
-      // The form's creator while still a member, else the team's owner (the one person always there).
+      // The form's creator while still a member who adds work (not a viewer or a guest: issue 41), else the team's owner
+      // (the one person always there).
       const creatorId =
-        form.createdById && (await getMemberRole(tx, found.teamId, form.createdById)) ? form.createdById : found.teamOwnerId;
+        form.createdById && canContribute(await getMemberRole(tx, found.teamId, form.createdById))
+          ? form.createdById
+          : found.teamOwnerId;
       const assigneeId = form.assigneeId && (await getMemberRole(tx, found.teamId, form.assigneeId)) ? form.assigneeId : null;
       const input = createTaskInput.parse({
         projectId: form.projectId,

@@ -2,9 +2,11 @@ import { Readable } from 'node:stream';
 import { anonymousActor, type ChangeActor, userActor } from '../../../domain/changes';
 import { LIMITS, OUTSIDE_LIMITS, TASK_DETAIL_LIMITS } from '../../../domain/constants';
 import { SUBMITTED_BY_EMAIL } from '../../../domain/outside-texts';
+import { canContribute } from '../../../domain/permissions';
 import { commentInput } from '../../../domain/schemas/task-detail';
 import { createTaskInput } from '../../../domain/schemas/task';
 import type { Db } from '../../db/client';
+import { getMemberRole } from '../../db/membership';
 import type { ChangeRecorder } from '../../lib/changes';
 import { AppError } from '../../lib/errors';
 import type { RateLimiter } from '../../lib/rate-limit';
@@ -144,8 +146,13 @@ export class InboundMail {
   private async makeTask(mail: InboundMessage, intake: IntakeTarget): Promise<ReceiveResult> {
     const { db, changes } = this.deps;
     const from = mail.from!;
-    const member = await repo.findVerifiedMember(db, intake.teamId, from);
-    const creatorId = member?.id ?? (await repo.memberOrOwner(db, intake.teamId, intake.enabledById));
+    // A viewer or a guest mails in as anyone outside the team would (issue 41): the task is not theirs to create.
+    const mayAdd = async (userId: string | null | undefined) =>
+      userId ? canContribute(await getMemberRole(db, intake.teamId, userId)) : false;
+    const verified = await repo.findVerifiedMember(db, intake.teamId, from);
+    const member = verified && (await mayAdd(verified.id)) ? verified : undefined;
+    const enabler = (await mayAdd(intake.enabledById)) ? intake.enabledById : null;
+    const creatorId = member?.id ?? (await repo.memberOrOwner(db, intake.teamId, enabler));
     const [first] = await liveStatuses(db, intake.projectId);
     const files = this.acceptedFiles(mail);
     const left = mail.attachments.length - files.length;

@@ -5,6 +5,7 @@ import type { WebSocket } from 'ws';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
+import { canContribute } from '../../../domain/permissions';
 import { NOTE_SOCKET_CLOSE } from '../../../domain/schemas/note';
 import type { Db } from '../../db/client';
 import type { DomainEvent } from '../../lib/events';
@@ -46,6 +47,11 @@ interface Conn {
   sessionId: string;
   /** Awareness client ids this socket set (removed when it leaves). */
   awarenessIds: Set<number>;
+  /**
+   * A viewer's or a guest's socket (issue 41): it receives the document and shares its presence, and every change it
+   * sends is dropped. Follows the person's role (a role change, the periodic re-check).
+   */
+  readOnly: boolean;
 }
 
 /** One note open on this instance: its document, awareness and sockets. */
@@ -145,8 +151,15 @@ export class NotesCollab {
    * Serves one socket of a note whose access was checked. Messages that arrive while the note loads wait for it.
    * `buffered` are those that arrived during the checks.
    */
-  async join(socket: WebSocket, noteId: string, teamId: string, userId: string, sessionId: string, buffered: Buffer[]) {
-    const conn: Conn = { socket, userId, sessionId, awarenessIds: new Set() };
+  async join(
+    socket: WebSocket,
+    noteId: string,
+    teamId: string,
+    access: { userId: string; sessionId: string; readOnly: boolean },
+    buffered: Buffer[],
+  ) {
+    const { userId, sessionId, readOnly } = access;
+    const conn: Conn = { socket, userId, sessionId, awarenessIds: new Set(), readOnly };
     const room = await this.openRoom(noteId, teamId);
     if (this.stopped) {
       socket.close(1001, 'server closing');
@@ -273,6 +286,8 @@ export class NotesCollab {
     const type = decoding.readVarUint(decoder);
     switch (type) {
       case MESSAGE_SYNC: {
+        // A read-only socket may ask for the document (step 1), never send it changes (step 2, update).
+        if (conn.readOnly && decoding.peekVarUint(decoder) !== syncProtocol.messageYjsSyncStep1) break;
         const encoder = encoding.createEncoder();
         encoding.writeVarUint(encoder, MESSAGE_SYNC);
         syncProtocol.readSyncMessage(decoder, encoder, room.doc, conn);
@@ -478,6 +493,13 @@ export class NotesCollab {
 
   private onDomainEvent(event: DomainEvent): void {
     switch (event.type) {
+      case 'team.member_updated':
+        // A role change: a member made a viewer or a guest stops writing at once (and the other way round).
+        for (const room of this.rooms.values()) {
+          if (room.teamId !== event.teamId) continue;
+          for (const conn of room.conns) if (conn.userId === event.userId) void this.refreshRole(room, conn);
+        }
+        break;
       case 'team.member_removed':
         this.closeWhere(
           (room, conn) => room.teamId === event.teamId && conn.userId === event.userId,
@@ -512,6 +534,16 @@ export class NotesCollab {
     }
   }
 
+  /** The socket's write right read again (its role may have changed); a failure leaves it as it was. */
+  private async refreshRole(room: Room, conn: Conn): Promise<void> {
+    try {
+      const access = await repo.socketAccess(this.options.db, room.noteId, conn.userId, conn.sessionId);
+      if (access?.role) conn.readOnly = !canContribute(access.role);
+    } catch (err) {
+      this.options.log.warn({ err, noteId: room.noteId }, 'notes: re-reading a role failed');
+    }
+  }
+
   /** Every open socket against the database: membership, the note, the session. */
   private async recheckAll(): Promise<void> {
     for (const room of [...this.rooms.values()]) {
@@ -520,6 +552,10 @@ export class NotesCollab {
         const key = `${conn.userId}|${conn.sessionId}`;
         if (!checked.has(key)) {
           const access = await repo.socketAccess(this.options.db, room.noteId, conn.userId, conn.sessionId);
+          if (access?.role) {
+            const readOnly = !canContribute(access.role);
+            for (const other of room.conns) if (other.userId === conn.userId) other.readOnly = readOnly;
+          }
           checked.set(
             key,
             !access

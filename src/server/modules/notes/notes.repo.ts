@@ -1,10 +1,10 @@
-import { and, asc, count, desc, eq, gt, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { NoteVersionKind } from '../../../domain/constants';
+import type { NoteVersionKind, TeamRole } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
 import { lockFor } from '../../db/locks';
 import { noteDocuments, notes, noteUpdates, noteVersions, projects, sessions, teamMembers, teams, users } from '../../db/schema';
-import { activeMembership, activeRole, visibleTeamIds } from '../../db/visibility';
+import { activeMembership, activeRole, visibleProjectIds, wholeTeamIds } from '../../db/visibility';
 
 export type NoteRow = typeof notes.$inferSelect;
 export interface Person {
@@ -26,6 +26,13 @@ const noteColumns = (userId: string) => ({
   editor: { id: editor.id, email: editor.email, fullName: editor.fullName, avatarUrl: editor.avatarUrl },
   callerRole: activeRole(notes.teamId, userId),
 });
+
+/**
+ * The notes `userId` sees (decision 0031): every note of a team where they are a member other than a guest; a guest
+ * only the notes of the projects given to them (a team-wide note is not theirs to see).
+ */
+const visibleNote = (userId: string): SQL =>
+  or(inArray(notes.teamId, wholeTeamIds(userId)), inArray(notes.projectId, visibleProjectIds(userId)))!;
 
 const selectNotes = (db: DbOrTx, userId: string) =>
   db
@@ -49,7 +56,7 @@ export interface NoteFilters {
 
 /** The notes of the caller's teams: pinned first, then the last edited first. */
 export async function listVisible(db: DbOrTx, userId: string, filters: NoteFilters): Promise<NoteWithNames[]> {
-  const where: (SQL | undefined)[] = [inArray(notes.teamId, visibleTeamIds(userId))];
+  const where: (SQL | undefined)[] = [visibleNote(userId)];
   if (filters.teamId) where.push(eq(notes.teamId, filters.teamId));
   if (filters.projectId) where.push(eq(notes.projectId, filters.projectId));
   if (filters.text) {
@@ -68,7 +75,7 @@ export async function listVisible(db: DbOrTx, userId: string, filters: NoteFilte
 
 /** One note if `userId` is an active member of its team; with `lock`, its row is locked to the end of the transaction. */
 export async function getVisibleById(db: DbOrTx, userId: string, id: string, lock = false): Promise<NoteWithNames | undefined> {
-  const query = selectNotes(db, userId).where(and(eq(notes.id, id), inArray(notes.teamId, visibleTeamIds(userId))));
+  const query = selectNotes(db, userId).where(and(eq(notes.id, id), visibleNote(userId)));
   const [row] = lock ? await query.for('update', { of: notes }) : await query;
   return row;
 }
@@ -131,7 +138,7 @@ export async function socketAccess(db: DbOrTx, noteId: string, userId: string, s
   const [row] = await db
     .select({
       teamId: notes.teamId,
-      role: activeRole(notes.teamId, userId),
+      role: sql<TeamRole | null>`case when ${visibleNote(userId)} then ${activeRole(notes.teamId, userId)} end`,
       sessionLive: sql<boolean>`exists (select 1 from ${sessions} s join ${users} u on u.id = s.user_id
         where s.id = ${sessionId} and s.user_id = ${userId} and s.revoked_at is null and u.is_active)`,
     })

@@ -96,7 +96,7 @@ export function registerNotes(app: FastifyInstance): void {
         response: { 201: z.object({ url: z.string() }), ...errors, 413: errorResponse },
       }),
       handler: async (req, reply) => {
-        await service.requireVisible(requireUser(req).userId, req.params.id);
+        await service.requireWritable(requireUser(req).userId, req.params.id);
         const result = await images.upload(req.params.id, (maxBytes) => receiveFile(req, maxBytes));
         return reply.code(201).send(result);
       },
@@ -157,7 +157,9 @@ export function registerNotes(app: FastifyInstance): void {
           if (!access) return socket.close(NOTE_SOCKET_CLOSE.gone, 'note not found');
           if (!access.sessionLive) return socket.close(NOTE_SOCKET_CLOSE.unauthenticated, 'session ended');
           if (!access.role) return socket.close(NOTE_SOCKET_CLOSE.forbidden, 'not a member');
-          await collab.join(socket, noteId, access.teamId, claims.userId, claims.sessionId, buffered);
+          // A viewer or a guest reads the note live and writes nothing to it (issue 41).
+          const { userId, sessionId } = claims;
+          await collab.join(socket, noteId, access.teamId, { userId, sessionId, readOnly: access.readOnly }, buffered);
         })().catch((err) => {
           req.log.error({ err }, 'notes: opening a socket failed');
           socket.close(1011, 'server error');

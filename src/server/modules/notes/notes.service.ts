@@ -1,6 +1,6 @@
 import type { PersonActor } from '../../../domain/changes';
 import * as Y from 'yjs';
-import { canDeleteNote } from '../../../domain/permissions';
+import { canContribute, canDeleteNote } from '../../../domain/permissions';
 import {
   type CreateNoteInput,
   NOTE_LIMITS,
@@ -15,6 +15,7 @@ import {
 } from '../../../domain/schemas/note';
 import { prefixTsquery, searchWords } from '../../../domain/search-query';
 import type { Db } from '../../db/client';
+import { requireContributor } from '../../db/membership';
 import { AppError } from '../../lib/errors';
 import type { ChangeRecorder } from '../../lib/changes';
 import { toUserSummary } from '../users';
@@ -25,6 +26,11 @@ import type { NoteCompactor } from './notes.compaction';
 import * as repo from './notes.repo';
 
 const notFound = () => new AppError('note_not_found');
+
+/** 403 `read_only_role` for a viewer or a guest: they read notes and write none (issue 41). */
+function requireNoteWriter(row: { callerRole: repo.NoteWithNames['callerRole'] }): void {
+  if (!canContribute(row.callerRole)) throw new AppError('read_only_role');
+}
 
 const person = (p: repo.Person | null) => (p ? toUserSummary(p) : null);
 
@@ -96,8 +102,8 @@ export class NotesService {
   async create(actor: PersonActor, input: CreateNoteInput): Promise<NoteDto> {
     const { userId } = actor;
     const note = await this.deps.changes.run(this.deps.db, actor, async (tx, record) => {
-      const [role] = await Promise.all([repo.activeMemberIds(tx, input.teamId, [userId]).then((ids) => ids.has(userId))]);
-      if (!role) throw new AppError('team_not_found');
+      // A viewer or a guest writes no note (issue 41).
+      await requireContributor(tx, input.teamId, userId);
       if (input.projectId && !(await repo.projectInTeam(tx, input.projectId, input.teamId))) {
         throw new AppError('project_not_found');
       }
@@ -118,6 +124,7 @@ export class NotesService {
     await this.deps.changes.run(this.deps.db, actor, async (tx, record) => {
       const row = await repo.getVisibleById(tx, userId, id, true);
       if (!row) throw notFound();
+      requireNoteWriter(row);
       if (input.projectId && !(await repo.projectInTeam(tx, input.projectId, row.note.teamId))) {
         throw new AppError('project_not_found');
       }
@@ -171,6 +178,7 @@ export class NotesService {
   /** A manual version of the document as it is now (what this instance holds is stored first). */
   async createVersion(userId: string, id: string): Promise<NoteVersionDto> {
     const row = await this.requireVisible(userId, id);
+    requireNoteWriter(row);
     await this.deps.collab.flush(id);
     const versionId = await this.deps.db.transaction(async (tx) => {
       await repo.lockDocument(tx, id);
@@ -196,6 +204,7 @@ export class NotesService {
    */
   async restore(userId: string, id: string, versionId: string): Promise<NoteVersionDto> {
     const row = await this.requireVisible(userId, id);
+    requireNoteWriter(row);
     const version = await repo.getVersion(this.deps.db, id, versionId);
     if (!version) throw new AppError('note_version_not_found');
     await this.deps.collab.flush(id);
@@ -235,6 +244,13 @@ export class NotesService {
     return docFrom([...(stored.state ? [stored.state] : []), ...stored.updates.map((u) => u.update)]);
   }
 
+  /** The note if the caller may write to it (its images): 404 as requireVisible, 403 for a viewer or a guest. */
+  async requireWritable(userId: string, id: string): Promise<repo.NoteWithNames> {
+    const row = await this.requireVisible(userId, id);
+    requireNoteWriter(row);
+    return row;
+  }
+
   /** The note if the caller is an active member of its team, else 404. */
   async requireVisible(userId: string, id: string): Promise<repo.NoteWithNames> {
     const row = await repo.getVisibleById(this.deps.db, userId, id);
@@ -245,8 +261,10 @@ export class NotesService {
 
 /**
  * Whether a note's socket may open, asked by the socket route once its ticket checks out: the note's team, the caller's
- * role there (null when not a member) and whether the ticket's session still lives; undefined when there is no note.
+ * role there (null when not a member), whether the ticket's session still lives, and whether the socket only reads (a
+ * viewer or a guest: issue 41); undefined when there is no note.
  */
-export function socketAccess(db: Db, noteId: string, userId: string, sessionId: string) {
-  return repo.socketAccess(db, noteId, userId, sessionId);
+export async function socketAccess(db: Db, noteId: string, userId: string, sessionId: string) {
+  const row = await repo.socketAccess(db, noteId, userId, sessionId);
+  return row && { ...row, readOnly: !canContribute(row.role) };
 }

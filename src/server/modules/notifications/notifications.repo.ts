@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import { isLiveInvitation } from '../../db/invitations';
 import { notifications, projects, teamInvitations, teamMembers, teams, users } from '../../db/schema';
 import { projectTotals } from '../../db/task-counters';
-import { activeMembership } from '../../db/visibility';
+import { activeMembership, seesProjectAs } from '../../db/visibility';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 
@@ -80,7 +80,13 @@ export async function markAllRead(db: DbOrTx, userId: string): Promise<void> {
  * off in-app (Settings → Notifications): what a task notification needs, in one statement (no rows: nobody to notify,
  * and no name needed).
  */
-export async function activeMembersWithActorName(db: DbOrTx, teamId: string, userIds: string[], actorId: string) {
+export async function activeMembersWithActorName(
+  db: DbOrTx,
+  teamId: string,
+  projectId: string,
+  userIds: string[],
+  actorId: string,
+) {
   if (userIds.length === 0) return [];
   return db
     .select({
@@ -91,11 +97,21 @@ export async function activeMembersWithActorName(db: DbOrTx, teamId: string, use
       >`array(select p.kind from notification_preferences p where p.user_id = "team_members"."user_id" and not p.in_app)`,
     })
     .from(teamMembers)
-    .where(and(activeMembership({ teamId }), inArray(teamMembers.userId, userIds)));
+    .where(
+      and(
+        activeMembership({ teamId }),
+        inArray(teamMembers.userId, userIds),
+        seesProjectAs(teamMembers.role, projectId, teamMembers.userId),
+      ),
+    );
 }
 
-export async function listActiveMemberIds(db: DbOrTx, teamId: string): Promise<string[]> {
-  const rows = await db.select({ userId: teamMembers.userId }).from(teamMembers).where(activeMembership({ teamId }));
+/** The team's active members who see project `projectId` (decision 0031: of its guests, those it was given to). */
+export async function listActiveMemberIds(db: DbOrTx, teamId: string, projectId: string): Promise<string[]> {
+  const rows = await db
+    .select({ userId: teamMembers.userId })
+    .from(teamMembers)
+    .where(and(activeMembership({ teamId }), seesProjectAs(teamMembers.role, projectId, teamMembers.userId)));
   return rows.map((r) => r.userId);
 }
 

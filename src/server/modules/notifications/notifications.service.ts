@@ -122,7 +122,7 @@ export class NotificationsService {
     const candidates = unique([...assigned, ...completed, ...watchers]).filter((id) => id !== event.actorId);
     if (candidates.length === 0) return [];
     // Never anyone outside the team, e.g. a creator who has since left it.
-    const found = await repo.activeMembersWithActorName(this.db, event.teamId, candidates, event.actorId);
+    const found = await repo.activeMembersWithActorName(this.db, event.teamId, event.projectId, candidates, event.actorId);
     if (found.length === 0) return [];
     const members = new Set(found.map((r) => r.userId));
     const actor = found[0]!.actorName ?? 'Someone';
@@ -167,7 +167,7 @@ export class NotificationsService {
     );
     const candidates = [...mentioned, ...watchers];
     if (candidates.length === 0) return [];
-    const found = await repo.activeMembersWithActorName(this.db, event.teamId, candidates, event.actorId);
+    const found = await repo.activeMembersWithActorName(this.db, event.teamId, event.projectId, candidates, event.actorId);
     if (found.length === 0) return [];
     const members = new Set(found.map((r) => r.userId));
     const actor = found[0]!.actorName ?? 'Someone';
@@ -191,7 +191,7 @@ export class NotificationsService {
   private async forProject(event: ProjectEvent): Promise<NewNotification[]> {
     const project = await repo.getProjectInTeam(this.db, event.projectId, event.teamId);
     if (!project) return [];
-    const recipients = (await repo.listActiveMemberIds(this.db, event.teamId)).filter((id) => id !== event.actorId);
+    const recipients = (await repo.listActiveMemberIds(this.db, event.teamId, event.projectId)).filter((id) => id !== event.actorId);
     if (recipients.length === 0) return [];
     const actor = await this.actorName(event.actorId);
     const progress = event.progress ?? project.progress;

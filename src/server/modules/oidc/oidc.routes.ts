@@ -11,15 +11,14 @@ import {
   oidcExchangeInput,
 } from '../../../domain/schemas/oidc';
 import { typed } from '../../lib/http';
+// The browser's binding (see OidcService.begin), read back by the code exchange.
+import { BINDING_COOKIE, BINDING_PATH, codeSealer } from './oidc.handoff';
 import { OidcFlowError, OidcProvider } from './oidc.provider';
 import { Sealer } from './oidc.seal';
 import { BINDING_TTL_SECONDS, OidcService, STATE_TTL_SECONDS } from './oidc.service';
 
 const COOKIE = 'crewboard_oidc';
 const COOKIE_PATH = '/api/auth/google';
-/** The browser's binding (see OidcService.begin), read back by the code exchange. */
-const BINDING_COOKIE = 'crewboard_oidc_bind';
-const BINDING_PATH = '/api/auth';
 
 function readCookie(req: FastifyRequest, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
@@ -54,7 +53,7 @@ export function registerOidc(app: FastifyInstance): void {
     provider,
     {
       state: new Sealer(config.authSecret, 'state'),
-      code: new Sealer(config.authSecret, 'code'),
+      code: codeSealer(config.authSecret),
       error: new Sealer(config.authSecret, 'error'),
     },
     `${config.publicUrl}${COOKIE_PATH}/callback`,
@@ -77,7 +76,13 @@ export function registerOidc(app: FastifyInstance): void {
   r.get('/api/auth/providers', {
     config: { auth: 'public' },
     schema: { tags: ['auth'], response: { 200: authProvidersDto } },
-    handler: async () => ({ google: service.isConfigured, emailVerification: config.emailVerification }),
+    handler: async () => ({
+      google: service.isConfigured,
+      emailVerification: config.emailVerification,
+      ldap: Boolean(config.ldap),
+      localPasswords: config.localPasswords?.enabled ?? true,
+      sso: await app.deps.saml.isConfigured(),
+    }),
   });
 
   r.get('/api/auth/google/start', {

@@ -11,12 +11,11 @@ import * as usersRepo from '../users';
 import type { UserRow } from '../../db/schema';
 import * as repo from './oidc.repo';
 import { OidcFlowError, type OidcProvider } from './oidc.provider';
+import { CODE_TTL_SECONDS, sealSignInCode } from './oidc.handoff';
 import { matchesDigest, pkceChallenge, randomToken, type Sealer, sha256 } from './oidc.seal';
 
 /** How long a started sign-in may take at the provider. */
 export const STATE_TTL_SECONDS = 10 * 60;
-/** How long the one-time code handed to the SPA stays valid. */
-const CODE_TTL_SECONDS = 60;
 /** How long the browser keeps its binding: from the start of a sign-in to the exchange of its code. */
 export const BINDING_TTL_SECONDS = STATE_TTL_SECONDS + CODE_TTL_SECONDS;
 /** How long the login page may open a sealed error description. */
@@ -121,7 +120,7 @@ export class OidcService {
     }
     // No second factor here: the provider did the proving (issue 21).
     const session = await this.auth.startSession(user, userAgent, ip, 'oidc');
-    return this.sealers.code.seal({ r: session.refresh_token, b: saved.b }, CODE_TTL_SECONDS);
+    return sealSignInCode(this.sealers.code, session.refresh_token, saved.b);
   }
 
   /**

@@ -63,6 +63,8 @@ function derivedErrors(route: RouteInfo, method: string, schema: FastifySchema):
   if (schema.params || schema.querystring || schema.body) {
     errors[400] = errorContent('The request is invalid (`validation_failed`, with a message per field in `error.fields`).');
   }
+  // SCIM (issue 41) declares its own answers, in its own error shape (RFC 7644 §3.12).
+  if (auth === 'scim') return {};
   const forbidden: string[] = [];
   const own = Object.keys((schema.response as object | undefined) ?? {});
   if (own.includes('403')) forbidden.push('the caller may see it but not do this (`error.reason` says why)');
@@ -85,6 +87,9 @@ function derivedErrors(route: RouteInfo, method: string, schema: FastifySchema):
 /** A note in the operation's description on who may call it with which kind of bearer token. */
 function accessNote(route: RouteInfo, method: string): string {
   const auth = (route.config as { auth?: RouteAuth } | undefined)?.auth;
+  if (auth === 'scim') {
+    return "SCIM 2.0 (RFC 7644): a SCIM token only (`Authorization: Bearer scim_…`, made by a super admin: createScimToken); sessions and personal API tokens get 401. Bodies are `application/scim+json`; errors are SCIM Error messages.";
+  }
   if (!auth || auth === 'public') {
     return tokenMayReach(route.url) ? 'Public: no bearer token needed.' : 'Public; a personal API token gets 403 here.';
   }
@@ -100,11 +105,12 @@ const OPTIONAL_BODY = 'x-crewboard-optional-body';
 /**
  * Per route: the zod schemas become JSON Schema (fastify-type-provider-zod), then the operation gets its id, summary,
  * security requirement, derived 4xx answers and any documented-only answers (files, redirects, event streams).
- * Routes outside /api (the SPA's `/`, static files) are not part of the API and stay out of the document.
+ * Routes outside /api (the SPA's `/`, static files) are not part of the API and stay out of the document; SCIM's
+ * /scim/v2 (issue 41) is.
  */
 export const transformRoute: SwaggerTransform = (input) => {
   const { route, url } = input;
-  if (!url.startsWith('/api/')) return { schema: { hide: true } as FastifySchema, url };
+  if (!url.startsWith('/api/') && !url.startsWith('/scim/v2/')) return { schema: { hide: true } as FastifySchema, url };
   const method = String(Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
   const key = operationKey(method, url);
   const own = (input.schema ?? {}) as FastifySchema & { summary?: string; operationId?: string; description?: string };

@@ -5,7 +5,7 @@ import { projects, tasks, teamMembers, teams } from '../../db/schema';
 import { insertDefaultStatuses } from '../../db/project-statuses';
 import { containsText } from '../../db/search';
 import { projectTotals } from '../../db/task-counters';
-import { activeMemberCount, activeMembership, isActiveMember } from '../../db/visibility';
+import { activeMembership, isActiveMember, seesProjectAs, visibleMemberCount } from '../../db/visibility';
 
 export type ProjectRow = typeof projects.$inferSelect;
 
@@ -15,29 +15,35 @@ export type ProjectRow = typeof projects.$inferSelect;
  */
 function selectVisible(db: DbOrTx, userId: string) {
   const totals = projectTotals(db, projects.id);
-  return db
-    .select({
-      id: projects.id,
-      name: projects.name,
-      description: projects.description,
-      status: projects.status,
-      ownerId: projects.ownerId,
-      teamId: projects.teamId,
-      teamName: teams.name,
-      teamMemberCount: activeMemberCount(projects.teamId),
-      startDate: projects.startDate,
-      endDate: projects.endDate,
-      progress: totals.progress,
-      taskCount: totals.taskCount,
-      createdAt: projects.createdAt,
-      updatedAt: projects.updatedAt,
-      version: projects.version,
-      callerRole: teamMembers.role,
-    })
-    .from(projects)
-    .innerJoin(teams, eq(teams.id, projects.teamId))
-    .innerJoin(teamMembers, activeMembership({ teamId: projects.teamId, userId }))
-    .leftJoinLateral(totals, sql`true`);
+  return (
+    db
+      .select({
+        id: projects.id,
+        name: projects.name,
+        description: projects.description,
+        status: projects.status,
+        ownerId: projects.ownerId,
+        teamId: projects.teamId,
+        teamName: teams.name,
+        teamMemberCount: visibleMemberCount(projects.teamId, userId, teamMembers.role),
+        startDate: projects.startDate,
+        endDate: projects.endDate,
+        progress: totals.progress,
+        taskCount: totals.taskCount,
+        createdAt: projects.createdAt,
+        updatedAt: projects.updatedAt,
+        version: projects.version,
+        callerRole: teamMembers.role,
+      })
+      .from(projects)
+      .innerJoin(teams, eq(teams.id, projects.teamId))
+      // A guest's membership row joins only the projects given to them (decision 0031).
+      .innerJoin(
+        teamMembers,
+        and(activeMembership({ teamId: projects.teamId, userId }), seesProjectAs(teamMembers.role, projects.id, userId)),
+      )
+      .leftJoinLateral(totals, sql`true`)
+  );
 }
 
 type VisibleRow = Awaited<ReturnType<ReturnType<typeof selectVisible>['execute']>>[number];

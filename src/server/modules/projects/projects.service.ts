@@ -6,7 +6,7 @@ import type { Db } from '../../db/client';
 import { canEditProject } from '../../../domain/permissions';
 import { AppError } from '../../lib/errors';
 import type { ChangeRecorder } from '../../lib/changes';
-import { requireTeamMember, requireTeamRight } from '../../db/membership';
+import { requireContributor, requireTeamRight } from '../../db/membership';
 import * as repo from './projects.repo';
 
 const projectNotFound = () => new AppError('project_not_found');
@@ -31,7 +31,8 @@ export class ProjectsService {
   async create(actor: PersonActor, input: CreateProjectInput): Promise<ProjectDto> {
     const { userId } = actor;
     const row = await this.changes.run(this.db, actor, async (tx, record) => {
-      await requireTeamMember(tx, input.teamId, userId);
+      // A viewer or a guest creates no project (issue 41).
+      await requireContributor(tx, input.teamId, userId);
       const created = await repo.createOne(tx, { ...input, ownerId: userId });
       await record({ kind: 'project.created', teamId: created.teamId, projectId: created.id });
       return created;
@@ -48,7 +49,7 @@ export class ProjectsService {
       await requireTeamRight(tx, current.teamId, userId, canEditProject, 'project_edit_denied', 'project_not_found');
       if (version !== undefined && version !== current.version) throw new AppError('stale_edit');
       const moving = changes.teamId !== undefined && changes.teamId !== current.teamId;
-      if (moving) await requireTeamMember(tx, changes.teamId!, userId);
+      if (moving) await requireContributor(tx, changes.teamId!, userId);
       const startDate = changes.startDate === undefined ? current.startDate : changes.startDate;
       const endDate = changes.endDate === undefined ? current.endDate : changes.endDate;
       if (endNotAfterStart(startDate, endDate))

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { teamMembers, users } from '../../db/schema';
+import { projectGuests, teamMembers, users } from '../../db/schema';
 import { activeMembership } from '../../db/visibility';
 
 /** Of `userIds`, the active members of the team, with their roles there. */
@@ -25,4 +25,14 @@ export async function filterByEmail(db: DbOrTx, email: string, userIds: string[]
     .from(users)
     .where(and(eq(users.email, email.toLowerCase()), inArray(users.id, userIds)));
   return rows.map((r) => r.id);
+}
+
+/** Of `userIds` (guests of the project's team), those the project was given to (decision 0031). */
+export async function listProjectGuestIds(db: DbOrTx, projectId: string, userIds: string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .select({ userId: projectGuests.userId })
+    .from(projectGuests)
+    .where(and(eq(projectGuests.projectId, projectId), inArray(projectGuests.userId, userIds)));
+  return new Set(rows.map((r) => r.userId));
 }

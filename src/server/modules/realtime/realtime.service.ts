@@ -1,4 +1,5 @@
-import { canManageMembers } from '../../../domain/permissions';
+import type { TeamRole } from '../../../domain/constants';
+import { canManageMembers, seesWholeTeam } from '../../../domain/permissions';
 import type { Db } from '../../db/client';
 import type { DomainEvent } from '../../lib/events';
 import * as repo from './realtime.repo';
@@ -140,6 +141,22 @@ export class RealtimeService {
     }
   }
 
+  /**
+   * Of the team's members, those who may read the event (decision 0031): everyone but a guest; a guest, an event of a
+   * project given to them (a task's, a status's, a time entry's, the project's own), a change of their own membership,
+   * and the team's own events, never an event of another project nor of people they do not see.
+   */
+  private async readersOf<R extends { userId: string; role: TeamRole }>(event: StreamedEvent & { teamId: string }, roles: R[]) {
+    const guests = roles.filter((r) => !seesWholeTeam(r.role)).map((r) => r.userId);
+    if (guests.length === 0) return roles;
+    let allowed: Set<string>;
+    if ('projectId' in event) allowed = await repo.listProjectGuestIds(this.db, event.projectId, guests);
+    else if (event.type.startsWith('team.member_') && 'userId' in event) allowed = new Set([event.userId]);
+    else if (event.type.startsWith('note.')) allowed = new Set();
+    else allowed = new Set(guests);
+    return roles.filter((r) => seesWholeTeam(r.role) || allowed.has(r.userId));
+  }
+
   /** The users of this instance's streams who may see the event, each with what they get of it. */
   private async recipients(event: StreamedEvent): Promise<Map<string, object>> {
     const local = [...new Set([...this.streams.values()].map((s) => s.userId))];
@@ -148,7 +165,7 @@ export class RealtimeService {
     if (!('teamId' in event)) return new Map(local.includes(event.userId) ? [[event.userId, event]] : []);
     if (readers === 'recipient' && 'userId' in event) return new Map(local.includes(event.userId) ? [[event.userId, event]] : []);
 
-    const roles = await repo.listActiveRoles(this.db, event.teamId, local);
+    const roles = await this.readersOf(event, await repo.listActiveRoles(this.db, event.teamId, local));
     const members = new Set(roles.map((r) => r.userId));
     const result = new Map<string, object>();
     if (readers === 'managers' && 'email' in event) {

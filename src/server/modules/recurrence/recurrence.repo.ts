@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, lte, notInArray, sql } from '
 import type { RepeatDto } from '../../../domain/schemas/repeat';
 import type { DbOrTx } from '../../db/client';
 import { projects, taskChecklistItems, tasks, taskSeries, users } from '../../db/schema';
-import { visibleTeamIds } from '../../db/visibility';
+import { visibleProjectIds } from '../../db/visibility';
 
 export type SeriesRow = typeof taskSeries.$inferSelect;
 export type NewSeries = typeof taskSeries.$inferInsert;
@@ -175,7 +175,7 @@ export async function listVisibleCarried(
         isNotNull(tasks.repeat),
         isNotNull(taskSeries.nextDate),
         lte(taskSeries.nextDate, filter.to),
-        sql`${projects.teamId} in ${visibleTeamIds(userId)}`,
+        inArray(projects.id, visibleProjectIds(userId)),
         filter.teamId ? eq(projects.teamId, filter.teamId) : undefined,
         filter.projectId ? eq(tasks.projectId, filter.projectId) : undefined,
       ),

@@ -6,6 +6,7 @@ import type { TaskDto } from '../../../domain/schemas/task';
 import { zoneOrUtc } from '../../../domain/schemas/time-zone';
 import type { Db, Tx } from '../../db/client';
 import { getMemberRole, requireTeamMember } from '../../db/membership';
+import { requireProjectMember } from '../../db/project-access';
 import type { ChangeRecorder, RecordChange } from '../../lib/changes';
 import { AppError } from '../../lib/errors';
 import { countAllowsMore, midnightIn, nextOccurrence, occurrencesBetween, ruleCount, todayIn } from '../../lib/recurrence';
@@ -473,7 +474,7 @@ export class RecurrenceService {
     if (query.projectId) {
       const teamId = await repo.projectTeamId(this.db, query.projectId);
       if (!teamId) throw new AppError('project_not_found');
-      await requireTeamMember(this.db, teamId, userId, 'project_not_found');
+      await requireProjectMember(this.db, teamId, query.projectId, userId, 'project_not_found');
     }
     const rows = await repo.listVisibleCarried(this.db, userId, {
       teamId: query.teamId,

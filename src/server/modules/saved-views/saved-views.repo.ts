@@ -3,7 +3,7 @@ import type { SavedViewConfig } from '../../../domain/schemas/saved-view';
 import type { DbOrTx } from '../../db/client';
 import { lockFor } from '../../db/locks';
 import { savedViews, teams, users } from '../../db/schema';
-import { activeRole, visibleTeamIds } from '../../db/visibility';
+import { activeRole, visibleTeamIds, wholeTeamIds } from '../../db/visibility';
 
 export type SavedViewRow = typeof savedViews.$inferSelect;
 
@@ -17,10 +17,15 @@ const viewColumns = (userId: string) => ({
 
 /**
  * The views `userId` sees: their personal ones, and those shared with a team where they are an active member
- * (their own shared views too only while they are).
+ * (their own shared views too only while they are). A guest (decision 0031) sees of a team's shared views only their
+ * own: the others' filters may name projects and people not theirs to see.
  */
 const visibleTo = (userId: string) =>
-  or(and(isNull(savedViews.teamId), eq(savedViews.ownerId, userId)), inArray(savedViews.teamId, visibleTeamIds(userId)))!;
+  or(
+    and(isNull(savedViews.teamId), eq(savedViews.ownerId, userId)),
+    inArray(savedViews.teamId, wholeTeamIds(userId)),
+    and(eq(savedViews.ownerId, userId), inArray(savedViews.teamId, visibleTeamIds(userId))),
+  )!;
 
 const selectViews = (db: DbOrTx, userId: string) =>
   db

@@ -9,7 +9,7 @@ import {
 } from '../../../domain/schemas/saved-view';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import { requireTeamMember } from '../../db/membership';
+import { requireContributor } from '../../db/membership';
 import * as repo from './saved-views.repo';
 
 function toDto(userId: string, row: repo.ViewWithNames): SavedViewDto {
@@ -44,7 +44,8 @@ export class SavedViewsService {
 
   async create(userId: string, input: CreateSavedViewInput): Promise<SavedViewDto> {
     const id = await this.db.transaction(async (tx) => {
-      if (input.teamId) await requireTeamMember(tx, input.teamId, userId);
+      // Shared with a team: a viewer or a guest shares nothing there (issue 41); a personal view is anyone's.
+      if (input.teamId) await requireContributor(tx, input.teamId, userId);
       if ((await repo.countOwnedLocked(tx, userId)) >= SAVED_VIEW_LIMITS.perUserMax) throw new AppError('too_many_views');
       const row = await repo.createOne(tx, { ownerId: userId, teamId: input.teamId, name: input.name, config: input.config });
       return row.id;
@@ -56,7 +57,7 @@ export class SavedViewsService {
     await this.db.transaction(async (tx) => {
       const current = await this.requireEditable(tx, userId, id);
       // Sharing it with another team takes what creating it there would: the caller's active membership.
-      if (input.teamId && input.teamId !== current.teamId) await requireTeamMember(tx, input.teamId, userId);
+      if (input.teamId && input.teamId !== current.teamId) await requireContributor(tx, input.teamId, userId);
       await repo.updateOne(tx, id, { name: input.name, teamId: input.teamId, config: input.config });
     });
     return this.get(userId, id);

@@ -4,7 +4,8 @@ import type { StatusCategory } from '../../../domain/workflow';
 import { HIGHLIGHT_END, HIGHLIGHT_START, type SearchKind } from '../../../domain/schemas/search';
 import type { DbOrTx } from '../../db/client';
 import { teamMembers } from '../../db/schema';
-import { isActiveRow, visibleTeamIds } from '../../db/visibility';
+import { isActiveRow, seesPerson, visibleProjectIds, visibleTeamIds, wholeTeamIds } from '../../db/visibility';
+import { lockedTeamIds } from '../../db/sso-lock';
 
 /*
  * Global search (issue 23, decision 0019). The vectors (`search_vector`, migration 0007) are not in the Drizzle
@@ -128,7 +129,8 @@ function branches(typos: boolean) {
           order by rank desc, updated_at desc, id limit ${limit})
         order by rank desc, updated_at desc, id
         limit ${limit}`;
-  const visibleProjects = sql`(select id from projects where team_id in (select team_id from my_teams))`;
+  // The projects the caller sees (decision 0031: a guest, only those given to them).
+  const visibleProjects = sql`(select project_id from my_projects)`;
   /**
    * The rows a text index finds, found once and then checked for visibility. Without the fence (`offset 0`) a generic
    * plan, which cannot tell how many rows a search will match, may scan the index once per visible project instead.
@@ -205,7 +207,7 @@ function branches(typos: boolean) {
       project_match as (
         select p.id, p.name, p.updated_at, ts_rank_cd(${WEIGHTS}, p.search_vector, ${tsq}) as fts
         from projects p
-        where p.search_vector @@ ${tsq} and p.team_id in (select team_id from my_teams)
+        where p.search_vector @@ ${tsq} and p.id in ${visibleProjects}
         limit ${SEARCH_CANDIDATES}
       ),
       project_fts as (
@@ -219,7 +221,7 @@ function branches(typos: boolean) {
           ? sql`project_typo as (
         select p.id, p.updated_at, word_similarity(${text}, p.name) as rank
         from projects p
-        where ${typoGate(sql`project_match`)} and p.name %> ${text} and p.team_id in (select team_id from my_teams)
+        where ${typoGate(sql`project_match`)} and p.name %> ${text} and p.id in ${visibleProjects}
         limit ${SEARCH_CANDIDATES}
       ),
       project_top as (${mergeTypos('project_fts', 'project_typo')})`
@@ -270,6 +272,7 @@ function branches(typos: boolean) {
         where users.id in (
             select ${teamMembers.userId} from ${teamMembers}
             where ${teamMembers.teamId} in (select team_id from my_teams) and ${isActiveRow()}
+              and ${seesPerson(teamMembers.teamId, teamMembers.userId, P.userId, teamMembers.role)}
           )
           and (to_tsvector(${CONFIG}, users.full_name) @@ ${tsq} or ${containsSearchText(sql`users.full_name`)} or ${containsSearchText(sql`users.email`)}
             or word_similarity(${text}, users.full_name) >= ${TYPO_SIMILARITY})
@@ -326,8 +329,8 @@ function branches(typos: boolean) {
       note_top as (
         select m.id, m.updated_at, m.rank from (
           select n.id, n.updated_at, ts_rank_cd(${WEIGHTS}, n.search_vector, ${tsq}) + word_similarity(${text}, n.title) as rank
-          from ${matchesFirst(sql`select id, title, updated_at, team_id, search_vector from notes where search_vector @@ ${tsq}`)} n
-          where n.team_id in (select team_id from my_teams)
+          from ${matchesFirst(sql`select id, title, updated_at, team_id, project_id, search_vector from notes where search_vector @@ ${tsq}`)} n
+          where (n.team_id in (select team_id from my_whole_teams) or n.project_id in ${visibleProjects})
           limit ${SEARCH_CANDIDATES}
         ) m
         order by m.rank desc, m.updated_at desc, m.id
@@ -381,6 +384,8 @@ function buildStatement(db: DbOrTx, shape: SearchShape) {
     : sql``;
   const statement = sql`
     with my_teams as ${visibleTeamIds(P.userId)},
+    my_projects(project_id) as ${visibleProjectIds(P.userId)},
+    my_whole_teams(team_id) as ${wholeTeamIds(P.userId)},
     ${settings}
     ${sql.join(
       parts.map((b) => b.ctes),
@@ -417,6 +422,7 @@ export async function search(db: DbOrTx, shape: SearchShape, values: SearchValue
     statement = buildStatement(db, shape);
     forDb.set(key, statement);
   }
-  const rows = await statement.execute({ ...values });
-  return rows.map((r) => ({ ...r, rank: Number(r.rank), ord: Number(r.ord) }));
+  const [rows, locked] = await Promise.all([statement.execute({ ...values }), lockedTeamIds(db, values.userId)]);
+  // A caller locked out of SSO teams (db/sso-lock.ts): the prepared statement cannot carry the lock, its rows are dropped.
+  return rows.filter((r) => !(r.teamId && locked.has(r.teamId))).map((r) => ({ ...r, rank: Number(r.rank), ord: Number(r.ord) }));
 }

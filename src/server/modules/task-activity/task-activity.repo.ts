@@ -1,11 +1,11 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, not, sql } from 'drizzle-orm';
 import type { TaskFieldChange } from '../../../domain/task-activity';
 import type { StatusCategory } from '../../../domain/workflow';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import type { CustomFieldDef } from '../../../domain/custom-fields';
 import { customFields, projects, taskActivity, tasks, users } from '../../db/schema';
-import { activeRole } from '../../db/visibility';
+import { projectRole, seesProject } from '../../db/visibility';
 import { taskProject } from '../../db/task-access';
 
 const creators = alias(users, 'creator');
@@ -14,7 +14,7 @@ const creators = alias(users, 'creator');
 export async function getTaskCreation(db: DbOrTx, taskId: string, userId: string) {
   const [row] = await db
     .select({
-      callerRole: activeRole(projects.teamId, userId),
+      callerRole: projectRole(projects.teamId, projects.id, userId),
       createdAt: tasks.createdAt,
       creatorId: creators.id,
       creatorName: creators.fullName,
@@ -129,13 +129,26 @@ export async function userNames(db: DbOrTx, ids: readonly string[]): Promise<Map
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-/** Of these task ids, those of tasks that exist in a team `userId` is not an active member of (a deleted one is not). */
+/**
+ * Of these task ids, those of tasks that exist in a project `userId` does not see (a team they are not an active member
+ * of, or a project not given to them as a guest); a deleted one is not.
+ */
 export async function hiddenTaskIds(db: DbOrTx, ids: readonly string[], userId: string): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await db
     .select({ id: tasks.id })
     .from(tasks)
     .innerJoin(projects, taskProject)
-    .where(and(inArray(tasks.id, [...ids]), sql`${activeRole(projects.teamId, userId)} is null`));
+    .where(and(inArray(tasks.id, [...ids]), not(seesProject(projects.teamId, projects.id, userId))));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Of these project ids, those of projects that exist and `userId` does not see (decision 0031: a guest's others). */
+export async function hiddenProjectIds(db: DbOrTx, ids: readonly string[], userId: string): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(and(inArray(projects.id, [...ids]), not(seesProject(projects.teamId, projects.id, userId))));
   return new Set(rows.map((r) => r.id));
 }

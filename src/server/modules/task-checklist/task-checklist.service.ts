@@ -8,7 +8,7 @@ import type {
   ChecklistOrderInput,
 } from '../../../domain/schemas/task-detail';
 import type { Db, Tx } from '../../db/client';
-import { requireVisibleTask, TASK_WRITE_LOCK, type TaskAccess } from '../../db/task-access';
+import { requireEditableTask, requireVisibleTask, TASK_WRITE_LOCK, type TaskAccess } from '../../db/task-access';
 import { AppError } from '../../lib/errors';
 import type { ChangeRecorder } from '../../lib/changes';
 import * as repo from './task-checklist.repo';
@@ -75,7 +75,8 @@ export class TaskChecklistService {
    */
   private change<T>(actor: PersonActor, taskId: string, work: (tx: Tx, access: TaskAccess) => Promise<T>): Promise<T> {
     return this.changes.run(this.db, actor, async (tx, record) => {
-      const access = await requireVisibleTask(tx, taskId, actor.userId, TASK_WRITE_LOCK);
+      // 403 for a viewer, and for a guest on a task not assigned to them (issue 41).
+      const access = await requireEditableTask(tx, taskId, actor.userId, TASK_WRITE_LOCK);
       const result = await work(tx, access);
       await record(detailChanged(access, 'checklist'));
       return result;

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { MailKind, NotificationPreferenceKind } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
 import { notificationPreferences, projects, taskComments, tasks, taskWatchers, teamMembers, users } from '../../db/schema';
-import { activeMembership, memberUser } from '../../db/visibility';
+import { activeMembership, memberUser, seesPerson } from '../../db/visibility';
 import { taskProject } from '../../db/task-access';
 
 export type CommentRow = typeof taskComments.$inferSelect;
@@ -26,13 +26,13 @@ export async function listActiveMemberIds(db: DbOrTx, teamId: string, userIds: r
 
 const personColumns = { id: users.id, fullName: users.fullName, avatarUrl: users.avatarUrl };
 
-/** The team's active members, by name. */
-export async function listMembers(db: DbOrTx, teamId: string): Promise<PersonRow[]> {
+/** The team's active members `viewerId` sees (decision 0031: a guest, only some), by name. */
+export async function listMembers(db: DbOrTx, teamId: string, viewerId: string): Promise<PersonRow[]> {
   return db
     .select(personColumns)
     .from(teamMembers)
     .innerJoin(users, memberUser)
-    .where(activeMembership({ teamId }))
+    .where(and(activeMembership({ teamId }), seesPerson(teamMembers.teamId, teamMembers.userId, viewerId, teamMembers.role)))
     .orderBy(asc(sql`lower(${users.fullName})`), asc(users.id));
 }
 
@@ -126,9 +126,10 @@ export async function setWatching(db: DbOrTx, taskId: string, userId: string, wa
 
 /**
  * The task's watchers, by name, from one statement: its creator and assignee by default, anyone with a
- * `watching = true` row, less anyone with an explicit `false`; only active members of the task's (current) team.
+ * `watching = true` row, less anyone with an explicit `false`; only active members of the task's (current) team, and
+ * with `viewerId`, only those the viewer sees.
  */
-export async function listWatchers(db: DbOrTx, taskId: string): Promise<PersonRow[]> {
+export async function listWatchers(db: DbOrTx, taskId: string, viewerId?: string): Promise<PersonRow[]> {
   return db
     .select(personColumns)
     .from(tasks)
@@ -139,6 +140,8 @@ export async function listWatchers(db: DbOrTx, taskId: string): Promise<PersonRo
     .where(
       and(
         eq(tasks.id, taskId),
+        // Shown to a reader (`viewerId`): only the people they see (decision 0031: a guest, some).
+        viewerId === undefined ? undefined : seesPerson(projects.teamId, teamMembers.userId, viewerId, teamMembers.role),
         or(
           eq(taskWatchers.watching, true),
           and(

@@ -11,7 +11,7 @@ import {
   type WatchStateDto,
 } from '../../../domain/schemas/task-detail';
 import type { Db, DbOrTx, Tx } from '../../db/client';
-import { requireVisibleTask, TASK_WRITE_LOCK } from '../../db/task-access';
+import { requireCommentableTask, requireVisibleTask, TASK_WRITE_LOCK } from '../../db/task-access';
 import { AppError } from '../../lib/errors';
 import type { ChangeRecorder, RecordChange } from '../../lib/changes';
 import * as repo from './task-comments.repo';
@@ -72,7 +72,8 @@ export class TaskCommentsService {
    */
   async createIn(tx: Tx, record: RecordChange, userId: string, taskId: string, input: CommentInput): Promise<CommentDto> {
     const mentions = mentionedIds(input.body);
-    const task = await requireVisibleTask(tx, taskId, userId, TASK_WRITE_LOCK);
+    // A viewer comments when the team allows it, a guest on the tasks assigned to them (issue 41).
+    const task = await requireCommentableTask(tx, taskId, userId, TASK_WRITE_LOCK);
     await this.requireMentionable(tx, task.teamId, mentions);
     const comment = await repo.createOne(tx, { taskId, authorId: userId, body: input.body, mentions });
     // The author watches (again, even after an unwatch); the mentioned watch unless they chose not to.
@@ -103,7 +104,7 @@ export class TaskCommentsService {
     const { userId } = actor;
     const mentions = mentionedIds(input.body);
     return this.changes.run(this.db, actor, async (tx, record) => {
-      const task = await requireVisibleTask(tx, taskId, userId, TASK_WRITE_LOCK);
+      const task = await requireCommentableTask(tx, taskId, userId, TASK_WRITE_LOCK);
       const before = await this.requireComment(tx, taskId, commentId);
       if (!canEditComment(userId, before)) throw new AppError('comment_edit_denied');
       // Only a new mention is checked: a teammate mentioned before who has since left stays as written.
@@ -135,7 +136,7 @@ export class TaskCommentsService {
 
   async mentionable(userId: string, taskId: string): Promise<MentionCandidatesDto> {
     const task = await requireVisibleTask(this.db, taskId, userId);
-    return { people: (await repo.listMembers(this.db, task.teamId)).map(toPerson) };
+    return { people: (await repo.listMembers(this.db, task.teamId, userId)).map(toPerson) };
   }
 
   async watchState(userId: string, taskId: string): Promise<WatchStateDto> {
@@ -154,7 +155,7 @@ export class TaskCommentsService {
   }
 
   private async readWatchState(db: DbOrTx, userId: string, taskId: string): Promise<WatchStateDto> {
-    const watchers = await repo.listWatchers(db, taskId);
+    const watchers = await repo.listWatchers(db, taskId, userId);
     return { watching: watchers.some((w) => w.id === userId), watchers: watchers.map(toPerson) };
   }
 

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import { lockFor } from '../../db/locks';
 import { projects, taskDependencies, tasks } from '../../db/schema';
 import { taskProject } from '../../db/task-access';
-import { activeRole, isActiveMember } from '../../db/visibility';
+import { projectRole, seesProject } from '../../db/visibility';
 import type { DependencyEdge } from '../../../domain/dependencies';
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
@@ -23,7 +23,7 @@ export async function getSide(db: DbOrTx, id: string, userId: string, lock?: 'sh
       title: tasks.title,
       projectId: tasks.projectId,
       teamId: projects.teamId,
-      callerRole: activeRole(projects.teamId, userId),
+      callerRole: projectRole(projects.teamId, projects.id, userId),
     })
     .from(tasks)
     .innerJoin(projects, taskProject)
@@ -54,7 +54,7 @@ export async function edgesFor(db: DbOrTx, taskId: string, blockerId: string): P
 export async function titlesFor(db: DbOrTx, ids: readonly string[], userId: string): Promise<Map<string, string | null>> {
   if (ids.length === 0) return new Map();
   const rows = await db
-    .select({ id: tasks.id, title: tasks.title, visible: isActiveMember(projects.teamId, userId) })
+    .select({ id: tasks.id, title: tasks.title, visible: seesProject(projects.teamId, projects.id, userId) })
     .from(tasks)
     .innerJoin(projects, taskProject)
     .where(inArray(tasks.id, [...ids]));
@@ -97,7 +97,7 @@ export interface RefRow {
 export async function listRefs(db: DbOrTx, taskId: string, userId: string): Promise<RefRow[]> {
   const other = (side: 'blockedBy' | 'blocking', join: 'blocked_by_id' | 'task_id', where: 'task_id' | 'blocked_by_id') => sql`
     select ${sql.raw(`'${side}'`)}::text as side, t.id, t.title, t.status, t.status_category as "statusCategory", t.project_id as "projectId",
-      ${isActiveMember(sql`p.team_id`, userId)} as visible, d.created_at
+      ${seesProject(sql`p.team_id`, sql`p.id`, userId)} as visible, d.created_at
     from ${taskDependencies} d
     join ${tasks} t on t.id = d.${sql.raw(join)}
     join ${projects} p on p.id = t.project_id
@@ -123,7 +123,7 @@ export async function visibleIds(
     select d.${sql.raw(join)} from ${taskDependencies} d
     join ${tasks} t on t.id = d.${sql.raw(join)}
     join ${projects} p on p.id = t.project_id
-    where d.${sql.raw(where)} = ${taskId} and ${isActiveMember(sql`p.team_id`, userId)}
+    where d.${sql.raw(where)} = ${taskId} and ${seesProject(sql`p.team_id`, sql`p.id`, userId)}
     order by d.created_at, d.${sql.raw(join)}))`;
   const result = await db.execute(sql`
     select ${ids('blocked_by_id', 'task_id')} as "blockedBy", ${ids('task_id', 'blocked_by_id')} as "blocking"`);

@@ -4,7 +4,7 @@ import { ERROR_MESSAGES } from '../../../domain/errors';
 import type { DependencyListDto, DependencyRef } from '../../../domain/schemas/dependencies';
 import { dependencyCycleMessage } from '../../../domain/task-structure-errors';
 import type { Db, DbOrTx } from '../../db/client';
-import { requireVisibleTask, TASK_WRITE_LOCK, type TaskAccess } from '../../db/task-access';
+import { requireEditableTask, requireVisibleTask, TASK_WRITE_LOCK, type TaskAccess } from '../../db/task-access';
 import type { ChangeRecorder } from '../../lib/changes';
 import { AppError } from '../../lib/errors';
 import * as repo from './task-dependencies.repo';
@@ -67,13 +67,14 @@ export class TaskDependenciesService {
     const { userId } = actor;
     const blockedBy = blockerId.toLowerCase();
     return this.changes.run(this.db, actor, async (tx, record) => {
-      const seen = await requireVisibleTask(tx, taskId, userId);
+      // Rights: editing the task (403 for a viewer, and for a guest on a task not assigned to them: issue 41).
+      const seen = await requireEditableTask(tx, taskId, userId);
       if (seen.id === blockedBy) {
         throw new AppError('dependency_self', { fields: { blockedBy: ERROR_MESSAGES.dependency_self } });
       }
       await repo.lockTeamDependencies(tx, seen.teamId);
       const blocker = await repo.getSide(tx, blockedBy, userId, 'share');
-      const task = await requireVisibleTask(tx, taskId, userId, TASK_WRITE_LOCK);
+      const task = await requireEditableTask(tx, taskId, userId, TASK_WRITE_LOCK);
       // Its project moved to another team meanwhile: that team's additions are the ones to wait for.
       if (task.teamId !== seen.teamId) await repo.lockTeamDependencies(tx, task.teamId);
       if (!blocker?.callerRole || blocker.teamId !== task.teamId) throw blockerNotFound();
@@ -105,7 +106,7 @@ export class TaskDependenciesService {
     const { userId } = actor;
     await this.changes.run(this.db, actor, async (tx, record) => {
       const blocker = await repo.getSide(tx, blockerId.toLowerCase(), userId, 'share');
-      const task: TaskAccess = await requireVisibleTask(tx, taskId, userId, TASK_WRITE_LOCK);
+      const task: TaskAccess = await requireEditableTask(tx, taskId, userId, TASK_WRITE_LOCK);
       if (!blocker || !(await repo.deleteOne(tx, task.id, blocker.id))) {
         throw new AppError('dependency_not_found');
       }

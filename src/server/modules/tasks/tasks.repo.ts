@@ -29,7 +29,7 @@ import { customFields, projects, projectStatusCounts, projectStatuses, taskField
 import { type RowStatement, rowStatement } from '../../db/row-statements';
 import { containsText } from '../../db/search';
 import { counterStatus, countTotal } from '../../db/task-counters';
-import { activeRole, isActiveMember } from '../../db/visibility';
+import { activeRole, isActiveMember, projectRole, seesProject } from '../../db/visibility';
 import { teamHasActiveWebhook } from '../webhooks';
 import { taskProject } from '../../db/task-access';
 
@@ -113,8 +113,12 @@ export interface TaskListRow {
 /** A task list's page size when the query names none. */
 export const LIST_PAGE_DEFAULT = 100;
 
-/** Projects (and so their tasks) in teams where `userId` is an active member. */
-const visibleTo = (userId: string | Placeholder) => isActiveMember(projects.teamId, userId);
+/**
+ * Projects (and so their tasks) `userId` sees (decision 0031): those of teams where they are an active member, and for a
+ * guest only the projects given to them. The same lookup of the caller's membership row as before for everyone; the
+ * guest's project_guests probe runs only when the row's role is guest.
+ */
+const visibleTo = (userId: string | Placeholder) => seesProject(projects.teamId, projects.id, userId);
 
 /** A custom field filter (`cf`) the service checked against its field (domain `checkFieldFilter`), with its type. */
 export interface ResolvedFieldFilter {
@@ -655,8 +659,11 @@ export async function getOneById(db: DbOrTx, id: string) {
   return row;
 }
 
-/** The active role of `userId` in the team of the `projects` row in scope (null when not a member). */
-const roleIn = (userId: string) => activeRole(projects.teamId, userId);
+/**
+ * The active role of `userId` in the team of the `projects` row in scope, null when not a member or when a guest the
+ * project was not given to (decision 0031: as a stranger).
+ */
+const roleIn = (userId: string) => projectRole(projects.teamId, projects.id, userId);
 
 /**
  * Locks the task row for the rest of the transaction, and reads in the same statement its team,
@@ -697,7 +704,7 @@ export async function getProjectAccess(
       teamId: projects.teamId,
       projectName: projects.name,
       callerRole: roleIn(userId),
-      assigneeRole: assigneeId ? roleIn(assigneeId) : sql<TeamRole | null>`null`,
+      assigneeRole: assigneeId ? activeRole(projects.teamId, assigneeId) : sql<TeamRole | null>`null`,
       assigneeName: assigneeId
         ? sql<string | null>`(select u.full_name from users u where u.id = ${assigneeId})`
         : sql<string | null>`null`,

@@ -4,7 +4,7 @@ import { validateStartDate } from '../../../domain/dates';
 import { checkParent, type HierarchyTask } from '../../../domain/hierarchy';
 import type { SubtaskOrderInput } from '../../../domain/schemas/dependencies';
 import { TASK_STATUSES, type TaskStatus, type TeamRole } from '../../../domain/constants';
-import { canDeleteTask, canMoveTaskToTeam } from '../../../domain/permissions';
+import { canAssignTask, canDeleteTask, canMoveTaskToTeam, canRestructureTask } from '../../../domain/permissions';
 import { statusKeyUnknownMessage } from '../../../domain/schemas/workflow';
 import { boardColumns, isClosed, mapStatusToProject, type StatusCategory } from '../../../domain/workflow';
 import type {
@@ -37,6 +37,9 @@ import { ERROR_MESSAGES } from '../../../domain/errors';
 import { AppError } from '../../lib/errors';
 import type { ChangeRecorder, RecordChange } from '../../lib/changes';
 import { getMemberRole, requireTeamMember } from '../../db/membership';
+import { isSsoLockedCaller } from '../../db/sso-lock';
+import { requireProjectMember } from '../../db/project-access';
+import { requireWriterRole, requireTaskEdit } from '../../db/task-access';
 import { liveStatuses, shareLiveStatus } from '../workflows';
 import { visibleDependencyIds } from '../task-dependencies';
 import { teamFields } from '../custom-fields';
@@ -280,7 +283,8 @@ export class TasksService {
   ) {}
 
   async list(userId: string, query: ListTasksQuery): Promise<TaskListDto> {
-    if (!repo.hasTaskFilters(query) && repo.isDefaultOrder(query)) {
+    // A caller locked out of SSO teams reads through the built queries (the row statements know no lock: db/sso-lock.ts).
+    if (!repo.hasTaskFilters(query) && repo.isDefaultOrder(query) && !isSsoLockedCaller()) {
       const statement = repo.cardStatements.page[query.projectId ? 'project' : 'all'][query.status ? 'status' : 'all'];
       const [rows, counts] = await Promise.all([
         statement.run(this.database, {
@@ -319,7 +323,7 @@ export class TasksService {
     const { projectId } = query;
     const { statuses, project, categories } = repo.boardStatements;
     const readStatuses = () => (projectId ? statuses.project : statuses.all).run(this.database, { userId, projectId });
-    if (!repo.hasTaskFilters(rest) && !rest.status) {
+    if (!repo.hasTaskFilters(rest) && !rest.status && !isSsoLockedCaller()) {
       // No filters: the cards by a row statement, the counts from the counters (the statuses' read carries them).
       if (projectId) {
         const [found, rows] = await Promise.all([readStatuses(), project.run(this.database, { userId, projectId, limit })]);
@@ -404,7 +408,7 @@ export class TasksService {
   async get(userId: string, id: string): Promise<TaskReadDto> {
     const [row, dependencies] = await Promise.all([repo.getOneById(this.db, id), visibleDependencyIds(this.db, id, userId)]);
     if (!row) throw new AppError('task_not_found');
-    await requireTeamMember(this.db, row.teamId, userId, 'task_not_found');
+    await requireProjectMember(this.db, row.teamId, row.projectId, userId, 'task_not_found');
     return { ...toTaskDto(row), ...dependencies };
   }
 
@@ -437,6 +441,8 @@ export class TasksService {
       input.assigneeId,
       statusFirst ? input.status : undefined,
     );
+    // A viewer or a guest creates no task (issue 41).
+    requireWriterRole(access.callerRole);
     const parent = input.parentId === null ? null : await this.lockVisibleParent(tx, input.parentId, userId);
     await requireParentRule(tx, { projectId: input.projectId }, parent);
     requireStartDate(input.startDate, input.dueDate);
@@ -485,6 +491,7 @@ export class TasksService {
     return this.changes.run(this.db, actor, async (tx, record) => {
       const found = await this.lockVisible(tx, id, userId);
       const before = found.task;
+      this.requireEditRights(found, userId, input);
       let teamId = found.teamId;
       let destinationRole: TeamRole | null = found.callerRole;
       const projectChanged = changes.projectId !== undefined && changes.projectId !== before.projectId;
@@ -635,7 +642,7 @@ export class TasksService {
   async subtasks(userId: string, id: string): Promise<SubtaskListDto> {
     const row = await repo.getOneById(this.db, id);
     if (!row) throw new AppError('task_not_found');
-    await requireTeamMember(this.db, row.teamId, userId, 'task_not_found');
+    await requireProjectMember(this.db, row.teamId, row.projectId, userId, 'task_not_found');
     return { tasks: (await repo.listSubtasks(this.db, id)).map(toTaskDto) };
   }
 
@@ -647,6 +654,7 @@ export class TasksService {
     const ids = input.ids.map((x) => x.toLowerCase());
     return this.changes.run(this.db, actor, async (tx, record) => {
       const found = await this.lockVisible(tx, id, actor.userId);
+      requireTaskEdit({ callerRole: found.callerRole, assigneeId: found.task.assigneeId }, actor.userId);
       if (!isExactOrder(await repo.listSubtaskIds(tx, id), ids)) throw new AppError('subtask_order_mismatch');
       await repo.reorderSubtasks(tx, id, ids);
       await record(detailChanged({ id, teamId: found.teamId, projectId: found.task.projectId }, 'subtasks'));
@@ -669,6 +677,32 @@ export class TasksService {
     }
     for (const assigneeId of new Set(subtree.flatMap((t) => (t.assigneeId ? [t.assigneeId] : [])))) {
       if (!(await getMemberRole(db, move.teamId, assigneeId))) throw new AppError('assignee_not_member');
+    }
+  }
+
+  /**
+   * 403 unless the caller may make this edit (issue 41): a viewer changes no task; a guest only one assigned to them, and
+   * then neither its project, its parent, its series nor its sub-tasks (`completeSubtasks`), and it stays assigned to
+   * them (domain canEditTask, canRestructureTask, canAssignTask).
+   */
+  private requireEditRights(
+    found: { callerRole: TeamRole; task: { assigneeId: string | null; projectId: string; parentId: string | null } },
+    userId: string,
+    changes: Pick<UpdateTaskInput, 'projectId' | 'parentId' | 'assigneeId' | 'repeat' | 'completeSubtasks'>,
+  ): void {
+    const { callerRole: role, task } = found;
+    requireTaskEdit({ callerRole: role, assigneeId: task.assigneeId }, userId);
+    const differs = (given: string | null | undefined, current: string | null) =>
+      given !== undefined && (given?.toLowerCase() ?? null) !== current;
+    const moves =
+      differs(changes.projectId, task.projectId) ||
+      differs(changes.parentId, task.parentId) ||
+      changes.repeat !== undefined ||
+      changes.completeSubtasks === true;
+    if (moves && !canRestructureTask(role)) throw new AppError('task_edit_denied');
+    const assigneeId = changes.assigneeId?.toLowerCase() ?? null;
+    if (differs(changes.assigneeId, task.assigneeId) && !canAssignTask(role, userId, assigneeId)) {
+      throw new AppError('task_edit_denied');
     }
   }
 

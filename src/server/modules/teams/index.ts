@@ -3,4 +3,6 @@
 export { invitationMailFor } from './invitation-mail';
 export { toTeamMemberDto } from './teams.mapper';
 export { addMember, createOne, getMemberInTeam, getOneById } from './teams.repo';
+// The directory's group map (modules/ldap) keeps a member's row as the teams service would.
+export { deleteInvitationsByTeamAndEmail, deleteMember, getMemberByUserId, updateMemberRole } from './teams.repo';
 export { TeamsService } from './teams.service';

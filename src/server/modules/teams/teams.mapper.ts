@@ -1,5 +1,6 @@
 import type { InvitationDto, TeamDto, TeamMemberDto } from '../../../domain/schemas/team';
 import { sortMembers } from '../../../domain/teams';
+import { isSsoLockedCaller } from '../../db/sso-lock';
 import { toUserSummary } from '../users';
 import type { InvitationRow, MemberWithUser, TeamRow } from './teams.repo';
 
@@ -29,6 +30,8 @@ export function toTeamDto(team: TeamRow, members: MemberWithUser[], viewerId: st
     estimateUnit: team.estimateUnit,
     viewersMayComment: team.viewersMayComment,
     requiresSso: team.requiresSso,
+    // Seen from a session that did not come from SAML: its content stays closed (db/sso-lock.ts).
+    ssoLocked: team.requiresSso && isSsoLockedCaller(),
     myRole: me?.role ?? 'member',
     members: dtos,
   };

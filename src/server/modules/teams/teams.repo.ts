@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import { isLiveInvitation } from '../../db/invitations';
 import { teamInvitations, teamMembers, teams, users } from '../../db/schema';
 import { containsText } from '../../db/search';
-import { activeMembership, isActiveRow, visibleTeamIds } from '../../db/visibility';
+import { activeMembership, isActiveRow, seesPerson, visibleTeamIds } from '../../db/visibility';
 
 export { getMemberRole } from '../../db/membership';
 
@@ -62,6 +62,20 @@ export async function updateOne(
   return row;
 }
 
+/** The team's access rules (issue 41): only the ones given change; the version moves as with any edit of the team. */
+export async function updateAccess(
+  db: DbOrTx,
+  id: string,
+  values: { viewersMayComment?: boolean; requiresSso?: boolean },
+): Promise<TeamRow | undefined> {
+  const [row] = await db
+    .update(teams)
+    .set({ ...values, version: sql`${teams.version} + 1`, updatedAt: sql`now()` })
+    .where(eq(teams.id, id))
+    .returning();
+  return row;
+}
+
 /**
  * Locks the team's row for the transaction (FOR UPDATE): changes of who owns it queue behind each other. Undefined
  * when there is no such team.
@@ -96,7 +110,11 @@ export async function deleteOne(db: DbOrTx, id: string): Promise<boolean> {
 
 // ---- members ----
 
-export async function listMembersByTeamIds(db: DbOrTx, teamIds: string[]): Promise<MemberWithUser[]> {
+/**
+ * The active members of these teams; with `viewerId`, only those the viewer sees (decision 0031: a guest sees the owner,
+ * themselves, and the creators and assignees of tasks in their projects; everyone else sees all).
+ */
+export async function listMembersByTeamIds(db: DbOrTx, teamIds: string[], viewerId?: string): Promise<MemberWithUser[]> {
   if (teamIds.length === 0) return [];
   return db
     .select({
@@ -105,7 +123,13 @@ export async function listMembersByTeamIds(db: DbOrTx, teamIds: string[]): Promi
     })
     .from(teamMembers)
     .innerJoin(users, eq(users.id, teamMembers.userId))
-    .where(and(inArray(teamMembers.teamId, teamIds), isActiveRow()))
+    .where(
+      and(
+        inArray(teamMembers.teamId, teamIds),
+        isActiveRow(),
+        viewerId === undefined ? undefined : seesPerson(teamMembers.teamId, teamMembers.userId, viewerId, teamMembers.role),
+      ),
+    )
     .orderBy(asc(teamMembers.joinedAt), asc(teamMembers.id));
 }
 

@@ -14,6 +14,7 @@ import {
   teamMemberDto,
   teamMemberParams,
   transferOwnershipInput,
+  updateTeamAccessInput,
   updateTeamInput,
 } from '../../../domain/schemas/team';
 import { requireUser, typed } from '../../lib/http';
@@ -56,6 +57,19 @@ export function registerTeams(app: FastifyInstance): void {
     config: { auth: 'user' },
     schema: { tags, params: idParams, body: updateTeamInput, response: { 200: teamDto, ...errors } },
     handler: async (req) => teams.update(requireUser(req).user, req.params.id, req.body),
+  });
+
+  r.patch('/api/teams/:id/access', {
+    config: { auth: 'user' },
+    schema: {
+      tags,
+      description:
+        "The team's access rules (issue 41): whether viewers may comment, whether single sign-on is required. Owner and admins.",
+      params: idParams,
+      body: updateTeamAccessInput,
+      response: { 200: teamDto, ...errors },
+    },
+    handler: async (req) => teams.setAccess(caller(req), req.params.id, req.body),
   });
 
   r.delete('/api/teams/:id', {

@@ -7,6 +7,7 @@ import {
   canLeaveTeam,
   canManageMembers,
   canSetEstimateUnit,
+  canSetTeamAccess,
   canTransferOwnership,
 } from '../../../domain/permissions';
 import type {
@@ -15,6 +16,7 @@ import type {
   MyInvitationsDto,
   TeamDto,
   TeamMemberDto,
+  UpdateTeamAccessInput,
   UpdateTeamInput,
 } from '../../../domain/schemas/team';
 import type { Config } from '../../config';
@@ -25,6 +27,8 @@ import type { ChangeRecorder, RecordChange } from '../../lib/changes';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { verifyInvitationProof } from './invitation-mail';
 import { requireTeamMember, requireTeamRight } from '../../db/membership';
+import { withoutSsoLock } from '../../db/sso-lock';
+import { deleteGuestRowsInTeam } from '../../db/project-guests';
 import { toInvitationDto, toTeamDto, toTeamMemberDto } from './teams.mapper';
 import * as repo from './teams.repo';
 
@@ -66,10 +70,14 @@ export class TeamsService {
   // ---- teams ----
 
   async list(actor: Actor, q?: string): Promise<TeamDto[]> {
-    const rows = await repo.listByMemberUserId(this.db, actor.id, q);
-    const members = await repo.listMembersByTeamIds(
-      this.db,
-      rows.map((t) => t.id),
+    // The teams that require SSO are listed to a caller signed in another way too, marked locked (ssoLocked).
+    const rows = await withoutSsoLock(() => repo.listByMemberUserId(this.db, actor.id, q));
+    const members = await withoutSsoLock(() =>
+      repo.listMembersByTeamIds(
+        this.db,
+        rows.map((t) => t.id),
+        actor.id,
+      ),
     );
     const byTeam = new Map<string, repo.MemberWithUser[]>();
     for (const m of members) {
@@ -88,7 +96,7 @@ export class TeamsService {
   private async load(teamId: string, viewerId: string): Promise<TeamDto> {
     const team = await repo.getOneById(this.db, teamId);
     if (!team) throw notFound();
-    const members = await repo.listMembersByTeamIds(this.db, [teamId]);
+    const members = await repo.listMembersByTeamIds(this.db, [teamId], viewerId);
     return toTeamDto(team, members, viewerId);
   }
 
@@ -131,6 +139,25 @@ export class TeamsService {
     if (!unitOnly) throw new AppError('team_edit_denied');
   }
 
+  /**
+   * The team's access rules (issue 41): whether viewers comment, whether members must sign in with single sign-on.
+   * Owner and admins (404 for a stranger, 403 `team_access_denied` for anyone else).
+   */
+  async setAccess(actor: Actor, teamId: string, input: UpdateTeamAccessInput): Promise<TeamDto> {
+    await this.change(actor, async (tx, record) => {
+      await requireTeamRight(tx, teamId, actor.id, canSetTeamAccess, 'team_access_denied');
+      const values = {
+        ...(input.viewersMayComment !== undefined && { viewersMayComment: input.viewersMayComment }),
+        ...(input.requiresSso !== undefined && { requiresSso: input.requiresSso }),
+      };
+      const updated = await repo.updateAccess(tx, teamId, values);
+      if (!updated) throw notFound();
+      const { viewersMayComment, requiresSso } = updated;
+      await record({ kind: 'team.access_changed', teamId, viewersMayComment, requiresSso });
+    });
+    return this.load(teamId, actor.id);
+  }
+
   async remove(actor: Actor, teamId: string): Promise<void> {
     await requireTeamRight(this.db, teamId, actor.id, canEditTeam, 'team_delete_denied');
     await this.change(actor, async (tx, record) => {
@@ -153,6 +180,7 @@ export class TeamsService {
       await record({ kind: 'member.removed', teamId, member, role: mine.role, left: true });
       if (!(await repo.deleteMember(tx, teamId, mine.id))) throw notFound();
       await repo.deleteInvitationsByTeamAndEmail(tx, teamId, actor.email);
+      await deleteGuestRowsInTeam(tx, teamId, actor.id);
     });
   }
 
@@ -221,6 +249,8 @@ export class TeamsService {
       await record({ kind: 'member.removed', teamId, member, role: target.member.role, left: false });
       if (!(await repo.deleteMember(tx, teamId, memberId))) throw new AppError('member_not_found');
       await repo.deleteInvitationsByTeamAndEmail(tx, teamId, target.user.email);
+      // No longer a guest of the team's projects either (issue 41).
+      await deleteGuestRowsInTeam(tx, teamId, target.user.id);
     });
   }
 

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { projects, tasks, teamMembers, timeEntries, timers, users } from '../../db/schema';
 import { taskProject } from '../../db/task-access';
-import { activeMembership, activeRole } from '../../db/visibility';
+import { activeMembership, projectRole, seesProject, seesProjectAs } from '../../db/visibility';
 
 export type TimeEntryRow = typeof timeEntries.$inferSelect;
 
@@ -34,10 +34,10 @@ const entriesQuery = (db: DbOrTx) =>
     .innerJoin(tasks, eq(tasks.id, timeEntries.taskId))
     .innerJoin(projects, taskProject);
 
-/** One entry by id, with the caller's active role in its task's team (null: not a member), or undefined. */
+/** One entry by id, with the caller's active role in its task's team (null: not a member, or a guest not given its project), or undefined. */
 export async function getEntryAccess(db: DbOrTx, id: string, callerId: string) {
   const [row] = await db
-    .select({ ...entryColumns, callerRole: activeRole(projects.teamId, callerId) })
+    .select({ ...entryColumns, callerRole: projectRole(projects.teamId, projects.id, callerId) })
     .from(timeEntries)
     .innerJoin(users, eq(users.id, timeEntries.userId))
     .innerJoin(tasks, eq(tasks.id, timeEntries.taskId))
@@ -66,7 +66,7 @@ export interface EntriesFilter {
   userId?: string;
   /** Only this team's tasks (undefined: every team the caller is an active member of). */
   teamId?: string;
-  /** The reader: only tasks of teams they are an active member of. */
+  /** The reader: only tasks of projects they see (teams they are an active member of; a guest's projects). */
   callerId: string;
 }
 
@@ -79,7 +79,13 @@ export async function listEntries(db: DbOrTx, filter: EntriesFilter): Promise<En
   if (filter.userId !== undefined) conditions.push(eq(timeEntries.userId, filter.userId));
   if (filter.teamId !== undefined) conditions.push(eq(projects.teamId, filter.teamId));
   return entriesQuery(db)
-    .innerJoin(teamMembers, activeMembership({ teamId: projects.teamId, userId: filter.callerId }))
+    .innerJoin(
+      teamMembers,
+      and(
+        activeMembership({ teamId: projects.teamId, userId: filter.callerId }),
+        seesProjectAs(teamMembers.role, projects.id, filter.callerId),
+      ),
+    )
     .where(and(...conditions))
     .orderBy(asc(timeEntries.date), asc(timeEntries.createdAt), asc(timeEntries.id));
 }
@@ -128,7 +134,7 @@ export async function getTimer(db: DbOrTx, userId: string) {
       taskTitle: tasks.title,
       projectId: tasks.projectId,
       teamId: projects.teamId,
-      visible: sql<boolean>`${activeRole(projects.teamId, userId)} is not null`,
+      visible: sql<boolean>`${seesProject(projects.teamId, projects.id, userId)}`,
     })
     .from(timers)
     .innerJoin(tasks, eq(tasks.id, timers.taskId))

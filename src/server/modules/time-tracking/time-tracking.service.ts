@@ -3,7 +3,7 @@ import type { PersonActor, TimeTaskRef } from '../../../domain/changes';
 import { TIME_LIMITS } from '../../../domain/constants';
 import { daysBetween } from '../../../domain/dates';
 import { timerMinutes } from '../../../domain/durations';
-import { canEditTimeEntry, canManageMembers } from '../../../domain/permissions';
+import { canEditTask, canEditTimeEntry, canManageMembers } from '../../../domain/permissions';
 import type {
   StartTimerDto,
   StopTimerDto,
@@ -18,7 +18,7 @@ import type {
 } from '../../../domain/schemas/time';
 import { zoneOrUtc } from '../../../domain/schemas/time-zone';
 import type { Db, Tx } from '../../db/client';
-import { getTaskAccess, requireVisibleTask, TASK_WRITE_LOCK } from '../../db/task-access';
+import { getTaskAccess, requireEditableTask, requireTaskEdit, requireVisibleTask, TASK_WRITE_LOCK } from '../../db/task-access';
 import type { ChangeRecorder, RecordChange } from '../../lib/changes';
 import { AppError } from '../../lib/errors';
 import * as repo from './time-tracking.repo';
@@ -106,7 +106,8 @@ export class TimeTrackingService {
   async create(actor: PersonActor, taskId: string, input: TimeEntryInput): Promise<TimeEntryDto> {
     const { userId } = actor;
     return this.changes.run(this.db, actor, async (tx, record) => {
-      const task = await requireVisibleTask(tx, taskId, userId, TASK_WRITE_LOCK);
+      // 403 for a viewer, and for a guest on a task not assigned to them (issue 41).
+      const task = await requireEditableTask(tx, taskId, userId, TASK_WRITE_LOCK);
       return this.log(tx, record, task.teamId, { taskId, userId, date: input.date, minutes: input.minutes, note: input.note });
     });
   }
@@ -143,6 +144,8 @@ export class TimeTrackingService {
     const entry = await repo.getEntry(tx, entryId);
     if (!entry) throw new AppError('time_entry_not_found');
     if (!canEditTimeEntry(task.callerRole, callerId, entry.entry)) throw new AppError('time_entry_edit_denied');
+    // Their own entry too only while they may change the task (a viewer changes nothing: issue 41).
+    requireTaskEdit(task, callerId);
     return entry;
   }
 
@@ -178,7 +181,7 @@ export class TimeTrackingService {
     const { userId } = actor;
     return this.changes.run(this.db, actor, async (tx, record) => {
       const person = await repo.lockPerson(tx, userId);
-      const task = await requireVisibleTask(tx, taskId, userId, TASK_WRITE_LOCK);
+      const task = await requireEditableTask(tx, taskId, userId, TASK_WRITE_LOCK);
       const running = await repo.getTimer(tx, userId);
       if (running?.visible && running.taskId === taskId) return { timer: toTimerDto(running), stopped: null };
       const stopped = running ? await this.stopRunning(tx, record, userId, person.timeZone, running) : null;
@@ -225,7 +228,10 @@ export class TimeTrackingService {
     if (minutes > 0) {
       // Locked as every write under a task; read again under the lock (a removal from the team may have come first).
       const task = await getTaskAccess(tx, running.taskId, userId, TASK_WRITE_LOCK);
-      if (!task?.callerRole) return null;
+      if (!task?.callerRole || !task.callerSees) return null;
+      // A task they may no longer change (a viewer now, or a guest's task given to someone else) logs nothing.
+      if (!canEditTask(task.callerRole, userId, task))
+        return { taskId: running.taskId, taskTitle: running.taskTitle, minutes, entry };
       const date = localDateIn(running.startedAt, zoneOrUtc(timeZone));
       entry = await this.log(tx, record, task.teamId, { taskId: running.taskId, userId, date, minutes, note: null });
     }

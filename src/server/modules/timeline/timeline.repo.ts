@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client';
 import { type RowStatement, rowStatement } from '../../db/row-statements';
 import { projects, taskDependencies, tasks } from '../../db/schema';
 import { taskProject } from '../../db/task-access';
-import { isActiveMember } from '../../db/visibility';
+import { seesProject } from '../../db/visibility';
 
 /** Every project the caller sees, one team's, or one project (by placeholders `userId`, `teamId`, `projectId`). */
 export type TimelineScope = 'all' | 'team' | 'project';
@@ -36,7 +36,7 @@ export const COLUMN = Object.fromEntries(Object.keys(timelineColumns).map((key, 
 
 const inScope = (scope: TimelineScope): SQL =>
   and(
-    isActiveMember(projects.teamId, sql.placeholder('userId')),
+    seesProject(projects.teamId, projects.id, sql.placeholder('userId')),
     scope === 'team' ? eq(projects.teamId, sql.placeholder('teamId')) : undefined,
     scope === 'project' ? eq(projects.id, sql.placeholder('projectId')) : undefined,
   )!;
@@ -130,11 +130,11 @@ export const timelineStatements = {
   unscheduled: perScope(unscheduledStatement),
 };
 
-/** True when `userId` sees project `projectId` (an active member of its team). */
+/** True when `userId` sees project `projectId` (an active member of its team; a guest, one given to them). */
 export async function isProjectVisible(db: DbOrTx, userId: string, projectId: string): Promise<boolean> {
   const [row] = await db
     .select({ id: projects.id })
     .from(projects)
-    .where(and(eq(projects.id, projectId), isActiveMember(projects.teamId, userId)));
+    .where(and(eq(projects.id, projectId), seesProject(projects.teamId, projects.id, userId)));
   return row !== undefined;
 }

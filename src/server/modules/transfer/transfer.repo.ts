@@ -18,7 +18,7 @@ import {
   teams,
   users,
 } from '../../db/schema';
-import { activeMembership, memberUser } from '../../db/visibility';
+import { activeMembership, memberUser, seesProject } from '../../db/visibility';
 import { taskProject } from '../../db/task-access';
 
 /** Rows per insert statement: well under PostgreSQL's 65,535 parameters for the widest row here. */
@@ -63,10 +63,10 @@ const assignee = alias(users, 'assignee');
 const creator = alias(users, 'creator');
 
 /**
- * The team's tasks (of one project when given) with the people's emails and names, the project's name and the name of
+ * The team's tasks (of one project when given; of the projects `viewerId` sees, when given) with the people's emails and names, the project's name and the name of
  * the task's status.
  */
-export async function listTasks(db: DbOrTx, teamId: string, projectId?: string) {
+export async function listTasks(db: DbOrTx, teamId: string, projectId?: string, viewerId?: string) {
   return db
     .select({
       task: tasks,
@@ -81,7 +81,14 @@ export async function listTasks(db: DbOrTx, teamId: string, projectId?: string) 
     .leftJoin(projectStatuses, and(eq(projectStatuses.projectId, tasks.projectId), eq(projectStatuses.key, tasks.status)))
     .leftJoin(assignee, eq(assignee.id, tasks.assigneeId))
     .leftJoin(creator, eq(creator.id, tasks.creatorId))
-    .where(and(eq(projects.teamId, teamId), projectId ? eq(tasks.projectId, projectId) : undefined))
+    .where(
+      and(
+        eq(projects.teamId, teamId),
+        projectId ? eq(tasks.projectId, projectId) : undefined,
+        // A caller's export holds only the projects they see (decision 0031: a guest's); the CLI's, every project.
+        viewerId === undefined ? undefined : seesProject(projects.teamId, projects.id, viewerId),
+      ),
+    )
     .orderBy(asc(tasks.createdAt), asc(tasks.id));
 }
 

@@ -42,7 +42,9 @@ import { parseTrelloBoard, planTrelloImport, type TeamMemberRef, trelloImportPla
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { ChangeRecorder, RecordChange } from '../../lib/changes';
-import { requireTeamMember } from '../../db/membership';
+import { requireContributor, requireTeamMember, requireTeamRight } from '../../db/membership';
+import { requireProjectMember } from '../../db/project-access';
+import { seesWholeTeam } from '../../../domain/permissions';
 import { liveStatuses } from '../workflows';
 import { CsvReadError, readCsv } from './csv-read';
 import * as repo from './transfer.repo';
@@ -75,7 +77,8 @@ export class TransferService {
   // ---------------------------------------------------------------- export
 
   async exportTeam(userId: string, teamId: string): Promise<{ file: CrewboardExport; fileName: string }> {
-    await requireTeamMember(this.db, teamId, userId);
+    // The whole team (every project, member and note): not a guest's to take (decision 0031); their CSV export is.
+    await requireTeamRight(this.db, teamId, userId, seesWholeTeam, 'team_export_denied');
     return this.exportAny(teamId);
   }
 
@@ -87,19 +90,24 @@ export class TransferService {
 
   async exportTasksCsv(userId: string, teamId: string, projectId?: string): Promise<{ csv: string; fileName: string }> {
     await requireTeamMember(this.db, teamId, userId);
-    return this.exportAnyTasksCsv(teamId, projectId);
+    return this.exportAnyTasksCsv(teamId, projectId, userId);
   }
 
-  async exportAnyTasksCsv(teamId: string, projectId?: string): Promise<{ csv: string; fileName: string }> {
+  /** The team's tasks as CSV; with `viewerId`, only the projects they see (a guest's: decision 0031). */
+  async exportAnyTasksCsv(teamId: string, projectId?: string, viewerId?: string): Promise<{ csv: string; fileName: string }> {
     const team = await repo.getTeam(this.db, teamId);
     if (!team) throw new AppError('team_not_found');
     let stem = exportFileStem(team.name);
     if (projectId) {
       const project = await repo.getProjectInTeam(this.db, teamId, projectId);
       if (!project) throw new AppError('project_not_found');
+      if (viewerId) await requireProjectMember(this.db, teamId, projectId, viewerId);
       stem = `${stem}-${fileSlug(project.name) || 'project'}`;
     }
-    const [rows, allFields] = await Promise.all([repo.listTasks(this.db, teamId, projectId), repo.listFields(this.db, teamId)]);
+    const [rows, allFields] = await Promise.all([
+      repo.listTasks(this.db, teamId, projectId, viewerId),
+      repo.listFields(this.db, teamId),
+    ]);
     // A column per field of the team (issue 38), archived ones left out as everywhere else; people by their names.
     const fields = allFields.filter((f) => !f.archived);
     const people = new Set<string>();
@@ -139,7 +147,8 @@ export class TransferService {
     actor: PersonActor = userActor(userId),
     timeZone: string | null = null,
   ): Promise<TrelloPreviewDto | ImportResultDto> {
-    const previewRole = await requireTeamMember(this.db, teamId, userId);
+    // A viewer or a guest imports nothing (issue 41), not even a preview.
+    const previewRole = await requireContributor(this.db, teamId, userId);
     const parsed = parseTrelloBoard(input.board);
     if (!parsed.ok) throw invalid({ board: `Not a Trello board export: ${parsed.issues.join('; ')}` });
     const zone = zoneOrUtc(timeZone);
@@ -169,7 +178,7 @@ export class TransferService {
     const done = await this.changes.run(this.db, actor, async (tx, record) => {
       // The caller (and their role) is checked again inside the transaction that writes; assignees are members at that
       // moment.
-      const role = await requireTeamMember(tx, teamId, userId);
+      const role = await requireContributor(tx, teamId, userId);
       const trello = plan(role, await repo.listActiveMembers(tx, teamId), await repo.listFields(tx, teamId));
       if (trello.counts.tasks > TRANSFER_LIMITS.tasksMax) {
         throw invalid({
@@ -192,7 +201,8 @@ export class TransferService {
     input: CsvImportInput,
     actor: PersonActor = userActor(userId),
   ): Promise<CsvPreviewDto | ImportResultDto> {
-    const previewRole = await requireTeamMember(this.db, teamId, userId);
+    // A viewer or a guest imports nothing (issue 41), not even a preview.
+    const previewRole = await requireContributor(this.db, teamId, userId);
     let file: ReturnType<typeof readCsv>;
     try {
       file = readCsv(input.csv);
@@ -236,7 +246,7 @@ export class TransferService {
     }
 
     const done = await this.changes.run(this.db, actor, async (tx, record) => {
-      const role = await requireTeamMember(tx, teamId, userId);
+      const role = await requireContributor(tx, teamId, userId);
       if (asksNewField && !importMayAddFields(role)) throw invalid({ mapping: IMPORT_FIELDS_DENIED });
       // Assignees are looked up in the transaction that writes them, and the project's statuses too.
       const plan = await this.intoWorkflow(

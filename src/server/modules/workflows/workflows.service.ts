@@ -19,7 +19,8 @@ import {
   type WorkflowRuleReason,
 } from '../../../domain/workflow';
 import type { Db, Tx } from '../../db/client';
-import { requireTeamMember, requireTeamRight } from '../../db/membership';
+import { requireTeamRight } from '../../db/membership';
+import { requireProjectMember } from '../../db/project-access';
 import type { ChangeRecorder } from '../../lib/changes';
 import { AppError } from '../../lib/errors';
 import * as repo from './workflows.repo';
@@ -67,7 +68,7 @@ export class WorkflowsService {
   async list(userId: string, projectId: string): Promise<StatusListDto> {
     const teamId = await repo.getProjectTeam(this.db, projectId);
     if (!teamId) throw new AppError('project_not_found');
-    await requireTeamMember(this.db, teamId, userId, 'project_not_found');
+    await requireProjectMember(this.db, teamId, projectId, userId, 'project_not_found');
     return { statuses: (await repo.listLiveByProjectId(this.db, projectId)).map(toDto) };
   }
 

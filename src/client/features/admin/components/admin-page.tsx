@@ -19,6 +19,8 @@ import { AdminStats, AdminStatsSkeleton } from './admin-stats';
 import { EmailCard } from './email-card';
 import { SystemAlerts } from './system-alerts';
 import { UsersTable } from './users-table';
+import { ScimTokensSection } from './scim-tokens-section';
+import { SsoSection } from './sso-section';
 
 /**
  * The admin dashboard (/admin, super_admin only): real figures, users, and system checks. `auditLog` is the audit
@@ -111,6 +113,10 @@ export function AdminPage({ auditLog }: { auditLog: ReactNode }) {
           <div className="h-48 animate-pulse rounded-xl bg-slate-200 dark:bg-slate-800" aria-hidden />
         )}
       </div>
+
+      <SsoSection />
+
+      <ScimTokensSection />
 
       {auditLog}
 

@@ -12,8 +12,9 @@ import { useFormState } from '../../../lib/use-form-state';
 import { setRememberMe, useAuthStore } from '../../../stores/auth-store';
 import { resolveDark, useThemeStore } from '../../../stores/theme-store';
 import { signInWithPassword } from '../api/auth-api';
-import { openSignInError } from '../api/google-api';
+import { openSignInError, useProviders } from '../api/google-api';
 import { GoogleButton } from './google-button';
+import { SsoButton } from './sso-button';
 import { AuthCard } from './auth-card';
 import { loadAuthForms } from './auth-forms';
 import { PasswordField } from './password-field';
@@ -81,6 +82,10 @@ export function LoginPage() {
   const initial = useMemo(() => EMPTY, []);
   const form = useFormState(initial);
   const { values, reset, bind } = form;
+  // Directory sign-in on (LDAP, issue 41): the first field takes a username too; off, the spec's 'Email' as before.
+  const providers = useProviders();
+  const directory = providers.data?.ldap === true;
+  const localPasswords = providers.data?.localPasswords !== false;
 
   useEffect(() => {
     document.title = 'Sign in · Crewboard';
@@ -102,7 +107,8 @@ export function LoginPage() {
 
   const onSignIn = async (e: FormEvent) => {
     e.preventDefault();
-    const body = form.validate((await loadAuthForms()).signInForm);
+    const forms = await loadAuthForms();
+    const body = form.validate(directory ? forms.directorySignInForm : forms.signInForm);
     if (!body) return;
     setSubmitting(true);
     await saveForm(
@@ -126,6 +132,7 @@ export function LoginPage() {
       {mode === 'none' && (
         <div className="space-y-3">
           <GoogleButton />
+          <SsoButton />
           <div className="flex items-center gap-3 text-xs uppercase text-slate-400" aria-hidden>
             <span className="h-px flex-1 bg-slate-700" />
             or
@@ -150,7 +157,11 @@ export function LoginPage() {
 
       {mode === 'signin' && !mfaToken && (
         <form onSubmit={onSignIn} noValidate className="space-y-4" aria-label="Sign in">
-          <TextField label="Email" type="email" autoComplete="email" autoFocus {...bind('email')} />
+          {directory ? (
+            <TextField label="Email or username" type="text" autoComplete="username" autoFocus {...bind('email')} />
+          ) : (
+            <TextField label="Email" type="email" autoComplete="email" autoFocus {...bind('email')} />
+          )}
           <PasswordField label="Password" autoComplete="current-password" {...bind('password')} />
           <div className="flex items-center justify-between text-sm">
             <label className="flex items-center gap-2">
@@ -161,13 +172,15 @@ export function LoginPage() {
               />
               Remember me
             </label>
-            <Link
-              to="/forgot-password"
-              state={{ email: values.email }}
-              className="text-indigo-300 underline-offset-2 hover:underline"
-            >
-              Forgot password?
-            </Link>
+            {localPasswords && (
+              <Link
+                to="/forgot-password"
+                state={{ email: values.email }}
+                className="text-indigo-300 underline-offset-2 hover:underline"
+              >
+                Forgot password?
+              </Link>
+            )}
           </div>
           <Button type="submit" className="w-full justify-center" size="lg" isLoading={submitting}>
             Sign in

@@ -12,6 +12,7 @@ import {
 import { cn } from '../../../lib/cn';
 import { defaultLookOf } from '../../../lib/default-column';
 import { useDraggableTask } from '../../../components/task-drag';
+import { useWorkRights } from '../../../lib/use-work-rights';
 
 export type ChipSize = 'compact' | 'full';
 
@@ -96,7 +97,9 @@ export const DraggableTaskChip = memo(function DraggableTaskChip({
   isDragActive,
   takesFocus,
 }: DraggableTaskChipProps) {
-  const { handleProps, setNodeRef, isDragging } = useDraggableTask(task, onOpen, isDragActive);
+  // A task the caller may not change (issue 41: a viewer's, a guest's unassigned one) opens but never moves.
+  const canMove = useWorkRights().canEditTask(task);
+  const { handleProps, setNodeRef, isDragging } = useDraggableTask(task, onOpen, isDragActive, canMove);
   const title = useChipTitle(task);
   const node = useRef<HTMLDivElement | null>(null);
   const setRef = useCallback(
@@ -121,7 +124,8 @@ export const DraggableTaskChip = memo(function DraggableTaskChip({
       data-testid="calendar-task"
       data-task-id={task.id}
       className={cn(
-        'cursor-grab touch-manipulation rounded-md outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-1 dark:focus-visible:ring-offset-slate-900',
+        'touch-manipulation rounded-md outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-1 dark:focus-visible:ring-offset-slate-900',
+        canMove ? 'cursor-grab' : 'cursor-pointer',
         isDragging && 'opacity-40',
       )}
     >

@@ -10,6 +10,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
 import { isError, toastError } from '../../../lib/errors';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useWorkRights } from '../../../lib/use-work-rights';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useNote, useUpdateNote } from '../api/notes';
 import { colorFor, NoteConnection } from '../collab';
@@ -106,6 +107,8 @@ function NoteView({ note, session }: { note: NoteDto; session: Session | null })
   const [confirmDelete, setConfirmDelete] = useState(false);
   const navigate = useNavigate();
   const stopped = snapshot.state === 'stopped';
+  // A viewer or a guest of the note's team reads it and changes nothing (issue 41; the server refuses their edits).
+  const readOnly = !useWorkRights().canAddToTeam(note.teamId);
   const user = { id: me?.id ?? 'anonymous', name: me?.fullName ?? 'Someone', color: colorFor(me?.id ?? '') };
 
   // Tests and the perf probe read the editor from here.
@@ -119,7 +122,7 @@ function NoteView({ note, session }: { note: NoteDto; session: Session | null })
       <div className="mb-3 flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0 flex-1">
           <h1 className="sr-only">{note.title}</h1>
-          <TitleInput note={note} disabled={stopped} />
+          <TitleInput note={note} disabled={stopped || readOnly} />
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
             {note.teamName}
             {note.projectName && ` · ${note.projectName}`}
@@ -150,13 +153,13 @@ function NoteView({ note, session }: { note: NoteDto; session: Session | null })
           doc={session.doc}
           connection={session.connection}
           user={user}
-          editable={!stopped}
+          editable={!stopped && !readOnly}
           onReady={onReady}
         />
       ) : (
         <Spinner label="Opening the editor..." />
       )}
-      {historyOpen && <VersionHistory noteId={note.id} canEdit={!stopped} onClose={() => setHistoryOpen(false)} />}
+      {historyOpen && <VersionHistory noteId={note.id} canEdit={!stopped && !readOnly} onClose={() => setHistoryOpen(false)} />}
       <DeleteNoteDialog
         note={confirmDelete ? note : null}
         onClose={() => setConfirmDelete(false)}

@@ -17,6 +17,7 @@ import { projectsQueryOptions } from '../../../lib/queries/projects';
 import { teamsQueryOptions } from '../../../lib/queries/teams';
 import { useUrlSearchBox } from '../../../lib/use-debounced-value';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useWorkRights } from '../../../lib/use-work-rights';
 import { useOpenOnNewFlag, useUrlParams } from '../../../lib/use-url-params';
 import { useNotes, useUpdateNote } from '../api/notes';
 import { DeleteNoteDialog } from './delete-note-dialog';
@@ -45,6 +46,8 @@ export function NotesPage() {
   const teams = useQuery({ ...teamsQueryOptions(), select: (list) => list.map(({ id, name }) => ({ id, name })) });
   const projects = useQuery({ ...projectsQueryOptions({ teamId: filters.teamId }), enabled: Boolean(filters.teamId) });
   const openCreate = useCallback(() => setCreating(true), []);
+  // A viewer or a guest of every team writes no notes (issue 41).
+  const canCreate = useWorkRights().canAddToTeam();
   useOpenOnNewFlag(openCreate);
   const hasFilters = Boolean(filters.teamId || filters.projectId || filters.q);
   const now = new Date();
@@ -55,7 +58,7 @@ export function NotesPage() {
       <PageHeader
         title="Notes"
         subtitle="Your teams' documents: specs, meeting notes and runbooks, written together"
-        actions={<CreateButton onClick={openCreate}>New Note</CreateButton>}
+        actions={canCreate && <CreateButton onClick={openCreate}>New Note</CreateButton>}
       />
 
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
@@ -116,7 +119,7 @@ export function NotesPage() {
           icon={<FileText className="h-10 w-10" />}
           title="No notes yet"
           message="Write your team's specs, meeting notes and runbooks together, next to your tasks."
-          action={<CreateButton onClick={openCreate}>New Note</CreateButton>}
+          action={canCreate && <CreateButton onClick={openCreate}>New Note</CreateButton>}
         />
       ) : list.length === 0 ? (
         <EmptyState

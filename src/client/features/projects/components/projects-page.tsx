@@ -15,6 +15,8 @@ import { cn } from '../../../lib/cn';
 import { errorText } from '../../../lib/errors';
 import { useUrlSearchBox } from '../../../lib/use-debounced-value';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useWorkRights } from '../../../lib/use-work-rights';
+import { canContribute } from '../../../../domain/permissions';
 import { useOpenOnNewFlag, useUrlParams } from '../../../lib/use-url-params';
 import { useProjects } from '../api/get-projects';
 import { useTeamOptions } from '../api/get-team-options';
@@ -61,6 +63,10 @@ export function ProjectsPage() {
   const counts = useMemo(() => projectTileCounts(all.data ?? []), [all.data]);
   const selectedTile: ProjectTile = filters.status && isTileStatus(filters.status) ? filters.status : 'all';
   const teamOptions = teams.data ?? [];
+  // A viewer or a guest of every team adds no projects (issue 41): no 'New Project', and a new one goes only into a team
+  // where the caller adds work.
+  const canCreate = useWorkRights().canAddToTeam();
+  const createTeams = useMemo(() => teamOptions.filter((t) => canContribute(t.myRole)), [teamOptions]);
   const openCreate = () => setModal({ mode: 'create' });
   const openEdit = (project: ProjectDto) => setModal({ mode: 'edit', project });
   useOpenOnNewFlag(openCreate);
@@ -100,7 +106,7 @@ export function ProjectsPage() {
                 Grid View
               </ViewButton>
             </div>
-            <CreateButton onClick={openCreate}>New Project</CreateButton>
+            {canCreate && <CreateButton onClick={openCreate}>New Project</CreateButton>}
           </>
         }
       />
@@ -177,7 +183,7 @@ export function ProjectsPage() {
       {modal && (
         <ProjectModal
           project={modal.mode === 'edit' ? modal.project : undefined}
-          teams={teamOptions}
+          teams={modal.mode === 'create' ? createTeams : teamOptions}
           defaultTeamId={filters.teamId}
           onClose={() => setModal(null)}
         />

@@ -1,6 +1,5 @@
-import { KeyRound, TriangleAlert } from 'lucide-react';
-import { type FormEvent, useId, useMemo, useRef, useState } from 'react';
-import { toast } from 'sonner';
+import { KeyRound } from 'lucide-react';
+import { type FormEvent, useMemo, useState } from 'react';
 import { API_TOKEN_EXPIRY_DAYS, type ApiTokenScope } from '../../../../domain/constants';
 import { formatLongDate, localIsoDate, relativeTime } from '../../../../domain/dates';
 import { MSG } from '../../../../domain/messages';
@@ -12,10 +11,8 @@ import {
 } from '../../../../domain/schemas/api-token';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { CopyField } from '../../../components/ui/copy-field';
 import { SelectField, TextField } from '../../../components/ui/field';
-import { toastError } from '../../../lib/errors';
+import { RevocableTokenList, SecretShownOnce } from '../../../components/ui/revocable-tokens';
 import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from '../api/api-tokens';
@@ -52,6 +49,9 @@ const TEXT = {
   revoked: 'Token revoked',
   revokeFailed: 'Failed to revoke the token',
 } as const;
+
+/** The new token's region and label, as this page has always named them. */
+const SHOWN_ONCE = { ...TEXT, region: TEXT.newToken, label: TEXT.newTokenLabel };
 
 const SCOPE_LABELS: Record<ApiTokenScope, string> = { read: 'Read-only', write: 'Read and write' };
 const EXPIRY_LABEL = (days: (typeof API_TOKEN_EXPIRY_DAYS)[number]) => (days === null ? 'Never' : `${days} days`);
@@ -118,7 +118,9 @@ function CreateTokenPanel() {
   return (
     <SettingsPanel title={TEXT.createPanel} description={TEXT.createHint}>
       <div className="space-y-4">
-        {created && <NewToken key={created.id} token={created} onDone={() => setCreated(null)} />}
+        {created && (
+          <SecretShownOnce key={created.id} name={created.name} secret={created.token} texts={SHOWN_ONCE} onDone={() => setCreated(null)} />
+        )}
         <form onSubmit={onSubmit} noValidate aria-label={TEXT.createPanel} className="space-y-4">
           <TextField
             label={TEXT.name}
@@ -154,101 +156,36 @@ function CreateTokenPanel() {
   );
 }
 
-/** The secret of a token just made, with a Copy button and the warning that it is shown once. */
-function NewToken({ token, onDone }: { token: ApiTokenCreatedDto; onDone: () => void }) {
-  const fieldId = useId();
-  const warningId = useId();
-
-  return (
-    <div
-      role="region"
-      aria-label={TEXT.newToken}
-      className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-800 dark:bg-amber-950/40"
-    >
-      <label htmlFor={fieldId} className="block text-sm font-medium text-slate-800 dark:text-slate-100">
-        {TEXT.newTokenLabel}: {token.name}
-      </label>
-      <CopyField id={fieldId} value={token.token} describedBy={warningId} labels={TEXT} autoFocus />
-      <p id={warningId} className="flex items-start gap-2 text-sm text-amber-900 dark:text-amber-100">
-        <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
-        {TEXT.shownOnce}
-      </p>
-      <Button variant="secondary" size="sm" onClick={onDone}>
-        {TEXT.done}
-      </Button>
-    </div>
-  );
-}
-
 function TokenListPanel({ tokens }: { tokens: ApiTokenDto[] }) {
   const revoke = useRevokeApiToken();
-  const [confirm, setConfirm] = useState<ApiTokenDto | null>(null);
-  const listRef = useRef<HTMLUListElement>(null);
-
-  const revokeToken = async () => {
-    if (!confirm) return;
-    try {
-      await revoke.mutateAsync(confirm.id);
-      setConfirm(null);
-      toast.success(TEXT.revoked);
-      // The row (and its button) is gone: the list keeps the focus.
-      listRef.current?.focus();
-    } catch (error) {
-      toastError(error, TEXT.revokeFailed);
-    }
-  };
-
   const now = new Date();
   return (
     <SettingsPanel title={TEXT.listPanel}>
-      {tokens.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-300">{TEXT.empty}</p>
-      ) : (
-        <ul
-          ref={listRef}
-          tabIndex={-1}
-          aria-label={TEXT.listPanel}
-          className="divide-y divide-slate-200 rounded-lg focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 dark:divide-slate-700"
-        >
-          {tokens.map((t) => {
-            const expired = t.expiresAt !== null && Date.parse(t.expiresAt) <= now.getTime();
-            return (
-              <li key={t.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
-                <div className="min-w-0 space-y-1">
-                  <p id={`api-token-${t.id}`} className="flex flex-wrap items-center gap-2 font-medium">
-                    <span className="break-all">{t.name}</span>
-                    <Badge tone={t.scope === 'write' ? 'warning' : 'info'}>{SCOPE_LABELS[t.scope]}</Badge>
-                    {expired && <Badge tone="danger">Expired</Badge>}
-                  </p>
-                  <p className="font-mono text-xs text-slate-600 dark:text-slate-300">{t.prefix}…</p>
-                  <p className="text-sm text-slate-600 dark:text-slate-300">
-                    Created {longDate(t.createdAt)} ·{' '}
-                    {t.expiresAt === null ? TEXT.neverExpires : `${expired ? 'Expired' : 'Expires'} ${longDate(t.expiresAt)}`} ·{' '}
-                    {t.lastUsedAt ? `Last used: ${relativeTime(new Date(t.lastUsedAt), now)}` : TEXT.neverUsed}
-                  </p>
-                </div>
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  aria-describedby={`api-token-${t.id}`}
-                  disabled={revoke.isPending}
-                  onClick={() => setConfirm(t)}
-                >
-                  {TEXT.revoke}
-                </Button>
-              </li>
-            );
-          })}
-        </ul>
-      )}
-      <ConfirmDialog
-        open={confirm !== null}
-        title={confirm ? TEXT.revokeTitle(confirm.name) : ''}
-        message={TEXT.revokeMessage}
-        confirmLabel={TEXT.revoke}
-        isLoading={revoke.isPending}
-        onConfirm={() => void revokeToken()}
-        onCancel={() => setConfirm(null)}
+      {tokens.length === 0 && <p className="text-sm text-slate-600 dark:text-slate-300">{TEXT.empty}</p>}
+      <RevocableTokenList
+        tokens={tokens}
+        label={TEXT.listPanel}
+        texts={TEXT}
+        revoke={revoke.mutateAsync}
+        isRevoking={revoke.isPending}
+        details={(t, rowId) => {
+          const expired = t.expiresAt !== null && Date.parse(t.expiresAt) <= now.getTime();
+          return (
+            <>
+              <p id={rowId} className="flex flex-wrap items-center gap-2 font-medium">
+                <span className="break-all">{t.name}</span>
+                <Badge tone={t.scope === 'write' ? 'warning' : 'info'}>{SCOPE_LABELS[t.scope]}</Badge>
+                {expired && <Badge tone="danger">Expired</Badge>}
+              </p>
+              <p className="font-mono text-xs text-slate-600 dark:text-slate-300">{t.prefix}…</p>
+              <p className="text-sm text-slate-600 dark:text-slate-300">
+                Created {longDate(t.createdAt)} ·{' '}
+                {t.expiresAt === null ? TEXT.neverExpires : `${expired ? 'Expired' : 'Expires'} ${longDate(t.expiresAt)}`} ·{' '}
+                {t.lastUsedAt ? `Last used: ${relativeTime(new Date(t.lastUsedAt), now)}` : TEXT.neverUsed}
+              </p>
+            </>
+          );
+        }}
       />
     </SettingsPanel>
   );

@@ -4,6 +4,7 @@ import { useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { MenuItem, MenuSeparator } from '../../../components/ui/menu';
 import { useStartTimer, useStopTimer, useTimer } from '../../../lib/queries/time';
+import { useWorkRights } from '../../../lib/use-work-rights';
 import type { TaskDto } from '../../../../domain/schemas/task';
 
 /** What a card asks for: its task, the card (where focus returns), and the pointer's point (none: the keyboard's). */
@@ -42,6 +43,8 @@ interface CardMenuProps {
  */
 export function CardMenu({ request, onDone, onAnnounce }: CardMenuProps) {
   const { task, card } = request;
+  // Time is logged on a task one may change (issue 41: not by a viewer, nor by a guest on another's task).
+  const canTime = useWorkRights().canEditTask(task);
   const [open, setOpen] = useState(true);
   const [anchor] = useState(() => anchorStyle(request));
   const outside = useRef(false);
@@ -85,8 +88,12 @@ export function CardMenu({ request, onDone, onAnnounce }: CardMenuProps) {
           className="z-50 min-w-48 rounded-xl border border-slate-200 bg-white p-1 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
           data-testid="card-menu"
         >
-          <TimerItem request={request} onAnnounce={onAnnounce} />
-          <MenuSeparator />
+          {canTime && (
+            <>
+              <TimerItem request={request} onAnnounce={onAnnounce} />
+              <MenuSeparator />
+            </>
+          )}
           <MenuItem
             onSelect={() => {
               after.current = () => request.onOpen(task);

@@ -38,6 +38,7 @@ import {
 } from '../board/board-model';
 import { CARD_MENU_HINT, CardMenuProvider } from './card-menu-host';
 import { DraggableTaskCard, TaskCardView } from './task-card';
+import { useWorkRights } from '../../../lib/use-work-rights';
 
 /** 'Complete its open sub-tasks too?': its code (the dialog's) loads only when a drop asks it. */
 const CompleteSubtasksDialog = lazy(() =>
@@ -89,8 +90,8 @@ interface TaskBoardProps {
   /** Swimlanes: the loaded cards in rows by this field. */
   groupBy?: GroupBy;
   onOpenTask: (task: TaskDto) => void;
-  /** 'Add task to …': the column's status (none for a category column). */
-  onAddTask: (status?: string) => void;
+  /** 'Add task to …': the column's status (none for a category column). None: the caller adds no tasks here. */
+  onAddTask?: (status?: string) => void;
 }
 
 /** What a column has loaded, for the board (swimlanes draw every column's cards lane by lane). */
@@ -272,7 +273,7 @@ interface BoardColumnProps {
   today: string;
   workflows: BoardWorkflows;
   onOpen: (task: TaskDto) => void;
-  onAdd: (status?: string) => void;
+  onAdd?: (status?: string) => void;
   isDragActive: () => boolean;
 }
 
@@ -322,7 +323,7 @@ function ColumnHead({
   count: number;
   headingId: string;
   overId: string;
-  onAdd: (status?: string) => void;
+  onAdd?: (status?: string) => void;
 }) {
   const limit = column.kind === 'status' ? column.wipLimit : null;
   const wip = wipHeader(count, limit);
@@ -356,16 +357,18 @@ function ColumnHead({
           </span>
         )}
       </div>
-      <Button
-        variant="ghost"
-        size="icon"
-        className="h-8 w-8 shrink-0"
-        title={`Add task to ${column.name}`}
-        aria-label={`Add task to ${column.name}`}
-        onClick={() => onAdd(column.kind === 'status' ? column.key : undefined)}
-      >
-        <Plus className="h-4 w-4" aria-hidden />
-      </Button>
+      {onAdd && (
+        <Button
+          variant="ghost"
+          size="icon"
+          className="h-8 w-8 shrink-0"
+          title={`Add task to ${column.name}`}
+          aria-label={`Add task to ${column.name}`}
+          onClick={() => onAdd(column.kind === 'status' ? column.key : undefined)}
+        >
+          <Plus className="h-4 w-4" aria-hidden />
+        </Button>
+      )}
     </header>
   );
 }
@@ -433,10 +436,12 @@ function Cards({
   onOpen,
   isDragActive,
 }: { tasks: TaskDto[] } & Pick<BoardColumnProps, 'today' | 'workflows' | 'onOpen' | 'isDragActive'>) {
+  const rights = useWorkRights();
   return tasks.map((task) => (
     <DraggableTaskCard
       key={task.id}
       task={task}
+      canMove={rights.canEditTask(task)}
       isOverdue={matchesDueFilter(task, 'overdue', today)}
       status={taskStatusOf(workflows, task)}
       onOpen={onOpen}
@@ -498,7 +503,7 @@ interface LaneBoardProps {
   today: string;
   workflows: BoardWorkflows;
   onOpen: (task: TaskDto) => void;
-  onAdd: (status?: string) => void;
+  onAdd?: (status?: string) => void;
   isDragActive: () => boolean;
   /** The columns' feeds (they draw nothing). */
   children: ReactNode;
@@ -672,7 +677,7 @@ interface ColumnDropZoneProps {
   spot: DropSpot;
   /** No cards: shows the empty state ('Drop task here' while a card is over it). */
   empty: boolean;
-  onAdd: (status?: string) => void;
+  onAdd?: (status?: string) => void;
   children: ReactNode;
 }
 
@@ -700,9 +705,11 @@ function ColumnDropZone({ id, spot, empty, onAdd, children }: ColumnDropZoneProp
           ) : (
             <>
               <p>No tasks in {column.name}</p>
-              <Button variant="link" className="mt-1" onClick={() => onAdd(column.kind === 'status' ? column.key : undefined)}>
-                Add a task
-              </Button>
+              {onAdd && (
+                <Button variant="link" className="mt-1" onClick={() => onAdd(column.kind === 'status' ? column.key : undefined)}>
+                  Add a task
+                </Button>
+              )}
             </>
           )}
         </div>

@@ -195,6 +195,8 @@ interface DraggableTaskCardProps {
   onOpen: (task: TaskDto) => void;
   /** True while any drag is under way: Enter then ends the drag instead of opening the card. */
   isDragActive: () => boolean;
+  /** Whether the caller may change the task (issue 41): a card they may not change opens but never moves. */
+  canMove?: boolean;
 }
 
 /**
@@ -210,9 +212,10 @@ export const DraggableTaskCard = memo(function DraggableTaskCard({
   status,
   onOpen,
   isDragActive,
+  canMove = true,
 }: DraggableTaskCardProps) {
   const titleId = useId();
-  const { handleProps, setNodeRef, isDragging } = useDraggableTask(task, onOpen, isDragActive);
+  const { handleProps, setNodeRef, isDragging } = useDraggableTask(task, onOpen, isDragActive, canMove);
   // Its menu (on the board): right-click or Shift+F10, on the card itself, so it adds no tab stop.
   const menu = useCardMenuTrigger(task, onOpen, isDragActive);
   const menuProps = menu && {
@@ -235,7 +238,8 @@ export const DraggableTaskCard = memo(function DraggableTaskCard({
       data-testid="task-card"
       className={cn(
         // Relative: its menu's anchor is placed inside it (card-menu.tsx).
-        'relative cursor-grab touch-manipulation rounded-lg outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-slate-900',
+        'relative touch-manipulation rounded-lg outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-slate-900',
+        canMove ? 'cursor-grab' : 'cursor-pointer',
         isDragging && 'opacity-40',
       )}
     >

@@ -5,7 +5,7 @@ import type { TaskPriority } from '../../../../domain/constants';
 import { MSG } from '../../../../domain/messages';
 import { validateStartDate } from '../../../../domain/dates';
 import { ERROR_MESSAGES } from '../../../../domain/errors';
-import { canDeleteTask } from '../../../../domain/permissions';
+import { canAssignTask, canContribute, canDeleteTask, canRestructureTask } from '../../../../domain/permissions';
 import { createTaskInput, parseTags, type TaskDto } from '../../../../domain/schemas/task';
 import { Markdown } from '../../../components/markdown';
 import { DEFAULT_STATUSES, mapStatusToProject } from '../../../../domain/workflow';
@@ -16,10 +16,12 @@ import { TextAreaField, TextField } from '../../../components/ui/field';
 import { Modal, ModalActions } from '../../../components/ui/modal';
 import { named, OptionsSelect } from '../../../components/ui/options-select';
 import { Spinner } from '../../../components/ui/spinner';
+import { cn } from '../../../lib/cn';
 import { isError, toastError } from '../../../lib/errors';
 import { useProjectStatuses } from '../../../lib/queries/statuses';
 import { saveForm } from '../../../lib/save-form';
 import { useFormState } from '../../../lib/use-form-state';
+import { useWorkRights } from '../../../lib/use-work-rights';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useTaskProjects } from '../api/get-projects';
 import { findCachedTask, useTask } from '../api/get-task';
@@ -121,6 +123,9 @@ function TaskEditor({
   const [isSaving, setSaving] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const isEdit = Boolean(task);
+  // A task the caller may not change (issue 41: a viewer, a guest on a task not assigned to them) opens read-only.
+  const rights = useWorkRights();
+  const readOnly = task !== null && !rights.canEditTask(task);
   // The version the form saves against: the opened task's, moved on by each custom field the page saved in place on
   // top of it (so those saves do not make the form's own save a stale edit).
   const versionRef = useRef<number | null>(null);
@@ -138,6 +143,7 @@ function TaskEditor({
       initialDueDate={initialDueDate}
       onSaved={onClose}
       onSavingChange={setSaving}
+      readOnly={readOnly}
     />
   );
   return (
@@ -145,23 +151,32 @@ function TaskEditor({
       <Modal
         open={open && !confirmingDelete}
         onClose={onClose}
-        title={isEdit ? 'Edit Task' : 'Create New Task'}
+        title={readOnly ? TASK_READ_ONLY_TEXT.title : isEdit ? 'Edit Task' : 'Create New Task'}
         size={isEdit ? 'xl' : 'lg'}
         footer={
           <>
             {isEdit && <DeleteSlot task={task!} onDelete={() => setConfirmingDelete(true)} />}
-            <ModalActions onCancel={onClose} type="submit" form={formId} isLoading={isSaving}>
-              {isEdit ? 'Update Task' : 'Create Task'}
-            </ModalActions>
+            {readOnly ? (
+              <Button onClick={onClose}>{TASK_READ_ONLY_TEXT.close}</Button>
+            ) : (
+              <ModalActions onCancel={onClose} type="submit" form={formId} isLoading={isSaving}>
+                {isEdit ? 'Update Task' : 'Create Task'}
+              </ModalActions>
+            )}
           </>
         }
       >
+        {readOnly && (
+          <p className="mb-4 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-200">
+            {TASK_READ_ONLY_TEXT.notice}
+          </p>
+        )}
         {task && <TaskStructureBanner key={task.id} task={task} />}
         {task ? (
           <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
             <div className="min-w-0">{form}</div>
             <div className="min-w-0 border-t border-slate-200 pt-5 lg:border-t-0 lg:border-l lg:pl-6 lg:pt-0 dark:border-slate-700">
-              <TaskDetailPanel task={task} onFieldSaved={onFieldSaved} />
+              <TaskDetailPanel task={task} onFieldSaved={onFieldSaved} readOnly={readOnly} />
             </div>
           </div>
         ) : (
@@ -182,6 +197,13 @@ function TaskEditor({
     </>
   );
 }
+
+/** What a task the caller may only read says (issue 41). */
+export const TASK_READ_ONLY_TEXT = {
+  title: 'View Task',
+  close: 'Close',
+  notice: 'You can view this task but not change it.',
+} as const;
 
 /** Delete shows for the task's creator and the team's owner/admins (the server checks again). */
 function DeleteSlot({ task, onDelete }: { task: TaskDto; onDelete: () => void }) {
@@ -261,6 +283,8 @@ interface TaskFormProps {
   initialDueDate?: string;
   onSaved: () => void;
   onSavingChange: (saving: boolean) => void;
+  /** The caller may not change the task: every field shows, none takes input. */
+  readOnly?: boolean;
 }
 
 function TaskForm({
@@ -272,8 +296,15 @@ function TaskForm({
   initialDueDate,
   onSaved,
   onSavingChange,
+  readOnly = false,
 }: TaskFormProps) {
   const projects = useTaskProjects();
+  const userId = useAuthStore((s) => s.user?.id ?? '');
+  // A new task goes only into a project where the caller adds work (not one of a team they view or are a guest of).
+  const projectOptions = useMemo(
+    () => (task ? projects.data : projects.data?.filter((p) => canContribute(p.myRole))),
+    [task, projects.data],
+  );
   const initial = useMemo<TaskFormValues>(
     () => ({
       title: task?.title ?? '',
@@ -300,11 +331,11 @@ function TaskForm({
   // Default project: the first one, once they have loaded.
   const defaulted = useRef(false);
   useEffect(() => {
-    if (defaulted.current || !projects.data) return;
+    if (defaulted.current || !projectOptions) return;
     defaulted.current = true;
-    const first = projects.data[0];
+    const first = projectOptions[0];
     if (!values.projectId && first) setValues((v) => ({ ...v, projectId: first.id }));
-  }, [projects.data, values.projectId, setValues]);
+  }, [projectOptions, values.projectId, setValues]);
 
   const project = projects.data?.find((p) => p.id === values.projectId);
   // The chosen project's statuses (the default four until they load, or with no project chosen).
@@ -320,7 +351,15 @@ function TaskForm({
     if (mapped) setValues((v) => ({ ...v, status: mapped.key }));
   }, [statuses, values.status, values.projectId, task, setValues]);
   const team = useTaskTeam(project?.teamId);
-  const assigneeOptions = (team.data?.members ?? []).map((m) => ({ value: m.userId, label: m.user.fullName }));
+  // A guest keeps their task assigned to themselves, and leaves it in its project (issue 41).
+  const role = project?.myRole;
+  // (A read-only form shows the task as it is: every choice stays, none can be made.)
+  const limited = task !== null && !readOnly;
+  const assigneeOptions = (team.data?.members ?? [])
+    .filter((m) => !limited || canAssignTask(role, userId, m.userId))
+    .map((m) => ({ value: m.userId, label: m.user.fullName }));
+  const mayUnassign = !limited || canAssignTask(role, userId, null);
+  const mayMove = !task || canRestructureTask(role);
 
   // An assignee who is not in the newly chosen project's team is dropped.
   useEffect(() => {
@@ -409,57 +448,70 @@ function TaskForm({
   };
 
   return (
-    <form id={formId} noValidate onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2">
-      <TextField
-        label="Title"
-        className="sm:col-span-2"
-        {...bind('title')}
-        maxLength={200}
-        autoFocus
-        placeholder="What needs to be done?"
-      />
-      <DescriptionField isEdit={Boolean(task?.description)} {...bind('description')} />
-      <OptionsSelect label="Project" {...bind('projectId')} emptyOption="Select a project" options={named(projects.data)} />
-      <OptionsSelect label="Assignee" {...bind('assigneeId')} emptyOption="Unassigned" options={assigneeOptions} />
-      <OptionsSelect label="Status" {...bind('status')} options={statusOptions} />
-      <OptionsSelect label="Priority" {...bind('priority')} options={PRIORITY_OPTIONS} />
-      <TextField
-        label="Start Date"
-        type="date"
-        className="dark:[&_input]:[color-scheme:dark]"
-        {...bind('startDate')}
-        error={startError}
-      />
-      <TextField label="Due Date" type="date" className="dark:[&_input]:[color-scheme:dark]" {...bind('dueDate')} />
-      {!task && (
-        <RepeatPicker value={repeat} anchor={repeatAnchor(values.dueDate)} onChange={setRepeat} error={form.errors.repeat} />
-      )}
-      <TextField
-        label="Tags"
-        className="sm:col-span-2"
-        {...bind('tags')}
-        placeholder="frontend, bug, urgent"
-        hint="Separate tags with commas"
-      />
-      {custom.fields.length > 0 && (
-        <fieldset className="space-y-3 sm:col-span-2" data-testid="form-custom-fields">
-          <legend className="mb-2 text-sm font-semibold text-slate-900 dark:text-slate-100">Custom fields</legend>
-          {custom.fields.map((field) => (
-            <CustomFieldRow
-              key={field.id}
-              field={field}
-              value={values.fields[field.id]}
-              members={custom.members}
-              live
-              onCommit={(v) => setFieldValue(field.id, v)}
-              error={fieldErrors[field.id] ?? (form.errors.fields?.startsWith(field.name) ? form.errors.fields : null)}
-            />
-          ))}
-          {form.errors.fields && !custom.fields.some((f) => form.errors.fields?.startsWith(f.name)) && (
-            <p className="text-sm text-red-700 dark:text-red-400">{form.errors.fields}</p>
-          )}
-        </fieldset>
-      )}
+    <form id={formId} noValidate onSubmit={onSubmit}>
+      <fieldset disabled={readOnly} className="grid min-w-0 gap-4 sm:grid-cols-2">
+        <TextField
+          label="Title"
+          className="sm:col-span-2"
+          {...bind('title')}
+          maxLength={200}
+          autoFocus
+          placeholder="What needs to be done?"
+        />
+        <DescriptionField isEdit={Boolean(task?.description)} readOnly={readOnly} {...bind('description')} />
+        <OptionsSelect
+          label="Project"
+          {...bind('projectId')}
+          disabled={!mayMove}
+          emptyOption="Select a project"
+          options={named(projectOptions)}
+        />
+        <OptionsSelect
+          label="Assignee"
+          {...bind('assigneeId')}
+          emptyOption={mayUnassign ? 'Unassigned' : undefined}
+          options={assigneeOptions}
+        />
+        <OptionsSelect label="Status" {...bind('status')} options={statusOptions} />
+        <OptionsSelect label="Priority" {...bind('priority')} options={PRIORITY_OPTIONS} />
+        <TextField
+          label="Start Date"
+          type="date"
+          className="dark:[&_input]:[color-scheme:dark]"
+          {...bind('startDate')}
+          error={startError}
+        />
+        <TextField label="Due Date" type="date" className="dark:[&_input]:[color-scheme:dark]" {...bind('dueDate')} />
+        {!task && (
+          <RepeatPicker value={repeat} anchor={repeatAnchor(values.dueDate)} onChange={setRepeat} error={form.errors.repeat} />
+        )}
+        <TextField
+          label="Tags"
+          className="sm:col-span-2"
+          {...bind('tags')}
+          placeholder="frontend, bug, urgent"
+          hint="Separate tags with commas"
+        />
+        {custom.fields.length > 0 && (
+          <fieldset className="space-y-3 sm:col-span-2" data-testid="form-custom-fields">
+            <legend className="mb-2 text-sm font-semibold text-slate-900 dark:text-slate-100">Custom fields</legend>
+            {custom.fields.map((field) => (
+              <CustomFieldRow
+                key={field.id}
+                field={field}
+                value={values.fields[field.id]}
+                members={custom.members}
+                live
+                onCommit={(v) => setFieldValue(field.id, v)}
+                error={fieldErrors[field.id] ?? (form.errors.fields?.startsWith(field.name) ? form.errors.fields : null)}
+              />
+            ))}
+            {form.errors.fields && !custom.fields.some((f) => form.errors.fields?.startsWith(f.name)) && (
+              <p className="text-sm text-red-700 dark:text-red-400">{form.errors.fields}</p>
+            )}
+          </fieldset>
+        )}
+      </fieldset>
       {prompt.dialog}
     </form>
   );
@@ -468,6 +520,8 @@ function TaskForm({
 interface DescriptionFieldProps {
   /** An existing task with a description: shown rendered until a click (or Edit) turns it into the text field. */
   isEdit: boolean;
+  /** Shown rendered, never turned into the text field (the caller may not change the task). */
+  readOnly?: boolean;
   name: string;
   value: string;
   error?: string;
@@ -476,11 +530,12 @@ interface DescriptionFieldProps {
 type TextAreaFieldChange = NonNullable<Parameters<typeof TextAreaField>[0]['onChange']>;
 
 /** The description: Markdown, rendered when the modal opens on a task, the text field once one edits it. */
-function DescriptionField({ isEdit, ...field }: DescriptionFieldProps) {
+function DescriptionField({ isEdit, readOnly = false, ...field }: DescriptionFieldProps) {
   const labelId = useId();
   const [isEditing, setEditing] = useState(!isEdit);
   const focusOnEdit = useRef(false);
   const edit = () => {
+    if (readOnly) return;
     focusOnEdit.current = true;
     setEditing(true);
   };
@@ -493,16 +548,21 @@ function DescriptionField({ isEdit, ...field }: DescriptionFieldProps) {
         <span id={labelId} className="block text-sm font-medium text-slate-700 dark:text-slate-200">
           Description
         </span>
-        <Button variant="link" className="text-xs" aria-label="Edit description" onClick={edit}>
-          Edit
-        </Button>
+        {!readOnly && (
+          <Button variant="link" className="text-xs" aria-label="Edit description" onClick={edit}>
+            Edit
+          </Button>
+        )}
       </div>
       {/* A click on the text (not on a link in it) edits it too; the Edit button is the keyboard's way. */}
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: the Edit button above does the same by keyboard */}
       <div
         role="group"
         aria-labelledby={labelId}
-        className="cursor-text rounded-lg border border-slate-300 px-3 py-2 hover:border-slate-400 dark:border-slate-600 dark:hover:border-slate-500"
+        className={cn(
+          'rounded-lg border border-slate-300 px-3 py-2 dark:border-slate-600',
+          !readOnly && 'cursor-text hover:border-slate-400 dark:hover:border-slate-500',
+        )}
         onClick={(e) => {
           if (!(e.target as Element).closest('a')) edit();
         }}

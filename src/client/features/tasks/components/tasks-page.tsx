@@ -8,6 +8,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { Switch } from '../../../components/ui/switch';
 import { cn } from '../../../lib/cn';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useWorkRights } from '../../../lib/use-work-rights';
 import { useBoardShape } from '../api/get-tasks';
 import { GROUP_BY_LABELS, GROUP_BYS, type GroupBy } from '../board/board-model';
 import type { TaskListSort } from '../api/task-keys';
@@ -83,6 +84,8 @@ export function TasksPage() {
   const onSort = useCallback((s: NonNullable<TaskListSort['sort']>, dir: 'asc' | 'desc') => update({ sort: s, dir }), [update]);
   const onHiddenChange = useCallback((hidden: string[]) => update({ columns: hidden.join(',') || null }), [update]);
   const fields = useScopeFields(state.project).fields;
+  // A viewer, or a guest, adds no tasks (issue 41): no 'New Task', no column's 'Add task'.
+  const canCreate = useWorkRights().canCreateTask(state.project || undefined);
 
   return (
     <div>
@@ -124,7 +127,7 @@ export function TasksPage() {
               onCheckedChange={(show) => update({ subtasks: show ? null : 'hide' })}
             />
             {state.project && slots?.projectTools?.(state.project)}
-            <CreateButton onClick={() => addTask()}>New Task</CreateButton>
+            {canCreate && <CreateButton onClick={() => addTask()}>New Task</CreateButton>}
           </>
         }
       />
@@ -142,7 +145,12 @@ export function TasksPage() {
           />
         </Suspense>
       ) : (
-        <TaskBoard filters={stableBoardFilters} groupBy={state.groupBy || undefined} onOpenTask={openTask} onAddTask={addTask} />
+        <TaskBoard
+          filters={stableBoardFilters}
+          groupBy={state.groupBy || undefined}
+          onOpenTask={openTask}
+          onAddTask={canCreate ? addTask : undefined}
+        />
       )}
       <TaskFormModal
         open={creating ? true : Boolean(taskId)}

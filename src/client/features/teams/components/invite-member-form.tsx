@@ -12,7 +12,7 @@ import { useInviteMember } from '../api/team-invitations';
 import { INVITATION_ROLE_OPTIONS } from './role-badge';
 
 const EMPTY: { email: string; role: InvitationRole } = { email: '', role: 'member' };
-/** Owner and admins invite by email as Member or Admin. */
+/** Owner and admins invite by email as Member, Admin, Viewer or Guest (issue 41). */
 export function InviteMemberForm({ teamId }: { teamId: string }) {
   const form = useFormState(EMPTY);
   const invite = useInviteMember();

@@ -1,5 +1,6 @@
 import { format } from 'date-fns';
-import { Calendar, Share2, Users } from 'lucide-react';
+import { Calendar, Lock, Share2, Users } from 'lucide-react';
+import { ERROR_MESSAGES } from '../../../../domain/errors';
 import { canEditTeam } from '../../../../domain/permissions';
 import type { TeamDto } from '../../../../domain/schemas/team';
 import { avatarOverflow, memberCountLabel } from '../../../../domain/teams';
@@ -32,6 +33,13 @@ export function TeamCard({ team, onOpen }: TeamCardProps) {
         <RoleBadge role={team.myRole} />
       </div>
       {team.description && <p className="line-clamp-2 text-sm text-slate-600 dark:text-slate-300">{team.description}</p>}
+      {/* Issue 41: a team that requires SSO, seen from a session that did not come from it. */}
+      {team.ssoLocked && (
+        <p className="inline-flex items-center gap-1.5 text-sm font-medium text-amber-900 dark:text-amber-200">
+          <Lock className="h-4 w-4 shrink-0" aria-hidden />
+          {ERROR_MESSAGES.sso_required}
+        </p>
+      )}
       <div className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
         <Users className="h-4 w-4" aria-hidden />
         <span>{memberCountLabel(team.members.length)}</span>

@@ -1,7 +1,8 @@
-import { AlertTriangle, LogOut, Settings2, Trash2 } from 'lucide-react';
+import { AlertTriangle, Lock, LogOut, Settings2, Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
+import { ERROR_MESSAGES } from '../../../../domain/errors';
 import { MSG } from '../../../../domain/messages';
 import { canEditTeam, canManageMembers } from '../../../../domain/permissions';
 import { createTeamInput, type TeamDto } from '../../../../domain/schemas/team';
@@ -156,8 +157,15 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
             Team settings: webhooks, audit log, export and import
           </Link>
         )}
-        {team && <TeamMembers team={team} />}
-        {team && canManage && (
+        {/* Issue 41: a team that requires SSO, seen from a session that did not come from it, shows no content. */}
+        {team?.ssoLocked && (
+          <p role="status" className="flex items-center gap-2 rounded-lg bg-amber-50 p-3 text-sm font-medium text-amber-900 dark:bg-amber-950/40 dark:text-amber-200">
+            <Lock className="h-4 w-4 shrink-0" aria-hidden />
+            {ERROR_MESSAGES.sso_required}
+          </p>
+        )}
+        {team && !team.ssoLocked && <TeamMembers team={team} />}
+        {team && canManage && !team.ssoLocked && (
           <>
             <InviteMemberForm teamId={team.id} />
             <PendingInvitations teamId={team.id} />

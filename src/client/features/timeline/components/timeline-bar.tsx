@@ -16,6 +16,8 @@ export interface TimelineBarProps {
   /** A drag or a key changed the dates by `days` (the whole bar, or one end). */
   onShift: (task: TimelineTask, edge: BarEdge, days: number) => void;
   onOpen: (task: TimelineTask) => void;
+  /** Whether the caller may change the task (issue 41): a bar they may not change opens but never moves. */
+  canMove?: boolean;
 }
 
 /** Keyboard help, read after the bar's name (one hidden text for every bar). */
@@ -43,7 +45,15 @@ const categoryLook = (t: TimelineTask) =>
  * change is made on release), or moved with the keyboard (arrows: a day; Shift+arrows: the due date). A task that
  * starts before one of its blockers ends wears a warning sign and says so in its name.
  */
-export const TimelineBar = memo(function TimelineBar({ task, window, today, earlyOf, onShift, onOpen }: TimelineBarProps) {
+export const TimelineBar = memo(function TimelineBar({
+  task,
+  window,
+  today,
+  earlyOf,
+  onShift,
+  onOpen,
+  canMove = true,
+}: TimelineBarProps) {
   const [drag, setDrag] = useState<{ edge: BarEdge; days: number } | null>(null);
   const origin = useRef<{ x: number; edge: BarEdge; moved: boolean } | null>(null);
   const diamond = isDiamond(task);
@@ -56,7 +66,7 @@ export const TimelineBar = memo(function TimelineBar({ task, window, today, earl
   const width = (daysBetween(span.first, span.last) + 1) * window.dayWidth;
 
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
-    if (e.button !== 0) return;
+    if (e.button !== 0 || !canMove) return;
     const edge = ((e.target as HTMLElement).dataset.edge as BarEdge | undefined) ?? 'move';
     origin.current = { x: e.clientX, edge, moved: false };
     e.currentTarget.setPointerCapture(e.pointerId);
@@ -83,7 +93,7 @@ export const TimelineBar = memo(function TimelineBar({ task, window, today, earl
       onOpen(task);
       return;
     }
-    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    if (!canMove || (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight')) return;
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     e.preventDefault();
     onShift(task, e.shiftKey ? 'end' : 'move', e.key === 'ArrowLeft' ? -1 : 1);
@@ -94,7 +104,7 @@ export const TimelineBar = memo(function TimelineBar({ task, window, today, earl
     tabIndex: 0,
     'aria-label': barName(shown, today, isEarly),
     'aria-roledescription': diamond ? 'timeline diamond' : 'timeline bar',
-    'aria-describedby': BAR_HELP_ID,
+    'aria-describedby': canMove ? BAR_HELP_ID : undefined,
     'data-task-id': task.id,
     title: isEarly ? `Starts before ${earlyOf.map((t) => `"${t}"`).join(', ')} ends` : undefined,
     onPointerDown,

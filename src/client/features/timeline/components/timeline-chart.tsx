@@ -15,6 +15,7 @@ import {
   visibleRange,
 } from '../timeline-layout';
 import { type BarEdge, TimelineBar } from './timeline-bar';
+import { useWorkRights } from '../../../lib/use-work-rights';
 
 export const ROW_HEIGHT = 36;
 const HEADER_HEIGHT = 48;
@@ -53,6 +54,8 @@ export const TimelineChart = forwardRef<TimelineChartHandle, TimelineChartProps>
 ) {
   const scroller = useRef<HTMLDivElement>(null);
   const origin = useRef<HTMLDivElement>(null);
+  // A bar the caller may not change (issue 41: a viewer's, a guest's unassigned one) opens but never moves.
+  const rights = useWorkRights();
   const [view, setView] = useState({ top: 0, height: 600 });
 
   useImperativeHandle(
@@ -213,6 +216,7 @@ export const TimelineChart = forwardRef<TimelineChartHandle, TimelineChartProps>
                 w={w}
                 today={today}
                 early={row.kind === 'task' ? early.get(row.task.id) : undefined}
+                canMove={row.kind === 'task' && rights.canEditTask(row.task)}
                 onShift={onShift}
                 onOpen={onOpen}
               />
@@ -291,12 +295,13 @@ interface RowBarProps {
   w: TimelineWindow;
   today: string;
   early: string[] | undefined;
+  canMove: boolean;
   onShift: (task: TimelineTask, edge: BarEdge, days: number) => void;
   onOpen: (task: TimelineTask) => void;
 }
 
 /** A row's part of the chart: a project's band, or a task's bar or diamond. */
-const RowBar = memo(function RowBar({ row, top, w, today, early, onShift, onOpen }: RowBarProps) {
+const RowBar = memo(function RowBar({ row, top, w, today, early, canMove, onShift, onOpen }: RowBarProps) {
   if (row.kind === 'project') {
     return (
       <div
@@ -308,7 +313,7 @@ const RowBar = memo(function RowBar({ row, top, w, today, early, onShift, onOpen
   }
   return (
     <div className="absolute inset-x-0 border-b border-slate-100 dark:border-slate-800" style={{ top, height: ROW_HEIGHT }}>
-      <TimelineBar task={row.task} window={w} today={today} earlyOf={early} onShift={onShift} onOpen={onOpen} />
+      <TimelineBar task={row.task} window={w} today={today} earlyOf={early} canMove={canMove} onShift={onShift} onOpen={onOpen} />
     </div>
   );
 });

@@ -1,0 +1,59 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { canCommentOnTask, canContribute, canEditTask, type MemberRole } from '../../domain/permissions';
+import type { TeamRole } from '../../domain/constants';
+import { useAuthStore } from '../stores/auth-store';
+import { projectsQueryOptions } from './queries/projects';
+import { teamsQueryOptions } from './queries/teams';
+
+/** What a task needs to be judged by (a TaskDto, or any task-like row). */
+type TaskLike = { projectId: string; assigneeId: string | null };
+
+export interface WorkRights {
+  /** My role in a project's team (undefined until my projects have loaded, or for a project I do not see). */
+  roleOf: (projectId: string) => MemberRole;
+  /** 'New Task': in a given project, or (none given) in any of my projects. */
+  canCreateTask: (projectId?: string) => boolean;
+  /** Add work to a team ('New Project', 'New Note'): to a given team, or (none given) to any of my teams. */
+  canAddToTeam: (teamId?: string) => boolean;
+  /** Change a task (drag it, edit its fields, checklist, files, time, sub-tasks, dependencies). */
+  canEditTask: (task: TaskLike) => boolean;
+  /** Write a comment on a task. */
+  canComment: (task: TaskLike) => boolean;
+}
+
+/**
+ * What the signed-in user may do with the team's work (issue 41: a viewer changes nothing, a guest only the tasks
+ * assigned to them), from the domain's predicates and my role in each project's team (`myRole` of my projects and
+ * teams). The UI only hides; the server refuses whatever it shows. Until my projects and teams have loaded, everything
+ * is allowed, as before roles existed: a member's board does not wait for them, and the server has the last word.
+ */
+export function useWorkRights(): WorkRights {
+  const userId = useAuthStore((s) => s.user?.id ?? '');
+  const projects = useQuery(projectsQueryOptions()).data;
+  const teams = useQuery(teamsQueryOptions()).data;
+  return useMemo(() => {
+    const byProject = new Map(projects?.map((p) => [p.id, p]));
+    const byTeam = new Map(teams?.map((t) => [t.id, t]));
+    const roleOf = (projectId: string): MemberRole => byProject.get(projectId)?.myRole;
+    const anyContributes = (roles: TeamRole[]) => roles.some((r) => canContribute(r));
+    return {
+      roleOf,
+      canCreateTask: (projectId) => {
+        if (!projects) return true;
+        return projectId ? canContribute(roleOf(projectId)) : anyContributes(projects.map((p) => p.myRole));
+      },
+      canAddToTeam: (teamId) => {
+        if (!teams) return true;
+        return teamId ? canContribute(byTeam.get(teamId)?.myRole) : anyContributes(teams.map((t) => t.myRole));
+      },
+      canEditTask: (task) => !projects || canEditTask(roleOf(task.projectId), userId, task),
+      canComment: (task) => {
+        if (!projects) return true;
+        const project = byProject.get(task.projectId);
+        const team = project && byTeam.get(project.teamId);
+        return canCommentOnTask(project?.myRole, userId, task, { viewersMayComment: team?.viewersMayComment ?? false });
+      },
+    };
+  }, [projects, teams, userId]);
+}
