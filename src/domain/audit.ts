@@ -47,9 +47,16 @@ export const AUDIT_ACTION_LABELS = {
   'project.intake_enabled': 'Email intake turned on',
   'project.intake_disabled': 'Email intake turned off',
   'project.intake_reset': 'Email intake address reset',
+  'team.access_changed': 'Access rules changed',
+  'project.guest_added': 'Guest added to a project',
+  'project.guest_removed': 'Guest removed from a project',
+  'team.scim_provisioned': 'Team provisioned by SCIM',
+  'team.scim_unlinked': 'Team unlinked from SCIM',
   'admin.user_deactivated': 'User deactivated',
   'admin.user_activated': 'User reactivated',
   'admin.role_set': 'System role set',
+  'admin.sso_updated': 'Single sign-on settings saved',
+  'admin.user_provisioned': 'Account provisioned by SCIM',
 } as const satisfies Record<AuditAction, string>;
 
 export { TEAM_AUDIT_ACTIONS } from './constants';

@@ -325,6 +325,12 @@ export const TEAM_AUDIT_ACTIONS = [
   'project.intake_enabled',
   'project.intake_disabled',
   'project.intake_reset',
+  // Issue 41 (decision 0031): a team's access rules, a project's guests, a team made, renamed or unlinked by SCIM.
+  'team.access_changed',
+  'project.guest_added',
+  'project.guest_removed',
+  'team.scim_provisioned',
+  'team.scim_unlinked',
 ] as const;
 
 /** Security-relevant actions the audit log records (append-only; issue 26). */
@@ -342,6 +348,9 @@ export const AUDIT_ACTIONS = [
   'admin.user_deactivated',
   'admin.user_activated',
   'admin.role_set',
+  // Issue 41: the SAML identity provider saved in the admin panel; an account created or renamed by SCIM.
+  'admin.sso_updated',
+  'admin.user_provisioned',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -7,7 +7,8 @@ import { type OwnServer, startOwnServer } from './own-server';
 
 // SAML single sign-on (issue 41) in the browser: this spec runs its own server, whose identity provider is a test IdP
 // that is not our code (samlify, tests/helpers/saml-idp.ts) serving a login page on 127.0.0.1 that posts back at once.
-const PORT = 3146;
+// Away from the suites' own ports (E2E_PORT 31xx), which other runs on this machine may hold.
+const PORT = 31450;
 const SHOTS = '/tmp/s-shots';
 
 let server: OwnServer;

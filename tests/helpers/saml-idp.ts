@@ -59,6 +59,9 @@ const attributeStatement = (user: IdpUser) => {
     .join('')}</saml:AttributeStatement>`;
 };
 
+const escapeXml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
 export async function startTestIdp(): Promise<TestIdp> {
   const { key, cert } = generateSpKeyPair();
   let server: Server | null = null;
@@ -131,12 +134,13 @@ export async function startTestIdp(): Promise<TestIdp> {
             AttributeStatement: '{AttributeStatementXml}',
             ...next.tags,
           };
-          // samlify escapes tag values: the two statements (markup) go in after.
+          // Tag values are escaped: the two statements (markup) go in after.
           const statements = {
             AuthnStatementXml: `<saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="${id}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
             AttributeStatementXml: attributeStatement(user),
           };
-          let context = samlify.SamlLib.replaceTagsByValue(template, values)
+          let context = Object.entries(values)
+            .reduce((xml, [tag, value]) => xml.replaceAll(`{${tag}}`, escapeXml(value)), template)
             .replace('{AuthnStatementXml}', statements.AuthnStatementXml)
             .replace('{AttributeStatementXml}', statements.AttributeStatementXml);
           // An unsolicited answer has no InResponseTo at all (not an empty one).

@@ -61,8 +61,8 @@ import { setupTestApp } from '../helpers/app';
  * are assigned to a task of the guest's project).
  *
  * Where a row does not say, the viewer and the guest answer by the rules of decision 0031 (`byRule`): a read as the
- * member does; a write the member may make (or would be told is malformed) is refused (403), and what the member
- * cannot see (404) they cannot see either.
+ * member does, a write on team A is refused (403). A copy of team A is retired (its memberships deleted) when the next
+ * is built, and writes that touch no team A (LEAVES_TEAM_A) keep the copy.
  */
 
 // With an intake domain (issue 40): the intake address routes answer as on a server that receives mail.
@@ -150,7 +150,7 @@ interface Scope {
   requestToken: string;
   /** Issue 41 (team A's copies have a viewer and a guest; team B has neither): the extra member's user id. */
   extraUserId: string;
-  /** A guest of the team given no project (the target of adding a project's guest), and their membership row. */
+  /** A guest of the team given no project (the target of adding a project's guest). */
   extraGuestId: string;
   /** The guest's task: in the project, created by the owner, assigned to the guest, blocked by A2's task. */
   guestTaskId: string;
@@ -934,6 +934,13 @@ const TABLE: Row[] = [
     variant: 'in a team A project',
     req: (w) => ({ url: '/api/tasks', body: { title: 'Matrix task', projectId: w.a.projectId } }),
     expect: teamA(201),
+  },
+  {
+    route: 'POST /api/tasks',
+    variant: "in team A's second project",
+    req: (w) => ({ url: '/api/tasks', body: { title: 'Matrix task', projectId: w.a.project2Id } }),
+    // Not the guest's project: not found, as a stranger's.
+    expect: teamA(201, { guest: 404 }),
   },
   {
     route: 'POST /api/tasks',
@@ -2024,10 +2031,12 @@ async function buildScope(
         { email: uniqueEmail('extraguest'), fullName: 'Extra Guest' },
       ])
       .returning();
-    const [team] = await db
-      .insert(teams)
-      .values({ name: `Team ${randomBytes(3).toString('hex')}`, ownerId: p.owner.id })
-      .returning();
+    const team = (
+      await db
+        .insert(teams)
+        .values({ name: `Team ${randomBytes(3).toString('hex')}`, ownerId: p.owner.id })
+        .returning()
+    )[0]!;
     const roles: [{ id: string } | undefined, TeamRole][] = [
       [p.owner, 'owner'],
       [p.admin, 'admin'],
@@ -2041,7 +2050,7 @@ async function buildScope(
     ];
     const memberships = await db
       .insert(teamMembers)
-      .values(roles.flatMap(([u, role]) => (u ? [{ teamId: team!.id, userId: u.id, role, status: 'active' as const }] : [])))
+      .values(roles.flatMap(([u, role]) => (u ? [{ teamId: team.id, userId: u.id, role, status: 'active' as const }] : [])))
       .returning();
     const membershipOf = (u: { id: string } | undefined) => memberships.find((m) => m.userId === u?.id)!;
     const ownerMember = membershipOf(p.owner);

@@ -137,7 +137,9 @@ describe('the OpenAPI document', () => {
     expect(pointers.map((p) => `${p.method.toUpperCase()} ${p.path}`).sort()).toEqual([
       'GET /api/auth/google/callback',
       'GET /api/auth/google/start',
+      'GET /api/auth/saml/start',
       'GET /api/health',
+      'POST /api/auth/saml/acs',
     ]);
     const health = doc.paths['/api/health']?.get;
     expect(health?.parameters ?? []).toEqual([]);
@@ -146,6 +148,15 @@ describe('the OpenAPI document', () => {
     for (const path of ['/api/auth/google/start', '/api/auth/google/callback']) {
       const statuses = Object.keys(doc.paths[path]?.get?.responses ?? {});
       expect(statuses).toContain('302');
+      expect(statuses.filter((s) => s.startsWith('2'))).toEqual([]);
+    }
+    // SAML (issue 41): 302 to the identity provider, 303 back to the app after its POST.
+    for (const [path, method, status] of [
+      ['/api/auth/saml/start', 'get', '302'],
+      ['/api/auth/saml/acs', 'post', '303'],
+    ] as const) {
+      const statuses = Object.keys(doc.paths[path]?.[method]?.responses ?? {});
+      expect(statuses).toContain(status);
       expect(statuses.filter((s) => s.startsWith('2'))).toEqual([]);
     }
   });

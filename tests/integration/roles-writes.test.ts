@@ -290,7 +290,7 @@ describe('/api/projects/:id/guests', () => {
     await fails(guest, 'POST', `/api/tasks/${hiddenTask.id}/comments`, { body: 'Gone' }, 404, 'task_not_found');
   });
 
-  it("a member removed from the team loses their guest rows of the team's projects", async () => {
+  it("a member removed from the team (or who leaves it) loses their guest rows of the team's projects", async () => {
     const leaver = await createUser(ctx.app, { fullName: 'Lee Leaver' });
     await ctx.database.db.insert(teamMembers).values({ teamId, userId: leaver.id, role: 'guest', status: 'active' });
     await ok(owner, 'POST', guestsUrl(), { userId: leaver.id }, 201);
@@ -303,6 +303,12 @@ describe('/api/projects/:id/guests', () => {
     const team = await ok<TeamDto>(owner, 'GET', `/api/teams/${teamId}`);
     const memberId = team.members.find((m) => m.userId === leaver.id)!.id;
     await ok(owner, 'DELETE', `/api/teams/${teamId}/members/${memberId}`, undefined, 204);
+    expect(await rows()).toHaveLength(0);
+    // Leaving does the same.
+    await ctx.database.db.insert(teamMembers).values({ teamId, userId: leaver.id, role: 'guest', status: 'active' });
+    await ok(owner, 'POST', guestsUrl(), { userId: leaver.id }, 201);
+    expect(await rows()).toHaveLength(1);
+    await ok(leaver, 'POST', `/api/teams/${teamId}/leave`, {}, 204);
     expect(await rows()).toHaveLength(0);
   });
 });

@@ -96,7 +96,7 @@ export const scimUserInput = z.looseObject({
     .nullish(),
   emails: z.array(multiValue).max(20).nullish(),
   /** Some providers send "True"/"False" as strings. */
-  active: z.union([z.boolean(), z.string()]).nullish(),
+  active: z.union([z.boolean(), z.string()]).optional(),
 });
 export type ScimUserInput = z.infer<typeof scimUserInput>;
 

@@ -19,3 +19,8 @@ export async function deleteGuestRowsInTeam(db: DbOrTx, teamId: string, userId: 
       ),
     );
 }
+
+/** Deletes every guest row of `userId` (their account deleted: no membership is left to count them). */
+export async function deleteGuestRowsOfUser(db: DbOrTx, userId: string): Promise<void> {
+  await db.delete(projectGuests).where(eq(projectGuests.userId, userId));
+}

@@ -228,10 +228,55 @@ export const auditSubscriber = inTransaction('audit', {
   'scim_token.revoked': (c, actor, tx) =>
     write(tx, actor, { action: 'api_token.revoked', ...target('scim_token', c.tokenId, c.name) }),
   'scim.user_provisioned': async (c, actor, tx) => {
+    const fields = { created: c.created, fields: c.fields };
+    await write(tx, actor, { action: 'admin.user_provisioned', ...ownAccount(c), details: fields });
     if (c.previousEmail === null || c.previousEmail === c.email) return;
     const details = { oldEmail: c.previousEmail, newEmail: c.email };
     await write(tx, actor, { action: 'auth.email_changed', ...ownAccount(c), details });
   },
+  'scim.group_provisioned': (c, actor, tx) =>
+    write(tx, actor, {
+      action: 'team.scim_provisioned',
+      teamId: c.teamId,
+      ...target('team', c.teamId, c.teamName),
+      details: { created: c.created, fields: c.fields },
+    }),
+  'scim.group_unlinked': (c, actor, tx) =>
+    write(tx, actor, {
+      action: 'team.scim_unlinked',
+      teamId: c.teamId,
+      ...target('team', c.teamId, c.teamName),
+      details: { removedMembers: c.removedMembers },
+    }),
+  'team.access_changed': (c, actor, tx) =>
+    write(tx, actor, {
+      action: 'team.access_changed',
+      teamId: c.teamId,
+      targetType: 'team',
+      targetId: c.teamId,
+      details: { viewersMayComment: c.viewersMayComment, requiresSso: c.requiresSso },
+    }),
+  'project.guest_added': (c, actor, tx) =>
+    write(tx, actor, {
+      action: 'project.guest_added',
+      teamId: c.teamId,
+      ...target('user', c.guest.userId, c.guest.email),
+      details: { projectId: c.projectId },
+    }),
+  'project.guest_removed': (c, actor, tx) =>
+    write(tx, actor, {
+      action: 'project.guest_removed',
+      teamId: c.teamId,
+      ...target('user', c.guest.userId, c.guest.email),
+      details: { projectId: c.projectId },
+    }),
+  'sso.settings_updated': (c, actor, tx) =>
+    write(tx, actor, {
+      action: 'admin.sso_updated',
+      targetType: 'sso',
+      targetId: null,
+      details: { enabled: c.enabled, idpInitiated: c.idpInitiated, source: c.source },
+    }),
   'scim.member_added': (c, actor, tx) =>
     write(tx, actor, {
       action: 'team.member_added',

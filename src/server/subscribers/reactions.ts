@@ -26,11 +26,10 @@ export const REACTIONS = {
   'invitation.cancelled': ['audit', 'realtime'],
   'invitation.declined': ['realtime'],
   'project.created': ['webhooks', 'realtime'],
-  // Issue 41: a team's access rules and a project's guests. Not audited: the audit_log check (migration 0020, kept by
-  // 0021) has no action for them yet; open pages refresh.
-  'team.access_changed': ['realtime'],
-  'project.guest_added': ['realtime'],
-  'project.guest_removed': ['realtime'],
+  // Issue 41: a team's access rules and a project's guests (audit actions of migration 0022); open pages refresh.
+  'team.access_changed': ['audit', 'realtime'],
+  'project.guest_added': ['audit', 'realtime'],
+  'project.guest_removed': ['audit', 'realtime'],
   'project.updated': ['webhooks', 'realtime'],
   'project.deleted': ['audit', 'webhooks', 'realtime'],
   // A project's workflow (decision 0024): no audit row (a workflow edit is not security-relevant, as a project edit is
@@ -82,8 +81,8 @@ export const REACTIONS = {
   'scim_token.created': ['audit'],
   'scim_token.revoked': ['audit'],
   'scim.user_provisioned': ['audit'],
-  'scim.group_provisioned': ['realtime'],
-  'scim.group_unlinked': ['realtime'],
+  'scim.group_provisioned': ['audit', 'realtime'],
+  'scim.group_unlinked': ['audit', 'realtime'],
   'scim.member_added': ['audit', 'realtime'],
   // Directory sign-in (issue 41): a membership LDAP_GROUP_MAP gives is audited, announced and heard like a joined one.
   'ldap.member_added': ['audit', 'webhooks', 'realtime'],
@@ -94,7 +93,7 @@ export const REACTIONS = {
   'account.role_set': ['audit'],
   // What a new account brings (a verification link, invitations as notifications) is recorded as its own changes.
   'account.created': [],
-  'sso.settings_updated': [],
+  'sso.settings_updated': ['audit'],
   'account.signed_in': ['audit'],
   'account.sign_in_failed': ['audit'],
   'account.sessions_revoked': ['realtime'],

@@ -26,7 +26,7 @@ import type {
 import { createTaskInput } from '../../../domain/schemas/task';
 import { LIMITS } from '../../../domain/constants';
 import type { Db, DbOrTx, Tx } from '../../db/client';
-import { getMemberRole, requireTeamMember, requireTeamRight } from '../../db/membership';
+import { getMemberRole, requireTeamRight } from '../../db/membership';
 import { requireProjectMember } from '../../db/project-access';
 import type { ChangeRecorder } from '../../lib/changes';
 import { AppError } from '../../lib/errors';

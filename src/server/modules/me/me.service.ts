@@ -14,6 +14,7 @@ import type { ChangePasswordInput } from '../../../domain/schemas/auth';
 import { anonymousActor, type PersonActor, userActor } from '../../../domain/changes';
 import type { Db } from '../../db/client';
 import type { UserRow } from '../../db/schema';
+import { deleteGuestRowsOfUser } from '../../db/project-guests';
 import type { ChangeRecorder } from '../../lib/changes';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import type { AuthContext } from '../../lib/http';
@@ -178,6 +179,8 @@ export class MeService {
         email: `deleted-${user.id}@deleted.invalid`,
         fullName: SETTINGS_MSG.deletedUserName,
       });
+      // Nor a guest of any project (issue 41).
+      await deleteGuestRowsOfUser(tx, user.id);
       await revokeAllSessionsOfUser(tx, user.id);
       await record({ kind: 'account.sessions_revoked', userId: user.id, sessionIds: null });
       await record({ kind: 'account.deleted', userId: user.id, memberships });

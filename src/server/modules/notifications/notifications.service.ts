@@ -191,7 +191,9 @@ export class NotificationsService {
   private async forProject(event: ProjectEvent): Promise<NewNotification[]> {
     const project = await repo.getProjectInTeam(this.db, event.projectId, event.teamId);
     if (!project) return [];
-    const recipients = (await repo.listActiveMemberIds(this.db, event.teamId, event.projectId)).filter((id) => id !== event.actorId);
+    const recipients = (await repo.listActiveMemberIds(this.db, event.teamId, event.projectId)).filter(
+      (id) => id !== event.actorId,
+    );
     if (recipients.length === 0) return [];
     const actor = await this.actorName(event.actorId);
     const progress = event.progress ?? project.progress;

@@ -88,7 +88,7 @@ function derivedErrors(route: RouteInfo, method: string, schema: FastifySchema):
 function accessNote(route: RouteInfo, method: string): string {
   const auth = (route.config as { auth?: RouteAuth } | undefined)?.auth;
   if (auth === 'scim') {
-    return "SCIM 2.0 (RFC 7644): a SCIM token only (`Authorization: Bearer scim_…`, made by a super admin: createScimToken); sessions and personal API tokens get 401. Bodies are `application/scim+json`; errors are SCIM Error messages.";
+    return 'SCIM 2.0 (RFC 7644): a SCIM token only (`Authorization: Bearer scim_…`, made by a super admin: createScimToken); sessions and personal API tokens get 401. Bodies are `application/scim+json`; errors are SCIM Error messages.';
   }
   if (!auth || auth === 'public') {
     return tokenMayReach(route.url) ? 'Public: no bearer token needed.' : 'Public; a personal API token gets 403 here.';

@@ -148,12 +148,3 @@ export async function listMembers(db: DbOrTx, teamIds: string[]): Promise<Map<st
   for (const { teamId, ...member } of rows) byTeam.get(teamId)?.push(member);
   return byTeam;
 }
-
-/** Deletes a membership, never the owner's. */
-export async function deleteMember(db: DbOrTx, teamId: string, memberId: string): Promise<boolean> {
-  const rows = await db
-    .delete(teamMembers)
-    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.id, memberId), ne(teamMembers.role, 'owner')))
-    .returning({ id: teamMembers.id });
-  return rows.length > 0;
-}

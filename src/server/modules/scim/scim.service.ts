@@ -17,7 +17,7 @@ import type { RecordChange } from '../../lib/changes';
 import type { ChangeRecorder } from '../../lib/changes';
 import { pgCode } from '../../lib/errors';
 import { revokeAllSessionsOfUser, revokeCredentialsOfUser } from '../auth';
-import { addMember, createOne as createTeam } from '../teams';
+import { addMember, createOne as createTeam, deleteMember } from '../teams';
 import { invalidValue, ScimError, scimNotFound } from './scim.errors';
 import { page, parseEqFilter } from './scim.filter';
 import { applyGroupPatch, applyUserPatch, fullNameFrom, type GroupState, scimBoolean, type UserState } from './scim.patch';
@@ -108,8 +108,7 @@ export class ScimService {
       email,
       fullName: fullNameFrom({ ...input.name, displayName: input.displayName }, current?.fullName ?? email.split('@')[0]!),
       externalId: input.externalId ?? null,
-      active:
-        input.active === undefined || input.active === null ? (current?.isActive ?? true) : scimBoolean(input.active, 'active'),
+      active: input.active === undefined ? (current?.isActive ?? true) : scimBoolean(input.active, 'active'),
     };
   }
 
@@ -373,7 +372,7 @@ export class ScimService {
         role: m.role,
         left: false,
       });
-      if (await repo.deleteMember(tx, teamId, m.memberId)) removed++;
+      if (await deleteMember(tx, teamId, m.memberId)) removed++;
     }
     return removed;
   }

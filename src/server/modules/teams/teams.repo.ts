@@ -2,6 +2,7 @@ import { and, asc, desc, eq, getTableColumns, inArray, ne, not, sql } from 'driz
 import type { EstimateUnit, InvitationRole, InvitationStatus, TeamRole } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
 import { isLiveInvitation } from '../../db/invitations';
+import { deleteGuestRowsInTeam } from '../../db/project-guests';
 import { teamInvitations, teamMembers, teams, users } from '../../db/schema';
 import { containsText } from '../../db/search';
 import { activeMembership, isActiveRow, seesPerson, visibleTeamIds } from '../../db/visibility';
@@ -177,12 +178,16 @@ export async function updateMemberRole(
   return row;
 }
 
-/** Deletes a membership, never the owner's (checked as it is written: a team always keeps its owner). */
+/**
+ * Deletes a membership, never the owner's (checked as it is written: a team always keeps its owner), and with it the
+ * person's guest rows of the team's projects (issue 41), whichever way they go (removed, left, LDAP, SCIM).
+ */
 export async function deleteMember(db: DbOrTx, teamId: string, memberId: string): Promise<boolean> {
   const rows = await db
     .delete(teamMembers)
     .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.id, memberId), ne(teamMembers.role, 'owner')))
-    .returning({ id: teamMembers.id });
+    .returning({ userId: teamMembers.userId });
+  for (const row of rows) await deleteGuestRowsInTeam(db, teamId, row.userId);
   return rows.length > 0;
 }
 

@@ -28,7 +28,6 @@ import type { RateLimiter } from '../../lib/rate-limit';
 import { verifyInvitationProof } from './invitation-mail';
 import { requireTeamMember, requireTeamRight } from '../../db/membership';
 import { withoutSsoLock } from '../../db/sso-lock';
-import { deleteGuestRowsInTeam } from '../../db/project-guests';
 import { toInvitationDto, toTeamDto, toTeamMemberDto } from './teams.mapper';
 import * as repo from './teams.repo';
 
@@ -180,7 +179,6 @@ export class TeamsService {
       await record({ kind: 'member.removed', teamId, member, role: mine.role, left: true });
       if (!(await repo.deleteMember(tx, teamId, mine.id))) throw notFound();
       await repo.deleteInvitationsByTeamAndEmail(tx, teamId, actor.email);
-      await deleteGuestRowsInTeam(tx, teamId, actor.id);
     });
   }
 
@@ -249,8 +247,6 @@ export class TeamsService {
       await record({ kind: 'member.removed', teamId, member, role: target.member.role, left: false });
       if (!(await repo.deleteMember(tx, teamId, memberId))) throw new AppError('member_not_found');
       await repo.deleteInvitationsByTeamAndEmail(tx, teamId, target.user.email);
-      // No longer a guest of the team's projects either (issue 41).
-      await deleteGuestRowsInTeam(tx, teamId, target.user.id);
     });
   }
 

@@ -119,7 +119,13 @@ function CreateTokenPanel() {
     <SettingsPanel title={TEXT.createPanel} description={TEXT.createHint}>
       <div className="space-y-4">
         {created && (
-          <SecretShownOnce key={created.id} name={created.name} secret={created.token} texts={SHOWN_ONCE} onDone={() => setCreated(null)} />
+          <SecretShownOnce
+            key={created.id}
+            name={created.name}
+            secret={created.token}
+            texts={SHOWN_ONCE}
+            onDone={() => setCreated(null)}
+          />
         )}
         <form onSubmit={onSubmit} noValidate aria-label={TEXT.createPanel} className="space-y-4">
           <TextField

@@ -159,7 +159,10 @@ export function TeamModal({ open, onClose, team }: TeamModalProps) {
         )}
         {/* Issue 41: a team that requires SSO, seen from a session that did not come from it, shows no content. */}
         {team?.ssoLocked && (
-          <p role="status" className="flex items-center gap-2 rounded-lg bg-amber-50 p-3 text-sm font-medium text-amber-900 dark:bg-amber-950/40 dark:text-amber-200">
+          <p
+            role="status"
+            className="flex items-center gap-2 rounded-lg bg-amber-50 p-3 text-sm font-medium text-amber-900 dark:bg-amber-950/40 dark:text-amber-200"
+          >
             <Lock className="h-4 w-4 shrink-0" aria-hidden />
             {ERROR_MESSAGES.sso_required}
           </p>
