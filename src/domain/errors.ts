@@ -92,6 +92,10 @@ export const ERRORS = {
     code: 'invalid_credentials',
     message: 'Your directory account has no email address. Please contact your administrator.',
   },
+  local_passwords_off: {
+    code: 'permission_denied',
+    message: 'This server does not create password accounts. Sign in with your directory account or single sign-on.',
+  },
   directory_unavailable: { code: 'unavailable', message: 'The directory cannot be reached right now. Please try again later.' },
   mfa_already_enabled: { code: 'conflict', message: 'Two-factor authentication is already on.' },
   mfa_not_enabled: { code: 'conflict', message: 'Two-factor authentication is not on.' },
@@ -182,6 +186,7 @@ export const ERRORS = {
   guests_manage_denied: { code: 'permission_denied', message: "Only team owners and admins can manage a project's guests" },
   guests_read_denied: { code: 'permission_denied', message: "Guests cannot see a project's guest list" },
   team_access_denied: { code: 'permission_denied', message: "Only team owners and admins can change the team's access rules" },
+  team_sso_unavailable: { code: 'validation_failed', message: 'Set up single sign-on on this server before a team requires it.' },
   team_export_denied: { code: 'permission_denied', message: 'Guests can export only the tasks of their projects' },
 
   // rules and state

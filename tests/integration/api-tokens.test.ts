@@ -226,7 +226,15 @@ describe('account, token and session management is closed to tokens', () => {
   const ACCOUNT_AREA = /^\/api\/(auth|me)(\/|$)/;
   const OPEN_IN_ACCOUNT_AREA = new Set(['/api/me/profile', '/api/me/notification-preferences']);
   /** Closed elsewhere: a note socket's ticket is bound to a session (a token has none). */
-  const ALSO_CLOSED = new Set(['POST /api/notes/{id}/socket-ticket']);
+  const ALSO_CLOSED = new Set([
+    'POST /api/notes/{id}/socket-ticket',
+    // SCIM tokens are made and revoked by a super admin in person (issue 41), never by a personal token.
+    'GET /api/admin/scim-tokens',
+    'POST /api/admin/scim-tokens',
+    'DELETE /api/admin/scim-tokens/{id}',
+  ]);
+  /** SCIM (issue 41) takes only its own tokens: a personal token gets 401 there, as no token at all. */
+  const SCIM_AREA = /^\/scim\//;
   /** The event stream is tested on a live server below (inject would wait for its end). */
   const STREAMS = new Set(['GET /api/events']);
 
@@ -263,7 +271,8 @@ describe('account, token and session management is closed to tokens', () => {
     const closed = routes.filter(
       (r) => (ACCOUNT_AREA.test(r.path) && !OPEN_IN_ACCOUNT_AREA.has(r.path)) || ALSO_CLOSED.has(`${r.method} ${r.path}`),
     );
-    const open = routes.filter((r) => !closed.includes(r) && !STREAMS.has(`${r.method} ${r.path}`));
+    const scim = routes.filter((r) => SCIM_AREA.test(r.path));
+    const open = routes.filter((r) => !closed.includes(r) && !scim.includes(r) && !STREAMS.has(`${r.method} ${r.path}`));
 
     // The enumeration is real: the routes the brief names are in it.
     const closedNames = closed.map((r) => `${r.method} ${r.path}`);
@@ -306,6 +315,11 @@ describe('account, token and session management is closed to tokens', () => {
       }
     }
     expect(blocked, 'routes a token should reach').toEqual([]);
+
+    expect(scim.length).toBeGreaterThanOrEqual(10);
+    const scimAnswers = new Set<number | undefined>();
+    for (const r of scim) scimAnswers.add((await send(token, r.method, r.url))?.statusCode);
+    expect([...scimAnswers], 'SCIM answers to a personal token').toEqual([401]);
 
     // The token still works, and the caller's sessions and tokens are as they were.
     expect((await withToken(token, 'GET', '/api/tasks')).statusCode).toBe(200);

@@ -112,6 +112,11 @@ const VALID: Record<string, (w: World) => Record<string, unknown>> = {
   'PATCH /api/tasks/{id}': () => ({ title: 'Fuzz task renamed', completeSubtasks: true }),
   'PATCH /api/tasks/{id}/status': () => ({ status: 'review' }),
   'PATCH /api/admin/users/{id}': () => ({ isActive: true }),
+  // Issue 41: a team's access rules, a project's guests (the target is no guest: 400), SSO settings, SCIM tokens.
+  'PATCH /api/teams/{id}/access': () => ({ viewersMayComment: true }),
+  'POST /api/projects/{id}/guests': (w) => ({ userId: w.targetUserId }),
+  'PUT /api/admin/sso': () => ({ enabled: false, idpInitiated: false }),
+  'POST /api/admin/scim-tokens': () => ({ name: 'Fuzz SCIM' }),
   'PATCH /api/me/profile': () => ({ fullName: 'Fuzz Caller', timeZone: 'Europe/Paris' }),
   'POST /api/me/email': (w) => ({ email: uniqueEmail('fzm'), currentPassword: w.caller.password }),
   'POST /api/auth/confirm-email-change': () => ({ token: 'abcdefghijklmnop' }),
@@ -442,6 +447,8 @@ describe('fuzzing every JSON route', () => {
     };
     const routes: { route: string; keys: string[] }[] = [];
     for (const [path, ops] of Object.entries(doc.paths)) {
+      // SCIM (issue 41) takes only its own token and answers in its own error shape: scim.test.ts fuzzes it.
+      if (path.startsWith('/scim/')) continue;
       for (const [method, op] of Object.entries(ops)) {
         const schema = op.requestBody?.content?.['application/json']?.schema;
         if (!schema) continue;

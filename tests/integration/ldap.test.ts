@@ -280,6 +280,14 @@ describe.skipIf(Boolean(missing))('directory sign-in (LDAP) against a real slapd
     // Directory users still sign in; with local passwords on, the same local account does too.
     expect((await signIn(strict, 'alice', 'alice-directory-pw')).statusCode).toBe(200);
     expect((await signIn(app, local.email, 'local-only-password')).statusCode).toBe(200);
+    // Nor does it make password accounts that could never sign in.
+    const signup = await strict.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: { email: `new-${Date.now()}@example.test`, password: 'long enough pw', fullName: 'New Person' },
+    });
+    expect(signup.statusCode).toBe(403);
+    expect(signup.json().error.reason).toBe('local_passwords_off');
   });
 
   it('without LDAP, the field stays an email (the spec texts), and a username is refused', async () => {

@@ -8,6 +8,7 @@ import { DOMAIN_EVENT_TYPES } from '../../src/domain/events';
 import { HEARTBEAT_MS } from '../../src/server/modules/realtime/realtime.routes';
 import { createUser, insertMember, insertTeam, signIn, uniqueEmail, type TestUser } from '../factories';
 import { setupTestApp } from '../helpers/app';
+import { type Message, Stream } from '../helpers/sse-stream';
 
 const ctx = setupTestApp();
 let baseUrl = '';
@@ -15,91 +16,6 @@ let baseUrl = '';
 beforeAll(async () => {
   baseUrl = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
 });
-
-interface Message {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-/** A minimal SSE reader over fetch, like the browser client's. */
-class Stream {
-  readonly messages: Message[] = [];
-  private waiters: (() => void)[] = [];
-  private readonly abort = new AbortController();
-  status = 0;
-  ended = false;
-
-  static async open(url: string, user: TestUser | null): Promise<Stream> {
-    const stream = new Stream();
-    const res = await fetch(`${url}/api/events`, {
-      headers: user ? { authorization: user.auth.authorization, accept: 'text/event-stream' } : {},
-      signal: stream.abort.signal,
-    });
-    stream.status = res.status;
-    if (res.ok && res.body) {
-      void stream.pump(res.body);
-      await stream.next((m) => m.event === 'ready');
-    }
-    return stream;
-  }
-
-  private async pump(body: ReadableStream<Uint8Array>) {
-    const reader = body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let cut = buffer.indexOf('\n\n');
-        while (cut >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          let event = 'message';
-          let data = '';
-          for (const line of block.split('\n')) {
-            if (line.startsWith('event: ')) event = line.slice(7);
-            else if (line.startsWith('data: ')) data += line.slice(6);
-          }
-          if (data) this.messages.push({ event, data: JSON.parse(data) });
-          cut = buffer.indexOf('\n\n');
-        }
-        for (const w of this.waiters.splice(0)) w();
-      }
-    } catch {
-      // aborted
-    }
-    this.ended = true;
-    for (const w of this.waiters.splice(0)) w();
-  }
-
-  /** The first message matching `match`, waiting up to `timeoutMs`; undefined when none came. */
-  async next(match: (m: Message) => boolean, timeoutMs = 2000): Promise<Message | undefined> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.messages.find(match);
-      if (found || this.ended) return found;
-      const left = deadline - Date.now();
-      if (left <= 0) return undefined;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-
-  events(type: string) {
-    return this.messages.filter((m) => m.event === 'message' && m.data.type === type);
-  }
-
-  close() {
-    this.abort.abort();
-  }
-}
 
 const streams: Stream[] = [];
 async function open(url: string, user: TestUser | null) {

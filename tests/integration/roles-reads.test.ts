@@ -8,6 +8,7 @@ import { projectGuests, teamMembers } from '../../src/server/db/schema';
 import { createUser, insertMember, insertTeam, type TestUser } from '../factories';
 import { apiRequests } from '../helpers/api';
 import { setupTestApp } from '../helpers/app';
+import { Stream } from '../helpers/sse-stream';
 
 const ctx = setupTestApp();
 const { call, ok } = apiRequests(ctx);
@@ -253,8 +254,9 @@ describe('a guest reads only the projects given to them', () => {
 
 describe('realtime: a guest receives the events of their projects only', () => {
   it("a task created in Borealis never reaches the guest's stream; one in Apollo does", async () => {
-    const stream = await SseStream.open(baseUrl, w.guest);
-    const ownerStream = await SseStream.open(baseUrl, w.owner);
+    const stream = await Stream.open(baseUrl, w.guest);
+    const ownerStream = await Stream.open(baseUrl, w.owner);
+    expect([stream.status, ownerStream.status]).toEqual([200, 200]);
     try {
       const hidden = await ok<{ id: string }>(w.owner, 'POST', '/api/tasks', { title: 'Borealis live', projectId: w.b }, 201);
       // The owner's stream got it: it was dispatched (the guest's stream is fed in the same order).
@@ -302,80 +304,3 @@ describe('a guest taken off the project, and a viewer', () => {
     expect(team.members.map((m) => m.userId).sort()).toEqual([w.owner.id, w.guest.id].sort());
   });
 });
-
-interface Message {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-/** A minimal SSE reader over fetch (as realtime.test.ts's), on the server listening on 127.0.0.1. */
-class SseStream {
-  readonly messages: Message[] = [];
-  private waiters: (() => void)[] = [];
-  private readonly abort = new AbortController();
-  ended = false;
-
-  static async open(url: string, user: TestUser): Promise<SseStream> {
-    const stream = new SseStream();
-    const res = await fetch(`${url}/api/events`, {
-      headers: { authorization: user.auth.authorization, accept: 'text/event-stream' },
-      signal: stream.abort.signal,
-    });
-    expect(res.status).toBe(200);
-    void stream.pump(res.body!);
-    expect(await stream.next((m) => m.event === 'ready')).toBeDefined();
-    return stream;
-  }
-
-  private async pump(body: ReadableStream<Uint8Array>) {
-    const reader = body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let cut = buffer.indexOf('\n\n');
-        while (cut >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          let event = 'message';
-          let data = '';
-          for (const line of block.split('\n')) {
-            if (line.startsWith('event: ')) event = line.slice(7);
-            else if (line.startsWith('data: ')) data += line.slice(6);
-          }
-          if (data) this.messages.push({ event, data: JSON.parse(data) });
-          cut = buffer.indexOf('\n\n');
-        }
-        for (const fn of this.waiters.splice(0)) fn();
-      }
-    } catch {
-      // aborted
-    }
-    this.ended = true;
-    for (const fn of this.waiters.splice(0)) fn();
-  }
-
-  async next(match: (m: Message) => boolean, timeoutMs = 3000): Promise<Message | undefined> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.messages.find(match);
-      if (found || this.ended) return found;
-      const left = deadline - Date.now();
-      if (left <= 0) return undefined;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-
-  close() {
-    this.abort.abort();
-  }
-}

@@ -227,6 +227,13 @@ describe('PATCH /api/teams/:id/access', () => {
     expect((await ok<TeamDto>(member, 'GET', `/api/teams/${teamId}`)).viewersMayComment).toBe(true);
   });
 
+  it('refuses to require single sign-on on a server without it (nobody could open the team again)', async () => {
+    await fails(owner, 'PATCH', `/api/teams/${teamId}/access`, { requiresSso: true }, 400, 'team_sso_unavailable');
+    expect((await ok<TeamDto>(owner, 'GET', `/api/teams/${teamId}`)).requiresSso).toBe(false);
+    // Turning it off is always allowed.
+    expect((await ok<TeamDto>(owner, 'PATCH', `/api/teams/${teamId}/access`, { requiresSso: false })).requiresSso).toBe(false);
+  });
+
   it('403 for a member, viewer or guest; 404 for a stranger or no team; 400 for a bad body', async () => {
     for (const user of [member, viewer, guest]) {
       await fails(user, 'PATCH', `/api/teams/${teamId}/access`, { viewersMayComment: false }, 403, 'team_access_denied');

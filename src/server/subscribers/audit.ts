@@ -56,6 +56,12 @@ function fieldChanges(before: CustomFieldDto, after: CustomFieldDto): Record<str
   return Object.fromEntries(changed.map((k) => [k, { from: before[k], to: after[k] }]));
 }
 
+/** A row about a project's guest (issue 41): the guest is its target; the project is in the details. */
+const guestRow = (
+  action: 'project.guest_added' | 'project.guest_removed',
+  c: { teamId: string; projectId: string; guest: { userId: string; email: string } },
+): Row => ({ action, teamId: c.teamId, ...target('user', c.guest.userId, c.guest.email), details: { projectId: c.projectId } });
+
 /** A row about an account: the account is its target. */
 const ownAccount = (c: { userId: string; email: string }) => ({ targetType: 'user', targetId: c.userId, targetLabel: c.email });
 const write = (tx: Tx, actor: ChangeActor, row: Row) =>
@@ -256,20 +262,8 @@ export const auditSubscriber = inTransaction('audit', {
       targetId: c.teamId,
       details: { viewersMayComment: c.viewersMayComment, requiresSso: c.requiresSso },
     }),
-  'project.guest_added': (c, actor, tx) =>
-    write(tx, actor, {
-      action: 'project.guest_added',
-      teamId: c.teamId,
-      ...target('user', c.guest.userId, c.guest.email),
-      details: { projectId: c.projectId },
-    }),
-  'project.guest_removed': (c, actor, tx) =>
-    write(tx, actor, {
-      action: 'project.guest_removed',
-      teamId: c.teamId,
-      ...target('user', c.guest.userId, c.guest.email),
-      details: { projectId: c.projectId },
-    }),
+  'project.guest_added': (c, actor, tx) => write(tx, actor, guestRow('project.guest_added', c)),
+  'project.guest_removed': (c, actor, tx) => write(tx, actor, guestRow('project.guest_removed', c)),
   'sso.settings_updated': (c, actor, tx) =>
     write(tx, actor, {
       action: 'admin.sso_updated',

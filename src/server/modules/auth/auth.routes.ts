@@ -27,7 +27,7 @@ export function authRoutes(app: FastifyInstance, auth: AuthService) {
 
   r.post('/api/auth/signup', {
     config: { auth: 'public', rateLimit: 'auth' },
-    schema: { tags: ['auth'], body: signupInput, response: { 201: signupResponse, 409: errorResponse } },
+    schema: { tags: ['auth'], body: signupInput, response: { 201: signupResponse, 403: errorResponse, 409: errorResponse } },
     handler: async (req, reply) => {
       const user = await auth.signup(req.body, req.ip);
       return reply.code(201).send({ user });

@@ -53,6 +53,8 @@ export class AuthService {
   }
 
   async signup(input: SignupInput, ip: string | null = null): Promise<UserDto> {
+    // LOCAL_PASSWORDS=off: an account made here could never sign in with its password (issue 41).
+    if (!mayUseLocalPassword(this.localPasswords, input.email)) throw new AppError('local_passwords_off');
     requireUncommonPassword(input.password);
     const passwordHash = await hashPassword(input.password);
     try {

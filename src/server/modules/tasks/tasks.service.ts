@@ -440,9 +440,9 @@ export class TasksService {
       userId,
       input.assigneeId,
       statusFirst ? input.status : undefined,
+      // A viewer or a guest creates no task (issue 41).
+      true,
     );
-    // A viewer or a guest creates no task (issue 41).
-    requireWriterRole(access.callerRole);
     const parent = input.parentId === null ? null : await this.lockVisibleParent(tx, input.parentId, userId);
     await requireParentRule(tx, { projectId: input.projectId }, parent);
     requireStartDate(input.startDate, input.dueDate);
@@ -723,9 +723,12 @@ export class TasksService {
     userId: string,
     assigneeId: string | null = null,
     statusKey?: string,
+    /** A creation: a viewer or a guest is refused (403) before anything in the body is judged. */
+    writer = false,
   ) {
     const access = await repo.getProjectAccess(db, projectId, userId, assigneeId, statusKey);
     if (!access?.callerRole) throw new AppError('project_not_found');
+    if (writer) requireWriterRole(access.callerRole);
     if (assigneeId && !access.assigneeRole) throw assigneeNotMember();
     return access;
   }

@@ -30,7 +30,7 @@ const errors = { 400: errorResponse, 403: errorResponse, 404: errorResponse, 409
 
 /** /api/teams, /api/teams/:id/members, /api/teams/:id/invitations and /api/invitations. */
 export function registerTeams(app: FastifyInstance): void {
-  const { config, database, changes, rateLimiter } = app.deps;
+  const { config, database, changes, rateLimiter, saml } = app.deps;
   const teams = new TeamsService(database.db, changes, rateLimiter, config.invitationTtlDays, config);
   const r = typed(app);
   const tags = ['teams'];
@@ -69,7 +69,7 @@ export function registerTeams(app: FastifyInstance): void {
       body: updateTeamAccessInput,
       response: { 200: teamDto, ...errors },
     },
-    handler: async (req) => teams.setAccess(caller(req), req.params.id, req.body),
+    handler: async (req) => teams.setAccess(caller(req), req.params.id, req.body, () => saml.isConfigured()),
   });
 
   r.delete('/api/teams/:id', {

@@ -140,11 +140,20 @@ export class TeamsService {
 
   /**
    * The team's access rules (issue 41): whether viewers comment, whether members must sign in with single sign-on.
-   * Owner and admins (404 for a stranger, 403 `team_access_denied` for anyone else).
+   * Owner and admins (404 for a stranger, 403 `team_access_denied` for anyone else). Requiring single sign-on takes a
+   * server where it is configured (`ssoConfigured`): else nobody could open the team again (400 `team_sso_unavailable`).
    */
-  async setAccess(actor: Actor, teamId: string, input: UpdateTeamAccessInput): Promise<TeamDto> {
+  async setAccess(
+    actor: Actor,
+    teamId: string,
+    input: UpdateTeamAccessInput,
+    ssoConfigured: () => Promise<boolean>,
+  ): Promise<TeamDto> {
+    // Read before the transaction: the SSO settings are read through the pool (one connection on PGlite).
+    const ssoReady = input.requiresSso === true ? await ssoConfigured() : true;
     await this.change(actor, async (tx, record) => {
       await requireTeamRight(tx, teamId, actor.id, canSetTeamAccess, 'team_access_denied');
+      if (!ssoReady) throw new AppError('team_sso_unavailable');
       const values = {
         ...(input.viewersMayComment !== undefined && { viewersMayComment: input.viewersMayComment }),
         ...(input.requiresSso !== undefined && { requiresSso: input.requiresSso }),

@@ -3,6 +3,8 @@ import type { TeamDto, UpdateTeamAccessInput } from '../../../../domain/schemas/
 import { PageSection } from '../../../components/ui/page-section';
 import { Switch } from '../../../components/ui/switch';
 import { toastError } from '../../../lib/errors';
+import { ERROR_MESSAGES } from '../../../../domain/errors';
+import { useProviders } from '../../auth/api/google-api';
 import { useUpdateTeamAccess } from '../api/team-access';
 
 /** The section's texts (issue 41); the e2e reads them too. */
@@ -13,6 +15,8 @@ export const TEAM_ACCESS_TEXT = {
   viewersMayCommentHelp: 'Viewers change nothing in this team; with this on they may still comment on its tasks.',
   requiresSso: 'Require single sign-on',
   requiresSsoHelp: 'Members who did not sign in with SSO see this team as locked.',
+  /** The server refuses to require single sign-on where none is configured (nobody could open the team again). */
+  ssoUnavailable: ERROR_MESSAGES.team_sso_unavailable,
   failed: "Could not change the team's access",
 } as const;
 
@@ -39,6 +43,7 @@ const ACCESS_SWITCHES = [
  */
 export function TeamAccessSection({ team }: { team: TeamDto }) {
   const save = useUpdateTeamAccess();
+  const providers = useProviders();
   const [chosen, setChosen] = useState<UpdateTeamAccessInput | null>(null);
   const [status, setStatus] = useState('');
   const change = (input: UpdateTeamAccessInput, said: string) => {
@@ -59,16 +64,20 @@ export function TeamAccessSection({ team }: { team: TeamDto }) {
   return (
     <PageSection headingId="team-access-heading" title={TEAM_ACCESS_TEXT.title} description={TEAM_ACCESS_TEXT.description}>
       <div className="max-w-2xl space-y-4 rounded-lg border border-slate-200 p-4 dark:border-slate-700">
-        {ACCESS_SWITCHES.map(({ key, label, help, said }) => (
-          <Switch
-            key={key}
-            label={label}
-            description={help}
-            checked={current[key]}
-            disabled={save.isPending}
-            onCheckedChange={(on) => change({ [key]: on }, said(on))}
-          />
-        ))}
+        {ACCESS_SWITCHES.map(({ key, label, help, said }) => {
+          // Turning SSO on takes a server where it is configured; turning it off is always possible.
+          const unavailable = key === 'requiresSso' && !current.requiresSso && providers.data?.sso === false;
+          return (
+            <Switch
+              key={key}
+              label={label}
+              description={unavailable ? TEAM_ACCESS_TEXT.ssoUnavailable : help}
+              checked={current[key]}
+              disabled={save.isPending || unavailable}
+              onCheckedChange={(on) => change({ [key]: on }, said(on))}
+            />
+          );
+        })}
       </div>
       <p role="status" className="sr-only">
         {status}
