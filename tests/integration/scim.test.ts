@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
+import fc from 'fast-check';
 import SCIMMY from 'scimmy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiTokenCreatedDto } from '../../src/domain/schemas/api-token';
@@ -564,5 +565,52 @@ describe('/scim/v2/Groups', () => {
     expect(bare.body.externalId).toBeUndefined();
     expect((await scim('GET', `/Groups/${bare.body.id}`)).status).toBe(200);
     expect((await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'x' })).body.scimType).toBe('invalidValue');
+  });
+});
+
+describe('bad bodies (the fuzz of fuzz.test.ts, for SCIM: its own token and error shape)', () => {
+  it('never answers 500 to any body on any SCIM write, and every refusal is an RFC 7644 error', async () => {
+    const user = await scim('POST', '/Users', newUser(uniqueEmail('fuzz-scim')));
+    const group = await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Fuzz group', externalId: 'fz-1' });
+    expect([user.status, group.status]).toEqual([201, 201]);
+    const routes: [string, string][] = [
+      ['POST', '/Users'],
+      ['PUT', `/Users/${user.body.id}`],
+      ['PATCH', `/Users/${user.body.id}`],
+      ['POST', '/Groups'],
+      ['PUT', `/Groups/${group.body.id}`],
+      ['PATCH', `/Groups/${group.body.id}`],
+    ];
+    // Random JSON, and bodies of the right shape whose every value is random (the likelier to reach the service).
+    const value = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.anything()), fc.object());
+    const shaped = fc.record(
+      {
+        schemas: fc.oneof(fc.constant([USER]), fc.constant([GROUP]), fc.constant([SCIMMY.Messages.PatchOp.id]), value),
+        userName: value,
+        displayName: value,
+        name: fc.oneof(value, fc.record({ formatted: value, givenName: value, familyName: value })),
+        emails: fc.oneof(value, fc.array(fc.record({ value, primary: value }))),
+        active: value,
+        externalId: value,
+        members: fc.oneof(value, fc.array(fc.record({ value }))),
+        Operations: fc.oneof(
+          value,
+          fc.array(fc.record({ op: fc.oneof(fc.constantFrom('add', 'replace', 'remove'), value), path: value, value })),
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    const seed = Number(process.env.FUZZ_SEED) || Date.now() % 1_000_000;
+    const statuses = new Map<number, number>();
+    for (const [i, [method, path]] of routes.entries()) {
+      const bodies = fc.sample(fc.oneof(fc.anything(), shaped), { numRuns: 40, seed: seed + i });
+      for (const body of bodies) {
+        const answer = await scim(method, path, body ?? {});
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+        expect(answer.status, `${method} ${path} (seed ${seed}) <- ${JSON.stringify(body)?.slice(0, 300)}`).toBeLessThan(500);
+      }
+    }
+    // Bad bodies were refused (and checked above as RFC 7644 errors), not only taken.
+    expect([...statuses.keys()].filter((s) => s >= 400).length).toBeGreaterThan(0);
   });
 });
