@@ -11,7 +11,6 @@ import { FIELD_VALUE_TEXT } from '../../src/domain/custom-fields';
 import type { CustomFieldDto } from '../../src/domain/schemas/custom-field';
 import type { SearchResultDto } from '../../src/domain/schemas/search';
 import type { TaskBoardDto, TaskDto, TaskListDto } from '../../src/domain/schemas/task';
-import { expandTaskList } from '../../src/domain/task-list';
 import type { ActivityListDto } from '../../src/domain/schemas/task-detail';
 import { taskFieldValues, tasks, webhookDeliveries } from '../../src/server/db/schema';
 import type { DomainEvent } from '../../src/server/lib/events';

@@ -13,6 +13,7 @@ import { TeamTransferSection } from '../../features/transfer/components/team-tra
 import { WebhooksSection } from '../../features/webhooks/components/webhooks-section';
 import { useTeams } from '../../features/teams/api/get-teams';
 import { TeamAccessSection } from '../../features/teams/components/team-access-section';
+import { useProviders } from '../../features/auth/api/google-api';
 
 /**
  * /teams/:id/settings: a team's custom fields (issue 38), its estimate unit (issue 39), integrations and records (issue
@@ -22,6 +23,7 @@ import { TeamAccessSection } from '../../features/teams/components/team-access-s
 export function TeamSettingsPage() {
   const { id = '' } = useParams();
   const teams = useTeams();
+  const providers = useProviders();
   const team = teams.data?.find((t) => t.id === id);
   useDocumentTitle(team ? `${team.name} settings` : 'Team settings');
   if (teams.isPending) return <Spinner />;
@@ -57,7 +59,7 @@ export function TeamSettingsPage() {
       </div>
       <CustomFieldsSection team={team} />
       {isManager && <EstimateUnitSection team={team} />}
-      {canSetTeamAccess(team.myRole) && <TeamAccessSection team={team} />}
+      {canSetTeamAccess(team.myRole) && <TeamAccessSection team={team} ssoAvailable={providers.data?.sso} />}
       <TeamTransferSection team={team} />
       {isManager && <WebhooksSection team={team} />}
       {isManager && <TeamAuditSection team={team} />}

@@ -4,7 +4,6 @@ import { PageSection } from '../../../components/ui/page-section';
 import { Switch } from '../../../components/ui/switch';
 import { toastError } from '../../../lib/errors';
 import { ERROR_MESSAGES } from '../../../../domain/errors';
-import { useProviders } from '../../auth/api/google-api';
 import { useUpdateTeamAccess } from '../api/team-access';
 
 /** The section's texts (issue 41); the e2e reads them too. */
@@ -37,13 +36,13 @@ const ACCESS_SWITCHES = [
 ] as const satisfies readonly { key: keyof UpdateTeamAccessInput; label: string; help: string; said: (on: boolean) => string }[];
 
 /**
+ * `ssoAvailable`: whether this server offers single sign-on (GET /api/auth/providers; undefined while unknown).
  * Team settings → Access (issue 41), for the team's owner and admins (canSetTeamAccess; the server checks again): whether
  * viewers may comment, and whether the team admits only members signed in by single sign-on. Each switch saves at once
  * (PATCH /api/teams/:id/access with that one field) and shows its new state until the team is read again.
  */
-export function TeamAccessSection({ team }: { team: TeamDto }) {
+export function TeamAccessSection({ team, ssoAvailable }: { team: TeamDto; ssoAvailable: boolean | undefined }) {
   const save = useUpdateTeamAccess();
-  const providers = useProviders();
   const [chosen, setChosen] = useState<UpdateTeamAccessInput | null>(null);
   const [status, setStatus] = useState('');
   const change = (input: UpdateTeamAccessInput, said: string) => {
@@ -66,7 +65,7 @@ export function TeamAccessSection({ team }: { team: TeamDto }) {
       <div className="max-w-2xl space-y-4 rounded-lg border border-slate-200 p-4 dark:border-slate-700">
         {ACCESS_SWITCHES.map(({ key, label, help, said }) => {
           // Turning SSO on takes a server where it is configured; turning it off is always possible.
-          const unavailable = key === 'requiresSso' && !current.requiresSso && providers.data?.sso === false;
+          const unavailable = key === 'requiresSso' && !current.requiresSso && ssoAvailable === false;
           return (
             <Switch
               key={key}
