@@ -231,7 +231,6 @@ test.describe('viewer and guest roles (issue 41)', () => {
     // Viewers may comment unless the team says otherwise; single sign-on is not required until it does.
     await expect(comment).toHaveAttribute('aria-checked', 'true');
     await expect(sso).toHaveAttribute('aria-checked', 'false');
-    await expect(sso).toHaveAccessibleDescription('Members who did not sign in with SSO see this team as locked.');
     await auditSection(page, 'team-access-heading', 'team-access-default');
 
     await comment.click();
