@@ -433,4 +433,63 @@ describe('teams that require SSO', () => {
     const stranger = await createUser(app);
     expect((await app.inject({ method: 'GET', url: `/api/teams/${team.id}`, headers: stranger.auth })).statusCode).toBe(404);
   });
+  it('a password session reads nothing of the team through the prepared reads either: dashboard, analytics, timeline, board, list, search', async () => {
+    const sso = await signInWithSso();
+    const ssoAuth = { authorization: `Bearer ${sso.access_token}` };
+    const owner = await createUser(app);
+    const team = await insertTeam(database.db, owner);
+    await database.db.insert(teamMembers).values({ teamId: team.id, userId: sso.user.id, role: 'member', status: 'active' });
+    const project = await app.inject({
+      method: 'POST',
+      url: '/api/projects',
+      headers: owner.auth,
+      payload: { teamId: team.id, name: 'Locked roadmap' },
+    });
+    expect(project.statusCode, project.body).toBe(201);
+    const today = new Date().toISOString().slice(0, 10);
+    const task = await app.inject({
+      method: 'POST',
+      url: '/api/tasks',
+      headers: owner.auth,
+      payload: { projectId: project.json().id, title: 'Merger timeline', dueDate: today, startDate: today },
+    });
+    expect(task.statusCode, task.body).toBe(201);
+    await database.db.update(teams).set({ requiresSso: true }).where(eq(teams.id, team.id));
+
+    const from = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const to = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const reads = [
+      '/api/dashboard',
+      '/api/analytics',
+      `/api/timeline?from=${from}&to=${to}`,
+      '/api/tasks/board',
+      '/api/tasks?limit=500',
+      '/api/search?q=Merger',
+    ];
+    const secrets = [project.json().id, task.json().id, 'Locked roadmap', 'Merger timeline'];
+    for (const url of reads) {
+      // Twice each: the second run reuses the prepared statement (and, on PostgreSQL, its plan).
+      for (const round of [1, 2]) {
+        const locked = await app.inject({ method: 'GET', url, headers: owner.auth });
+        expect(locked.statusCode, `${url} ${locked.body}`).toBe(200);
+        for (const secret of secrets) expect(locked.body, `${url} (run ${round}) shows ${secret}`).not.toContain(secret);
+        const open = await app.inject({ method: 'GET', url, headers: ssoAuth });
+        expect(open.statusCode, `${url} ${open.body}`).toBe(200);
+        if (url !== '/api/analytics') expect(open.body, url).toContain(project.json().id);
+      }
+    }
+    // The figures too, not only the names: the locked caller's dashboard and board count nothing; the SAML session's count the task.
+    const figures = async (auth: Record<string, string>) => {
+      const dashboard = (await app.inject({ method: 'GET', url: '/api/dashboard', headers: auth })).json();
+      const board = (await app.inject({ method: 'GET', url: '/api/tasks/board', headers: auth })).json();
+      return {
+        total: dashboard.stats.totalTasks,
+        teams: dashboard.stats.activeTeams,
+        board: board.total,
+        workflows: board.workflows.length,
+      };
+    };
+    expect(await figures(owner.auth)).toMatchObject({ total: 0, teams: 0, board: 0, workflows: 0 });
+    expect(await figures(ssoAuth)).toMatchObject({ total: 1, teams: 1, board: 1, workflows: 1 });
+  });
 });

@@ -1,6 +1,7 @@
 import { fillPlaceholders } from 'drizzle-orm';
 import pg from 'pg';
 import type { Database } from './client';
+import { ssoLockValues } from './sso-lock';
 
 /**
  * A read on the hot path (the board, a page of the task list), built by drizzle's query builder
@@ -42,7 +43,8 @@ export function rowStatement(
     name,
     text,
     async run(database, values) {
-      const filled = fillPlaceholders(params, values);
+      // The SSO lock's placeholder, when the statement's visibility carries one (db/sso-lock.ts), from the request's caller.
+      const filled = fillPlaceholders(params, { ...values, ...ssoLockValues(values.userId) });
       if (database.pglite) {
         const result = await database.pglite.query<unknown[]>(text, filled, { rowMode: 'array', parsers: pgliteParsers });
         return result.rows;

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { and, eq, exists, type SQL, sql } from 'drizzle-orm';
+import { and, eq, exists, is, Placeholder, type SQL, sql } from 'drizzle-orm';
 import { type AnyPgColumn, QueryBuilder } from 'drizzle-orm/pg-core';
 import { AppError } from '../lib/errors';
 import type { DbOrTx } from './client';
@@ -23,6 +23,9 @@ interface Caller {
 }
 
 const context = new AsyncLocalStorage<Caller>();
+
+/** The name of the lock's placeholder in prepared statements. */
+export const SSO_LOCK_PLACEHOLDER = 'ssoLocked';
 
 /** Runs a request's work with an empty caller (the onRequest hook, before authentication, calls `done` through it). */
 export function runRequestScope(done: () => void): void {
@@ -55,18 +58,35 @@ export function withoutSsoLock<T>(fn: () => T): T {
 
 const qb = new QueryBuilder();
 
-/**
- * The condition `activeMembership` adds for a locked caller's own membership rows (team column `teamId`): the team does
- * not require SSO. Undefined (no condition, the query unchanged) for everyone else.
- */
-export function ssoLockCondition(teamId: AnyPgColumn, userId: unknown): SQL | undefined {
-  if (!lockedCallerIs(userId)) return undefined;
-  return sql`not ${exists(
+/** The team `teamId` requires SSO (an exists subquery). */
+const requiresSso = (teamId: AnyPgColumn): SQL =>
+  exists(
     qb
       .select({ one: sql`1` })
       .from(teams)
       .where(and(eq(teams.id, teamId), eq(teams.requiresSso, true))),
-  )}`;
+  );
+
+/** The placeholder that carries the lock into a statement prepared with the user as a placeholder. */
+const lockedPlaceholder = sql.placeholder(SSO_LOCK_PLACEHOLDER);
+
+/**
+ * The condition `activeMembership` adds for the caller's own membership rows (team column `teamId`): the team does not
+ * require SSO, when the caller is locked. For a user given as a value it is decided now: undefined (the query unchanged)
+ * for everyone but the locked caller. For a user given as a placeholder (a statement prepared once, run for anyone) the
+ * lock is a placeholder too, filled at each run from the request's caller: `ssoLockValues` by the drizzle statements'
+ * callers, `rowStatement.run` for the row statements. A run that forgets it fails loudly (drizzle: no value for
+ * placeholder), never open.
+ */
+export function ssoLockCondition(teamId: AnyPgColumn, userId: unknown): SQL | undefined {
+  if (is(userId, Placeholder)) return sql`not (${lockedPlaceholder}::boolean and ${requiresSso(teamId)})`;
+  if (!lockedCallerIs(userId)) return undefined;
+  return sql`not ${requiresSso(teamId)}`;
+}
+
+/** The lock's placeholder value for a prepared statement run for `userId` (true only for the current, locked caller). */
+export function ssoLockValues(userId: unknown): { [SSO_LOCK_PLACEHOLDER]: boolean } {
+  return { [SSO_LOCK_PLACEHOLDER]: lockedCallerIs(userId) };
 }
 
 /** Is `userId` an active member of a team that requires SSO (what makes a non-SAML session locked)? */
@@ -104,18 +124,4 @@ export async function requireNotSsoLocked(db: DbOrTx, teamId: string, userId: st
       ),
     );
   if (row) throw new AppError('sso_required');
-}
-
-/**
- * The teams the current, locked caller may not read (empty for everyone else): for reads through statements prepared
- * once with the user as a placeholder, which the fragments cannot lock (search), to drop their rows afterwards.
- */
-export async function lockedTeamIds(db: DbOrTx, userId: string): Promise<Set<string>> {
-  if (!lockedCallerIs(userId)) return new Set();
-  const rows = await db
-    .select({ teamId: teamMembers.teamId })
-    .from(teamMembers)
-    .innerJoin(teams, eq(teams.id, teamMembers.teamId))
-    .where(and(eq(teamMembers.userId, userId), sql`${teamMembers.status} = 'active'`, eq(teams.requiresSso, true)));
-  return new Set(rows.map((r) => r.teamId));
 }

@@ -3,6 +3,7 @@ import { CYCLE_TIME_BUCKETS } from '../../../domain/analytics';
 import { ANALYTICS_LIMITS } from '../../../domain/schemas/analytics';
 import type { StatusCategory } from '../../../domain/workflow';
 import type { DbOrTx } from '../../db/client';
+import { ssoLockValues } from '../../db/sso-lock';
 import {
   customFields,
   projects,
@@ -316,6 +317,7 @@ export async function readFigures(db: DbOrTx, input: FigureInput): Promise<Figur
     teamIds: arrayLiteral(input.teamIds),
     projectId: input.projectId,
     userId: input.userId,
+    ...ssoLockValues(input.userId),
   });
   return row as FiguresRow;
 }

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, isNotNull, notInArray, sql } from 'drizzle
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { DASHBOARD_LIST_LIMIT } from '../../../domain/dashboard';
 import type { DbOrTx } from '../../db/client';
+import { ssoLockValues } from '../../db/sso-lock';
 import { projects, projectStatusCounts, projectStatuses, tasks, teamMembers, teams } from '../../db/schema';
 import { categorySum, counterStatus, countTotal, projectTotals } from '../../db/task-counters';
 import { isActiveRow, seesPerson, visibleProjectIds, visibleTeamIds } from '../../db/visibility';
@@ -134,7 +135,7 @@ async function readCounts(db: DbOrTx, zoned: boolean, values: Record<string, str
     zoned ? 'dashboard_counts_zoned' : 'dashboard_counts',
     false,
   );
-  const result = (await statement.execute(values)) as { rows: CountsRow[] };
+  const result = (await statement.execute({ ...values, ...ssoLockValues(values.userId) })) as { rows: CountsRow[] };
   return result.rows[0]!;
 }
 

@@ -5,7 +5,7 @@ import { HIGHLIGHT_END, HIGHLIGHT_START, type SearchKind } from '../../../domain
 import type { DbOrTx } from '../../db/client';
 import { teamMembers } from '../../db/schema';
 import { isActiveRow, seesPerson, visibleProjectIds, visibleTeamIds, wholeTeamIds } from '../../db/visibility';
-import { lockedTeamIds } from '../../db/sso-lock';
+import { ssoLockValues } from '../../db/sso-lock';
 
 /*
  * Global search (issue 23, decision 0019). The vectors (`search_vector`, migration 0007) are not in the Drizzle
@@ -422,7 +422,6 @@ export async function search(db: DbOrTx, shape: SearchShape, values: SearchValue
     statement = buildStatement(db, shape);
     forDb.set(key, statement);
   }
-  const [rows, locked] = await Promise.all([statement.execute({ ...values }), lockedTeamIds(db, values.userId)]);
-  // A caller locked out of SSO teams (db/sso-lock.ts): the prepared statement cannot carry the lock, its rows are dropped.
-  return rows.filter((r) => !(r.teamId && locked.has(r.teamId))).map((r) => ({ ...r, rank: Number(r.rank), ord: Number(r.ord) }));
+  const rows = await statement.execute({ ...values, ...ssoLockValues(values.userId) });
+  return rows.map((r) => ({ ...r, rank: Number(r.rank), ord: Number(r.ord) }));
 }

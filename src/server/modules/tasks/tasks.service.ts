@@ -37,7 +37,6 @@ import { ERROR_MESSAGES } from '../../../domain/errors';
 import { AppError } from '../../lib/errors';
 import type { ChangeRecorder, RecordChange } from '../../lib/changes';
 import { getMemberRole, requireTeamMember } from '../../db/membership';
-import { isSsoLockedCaller } from '../../db/sso-lock';
 import { requireProjectMember } from '../../db/project-access';
 import { requireWriterRole, requireTaskEdit } from '../../db/task-access';
 import { liveStatuses, shareLiveStatus } from '../workflows';
@@ -283,8 +282,7 @@ export class TasksService {
   ) {}
 
   async list(userId: string, query: ListTasksQuery): Promise<TaskListDto> {
-    // A caller locked out of SSO teams reads through the built queries (the row statements know no lock: db/sso-lock.ts).
-    if (!repo.hasTaskFilters(query) && repo.isDefaultOrder(query) && !isSsoLockedCaller()) {
+    if (!repo.hasTaskFilters(query) && repo.isDefaultOrder(query)) {
       const statement = repo.cardStatements.page[query.projectId ? 'project' : 'all'][query.status ? 'status' : 'all'];
       const [rows, counts] = await Promise.all([
         statement.run(this.database, {
@@ -323,7 +321,7 @@ export class TasksService {
     const { projectId } = query;
     const { statuses, project, categories } = repo.boardStatements;
     const readStatuses = () => (projectId ? statuses.project : statuses.all).run(this.database, { userId, projectId });
-    if (!repo.hasTaskFilters(rest) && !rest.status && !isSsoLockedCaller()) {
+    if (!repo.hasTaskFilters(rest) && !rest.status) {
       // No filters: the cards by a row statement, the counts from the counters (the statuses' read carries them).
       if (projectId) {
         const [found, rows] = await Promise.all([readStatuses(), project.run(this.database, { userId, projectId, limit })]);
