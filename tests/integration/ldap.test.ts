@@ -10,7 +10,8 @@ import type { Database } from '../../src/server/db/client';
 import { auditLog, oauthIdentities, sessions, teamMembers, users } from '../../src/server/db/schema';
 import { type LdapConfig, loadLdapConfig } from '../../src/server/modules/ldap';
 import { LdapDirectory, userFilterFor } from '../../src/server/modules/ldap/ldap.directory';
-import { createUser, insertMember, insertTeam } from '../factories';
+import { createUser, insertMember, insertTeam, sessionIdOf } from '../factories';
+import { codeMaker } from '../helpers/totp';
 import { openTestDatabase, testConfig } from '../helpers/app';
 import { SERVICE_DN, SERVICE_PASSWORD, slapdMissing, startSlapd, SUFFIX, type TestLdapServer } from '../helpers/slapd';
 
@@ -24,6 +25,7 @@ const PEOPLE = [
   { uid: 'erin', mail: 'erin@example.org', cn: 'Erin Early', password: 'erin-directory-pw' },
   { uid: 'gina', mail: 'gina@example.org', cn: 'Gina Groups', password: 'gina-directory-pw' },
   { uid: 'tara', mail: 'tara@example.org', cn: 'Tara Totp', password: 'tara-directory-pw' },
+  { uid: 'theo', mail: 'theo@example.org', cn: 'Theo Twofactor', password: 'theo-directory-pw' },
 ];
 const GROUPS = [
   { cn: 'devs', members: ['gina'] },
@@ -214,6 +216,31 @@ describe.skipIf(Boolean(missing))('directory sign-in (LDAP) against a real slapd
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ error: { code: 'unauthenticated' } });
     expect(typeof res.json().error.mfa_token).toBe('string');
+  });
+
+  it("a directory password and a TOTP code give a session whose method is 'ldap' (the code is an addition), not 'two_factor'", async () => {
+    const first = (await signIn(app, 'theo', 'theo-directory-pw')).json();
+    const post = (url: string, payload: unknown) =>
+      app.inject({ method: 'POST', url, payload: payload as never, headers: { authorization: `Bearer ${first.access_token}` } });
+    // A directory account has no local password to give again.
+    const setup = await post('/api/me/2fa/setup', {});
+    expect(setup.statusCode, setup.body).toBe(200);
+    const nextCode = codeMaker(setup.json().secret);
+    expect((await post('/api/me/2fa/enable', { code: nextCode() })).statusCode).toBe(200);
+    const challenged = await signIn(app, 'theo', 'theo-directory-pw');
+    expect(challenged.statusCode).toBe(401);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/token?grant_type=mfa',
+      payload: { mfa_token: challenged.json().error.mfa_token, code: nextCode() },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const [row] = await database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sessionIdOf(res.json().access_token)));
+    expect(row?.method).toBe('ldap');
+    expect(await lastAudit('auth.sign_in', 'theo@example.org')).toMatchObject({ details: { method: 'ldap' } });
   });
 
   it('StartTLS refuses a server whose CA is not trusted (no LDAP_CA_FILE, or another CA): 503, nothing sent in clear', async () => {

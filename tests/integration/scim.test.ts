@@ -458,11 +458,129 @@ describe('deprovisioning', () => {
     expect(on.body.active).toBe(true);
     expect((await withPat()).statusCode).toBe(401);
 
-    // DELETE deactivates, never deletes.
+    // DELETE deactivates, never deletes the account (the resource is gone: see "DELETE" below).
     expect((await scim('DELETE', `/Users/${dana.id}`)).status).toBe(204);
-    const after = await scim('GET', `/Users/${dana.id}`);
-    expect(after.body).toMatchObject({ id: dana.id, active: false });
+    expect((await scim('GET', `/Users/${dana.id}`)).status).toBe(404);
+    const [kept] = await ctx.database.db.select().from(users).where(eq(users.id, dana.id));
+    expect(kept).toMatchObject({ isActive: false, fullName: 'Dana Departing' });
     expect((await call(dana, 'GET', '/api/auth/user')).statusCode).toBe(401);
+  });
+
+  it('PATCH active false is a deactivation the provider still reads (and lists) as active false', async () => {
+    const email = uniqueEmail('paused');
+    const { body: user } = await scim('POST', '/Users', newUser(email, { externalId: 'ext-paused' }));
+    const off = await scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'replace', path: 'active', value: false }));
+    expect(off.body.active).toBe(false);
+    expect((await scim('GET', `/Users/${user.id}`)).body).toMatchObject({ id: user.id, active: false, externalId: 'ext-paused' });
+    const found = await scim('GET', `/Users?${filterQuery(`userName eq "${email}"`)}`);
+    expect(found.body.Resources.map((r: Json) => [r.id, r.active])).toEqual([[user.id, false]]);
+  });
+});
+
+describe('DELETE /scim/v2/Users/:id (RFC 7644 §3.6)', () => {
+  it('answers 404 to every later operation on the deleted user and leaves it out of lists and filters', async () => {
+    const email = uniqueEmail('gone');
+    const person = await createUser(ctx.app, { email, fullName: 'Gone Person' });
+    await scim('PATCH', `/Users/${person.id}`, patchOp({ op: 'add', path: 'externalId', value: 'ext-gone' }));
+    const group = await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Gone group', members: [{ value: person.id }] });
+    expect(group.status).toBe(201);
+    const listed = async () => {
+      const ids: string[] = [];
+      for (let start = 1; ; start += 100) {
+        const res = await scim('GET', `/Users?startIndex=${start}&count=100`);
+        ids.push(...res.body.Resources.map((r: Json) => r.id));
+        if (start + 100 > res.body.totalResults) return { ids, total: res.body.totalResults as number };
+      }
+    };
+    const before = await listed();
+    expect(before.ids).toContain(person.id);
+
+    expect((await scim('DELETE', `/Users/${person.id}`)).status).toBe(204);
+
+    expect((await scim('GET', `/Users/${person.id}`)).status).toBe(404);
+    expect((await scim('PUT', `/Users/${person.id}`, newUser(email))).status).toBe(404);
+    const patch = await scim('PATCH', `/Users/${person.id}`, patchOp({ op: 'replace', path: 'active', value: true }));
+    expect(patch.status).toBe(404);
+    expect((await scim('DELETE', `/Users/${person.id}`)).status).toBe(404);
+    const after = await listed();
+    expect(after.ids).not.toContain(person.id);
+    expect(after.total).toBe(before.total - 1);
+    const filtered = await scim('GET', `/Users?${filterQuery(`userName eq "${email}"`)}`);
+    expect(filtered.body).toMatchObject({ totalResults: 0, Resources: [] });
+    // Not a group member to SCIM either, and not one to add.
+    const members = (await scim('GET', `/Groups/${group.body.id}`)).body.members as Json[];
+    expect(members.map((m) => m.value)).not.toContain(person.id);
+    const add = await scim(
+      'PATCH',
+      `/Groups/${group.body.id}`,
+      patchOp({ op: 'add', path: 'members', value: [{ value: person.id }] }),
+    );
+    expect(add).toMatchObject({ status: 400, body: { scimType: 'invalidValue' } });
+    // The account stays, deactivated and unlinked (the 404 above changed nothing), signed out, its work its own.
+    const [row] = await ctx.database.db.select().from(users).where(eq(users.id, person.id));
+    expect(row).toMatchObject({ isActive: false, scimExternalId: null, fullName: 'Gone Person' });
+    expect(row!.scimDeletedAt).toBeInstanceOf(Date);
+    expect((await call(person, 'GET', '/api/auth/user')).statusCode).toBe(401);
+    const audit = await ctx.database.db.select().from(auditLog).where(eq(auditLog.targetId, person.id));
+    expect(audit.map((a) => a.action)).toContain('admin.user_deactivated');
+    const provisioned = audit.filter((a) => a.action === 'admin.user_provisioned').map((a) => a.details as Json);
+    expect(provisioned.some((d) => d.fields?.includes('deleted'))).toBe(true);
+  });
+
+  it('does not count the deleted user in uniqueness: a create with its userName or externalId brings the account back', async () => {
+    const email = uniqueEmail('back');
+    const first = (await scim('POST', '/Users', newUser(email, { externalId: 'ext-back' }))).body;
+    expect((await scim('DELETE', `/Users/${first.id}`)).status).toBe(204);
+    // Its externalId is free at once.
+    const other = await scim('POST', '/Users', newUser(uniqueEmail('other'), { externalId: 'ext-back' }));
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    await scim('DELETE', `/Users/${other.body.id}`);
+    const again = await scim('POST', '/Users', newUser(email, { externalId: 'ext-back', name: { formatted: 'Back Again' } }));
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect(again.body).toMatchObject({ id: first.id, userName: email, active: true, externalId: 'ext-back' });
+    expect(again.body.name.formatted).toBe('Back Again');
+    expect((await scim('GET', `/Users/${first.id}`)).status).toBe(200);
+    expect((await scim('DELETE', `/Users/${first.id}`)).status).toBe(204);
+  });
+
+  it('refuses to delete a super admin (400 mutability), who stays a SCIM User', async () => {
+    const res = await scim('DELETE', `/Users/${admin.id}`);
+    expect(res).toMatchObject({ status: 400, body: { scimType: 'mutability' } });
+    expect((await scim('GET', `/Users/${admin.id}`)).body.active).toBe(true);
+  });
+});
+
+describe('uniqueness (RFC 7644 §3.3; the unique indexes of migration 0023)', () => {
+  it('answers 409 uniqueness, never 500, to a second user or group with an externalId or userName already held', async () => {
+    const a = await scim('POST', '/Users', newUser(uniqueEmail('ua'), { externalId: 'ext-dup' }));
+    expect(a.status).toBe(201);
+    const dupExternal = await scim('POST', '/Users', newUser(uniqueEmail('ub'), { externalId: 'ext-dup' }));
+    expect(dupExternal).toMatchObject({ status: 409, body: { scimType: 'uniqueness' } });
+    expect(dupExternal.body.detail).toContain('externalId');
+    const dupName = await scim('POST', '/Users', newUser(a.body.userName, { externalId: 'ext-other' }));
+    expect(dupName).toMatchObject({ status: 409, body: { scimType: 'uniqueness' } });
+    const b = (await scim('POST', '/Users', newUser(uniqueEmail('uc')))).body;
+    const put = await scim('PUT', `/Users/${b.id}`, newUser(b.userName, { externalId: 'ext-dup' }));
+    expect(put).toMatchObject({ status: 409, body: { scimType: 'uniqueness' } });
+    const patch = await scim('PATCH', `/Users/${b.id}`, patchOp({ op: 'add', path: 'externalId', value: 'ext-dup' }));
+    expect(patch).toMatchObject({ status: 409, body: { scimType: 'uniqueness' } });
+    // Two users without one (or with an empty one) are no conflict.
+    expect((await scim('POST', '/Users', newUser(uniqueEmail('ud'), { externalId: '' }))).status).toBe(201);
+    expect((await scim('POST', '/Users', newUser(uniqueEmail('ue'), { externalId: '' }))).status).toBe(201);
+
+    const g = await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Dup A', externalId: 'grp-dup' });
+    expect(g.status).toBe(201);
+    const g2 = await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Dup B', externalId: 'grp-dup' });
+    expect(g2).toMatchObject({ status: 409, body: { scimType: 'uniqueness' } });
+    expect(g2.body.detail).toContain('externalId');
+    const g3 = await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Dup C' });
+    const g4 = await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Dup D' });
+    expect([g3.status, g4.status]).toEqual([201, 201]);
+    const rename = await scim('PATCH', `/Groups/${g3.body.id}`, patchOp({ op: 'add', path: 'externalId', value: 'grp-dup' }));
+    expect(rename).toMatchObject({ status: 409, body: { scimType: 'uniqueness' } });
+    // Nothing half-made: one team holds it.
+    const holders = await ctx.database.db.select().from(teams).where(eq(teams.scimExternalId, 'grp-dup'));
+    expect(holders.map((t) => t.id)).toEqual([g.body.id]);
   });
 });
 

@@ -29,7 +29,14 @@ export const teams = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('teams_owner_idx').on(t.ownerId), check('teams_estimate_unit_check', oneOf(t.estimateUnit, ESTIMATE_UNITS))],
+  (t) => [
+    index('teams_owner_idx').on(t.ownerId),
+    check('teams_estimate_unit_check', oneOf(t.estimateUnit, ESTIMATE_UNITS)),
+    // One team per SCIM group externalId; '' (a SCIM group the provider gave no externalId) may be many.
+    uniqueIndex('teams_scim_external_id_key')
+      .on(t.scimExternalId)
+      .where(sql`${t.scimExternalId} is not null and ${t.scimExternalId} <> ''`),
+  ],
 );
 
 export const teamMembers = pgTable(

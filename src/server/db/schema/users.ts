@@ -26,11 +26,20 @@ export const users = pgTable(
     lastSeenAt: timestamptz('last_seen_at'),
     /** The identity provider's `externalId` for a person provisioned by SCIM (issue 41); null otherwise. */
     scimExternalId: text('scim_external_id'),
+    /**
+     * When an identity provider deleted the person by SCIM (`DELETE /scim/v2/Users/:id`): the account stays,
+     * deactivated, but is no SCIM resource any more (404, left out of lists); null otherwise.
+     */
+    scimDeletedAt: timestamptz('scim_deleted_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
+    // One person per identity provider externalId (RFC 7643 §3.1): a second is SCIM's 409 uniqueness.
+    uniqueIndex('users_scim_external_id_key')
+      .on(t.scimExternalId)
+      .where(sql`${t.scimExternalId} is not null`),
     check('users_role_check', oneOf(t.role, SYSTEM_ROLES)),
     check('users_email_lower_check', sql`${t.email} = lower(${t.email})`),
   ],

@@ -51,7 +51,7 @@ export function authRoutes(app: FastifyInstance, auth: AuthService) {
         const guard = app.deps.rateLimiter.signIn(body.data.email, req.ip);
         const result = await auth.signInWithPassword(body.data.email, body.data.password, ua, guard, req.ip);
         if ('session' in result) return result.session;
-        return reply.code(401).send(await app.deps.twoFactor.challenge(result.secondFactor));
+        return reply.code(401).send(await app.deps.twoFactor.challenge(result.secondFactor, result.method));
       }
       if (req.query.grant_type === 'mfa') {
         const body = mfaGrantInput.safeParse(req.body);

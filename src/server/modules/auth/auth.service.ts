@@ -31,8 +31,11 @@ export interface AuthHooks {
 
 export type { SignInMethod };
 
-/** A right password: the session, or, with two-factor sign-in on, the user who must give a code next. */
-export type PasswordSignIn = { session: SessionDto } | { secondFactor: UserRow };
+/**
+ * A right password: the session, or, with two-factor sign-in on, the user who must give a code next and `method`, how
+ * the password was checked ('ldap': the directory's, which the session then records; 'password': 'two_factor' as before).
+ */
+export type PasswordSignIn = { session: SessionDto } | { secondFactor: UserRow; method: SignInMethod };
 
 const invalidCredentials = () => new AppError('invalid_credentials');
 const invalidGrant = () => new AppError('invalid_grant');
@@ -166,7 +169,7 @@ export class AuthService {
       throw new AppError('account_deactivated');
     }
     // Two-factor sign-in on: no session yet; the caller asks for a code (security/two-factor.service.ts).
-    if (user.totpEnabledAt) return { secondFactor: user };
+    if (user.totpEnabledAt) return { secondFactor: user, method };
     return { session: await this.startSession(user, userAgent, ip, method) };
   }
 

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { TeamRole } from '../../../domain/constants';
 import type { DbOrTx } from '../../db/client';
 import { teamMembers, teams, type UserRow, users } from '../../db/schema';
@@ -7,6 +7,12 @@ export type TeamRow = typeof teams.$inferSelect;
 
 // ---- users ----
 
+/**
+ * A person is a SCIM User until the identity provider DELETEs them (`scim_deleted_at` set): from then on no SCIM read
+ * or write finds them (RFC 7644 §3.6: 404, left out of lists), though the deactivated account stays.
+ */
+const live = isNull(users.scimDeletedAt);
+
 /** One page of people (by creation, then id: a stable order for startIndex paging), and how many match. */
 export async function listUsers(
   db: DbOrTx,
@@ -14,7 +20,7 @@ export async function listUsers(
   offset: number,
   limit: number,
 ): Promise<{ rows: UserRow[]; total: number }> {
-  const filter = where.email === undefined ? undefined : eq(users.email, where.email.toLowerCase());
+  const filter = and(live, where.email === undefined ? undefined : eq(users.email, where.email.toLowerCase()));
   const [counted] = await db.select({ n: count() }).from(users).where(filter);
   const rows =
     limit === 0
@@ -24,14 +30,36 @@ export async function listUsers(
 }
 
 export async function getUserById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, id));
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), live));
   return row;
 }
 
 /** The row, locked to the end of the transaction (two changes of one person do not interleave). */
 export async function lockUserById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, id)).for('update');
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), live))
+    .for('update');
   return row;
+}
+
+/** The account with this address, SCIM-deleted or not, locked (a create may bring a deleted one back). */
+export async function lockUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).for('update');
+  return row;
+}
+
+/** Another person holding this externalId (a SCIM-deleted one holds none: its link went with the DELETE). */
+export async function getUserIdByExternalId(db: DbOrTx, externalId: string, exceptId?: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.scimExternalId, externalId), exceptId ? ne(users.id, exceptId) : undefined));
+  return row?.id;
 }
 
 export async function getUserIdByEmail(db: DbOrTx, email: string, exceptId?: string): Promise<string | undefined> {
@@ -57,7 +85,14 @@ export async function createUser(
 export async function updateUser(
   db: DbOrTx,
   id: string,
-  values: Partial<{ email: string; fullName: string; scimExternalId: string | null; isActive: boolean; emailVerified: boolean }>,
+  values: Partial<{
+    email: string;
+    fullName: string;
+    scimExternalId: string | null;
+    isActive: boolean;
+    emailVerified: boolean;
+    scimDeletedAt: Date | null;
+  }>,
 ): Promise<UserRow> {
   const [row] = await db
     .update(users)
@@ -67,10 +102,13 @@ export async function updateUser(
   return row!;
 }
 
-/** Which of these ids are people (the rest are unknown). */
+/** Which of these ids are SCIM Users (the rest, SCIM-deleted ones included, are unknown). */
 export async function existingUserIds(db: DbOrTx, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.select({ id: users.id }).from(users).where(inArray(users.id, ids));
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, ids), live));
   return new Set(rows.map((r) => r.id));
 }
 
@@ -128,7 +166,7 @@ export interface GroupMember {
   role: TeamRole;
 }
 
-/** The members of these teams (every role), by team. */
+/** The members of these teams (every role; not SCIM-deleted people, who are no SCIM resource), by team. */
 export async function listMembers(db: DbOrTx, teamIds: string[]): Promise<Map<string, GroupMember[]>> {
   const byTeam = new Map<string, GroupMember[]>(teamIds.map((id) => [id, []]));
   if (teamIds.length === 0) return byTeam;
@@ -143,7 +181,7 @@ export async function listMembers(db: DbOrTx, teamIds: string[]): Promise<Map<st
     })
     .from(teamMembers)
     .innerJoin(users, eq(users.id, teamMembers.userId))
-    .where(and(inArray(teamMembers.teamId, teamIds), eq(teamMembers.status, 'active')))
+    .where(and(inArray(teamMembers.teamId, teamIds), eq(teamMembers.status, 'active'), live))
     .orderBy(asc(teamMembers.joinedAt), asc(teamMembers.id));
   for (const { teamId, ...member } of rows) byTeam.get(teamId)?.push(member);
   return byTeam;

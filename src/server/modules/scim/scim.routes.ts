@@ -44,7 +44,10 @@ const errors = {
   404: scimError('No such resource'),
   429: scimError('Too many failed token attempts from this address: wait for `Retry-After` seconds'),
 };
-const writeErrors = { ...errors, 409: scimError('`scimType` uniqueness: another user has this userName') };
+const writeErrors = {
+  ...errors,
+  409: scimError('`scimType` uniqueness: another user has this userName, or another user or group this externalId'),
+};
 
 const caller = (req: FastifyRequest): ScimCaller => {
   if (!req.scim) throw new ScimError(401, 'A SCIM token is required');

@@ -15,7 +15,7 @@ import type { Db, Tx } from '../../db/client';
 import type { UserRow } from '../../db/schema';
 import type { RecordChange } from '../../lib/changes';
 import type { ChangeRecorder } from '../../lib/changes';
-import { pgCode } from '../../lib/errors';
+import { isUniqueViolation, pgCode } from '../../lib/errors';
 import { revokeAllSessionsOfUser, revokeCredentialsOfUser } from '../auth';
 import { addMember, createOne as createTeam, deleteMember } from '../teams';
 import { invalidValue, ScimError, scimNotFound } from './scim.errors';
@@ -30,7 +30,10 @@ const isUuid = (id: string) => UUID.test(id);
 /** A team created by SCIM without an externalId is linked all the same: '' marks "a SCIM group, no external id". */
 const NO_EXTERNAL_ID = '';
 
-const uniqueness = () => new ScimError(409, 'A user with this userName already exists', 'uniqueness');
+/** RFC 7644 §3.3: a value another resource holds is 409 with scimType uniqueness. */
+const uniqueness = (what = 'A user with this userName') => new ScimError(409, `${what} already exists`, 'uniqueness');
+const userExternalIdTaken = () => uniqueness('A user with this externalId');
+const groupExternalIdTaken = () => uniqueness('A group with this externalId');
 
 function validEmail(userName: string): string {
   const parsed = emailInput.safeParse(userName);
@@ -107,7 +110,8 @@ export class ScimService {
     return {
       email,
       fullName: fullNameFrom({ ...input.name, displayName: input.displayName }, current?.fullName ?? email.split('@')[0]!),
-      externalId: input.externalId ?? null,
+      // An empty externalId is none (the unique index of migration 0023 would make two of them a conflict).
+      externalId: input.externalId || null,
       active: input.active === undefined ? (current?.isActive ?? true) : scimBoolean(input.active, 'active'),
     };
   }
@@ -115,7 +119,10 @@ export class ScimService {
   async createUser(caller: ScimCaller, input: ScimUserInput): Promise<ScimUserResource> {
     const state = this.stateOf(input);
     const row = await this.write(caller, async (tx, record) => {
-      if (await repo.getUserIdByEmail(tx, state.email)) throw uniqueness();
+      const existing = await repo.lockUserByEmail(tx, state.email);
+      if (existing && !existing.scimDeletedAt) throw uniqueness();
+      if (state.externalId && (await repo.getUserIdByExternalId(tx, state.externalId))) throw userExternalIdTaken();
+      if (existing) return this.restoreUser(tx, record, existing, state);
       const created = await repo.createUser(tx, {
         email: state.email,
         fullName: state.fullName,
@@ -136,6 +143,32 @@ export class ScimService {
     return this.userResource(row);
   }
 
+  /**
+   * A create for the address of a person the provider DELETEd: RFC 7644 §3.6 says a deleted resource counts in no
+   * uniqueness check, and Crewboard keeps one account per address, so the account comes back (its work is still its
+   * own) as a SCIM User again, under its id, with what the create says. Nothing it lost at the DELETE comes back.
+   */
+  private async restoreUser(tx: Tx, record: RecordChange, current: UserRow, state: UserState): Promise<UserRow> {
+    const restored = await repo.updateUser(tx, current.id, {
+      fullName: state.fullName,
+      scimExternalId: state.externalId,
+      isActive: state.active,
+      emailVerified: true,
+      scimDeletedAt: null,
+    });
+    const fields = ['restored', 'name', 'active', ...(state.externalId ? ['externalId'] : [])];
+    await record({
+      kind: 'scim.user_provisioned',
+      userId: current.id,
+      email: current.email,
+      previousEmail: null,
+      created: false,
+      fields,
+    });
+    if (restored.isActive !== current.isActive) await this.recordActive(tx, record, restored);
+    return restored;
+  }
+
   async replaceUser(caller: ScimCaller, id: string, input: ScimUserInput): Promise<ScimUserResource> {
     return this.changeUser(caller, id, (current) => this.stateOf(input, current));
   }
@@ -146,18 +179,39 @@ export class ScimService {
         { email: current.email, fullName: current.fullName, externalId: current.scimExternalId, active: current.isActive },
         input.Operations,
       );
-      return { ...next, email: next.email === current.email ? next.email : validEmail(next.email) };
+      const email = next.email === current.email ? next.email : validEmail(next.email);
+      return { ...next, email, externalId: next.externalId || null };
     });
   }
 
-  /** DELETE: deactivation, never deletion (the person's tasks, comments and history stay theirs). */
+  /**
+   * DELETE: the person is no SCIM resource any more, but the account is not deleted (their tasks, comments and history
+   * stay theirs). RFC 7644 §3.6 lets a service provider keep a deleted resource as long as every later operation on it
+   * answers 404 and no list shows it: `scim_deleted_at` marks that (read by every query of scim.repo), which sets a
+   * DELETE apart from PATCH `active: false`, a deactivation the provider can undo and still reads back (active false).
+   * The account is deactivated as by `active: false` (sessions, API tokens and calendar feed end in this transaction)
+   * and unlinked (its externalId goes: it no longer blocks a new User with that externalId). Chosen over a separate
+   * table of deleted ids or a sentinel externalId: one nullable column, and a create for the same address brings the
+   * account back (restoreUser) rather than answering 409, as §3.6 asks of a deleted resource.
+   */
   async deleteUser(caller: ScimCaller, id: string): Promise<void> {
-    await this.changeUser(caller, id, (current) => ({
-      email: current.email,
-      fullName: current.fullName,
-      externalId: current.scimExternalId,
-      active: false,
-    }));
+    if (!isUuid(id)) throw scimNotFound('User', id);
+    await this.write(caller, async (tx, record) => {
+      const current = await repo.lockUserById(tx, id);
+      if (!current) throw scimNotFound('User', id);
+      // The break-glass accounts stay in the hands of the instance: a super admin is demoted by the CLI first.
+      if (current.role === 'super_admin') throw new ScimError(400, 'A super admin is not deleted by SCIM', 'mutability');
+      const deleted = await repo.updateUser(tx, id, { isActive: false, scimExternalId: null, scimDeletedAt: new Date() });
+      await record({
+        kind: 'scim.user_provisioned',
+        userId: id,
+        email: current.email,
+        previousEmail: null,
+        created: false,
+        fields: ['deleted', ...(current.scimExternalId ? ['externalId'] : [])],
+      });
+      if (current.isActive) await this.recordActive(tx, record, deleted);
+    });
   }
 
   private async changeUser(caller: ScimCaller, id: string, next: (current: UserRow) => UserState): Promise<ScimUserResource> {
@@ -171,6 +225,13 @@ export class ScimService {
         throw new ScimError(400, 'A super admin is not deactivated by SCIM', 'mutability');
       }
       if (state.email !== current.email && (await repo.getUserIdByEmail(tx, state.email, id))) throw uniqueness();
+      if (
+        state.externalId &&
+        state.externalId !== current.scimExternalId &&
+        (await repo.getUserIdByExternalId(tx, state.externalId, id))
+      ) {
+        throw userExternalIdTaken();
+      }
       const fields = [
         ...(state.email !== current.email ? ['userName'] : []),
         ...(state.fullName !== current.fullName ? ['name'] : []),
@@ -377,11 +438,16 @@ export class ScimService {
     return removed;
   }
 
-  /** One change through the recorder; a unique violation the checks above did not see (a race) is SCIM's 409. */
+  /**
+   * One change through the recorder; a unique violation the checks above did not see (a race, or a group's externalId,
+   * which the unique indexes of migration 0023 guard) is SCIM's 409.
+   */
   private async write<T>(caller: ScimCaller, work: (tx: Tx, record: RecordChange) => Promise<T>): Promise<T> {
     try {
       return await this.changes.run(this.db, caller, work);
     } catch (error) {
+      if (isUniqueViolation(error, 'teams_scim_external_id_key')) throw groupExternalIdTaken();
+      if (isUniqueViolation(error, 'users_scim_external_id_key')) throw userExternalIdTaken();
       if (pgCode(error) === '23505') throw uniqueness();
       throw error;
     }

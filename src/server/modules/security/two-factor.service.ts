@@ -9,6 +9,7 @@ import {
   type TwoFactorSetupDto,
   type TwoFactorStatusDto,
 } from '../../../domain/schemas/security';
+import type { SignInMethod } from '../../../domain/constants';
 import { ERRORS, errorBody } from '../../../domain/errors';
 import { MSG } from '../../../domain/messages';
 import type { Db } from '../../db/client';
@@ -163,11 +164,15 @@ export class TwoFactorService {
     });
   }
 
-  /** The answer to a right password when two-factor sign-in is on: 401 `mfa_required` with the sealed mfa_token. */
-  async challenge(user: UserRow): Promise<MfaRequiredResponse> {
+  /**
+   * The answer to a right password when two-factor sign-in is on: 401 `mfa_required` with the sealed mfa_token. A
+   * directory password (`method` 'ldap') is carried in it: the session then records 'ldap' (how the person proved who
+   * they are; the code is an addition), a local password 'two_factor' as before.
+   */
+  async challenge(user: UserRow, method: SignInMethod = 'password'): Promise<MfaRequiredResponse> {
     // Bound to this enabling: turning it off (or off and on again) ends the challenges before it.
     const mfaToken = await this.challenges.seal(
-      { sub: user.id, t: user.totpEnabledAt?.getTime() ?? 0 },
+      { sub: user.id, t: user.totpEnabledAt?.getTime() ?? 0, ...(method === 'ldap' ? { m: 'ldap' } : {}) },
       TWO_FACTOR.challengeSeconds,
     );
     const body = errorBody('mfa_required');
@@ -188,7 +193,7 @@ export class TwoFactorService {
       }
       throw error;
     }
-    return this.auth.startSession(user, client.userAgent, client.ip, 'two_factor');
+    return this.auth.startSession(user, client.userAgent, client.ip, claims.m === 'ldap' ? 'ldap' : 'two_factor');
   }
 
   /** A right code (spent: a TOTP step or a recovery code counts once), or 400; rate-limited per account. */

@@ -1,0 +1,3 @@
+ALTER TABLE "users" ADD COLUMN "scim_deleted_at" timestamp with time zone;--> statement-breakpoint
+CREATE UNIQUE INDEX "users_scim_external_id_key" ON "users" USING btree ("scim_external_id") WHERE "users"."scim_external_id" is not null;--> statement-breakpoint
+CREATE UNIQUE INDEX "teams_scim_external_id_key" ON "teams" USING btree ("scim_external_id") WHERE "teams"."scim_external_id" is not null and "teams"."scim_external_id" <> '';
