@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { axeViolations, createUser, type E2EUser, expect, signIn, test } from './fixtures';
+import { checkAtPhoneWidth } from './phone-width';
 
 /**
  * Settings → API tokens (issue 26): one user, one page for the file (serial). A token made in the UI is used over
@@ -145,30 +146,20 @@ test('axe: no violations in light and dark (the new token shown, the list, the d
 });
 
 test('390 px: the section fits the screen, axe clean in light and dark', async ({ browser }, testInfo) => {
-  for (const scheme of ['light', 'dark'] as const) {
-    const context = await browser.newContext({
-      baseURL: testInfo.project.use.baseURL,
-      viewport: { width: 390, height: 844 },
-      colorScheme: scheme,
-    });
-    const small = await context.newPage();
-    await signIn(small, user);
-    await small.goto('/settings#api-tokens');
-    const mine = small.locator('#api-tokens');
-    await expect(mine.getByRole('list', { name: 'Your tokens' }).getByRole('listitem').first()).toBeVisible();
-    await mine.getByLabel('Name').fill('Phone');
-    await mine.getByRole('button', { name: 'Create token' }).click();
-    await expect(mine.getByRole('region', { name: 'Your new token' })).toBeVisible();
-    await expect(small.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
-    const overflow = await small.evaluate(() => {
-      const main = document.getElementById('main')!;
-      return main.scrollWidth - main.clientWidth;
-    });
-    expect(overflow).toBeLessThanOrEqual(0);
-    expect(await axeViolations(small, '#api-tokens'), `API tokens at 390 px (${scheme})`).toEqual([]);
-    await small.screenshot({ path: `${SHOTS}/api-tokens-390-${scheme}.png`, fullPage: true });
-    await context.close();
-  }
+  await checkAtPhoneWidth(browser, testInfo, {
+    section: '#api-tokens',
+    label: 'API tokens',
+    prepare: async (small) => {
+      await signIn(small, user);
+      await small.goto('/settings#api-tokens');
+      const mine = small.locator('#api-tokens');
+      await expect(mine.getByRole('list', { name: 'Your tokens' }).getByRole('listitem').first()).toBeVisible();
+      await mine.getByLabel('Name').fill('Phone');
+      await mine.getByRole('button', { name: 'Create token' }).click();
+      await expect(mine.getByRole('region', { name: 'Your new token' })).toBeVisible();
+    },
+    picture: (small, scheme) => small.screenshot({ path: `${SHOTS}/api-tokens-390-${scheme}.png`, fullPage: true }),
+  });
 });
 
 test('keyboard: the form, the list and the dialog are reachable and the dialog returns focus', async () => {

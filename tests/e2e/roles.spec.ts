@@ -1,4 +1,5 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { longDayLabel } from '../../src/domain/calendar';
 import type { InvitationRole } from '../../src/domain/constants';
 import type { ProjectDto } from '../../src/domain/schemas/project';
 import type { TaskDto } from '../../src/domain/schemas/task';
@@ -78,6 +79,62 @@ async function auditSection(page: Page, headingId: string, label: string) {
   await expect(section).toBeVisible();
 }
 
+/** The calendar's month of the tasks these tests put on it, and their due date. */
+const DUE = '2031-03-20';
+
+/** A task on the calendar: a chip in the month's grid, a link in a phone's agenda. */
+const calendarTask = (page: Page, task: TaskDto) =>
+  page
+    .getByTestId(/^calendar-task(-link)?$/)
+    .filter({ hasText: task.title })
+    .first();
+
+/**
+ * Whether `page`'s user is offered 'New Task' where no project scopes it: the sidebar's Quick Add, the command palette's
+ * 'New Task' (Ctrl+K), and a calendar day's '+' (the filtered project's too); the board's 'New Task' and its columns'
+ * 'Add task to …' in `project`. Offered: each opens the New Task form.
+ */
+async function expectTaskCreation(page: Page, project: ProjectDto, task: TaskDto, offered: boolean) {
+  const count = offered ? 1 : 0;
+  const form = page.getByRole('dialog', { name: 'Create New Task' });
+  await page.goto(`/tasks?project=${project.id}`);
+  await expect(card(column(page, 'todo'), task.title)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Quick Add' })).toHaveCount(count);
+  await expect(page.getByRole('button', { name: 'New Task' })).toHaveCount(count);
+  await expect(page.getByRole('button', { name: 'Add task to To Do' })).toHaveCount(count);
+  if (offered) {
+    await page.getByRole('button', { name: 'Quick Add' }).click();
+    await expect(form).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(form).toBeHidden();
+  }
+
+  const palette = page.getByRole('dialog', { name: 'Search' });
+  await page.keyboard.press('Control+k');
+  await expect(palette.getByRole('option').filter({ hasText: 'Go to Projects' })).toBeVisible();
+  const newTask = palette.getByRole('option').filter({ hasText: /^New Task$/ });
+  await expect(newTask).toHaveCount(count);
+  if (offered) {
+    await newTask.click();
+    await expect(form).toBeVisible();
+  }
+  await page.keyboard.press('Escape');
+  await expect(palette).toBeHidden();
+  await expect(form).toBeHidden();
+
+  for (const filter of ['', `&project=${project.id}`]) {
+    await page.goto(`/calendar?view=month&date=${DUE}${filter}`);
+    await expect(calendarTask(page, task)).toBeVisible();
+    await expect(page.getByRole('button', { name: `Add task on ${longDayLabel(DUE)}` })).toHaveCount(count);
+  }
+  if (offered) {
+    await page.getByRole('button', { name: `Add task on ${longDayLabel(DUE)}` }).click();
+    await expect(form.getByLabel('Due Date')).toHaveValue(DUE);
+    await page.keyboard.press('Escape');
+    await expect(form).toBeHidden();
+  }
+}
+
 test.describe('viewer and guest roles (issue 41)', () => {
   test('a viewer reads the board: no New Task, no drag, a forged move is refused, the task opens read-only', async ({
     page,
@@ -141,6 +198,54 @@ test.describe('viewer and guest roles (issue 41)', () => {
     await expect(again.getByLabel('Add a comment')).toHaveCount(0);
   });
 
+  test("a viewer is offered no way to add a task (Quick Add, the palette's 'New Task', a calendar day's '+'); a member is", async ({
+    browser,
+    page,
+    request,
+  }) => {
+    const { owner, team } = await seedTeam(request, 'Onlooking Crew');
+    const viewer = await createUser(request, { fullName: 'Val Viewer' });
+    const member = await createUser(request, { fullName: 'Max Member' });
+    await joinAs(request, owner, team.id, viewer, 'viewer');
+    await joinAs(request, owner, team.id, member, 'member');
+    const project = await newProject(request, owner, team.id, 'Quiet Quarry');
+    const task = await apiAs<TaskDto>(request, owner, 'post', '/api/tasks', {
+      title: 'Split the stones',
+      projectId: project.id,
+      status: 'todo',
+      dueDate: DUE,
+    });
+    await signIn(page, viewer);
+    await expectTaskCreation(page, project, task, false);
+
+    // Nor on a phone: the calendar's agenda has no '+' either. Pictures of the viewer's board and calendar.
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        await page.goto(`/tasks?project=${project.id}`);
+        await expect(card(column(page, 'todo'), task.title)).toBeVisible();
+        await expect(page.getByRole('button', { name: 'New Task' })).toHaveCount(0);
+        if (shots) await page.screenshot({ path: `${shots}/viewer-board-${colorScheme}-${width}.png`, fullPage: true });
+        await page.goto(`/calendar?view=month&date=${DUE}`);
+        await expect(calendarTask(page, task)).toBeVisible();
+        await expect(page.getByRole('button', { name: /^Add task on / })).toHaveCount(0);
+        expect
+          .soft(await axeViolations(page), `axe violations on the viewer's calendar (${colorScheme}, ${width} px)`)
+          .toEqual([]);
+        if (shots) await page.screenshot({ path: `${shots}/viewer-calendar-${colorScheme}-${width}.png`, fullPage: true });
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // A member of the same team keeps every one of them.
+    const other = await browser.newContext();
+    const memberPage = await other.newPage();
+    await signIn(memberPage, member);
+    await expectTaskCreation(memberPage, project, task, true);
+    await other.close();
+  });
+
   test('a guest sees only their project, and moves only the task assigned to them', async ({ page, request }) => {
     const { owner, team } = await seedTeam(request, 'Guest Crew');
     const guest = await createUser(request, { fullName: 'Gus Guest' });
@@ -165,12 +270,22 @@ test.describe('viewer and guest roles (issue 41)', () => {
     await expect(card(page, secret.title)).toHaveCount(0);
     await expect(page.getByText(hidden.name)).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'New Task' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Quick Add' })).toHaveCount(0);
     // Their own task moves; another's does not.
     await expect(card(page, mine.title)).toHaveAttribute('aria-roledescription', 'draggable');
     await expect(card(page, theirs.title)).not.toHaveAttribute('aria-roledescription', 'draggable');
     // Nor does the sidebar or any list name the other project.
     await expect(page.getByRole('navigation', { name: 'Main' }).getByText(hidden.name)).toHaveCount(0);
     if (shots) await page.screenshot({ path: `${shots}/guest-board.png`, fullPage: true });
+
+    // Their own task opens to be changed, without 'Add sub-task' (a sub-task is a new task, which a guest may not add).
+    await card(page, mine.title).click();
+    const own = page.getByRole('dialog', { name: 'Edit Task' });
+    await expect(own.getByRole('heading', { name: 'Sub-tasks' })).toBeVisible();
+    await expect(own.getByText('No sub-tasks yet.')).toBeVisible();
+    await expect(own.getByLabel('Add sub-task')).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await expect(own).toBeHidden();
 
     // The other project's task is out of reach by its URL too.
     await page.goto(`/tasks/${secret.id}`);

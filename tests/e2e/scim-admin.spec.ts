@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { axeViolations, createUser, type E2EUser, expect, signIn, test } from './fixtures';
+import { checkAtPhoneWidth } from './phone-width';
 
 /**
  * The admin panel's 'SCIM tokens' section (issue 41): a super admin creates a token in the UI and sees its secret once,
@@ -94,23 +95,13 @@ test('axe: no violations in light and dark (the new token shown, the list, the d
 });
 
 test('390 px: the section fits the screen, axe clean in light and dark', async ({ browser }, testInfo) => {
-  for (const scheme of ['light', 'dark'] as const) {
-    const context = await browser.newContext({
-      baseURL: testInfo.project.use.baseURL,
-      viewport: { width: 390, height: 844 },
-      colorScheme: scheme,
-    });
-    const small = await context.newPage();
-    await openAdmin(small);
-    await createInUi(small, `Phone ${scheme}`);
-    await expect(small.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
-    const overflow = await small.evaluate(() => {
-      const main = document.getElementById('main')!;
-      return main.scrollWidth - main.clientWidth;
-    });
-    expect(overflow).toBeLessThanOrEqual(0);
-    expect(await axeViolations(small, '#scim-tokens'), `SCIM tokens at 390 px (${scheme})`).toEqual([]);
-    await section(small).screenshot({ path: `${SHOTS}/scim-tokens-390-${scheme}.png` });
-    await context.close();
-  }
+  await checkAtPhoneWidth(browser, testInfo, {
+    section: '#scim-tokens',
+    label: 'SCIM tokens',
+    prepare: async (small, scheme) => {
+      await openAdmin(small);
+      await createInUi(small, `Phone ${scheme}`);
+    },
+    picture: (small, scheme) => section(small).screenshot({ path: `${SHOTS}/scim-tokens-390-${scheme}.png` }),
+  });
 });

@@ -12,14 +12,32 @@ type TaskLike = { projectId: string; assigneeId: string | null };
 export interface WorkRights {
   /** My role in a project's team (undefined until my projects have loaded, or for a project I do not see). */
   roleOf: (projectId: string) => MemberRole;
-  /** 'New Task': in a given project, or (none given) in any of my projects. */
+  /** 'New Task': in a given project, or (none given) anywhere (`offersWork`). */
   canCreateTask: (projectId?: string) => boolean;
-  /** Add work to a team ('New Project', 'New Note'): to a given team, or (none given) to any of my teams. */
+  /** Add work to a team ('New Project', 'New Note'): to a given team, or (none given) anywhere (`offersWork`). */
   canAddToTeam: (teamId?: string) => boolean;
   /** Change a task (drag it, edit its fields, checklist, files, time, sub-tasks, dependencies). */
   canEditTask: (task: TaskLike) => boolean;
   /** Write a comment on a task. */
   canComment: (task: TaskLike) => boolean;
+}
+
+/**
+ * Whether to offer work that no project or team scopes — 'New Task', 'New Project', 'New Note' — to someone with these
+ * teams: not when every team is one they view or are a guest of (issue 41), whose form would offer nothing; a user of no
+ * team yet, or an owner whose team has no project yet, keeps it as before roles existed (undefined: not loaded yet).
+ */
+export const offersWork = (teams: readonly { myRole: TeamRole }[] | undefined): boolean =>
+  !teams || teams.length === 0 || teams.some((t) => canContribute(t.myRole));
+
+/**
+ * Whether to offer a 'New Task' that no project or team scopes (the sidebar's Quick Add, the command palette's 'New
+ * Task', the calendar's '+' unfiltered): not to someone whose every team is one they view or are a guest of (issue 41),
+ * whose form would offer no project. A user of no team yet, or an owner whose team has no project yet, keeps it as
+ * before; until my teams have loaded it shows. Reads only my teams (not my projects): the sidebar asks on every page.
+ */
+export function useOffersNewTask(): boolean {
+  return offersWork(useQuery(teamsQueryOptions()).data);
 }
 
 /**
@@ -36,17 +54,10 @@ export function useWorkRights(): WorkRights {
     const byProject = new Map(projects?.map((p) => [p.id, p]));
     const byTeam = new Map(teams?.map((t) => [t.id, t]));
     const roleOf = (projectId: string): MemberRole => byProject.get(projectId)?.myRole;
-    const anyContributes = (roles: TeamRole[]) => roles.some((r) => canContribute(r));
     return {
       roleOf,
-      canCreateTask: (projectId) => {
-        if (!projects) return true;
-        return projectId ? canContribute(roleOf(projectId)) : anyContributes(projects.map((p) => p.myRole));
-      },
-      canAddToTeam: (teamId) => {
-        if (!teams) return true;
-        return teamId ? canContribute(byTeam.get(teamId)?.myRole) : anyContributes(teams.map((t) => t.myRole));
-      },
+      canCreateTask: (projectId) => (projectId ? !projects || canContribute(roleOf(projectId)) : offersWork(teams)),
+      canAddToTeam: (teamId) => (teamId ? !teams || canContribute(byTeam.get(teamId)?.myRole) : offersWork(teams)),
       canEditTask: (task) => !projects || canEditTask(roleOf(task.projectId), userId, task),
       canComment: (task) => {
         if (!projects) return true;

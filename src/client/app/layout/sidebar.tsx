@@ -5,6 +5,7 @@ import { LIMITS } from '../../../domain/constants';
 import { canUseAdminArea } from '../../../domain/permissions';
 import { Logo } from '../../components/ui/logo';
 import { cn } from '../../lib/cn';
+import { useOffersNewTask } from '../../lib/use-work-rights';
 import { useAuthStore } from '../../stores/auth-store';
 import { useQuickAddStore, useSidebarStore } from '../../stores/ui-store';
 import { ADMIN_NAV, isNavActive, MAIN_NAV, type NavItem, SETTINGS_NAV } from './nav';
@@ -18,6 +19,8 @@ export function Sidebar() {
   const setCollapsed = useSidebarStore((s) => s.setCollapsed);
   const role = useAuthStore((s) => s.user?.role);
   const openQuickAdd = useQuickAddStore((s) => s.setOpen);
+  // Someone who only views, or is only a guest, adds no tasks (issue 41): no Quick Add.
+  const offersNewTask = useOffersNewTask();
   const { pathname } = useLocation();
   const navigate = useNavigate();
 
@@ -76,20 +79,22 @@ export function Sidebar() {
         {!collapsed && <SidebarToggle label="Collapse sidebar" icon={ChevronsLeft} className={toggleClass} />}
       </div>
       {collapsed && <SidebarToggle label="Expand sidebar" icon={ChevronsRight} className={`mx-auto mt-2 ${toggleClass}`} />}
-      <div className="px-3 pt-4">
-        <button
-          type="button"
-          onClick={() => openQuickAdd(true)}
-          className={cn(
-            'flex w-full items-center justify-center gap-2 rounded-lg bg-brand-600 py-2 text-sm font-medium text-white hover:bg-brand-700',
-          )}
-          aria-label="Quick Add"
-          title="Quick Add"
-        >
-          <Plus className="h-4 w-4" aria-hidden />
-          {!collapsed && <span>Quick Add</span>}
-        </button>
-      </div>
+      {offersNewTask && (
+        <div className="px-3 pt-4">
+          <button
+            type="button"
+            onClick={() => openQuickAdd(true)}
+            className={cn(
+              'flex w-full items-center justify-center gap-2 rounded-lg bg-brand-600 py-2 text-sm font-medium text-white hover:bg-brand-700',
+            )}
+            aria-label="Quick Add"
+            title="Quick Add"
+          >
+            <Plus className="h-4 w-4" aria-hidden />
+            {!collapsed && <span>Quick Add</span>}
+          </button>
+        </div>
+      )}
       <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 py-4">
         <ul className="space-y-1">{MAIN_NAV.map(link)}</ul>
       </nav>

@@ -22,6 +22,15 @@ describe('matchCommands', () => {
     expect(matchCommands('admin', true).map((c) => c.id)).toEqual(['go:/admin']);
   });
 
+  it('offers New Task, New Project and New Note only to someone offered work (not a mere viewer or guest)', () => {
+    expect(matchCommands('new task', false).map((c) => c.id)).toEqual(['new-task']);
+    expect(matchCommands('new task', false, false).map((c) => c.id)).toEqual([]);
+    expect(matchCommands('', true, false).map((c) => c.id)).not.toContain('new-task');
+    expect(matchCommands('new project', false, false).map((c) => c.id)).toEqual([]);
+    expect(matchCommands('new note', false, false).map((c) => c.id)).toEqual([]);
+    expect(matchCommands('new team', false, false).map((c) => c.id)).toEqual(['new-team']);
+  });
+
   it('answers to keywords: logout, dark', () => {
     expect(matchCommands('logout', false).map((c) => c.id)).toEqual(['sign-out']);
     expect(matchCommands('dark', false).map((c) => c.id)).toEqual(['theme:dark']);

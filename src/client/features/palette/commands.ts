@@ -36,6 +36,8 @@ export interface PaletteCommand {
   action: CommandAction;
   /** Super admins only. */
   isAdmin?: boolean;
+  /** Adds work to a team (New Task, New Project, New Note): only for someone offered it (not a mere viewer or guest, issue 41). */
+  addsWork?: boolean;
 }
 
 const page = (label: string, to: string, icon: LucideIcon, keywords?: string, isAdmin?: boolean): PaletteCommand => ({
@@ -61,7 +63,15 @@ export const COMMANDS: readonly PaletteCommand[] = [
   page('Notifications', '/notifications', Bell, 'inbox alerts'),
   page('Settings', '/settings', Settings, 'profile account preferences password'),
   page('Admin Panel', '/admin', Shield, 'administration users', true),
-  { id: 'new-task', group: 'Create', label: 'New Task', keywords: 'create add', icon: Plus, action: { act: 'new-task' } },
+  {
+    id: 'new-task',
+    group: 'Create',
+    label: 'New Task',
+    keywords: 'create add',
+    icon: Plus,
+    action: { act: 'new-task' },
+    addsWork: true,
+  },
   {
     id: 'new-project',
     group: 'Create',
@@ -69,6 +79,7 @@ export const COMMANDS: readonly PaletteCommand[] = [
     keywords: 'create add',
     icon: Plus,
     action: { go: '/projects?new=1' },
+    addsWork: true,
   },
   {
     id: 'new-note',
@@ -77,6 +88,7 @@ export const COMMANDS: readonly PaletteCommand[] = [
     keywords: 'create add document',
     icon: Plus,
     action: { go: '/notes?new=1' },
+    addsWork: true,
   },
   { id: 'new-team', group: 'Create', label: 'New Team', keywords: 'create add', icon: UserPlus, action: { go: '/teams?new=1' } },
   {
@@ -126,7 +138,12 @@ export function matchesWords(query: string, text: string): boolean {
   return typed.every((t) => own.some((w) => w.startsWith(t)));
 }
 
-/** The commands for this query (all of them for an empty one), without the admin's unless `isAdmin`. */
-export function matchCommands(query: string, isAdmin: boolean): PaletteCommand[] {
-  return COMMANDS.filter((c) => (isAdmin || !c.isAdmin) && matchesWords(query, `${c.label} ${c.keywords ?? ''}`));
+/**
+ * The commands for this query (all of them for an empty one), without the admin's unless `isAdmin`, nor New Task, New
+ * Project and New Note unless `offersWork`.
+ */
+export function matchCommands(query: string, isAdmin: boolean, offersWork = true): PaletteCommand[] {
+  return COMMANDS.filter(
+    (c) => (isAdmin || !c.isAdmin) && (offersWork || !c.addsWork) && matchesWords(query, `${c.label} ${c.keywords ?? ''}`),
+  );
 }

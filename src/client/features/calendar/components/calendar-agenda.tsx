@@ -19,7 +19,8 @@ interface CalendarAgendaProps {
   /** Repeating tasks' future dates, listed faded after each day's tasks. */
   occurrences: OccurrenceDto[];
   isLoading: boolean;
-  onAddTask: (date: string) => void;
+  /** A day's 'Add task on …'. None: the caller adds no tasks here (issue 41). */
+  onAddTask?: (date: string) => void;
 }
 
 /** Narrow screens: the shown days that have tasks, in order, one under the other. */
@@ -48,10 +49,12 @@ export function CalendarAgenda({ range, today, tasks, occurrences, isLoading, on
         icon={<CalendarDays className="h-8 w-8" aria-hidden />}
         title={EMPTY_TEXT}
         action={
-          <Button variant="secondary" onClick={() => onAddTask(today)} aria-label={`Add task on ${longDayLabel(today)}`}>
-            <Plus className="h-4 w-4" aria-hidden />
-            Add task
-          </Button>
+          onAddTask && (
+            <Button variant="secondary" onClick={() => onAddTask(today)} aria-label={`Add task on ${longDayLabel(today)}`}>
+              <Plus className="h-4 w-4" aria-hidden />
+              Add task
+            </Button>
+          )
         }
       />
     );
@@ -66,15 +69,17 @@ export function CalendarAgenda({ range, today, tasks, occurrences, isLoading, on
               <span className="sr-only">{longDayLabel(date)}</span>
               {date === today && <span className="ml-2 rounded-full bg-brand-600 px-2 py-0.5 text-xs text-white">Today</span>}
             </h3>
-            <button
-              type="button"
-              onClick={() => onAddTask(date)}
-              aria-label={`Add task on ${longDayLabel(date)}`}
-              title={`Add task on ${longDayLabel(date)}`}
-              className="inline-flex h-8 w-8 items-center justify-center rounded-md text-slate-600 outline-none hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-brand-600 dark:text-slate-300 dark:hover:bg-slate-800"
-            >
-              <Plus className="h-4 w-4" aria-hidden />
-            </button>
+            {onAddTask && (
+              <button
+                type="button"
+                onClick={() => onAddTask(date)}
+                aria-label={`Add task on ${longDayLabel(date)}`}
+                title={`Add task on ${longDayLabel(date)}`}
+                className="inline-flex h-8 w-8 items-center justify-center rounded-md text-slate-600 outline-none hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-brand-600 dark:text-slate-300 dark:hover:bg-slate-800"
+              >
+                <Plus className="h-4 w-4" aria-hidden />
+              </button>
+            )}
           </div>
           <ul className="flex flex-col gap-1.5">
             {dayTasks.map(({ task }) => (

@@ -74,7 +74,8 @@ interface CalendarGridProps {
   occurrences: OccurrenceDto[];
   isLoading: boolean;
   onOpenTask: (task: TaskDto) => void;
-  onAddTask: (date: string) => void;
+  /** A day's 'Add task on …'. None: the caller adds no tasks here (issue 41). */
+  onAddTask?: (date: string) => void;
 }
 
 /**
@@ -215,10 +216,13 @@ export function CalendarGrid({
         tasks={moreTasks}
         occurrences={moreOccurrences}
         onClose={() => setMoreDay(null)}
-        onAdd={(d) => {
-          setMoreDay(null);
-          onAddTask(d);
-        }}
+        onAdd={
+          onAddTask &&
+          ((d) => {
+            setMoreDay(null);
+            onAddTask(d);
+          })
+        }
       />
     </DndContext>
   );
@@ -239,7 +243,7 @@ interface DayCellProps {
   /** The bars that start in this cell (drawn across the next cells of the row). */
   bars: ReactNode;
   isLoading: boolean;
-  onAdd: (date: string) => void;
+  onAdd?: (date: string) => void;
   onMore: (date: string) => void;
   /** The shown tasks' list items. */
   children: ReactNode;
@@ -299,15 +303,17 @@ function DayCell({
             {isToday ? ' (today)' : ''}
           </span>
         </h3>
-        <button
-          type="button"
-          onClick={() => onAdd(date)}
-          aria-label={`Add task on ${label}`}
-          title={`Add task on ${label}`}
-          className="inline-flex h-7 w-7 items-center justify-center rounded-md text-slate-600 outline-none hover:bg-slate-100 hover:text-slate-900 focus-visible:ring-2 focus-visible:ring-brand-600 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
-        >
-          <Plus className="h-4 w-4" aria-hidden />
-        </button>
+        {onAdd && (
+          <button
+            type="button"
+            onClick={() => onAdd(date)}
+            aria-label={`Add task on ${label}`}
+            title={`Add task on ${label}`}
+            className="inline-flex h-7 w-7 items-center justify-center rounded-md text-slate-600 outline-none hover:bg-slate-100 hover:text-slate-900 focus-visible:ring-2 focus-visible:ring-brand-600 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
+          >
+            <Plus className="h-4 w-4" aria-hidden />
+          </button>
+        )}
       </div>
       {bars}
       {lanes > 0 && <div aria-hidden style={{ height: lanes * SPAN_LINE_PX - 4 }} />}

@@ -10,6 +10,7 @@ import { RangeNav } from '../../../components/ui/range-nav';
 import { cn } from '../../../lib/cn';
 import { projectsQueryOptions } from '../../../lib/queries/projects';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useOffersNewTask, useWorkRights } from '../../../lib/use-work-rights';
 import { useQuickAddStore } from '../../../stores/ui-store';
 import { useCalendarTasks } from '../api/get-calendar-tasks';
 import { useOccurrences } from '../api/get-occurrences';
@@ -31,7 +32,8 @@ const GRID_QUERY = '(min-width: 768px)';
 
 /**
  * /calendar: tasks by due date, a month or a week at a time (an agenda list on narrow screens). What it shows is in
- * the URL; tasks move to another day by drag (pointer or keyboard); a day's '+' opens New Task with its date.
+ * the URL; tasks move to another day by drag (pointer or keyboard); a day's '+' opens New Task with its date (not for
+ * someone who may add no task there: a viewer or a guest of the filtered team or project, or of every team, issue 41).
  */
 export function CalendarPage() {
   useDocumentTitle('Calendar');
@@ -50,6 +52,10 @@ export function CalendarPage() {
   const projects = useQuery(projectsQueryOptions());
   const presetProject = projectId || projects.data?.find((p) => teamId && p.teamId === teamId)?.id;
   const addTask = useCallback((day: string) => openWith({ dueDate: day, projectId: presetProject }), [openWith, presetProject]);
+  const rights = useWorkRights();
+  const offersNewTask = useOffersNewTask();
+  const canAdd = projectId ? rights.canCreateTask(projectId) : teamId ? rights.canAddToTeam(teamId) : offersNewTask;
+  const onAddTask = canAdd ? addTask : undefined;
 
   const tasks = query.data ?? [];
   const occurrences = future.data ?? [];
@@ -110,7 +116,7 @@ export function CalendarPage() {
       )}
       {isEmpty && isWide && (
         <p role="status" className="mb-3 text-sm text-slate-600 dark:text-slate-300">
-          {EMPTY_TEXT}. Use a day's + button to add one.
+          {EMPTY_TEXT}.{onAddTask && " Use a day's + button to add one."}
         </p>
       )}
 
@@ -127,7 +133,7 @@ export function CalendarPage() {
               occurrences={occurrences}
               isLoading={isLoading}
               onOpenTask={openTask}
-              onAddTask={addTask}
+              onAddTask={onAddTask}
             />
             <CalendarLegend />
           </>
@@ -138,7 +144,7 @@ export function CalendarPage() {
             tasks={tasks}
             occurrences={occurrences}
             isLoading={isLoading}
-            onAddTask={addTask}
+            onAddTask={onAddTask}
           />
         )}
       </div>

@@ -14,7 +14,8 @@ interface DayTasksDialogProps {
   /** Repeating tasks' future dates that day. */
   occurrences?: OccurrenceDto[];
   onClose: () => void;
-  onAdd: (date: string) => void;
+  /** 'Add task'. None: the caller adds no tasks here (issue 41). */
+  onAdd?: (date: string) => void;
 }
 
 /** A day's full list, from its '+N more' button: each task a link to its page. */
@@ -30,7 +31,8 @@ export function DayTasksDialog({ date, tasks, occurrences = [], onClose, onAdd }
       description={`${tasks.length} ${tasks.length === 1 ? 'task' : 'tasks'} due${future}`}
       size="md"
       footer={
-        date && (
+        date &&
+        onAdd && (
           <Button variant="secondary" onClick={() => onAdd(date)} aria-label={`Add task on ${label}`}>
             <Plus className="h-4 w-4" aria-hidden />
             Add task

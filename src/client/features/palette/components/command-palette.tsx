@@ -8,6 +8,7 @@ import { canUseAdminArea } from '../../../../domain/permissions';
 import type { SearchHit, SearchKind } from '../../../../domain/schemas/search';
 import { cn } from '../../../lib/cn';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { useOffersNewTask } from '../../../lib/use-work-rights';
 import { useAuthStore } from '../../../stores/auth-store';
 import { useThemeStore } from '../../../stores/theme-store';
 import { useQuickAddStore } from '../../../stores/ui-store';
@@ -149,6 +150,8 @@ function CommandPalette({ deps }: { deps: PaletteDeps }) {
   const user = useAuthStore((s) => s.user);
   const userId = user?.id ?? '';
   const theme = useThemeStore((s) => s.theme);
+  // Someone who only views, or is only a guest, adds no work (issue 41): no New Task, New Project or New Note command.
+  const offersNewTask = useOffersNewTask();
   const signOut = deps.useSignOut();
   const [query, setQuery] = useState(initialQuery);
   const [recents, setRecents] = useState(() => readRecents(userId));
@@ -256,7 +259,7 @@ function CommandPalette({ deps }: { deps: PaletteDeps }) {
         });
       }
     }
-    for (const command of matchCommands(typed, canUseAdminArea(user?.role))) {
+    for (const command of matchCommands(typed, canUseAdminArea(user?.role), offersNewTask)) {
       const group = out.find((g) => g.heading === command.group) ?? out[out.push({ heading: command.group, rows: [] }) - 1]!;
       const isCurrentTheme = 'theme' in command.action && command.action.theme === theme;
       group.rows.push({
@@ -268,7 +271,7 @@ function CommandPalette({ deps }: { deps: PaletteDeps }) {
       });
     }
     return out;
-  }, [typed, hits, views, recents, theme, user?.role]);
+  }, [typed, hits, views, recents, theme, user?.role, offersNewTask]);
 
   const rows = groups.flatMap((g) => g.rows);
   const firstValue = rows[0]?.value ?? '';

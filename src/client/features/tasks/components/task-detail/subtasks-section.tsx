@@ -18,6 +18,7 @@ import { ProgressBar } from '../../../../components/ui/progress-bar';
 import { cn } from '../../../../lib/cn';
 import { toastError } from '../../../../lib/errors';
 import { useProjectStatuses } from '../../../../lib/queries/statuses';
+import { useWorkRights } from '../../../../lib/use-work-rights';
 import { useAddSubtask, useReorderSubtasks, useSubtasks } from '../../api/get-subtasks';
 import { TaskLink } from './task-link';
 
@@ -28,12 +29,14 @@ export interface SubtasksSectionProps {
 /**
  * The task's sub-tasks (issue 37): each a link to its page with its status and assignee, the progress 'n/m'
  * (completed ÷ all but canceled, the card's rule), 'Add sub-task' (Enter adds and keeps the field for the next one),
- * and reordering by the grip or the Move up / Move down buttons.
+ * and reordering by the grip or the Move up / Move down buttons. A viewer or a guest adds no sub-task (issue 41: a
+ * sub-task is a new task in the project, which they may not create), so they are not offered 'Add sub-task'.
  */
 export function SubtasksSection({ task }: SubtasksSectionProps) {
   const headingId = useId();
   const { data, isPending, isError, refetch } = useSubtasks(task.id);
   const reorder = useReorderSubtasks(task.id);
+  const canAdd = useWorkRights().canCreateTask(task.projectId);
   const subtasks = data ?? [];
   const counts = countSubtasks(subtasks.map((t) => t.statusCategory));
   const sortable = useSortableList({
@@ -90,7 +93,7 @@ export function SubtasksSection({ task }: SubtasksSectionProps) {
         </SortableListFrame>
       )}
 
-      <AddSubtaskForm parent={task} disabled={isPending || isError} />
+      {canAdd && <AddSubtaskForm parent={task} disabled={isPending || isError} />}
       <p role="status" className="sr-only">
         {sortable.announcement}
       </p>
