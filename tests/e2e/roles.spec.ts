@@ -91,7 +91,7 @@ const calendarTask = (page: Page, task: TaskDto) =>
 
 /**
  * Whether `page`'s user is offered 'New Task' where no project scopes it: the sidebar's Quick Add, the command palette's
- * 'New Task' (Ctrl+K), and a calendar day's '+' (the filtered project's too); the board's 'New Task' and its columns'
+ * 'New Task' (Ctrl+K; its New Project and New Note too), and a calendar day's '+' (the filtered project's too); the board's 'New Task' and its columns'
  * 'Add task to …' in `project`. Offered: each opens the New Task form.
  */
 async function expectTaskCreation(page: Page, project: ProjectDto, task: TaskDto, offered: boolean) {
@@ -114,6 +114,9 @@ async function expectTaskCreation(page: Page, project: ProjectDto, task: TaskDto
   await expect(palette.getByRole('option').filter({ hasText: 'Go to Projects' })).toBeVisible();
   const newTask = palette.getByRole('option').filter({ hasText: /^New Task$/ });
   await expect(newTask).toHaveCount(count);
+  // New Project and New Note add to a team as New Task does; New Team is everyone's.
+  await expect(palette.getByRole('option').filter({ hasText: /^New (Project|Note)$/ })).toHaveCount(2 * count);
+  await expect(palette.getByRole('option').filter({ hasText: /^New Team$/ })).toHaveCount(1);
   if (offered) {
     await newTask.click();
     await expect(form).toBeVisible();
