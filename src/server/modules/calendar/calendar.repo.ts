@@ -3,7 +3,7 @@ import type { TaskPriority } from '../../../domain/constants';
 import type { StatusCategory } from '../../../domain/workflow';
 import type { DbOrTx } from '../../db/client';
 import { calendarFeeds, projects, projectStatuses, tasks, taskSeries, users } from '../../db/schema';
-import { visibleProjectIds } from '../../db/visibility';
+import { seesProject } from '../../db/visibility';
 
 export type CalendarFeedRow = typeof calendarFeeds.$inferSelect;
 
@@ -108,7 +108,8 @@ export async function listFeedTasks(db: DbOrTx, userId: string, limit: number): 
         eq(taskSeries.currentTaskId, tasks.id),
       ),
     )
-    .where(and(inArray(projects.id, visibleProjectIds(userId)), isNotNull(tasks.dueDate)))
+    // Correlated on the task's project (not `projects.id in visibleProjectIds`, a semi-join compared per task: dashboard.repo).
+    .where(and(seesProject(projects.teamId, projects.id, userId), isNotNull(tasks.dueDate)))
     .orderBy(desc(tasks.dueDate), desc(tasks.id))
     .limit(limit);
   return (rows as FeedTaskRow[]).reverse();

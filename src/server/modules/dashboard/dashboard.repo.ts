@@ -5,13 +5,21 @@ import type { DbOrTx } from '../../db/client';
 import { ssoLockValues } from '../../db/sso-lock';
 import { projects, projectStatusCounts, projectStatuses, tasks, teamMembers, teams } from '../../db/schema';
 import { categorySum, counterStatus, countTotal, projectTotals } from '../../db/task-counters';
-import { isActiveRow, seesPerson, visibleProjectIds, visibleTeamIds } from '../../db/visibility';
+import { isActiveRow, seesPerson, seesProject, visibleProjectIds, visibleTeamIds } from '../../db/visibility';
 import type { DashboardDto } from '../../../domain/schemas/dashboard';
 import { completionMonths, taskStatusSpans } from '../analytics';
 import { parseIsoDate } from '../../../domain/dates';
 
 /** Ids of the projects `userId` sees (decision 0031: a guest, only those given to them), as a subquery. */
 const myProjectIds = (userId: string) => visibleProjectIds(userId);
+
+/**
+ * `userId` sees the project row in scope (`projects`): the correlated form, for reads that walk tasks joined to their
+ * project. `projects.id in visibleProjectIds(…)` there made PostgreSQL compare every task with every visible project
+ * (a semi-join it cannot key: 917 × 39 comparisons for the deadlines of 10,000 tasks, against 917 × 5 this way; the
+ * dashboard lost a third of its throughput at 32 connections in the roles bench, baseline.md 2026-11-29 evening).
+ */
+const projectSeenBy = (userId: string) => seesProject(projects.teamId, projects.id, userId);
 
 export interface DashboardCounts {
   totalTasks: number;
@@ -199,7 +207,7 @@ const newestVisible = (db: DbOrTx, userId: string, table: typeof projects | type
   db
     .select({ id: table.id, title: table.name, at: table.createdAt })
     .from(table)
-    .where(table === projects ? inArray(projects.id, visibleProjectIds(userId)) : inArray(teams.id, visibleTeamIds(userId)))
+    .where(table === projects ? projectSeenBy(userId) : inArray(teams.id, visibleTeamIds(userId)))
     .orderBy(desc(table.createdAt), desc(table.id))
     .limit(limit);
 
@@ -228,7 +236,7 @@ export async function listFirstProjects(db: DbOrTx, userId: string) {
     .select({ id: projects.id, name: projects.name, progress: totals.progress, status: projects.status })
     .from(projects)
     .leftJoinLateral(totals, sql`true`)
-    .where(inArray(projects.id, visibleProjectIds(userId)))
+    .where(projectSeenBy(userId))
     .orderBy(desc(projects.createdAt), desc(projects.id))
     .limit(limit);
 }
@@ -248,13 +256,7 @@ export async function listNextDeadlines(db: DbOrTx, userId: string) {
     })
     .from(tasks)
     .innerJoin(projects, eq(projects.id, tasks.projectId))
-    .where(
-      and(
-        inArray(projects.id, visibleProjectIds(userId)),
-        notInArray(tasks.statusCategory, ['completed', 'canceled']),
-        isNotNull(tasks.dueDate),
-      ),
-    )
+    .where(and(projectSeenBy(userId), notInArray(tasks.statusCategory, ['completed', 'canceled']), isNotNull(tasks.dueDate)))
     .orderBy(asc(tasks.dueDate), asc(tasks.createdAt), asc(tasks.id))
     .limit(limit);
 }
