@@ -29,6 +29,10 @@ async function drag(page: Page, from: Locator, to: Locator, dy?: number) {
   await page.mouse.up();
 }
 
+// Wide and tall enough for five columns and two lanes without scrolling: near the board's edge a mouse drag scrolls it
+// (dnd-kit's auto-scroll) and the target slides from under the pointer — CI dropped beside QA and beside a lane.
+test.use({ viewport: { width: 1680, height: 1050 } });
+
 test('a custom workflow on the board: WIP limits, moves by mouse and keyboard, swimlanes in the URL', async ({
   page,
   request,
