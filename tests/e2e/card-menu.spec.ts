@@ -114,8 +114,13 @@ test.describe('card menu', () => {
     await expect(report).toHaveAttribute('aria-pressed', 'true');
     await page.keyboard.press('Shift+F10');
     await expect(menu(page)).toHaveCount(0);
-    await page.keyboard.press('Escape');
-    await expect(report).not.toHaveAttribute('aria-pressed', 'true');
+    // dnd-kit's keyboard sensor listens for keys from a timer after the pick-up, and Chromium runs input before
+    // timers: on a loaded machine an Escape sent at once can come before the sensor listens (a person cannot be that
+    // quick). Press it again until the card is put back.
+    await expect(async () => {
+      await page.keyboard.press('Escape');
+      await expect(report).not.toHaveAttribute('aria-pressed', 'true', { timeout: 1_000 });
+    }).toPass();
   });
 
   for (const scheme of ['light', 'dark'] as const) {

@@ -46,6 +46,13 @@ describe('the browser the tests use', () => {
     expect(await findChromium({ ...NOWHERE, PATH: path })).toEqual({ path: chrome });
     expect(await findChromium({ ...NOWHERE, PATH: dirname(chromium) })).toEqual({ path: chromium });
 
+    // The headless shell first, wherever on the PATH; the full browser when asked for.
+    const shell = fakeBrowser(join(scratch, 'd', 'chromium-headless-shell'));
+    const withShell = `${path}:${dirname(shell)}`;
+    expect(await findChromium({ ...NOWHERE, PATH: withShell })).toEqual({ path: shell });
+    expect(await findChromium({ ...NOWHERE, PATH: withShell }, { headlessShell: false })).toEqual({ path: chrome });
+    expect(await findChromium({ ...NOWHERE, PATH: withShell, CHROMIUM_PATH: own })).toEqual({ path: own });
+
     // Where Playwright's cache would hold its Chromium (`npx playwright install chromium`).
     const cache = join(scratch, 'cache');
     const expected = node(['-e', "import('@playwright/test').then((m) => console.log(m.chromium.executablePath()))"], {
@@ -105,7 +112,11 @@ describe('the flags the tests launch it with', () => {
   it("leave a browser context without the address bar's popup renderers", async () => {
     /** The chrome:// WebUI pages a context's window loads, with the given flags. */
     async function webUiOf(args: string[]): Promise<string[]> {
-      const browser = await chromium.launch({ executablePath: await chromiumOrExit(), args });
+      // The full browser's windows carry the address bar (the headless shell has none to leave out).
+      const browser = await chromium.launch({
+        executablePath: await chromiumOrExit(process.env, { headlessShell: false }),
+        args,
+      });
       try {
         const page = await (await browser.newContext()).newPage();
         await page.goto('data:text/html,<h1>probe</h1>');
