@@ -50,10 +50,15 @@ test.describe('sub-tasks and dependencies', () => {
     await expect(list.getByRole('link')).toHaveText(['Write copy', 'Pick fonts', 'Ship it']);
     await expect(section.getByTestId('subtask-progress')).toHaveText('0/30 of 3 sub-tasks done');
 
-    // Reorder by keyboard: the order holds after a reload.
+    // Reorder by keyboard: the order holds after a reload. The list shows the new order at once and saves it after;
+    // a reload before the save is sent would drop it (the CI rehearsal reloaded that soon), so wait for the answer.
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith(`/api/tasks/${parent.id}/subtasks/order`) && r.request().method() === 'PUT',
+    );
     await section.getByRole('button', { name: 'Move Ship it up' }).click();
     await expect(list.getByRole('link')).toHaveText(['Write copy', 'Ship it', 'Pick fonts']);
     await expect(section.getByText('Moved Ship it to position 2 of 3')).toBeAttached();
+    expect((await saved).status()).toBe(200);
     await page.reload();
     await expect(subtasksOf(taskDialog(page)).getByRole('list', { name: 'Sub-tasks' }).getByRole('link')).toHaveText([
       'Write copy',
