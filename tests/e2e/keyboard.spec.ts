@@ -201,10 +201,15 @@ test('keyboard only: sign in, create a team, a project and a task, move the task
       timeout: 1_500,
     });
   }).toPass({ timeout: 30_000 });
+  // The board shows the move at once and saves it after: the reload waits for the save's answer.
+  const saved = page.waitForResponse(
+    (r) => /^\/api\/tasks\/[^/]+\/status$/.test(new URL(r.url()).pathname) && r.request().method() === 'PATCH',
+  );
   await page.keyboard.press('Space');
   await expect(liveRegion(page, 'Moved task Keyboard task to Completed')).toBeAttached();
   await expect(column('completed').getByTestId('task-card').filter({ hasText: 'Keyboard task' })).toBeVisible();
   await expect(column('todo').getByText('No tasks in To Do')).toBeVisible();
+  expect((await saved).status()).toBe(200);
   await page.reload();
   await expect(column('completed').getByTestId('task-card').filter({ hasText: 'Keyboard task' })).toBeVisible();
 

@@ -72,8 +72,13 @@ test.describe
       // Quick status change, from the card's menu; it is saved.
       const todayCard = page.getByTestId('my-work-card').filter({ has: cardLink(page, titles.today) });
       await page.getByRole('button', { name: `Change status of ${titles.today}` }).click();
+      // Shown at once, saved after: the reload waits for the save's answer.
+      const saved = page.waitForResponse(
+        (r) => /^\/api\/tasks\/[^/]+\/status$/.test(new URL(r.url()).pathname) && r.request().method() === 'PATCH',
+      );
       await page.getByRole('menuitemradio', { name: 'In Progress' }).click();
       await expect(todayCard).toContainText('In Progress');
+      expect((await saved).status()).toBe(200);
       await page.reload();
       await expect(page).toHaveURL(/sort=created/);
       await expect(todayCard).toContainText('In Progress');

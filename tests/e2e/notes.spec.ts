@@ -130,9 +130,14 @@ test('the list: New Note, pinned first, search, filters in the URL, delete; empt
   await expect(rows.first()).toContainText('Solo Crew');
   await expect(rows.first()).toContainText(/Edited just now/);
   const runbook = rows.filter({ has: page.getByRole('link', { name: 'Runbook: deploys' }) });
+  // The pin shows at once and is saved after: the reload waits for the save's answer.
+  const saved = page.waitForResponse(
+    (r) => /^\/api\/notes\/[^/]+$/.test(new URL(r.url()).pathname) && r.request().method() === 'PATCH',
+  );
   await runbook.getByRole('button', { name: 'Pin note' }).click();
   await expect(runbook.getByRole('button', { name: 'Unpin note' })).toBeVisible();
   await expect(rows.first().getByRole('link')).toHaveText('Runbook: deploys');
+  expect((await saved).status()).toBe(200);
   await page.reload();
   await expect(rows.first().getByRole('link')).toHaveText('Runbook: deploys');
 
