@@ -148,6 +148,9 @@ test('keyboard only: `/` opens, arrows reach Go to Projects, Enter goes there; E
   await expect(options(page).first()).toContainText('Quasar launch checklist');
   await page.unroute('**/api/search?*');
   await page.keyboard.press('Escape');
+  // Closed before Ctrl+K, as everywhere else in this test: once, with Ctrl+K sent at once after this Escape, the first
+  // letters typed were lost (a CI rehearsal's field read 'roject').
+  await expect(palette(page)).toBeHidden();
 
   // New Project and New Team open their forms on their pages.
   for (const [command, title, url] of [
