@@ -54,7 +54,11 @@ async function checkAxe(page: Page, name: string) {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-async function seed(request: Parameters<typeof createUser>[0]) {
+/**
+ * `week`: the Monday the entries are logged around (this week's by default). Its Tuesday and Wednesday are after today
+ * on a Monday or Tuesday; a read that counts only up to today (the analytics) takes last week's.
+ */
+async function seed(request: Parameters<typeof createUser>[0], week = monday) {
   const owner = await createUser(request, { fullName: 'Olive Owner' });
   const mia = await createUser(request, { fullName: 'Mia Member' });
   const team = await apiAs<{ id: string }>(request, owner, 'post', '/api/teams', { name: 'Time Crew' });
@@ -65,11 +69,11 @@ async function seed(request: Parameters<typeof createUser>[0]) {
   const client = await task('Call the client');
   const log = (user: E2EUser, taskId: string, date: string, minutes: number, note?: string) =>
     apiAs(request, user, 'post', `/api/tasks/${taskId}/time-entries`, { date, minutes, ...(note ? { note } : {}) });
-  await log(owner, report.id, monday, 90, 'Draft, "first" pass');
-  await log(owner, report.id, addDays(monday, 1), 30);
-  await log(owner, client.id, monday, 60);
-  await log(owner, report.id, addDays(monday, -5), 45); // last week's Wednesday
-  await log(mia, client.id, addDays(monday, 2), 120);
+  await log(owner, report.id, week, 90, 'Draft, "first" pass');
+  await log(owner, report.id, addDays(week, 1), 30);
+  await log(owner, client.id, week, 60);
+  await log(owner, report.id, addDays(week, -5), 45); // the Wednesday before
+  await log(mia, client.id, addDays(week, 2), 120);
   return { owner, mia, team, report };
 }
 
@@ -191,8 +195,10 @@ test('the user menu leads to the timesheet; keyboard alone edits a cell', async 
 });
 
 test('Analytics: time logged per week by person or project, and estimate vs actual', async ({ page, request }) => {
-  const { owner, team, report } = await seed(request);
-  // Estimated at 1h, 2h logged (1h 30m + 30m this week, 45m last week): 2.75× the estimate.
+  // Logged last week and the week before: the chart counts up to today, and this week's Tuesday and Wednesday are
+  // after a Monday (a rehearsal run on a Monday found 3h 15m).
+  const { owner, team, report } = await seed(request, addDays(monday, -7));
+  // Estimated at 1h, 2h 45m logged (1h 30m + 30m one week, 45m the week before): 2.75× the estimate.
   await apiAs(request, owner, 'patch', `/api/tasks/${report.id}`, { estimateMinutes: 60, version: report.version });
   await apiAs(request, owner, 'patch', `/api/tasks/${report.id}/status`, { status: 'completed' });
 
